@@ -1,0 +1,69 @@
+// Batch formation (merge-queue-behaviour §1.9, Part 2 §2.2; §1.22: `batchingMinSize` is the
+// target size and the cap). Pending entries are grouped in line order into batches of up to the
+// target size; a smaller batch waits for more entries until its oldest entry has waited
+// `batchingMaxWaitTimeMinutes` — unless it cannot grow any more (something else follows it in
+// line) or holds an urgent entry. A `noBatch` entry is tested alone in its place. In parallel
+// mode a batch only takes entries of the same lane (depending on a member, with every other
+// ancestor already under test).
+import type { Entry } from '../model.js';
+import type { Dependencies } from './dependencies.js';
+import type { World } from './world.js';
+
+export interface FormedGroup {
+  members: Entry[];
+  /** When the group may start (epoch ms); null when it may start now. */
+  waitUntil: number | null;
+}
+
+export interface GroupContext {
+  line: readonly Entry[];
+  deps: Dependencies;
+  /** May join a group now: a pending ordinary entry not grouped yet. */
+  eligible: (e: Entry) => boolean;
+  /** Already under test (or merged): no longer holds anything up. */
+  settled: (id: string) => boolean;
+}
+
+export function formGroup(world: World, at: number, ctx: GroupContext): FormedGroup {
+  const seed = ctx.line[at]!;
+  const q = world.queue;
+  const size = Math.max(1, Math.floor(q.batchingMinSize));
+  if (!q.batch || seed.noBatch || size <= 1) return { members: [seed], waitUntil: null };
+  const { members, closed } = q.mode === 'parallel' ? laneBatch(at, size, ctx) : lineBatch(at, size, ctx);
+  return { members, waitUntil: closed ? null : dueTime(world, members) };
+}
+
+function lineBatch(at: number, size: number, ctx: GroupContext): { members: Entry[]; closed: boolean } {
+  const members = [ctx.line[at]!];
+  let j = at + 1;
+  while (members.length < size) {
+    const next = ctx.line[j];
+    if (!next || !ctx.eligible(next) || next.noBatch) break;
+    members.push(next);
+    j++;
+  }
+  // Full, or something other than a batchable entry follows: waiting cannot make it bigger.
+  return { members, closed: members.length >= size || ctx.line[j] !== undefined };
+}
+
+function laneBatch(at: number, size: number, ctx: GroupContext): { members: Entry[]; closed: boolean } {
+  const members = [ctx.line[at]!];
+  const ids = new Set([members[0]!.id]);
+  for (let j = at + 1; j < ctx.line.length && members.length < size; j++) {
+    const f = ctx.line[j]!;
+    if (!ctx.eligible(f) || f.noBatch) continue;
+    if (!members.some((m) => ctx.deps.dependsOn(f.id, m.id))) continue;
+    if (!ctx.deps.ancestors(f.id).every((a) => ids.has(a) || ctx.settled(a))) continue;
+    members.push(f);
+    ids.add(f.id);
+  }
+  return { members, closed: members.length >= size };
+}
+
+function dueTime(world: World, members: Entry[]): number | null {
+  const q = world.queue;
+  if (!(q.batchingMaxWaitTimeMinutes > 0) || members.some((m) => m.priorityValue === 0)) return null;
+  const oldest = Math.min(...members.map((m) => m.stateChangedAt.getTime()));
+  const due = oldest + q.batchingMaxWaitTimeMinutes * 60_000;
+  return due <= world.now ? null : due;
+}

@@ -1,0 +1,97 @@
+// Resolves groups in pending failure (merge-queue-behaviour §1.8, transition-table rows 12–14,
+// 21). A failed group first waits for every group ahead of it: if one of them fails and leaves,
+// the group restarts without it (main-groups.ts does that). Once all ahead passed, it waits for
+// up to `pendingFailureDepth` groups behind it (that depend on it) to conclude, and for an
+// optimistic merge that includes it. Then the failure is its own: a single entry fails, a batch
+// is bisected.
+import type { Entry, TestRun } from '../model.js';
+import { buildDependencies, type Dependencies } from './dependencies.js';
+import { inBisection, isInFlight } from './entry-states.js';
+import { computeLineup, type Line } from './lineup.js';
+import { fail, holdersOf } from './main-groups.js';
+import { mergeCandidates, type MergeCandidate } from './merging.js';
+import { failureReasonOf, runOutcome } from './run-outcome.js';
+import type { World } from './world.js';
+
+/** Resolves the first pending-failure group that can be resolved; true when one was. */
+export function resolvePendingFailures(world: World): boolean {
+  if (world.queue.state === 'paused') return false;
+  const line = computeLineup(world);
+  const deps = buildDependencies(world, line.entries);
+  const candidates = world.queue.canOptimisticallyMerge ? mergeCandidates(world, line, deps) : [];
+  for (const run of failedGroupsInLineOrder(world, deps)) {
+    const holders = holdersOf(world, run);
+    if (!canResolve(world, run, holders, line, deps, candidates)) continue;
+    if (holders.length === 1) {
+      const e = holders[0]!;
+      fail(world, e, failureReasonOf(run), `test run ${run.id} failed and nothing ahead or behind explains it`, run.id);
+    } else {
+      for (const e of holders) {
+        world.transition(e, 'pending', 'bisection_required', `the batch of ${holders.length} failed; bisecting it`, {
+          set: { currentRunId: null, bisectionOf: run.id },
+          testRunId: run.id,
+        });
+      }
+    }
+    return true;
+  }
+  return false;
+}
+
+function failedGroupsInLineOrder(world: World, deps: Dependencies): TestRun[] {
+  const runs = [...world.runs.values()].filter((run) => {
+    if (run.kind !== 'main' || runOutcome(run) !== 'failed') return false;
+    const holders = holdersOf(world, run);
+    return holders.length > 0 && holders.every((e) => e.state === 'pending_failure');
+  });
+  const at = (run: TestRun): number => Math.min(...holdersOf(world, run).map((e) => deps.index(e.id)));
+  return runs.sort((a, b) => at(a) - at(b));
+}
+
+function canResolve(world: World, run: TestRun, holders: Entry[], line: Line, deps: Dependencies, candidates: MergeCandidate[]): boolean {
+  // Everything ahead must have passed (merged entries are gone from the base's live part).
+  for (const id of run.baseEntryIds) {
+    const e = world.entry(id);
+    if (e && e.state !== 'merged' && e.state !== 'tests_passed') return false;
+  }
+  const ids = new Set(holders.map((e) => e.id));
+  if (candidates.some((c) => holders.every((h) => c.items.some((i) => i.id === h.id)))) return false;
+  return successorsConcluded(world, ids, line, deps);
+}
+
+/** Whether the next `pendingFailureDepth` groups behind (that depend on it) have concluded. */
+function successorsConcluded(world: World, group: ReadonlySet<string>, line: Line, deps: Dependencies): boolean {
+  const depth = world.queue.pendingFailureDepth;
+  if (depth <= 0) return true;
+  const last = Math.max(...[...group].map((id) => deps.index(id)));
+  const seen = new Set<string>();
+  let counted = 0;
+  for (const e of line.entries.slice(last + 1)) {
+    if (counted >= depth) break;
+    if (![...group].some((id) => deps.dependsOn(e.id, id))) continue;
+    const key = groupKey(e);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const verdict = successorVerdict(world, e, line);
+    if (verdict === 'ignore') continue;
+    counted++;
+    if (verdict === 'waiting') return false;
+  }
+  return true;
+}
+
+function groupKey(e: Entry): string {
+  if (inBisection(e)) return `bisection:${e.bisectionOf}`;
+  if (isInFlight(e)) return `run:${e.currentRunId}`;
+  return `entry:${e.id}`;
+}
+
+function successorVerdict(world: World, e: Entry, line: Line): 'concluded' | 'waiting' | 'ignore' {
+  if (inBisection(e)) return 'waiting';
+  if (isInFlight(e)) return world.run(e.currentRunId)?.status === 'in_progress' ? 'waiting' : 'concluded';
+  // A pending successor counts only if it can still start (not while switching modes, unless
+  // it holds a place in the train).
+  const state = world.queue.state;
+  const canStart = state === 'running' || state === 'draining' || (state === 'switching_modes' && line.train.has(e.id));
+  return canStart ? 'waiting' : 'ignore';
+}

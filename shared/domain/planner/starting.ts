@@ -1,0 +1,129 @@
+// Starting test runs (transition-table row 7). Main runs: groups start in line order while a
+// `concurrency` slot is free, each on its predicted base — the target head plus every entry
+// ahead of it (single mode) or its transitive ancestors (parallel mode) that is not failed or
+// cancelled. A group never starts before a group ahead of it that it depends on, and nothing
+// depending on an unresolved bisection starts (its outcome is about to change). Bisection runs
+// use their own `bisectionConcurrency` pool.
+import type { Entry } from '../model.js';
+import { activeRoots, probesToStart } from './bisection.js';
+import { formGroup } from './batching.js';
+import { buildDependencies, type Dependencies } from './dependencies.js';
+import { inBisection, isAdmitted, isInFlight } from './entry-states.js';
+import { computeLineup } from './lineup.js';
+import { fail } from './main-groups.js';
+import { preemptFor } from './preemption.js';
+import type { PullRequestRef, StartRunAction } from './types.js';
+import type { World } from './world.js';
+
+export function startRuns(world: World): void {
+  const state = world.queue.state;
+  if (state === 'paused' || world.head === null) return;
+  startBisectionRuns(world);
+  startMainRuns(world, true);
+}
+
+function inProgress(world: World, kind: 'main' | 'bisection'): number {
+  let n = 0;
+  for (const r of world.runs.values()) if (r.kind === kind && r.status === 'in_progress') n++;
+  return n + world.startedRuns[kind];
+}
+
+const ref = (e: Entry): PullRequestRef => ({ entryId: e.id, prNumber: e.prNumber, prSha: e.prSha });
+
+function startAction(world: World, kind: 'main' | 'bisection', tested: Entry[], base: Entry[], bisectionOf: string | null): StartRunAction {
+  const prs = tested.map((e) => `#${e.prNumber}`).join(', ');
+  return {
+    kind: 'start_run',
+    runKind: kind,
+    tested: tested.map((e) => ({ ...ref(e), expectedVersion: e.version })),
+    base: base.map(ref),
+    targetSha: world.head!,
+    bisectionOf,
+    requiredStatuses: [...world.requiredStatuses.contexts],
+    requiredStatusesSource: world.requiredStatuses.source,
+    timeoutMinutes: Math.max(0, world.queue.testingTimeoutMinutes),
+    reason: 'test_run_started',
+    detail: base.length > 0 ? `testing ${prs} on top of ${base.map((e) => `#${e.prNumber}`).join(', ')}` : `testing ${prs} on the target head`,
+  };
+}
+
+/** Records a start; the entries count as under test for the rest of the pass. */
+function start(world: World, kind: 'main' | 'bisection', tested: Entry[], base: Entry[], bisectionOf: string | null): void {
+  if (world.requiredStatuses.contexts.length === 0) {
+    for (const e of tested) fail(world, e, 'start_test_run_no_required_statuses', 'no required statuses are configured for the queue', null);
+    return;
+  }
+  world.push(startAction(world, kind, tested, base, bisectionOf));
+  world.startedRuns[kind] += 1;
+  for (const e of tested) world.starting.add(e.id);
+}
+
+function startBisectionRuns(world: World): void {
+  if (activeRoots(world).length === 0) return;
+  const cap = Math.max(1, world.queue.bisectionConcurrency);
+  for (const { root, probe } of probesToStart(world)) {
+    if (inProgress(world, 'bisection') >= cap) return;
+    const tested = probe.tested.map((id) => world.entry(id));
+    if (!tested.every((e): e is Entry => e !== undefined && e.state === 'pending' && e.bisectionOf === root.id && !world.starting.has(e.id))) continue;
+    const base = [...root.baseEntryIds, ...probe.base]
+      .map((id) => world.entry(id))
+      .filter((e): e is Entry => e !== undefined && isAdmitted(e));
+    start(world, 'bisection', tested, base, root.id);
+  }
+}
+
+function startMainRuns(world: World, mayPreempt: boolean): void {
+  const state = world.queue.state;
+  const allowNew = state === 'running' || state === 'draining';
+  // While switching modes only entries holding a place under runs already built may start, so
+  // that work in flight can finish; everything else waits for the new mode.
+  if (!allowNew && state !== 'switching_modes') return;
+  const line = computeLineup(world);
+  const deps = buildDependencies(world, line.entries);
+  const blocked = new Set<string>();
+  const grouped = new Set<string>();
+  const settled = (id: string): boolean => {
+    const e = world.entry(id);
+    if (!e || !isAdmitted(e)) return true;
+    // An unproven bisection member holds back what depends on it, even while being tested.
+    if (inBisection(e)) return e.state === 'tests_passed';
+    return world.starting.has(id) || grouped.has(id) || isInFlight(e);
+  };
+  const eligible = (e: Entry): boolean =>
+    e.state === 'pending' && !inBisection(e) && !settled(e.id) && (allowNew || line.train.has(e.id));
+  let urgent: Entry[] | null = null;
+  for (let i = 0; i < line.entries.length; i++) {
+    const e = line.entries[i]!;
+    if (settled(e.id)) continue;
+    if (inBisection(e) || !eligible(e) || deps.ancestors(e.id).some((a) => blocked.has(a))) {
+      blocked.add(e.id);
+      continue;
+    }
+    const group = formGroup(world, i, { line: line.entries, deps, eligible, settled });
+    const holdBack = (): void => group.members.forEach((m) => blocked.add(m.id));
+    if (group.waitUntil !== null) {
+      world.wakeAt(group.waitUntil);
+      holdBack();
+      continue;
+    }
+    if (inProgress(world, 'main') >= world.queue.concurrency) {
+      if (!urgent && group.members.some((m) => m.priorityValue === 0)) urgent = group.members;
+      holdBack();
+      continue;
+    }
+    group.members.forEach((m) => grouped.add(m.id));
+    start(world, 'main', group.members, predictedBase(world, deps, group.members), null);
+  }
+  if (urgent && mayPreempt && allowNew && preemptFor(world, deps, urgent)) startMainRuns(world, false);
+}
+
+/** Ancestors of the group's members, minus the members, that are still in the queue, in line order. */
+function predictedBase(world: World, deps: Dependencies, members: Entry[]): Entry[] {
+  const ids = new Set(members.map((m) => m.id));
+  const base = new Set<string>();
+  for (const m of members) for (const a of deps.ancestors(m.id)) if (!ids.has(a)) base.add(a);
+  return [...base]
+    .map((id) => world.entry(id))
+    .filter((e): e is Entry => e !== undefined && isAdmitted(e))
+    .sort((a, b) => deps.index(a.id) - deps.index(b.id));
+}

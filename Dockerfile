@@ -1,0 +1,24 @@
+# Production image: compiled JavaScript, production dependencies only, git for the local provider.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY api ./api
+COPY workers ./workers
+COPY shared ./shared
+COPY scripts ./scripts
+RUN npx tsc -p . --noEmit false --outDir dist
+
+FROM node:20-bookworm-slim
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends git ca-certificates && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+USER node
+ENV HOST=0.0.0.0 PORT=8080 DATA_DIR=/data LOCAL_GIT_ROOT=/data/git
+EXPOSE 8080 9464
+# The compose file chooses the entry point: dist/api/server.js or dist/workers/main.js.
+CMD ["node", "dist/api/server.js"]

@@ -1,0 +1,119 @@
+// createApp(deps) → a Koa application, without listening. server.ts and the all-in-one entry
+// point listen; tests drive the app over real HTTP on an ephemeral port.
+import Koa from 'koa';
+import Router from '@koa/router';
+import bodyParser from 'koa-bodyparser';
+import type { Logger } from '../shared/logging.js';
+import { AppError } from '../shared/errors.js';
+import type { Store } from '../shared/store/store.js';
+import { requestId } from './middleware/request-id.js';
+import { errorHandler } from './middleware/errors.js';
+import { requireToken } from './middleware/auth.js';
+import { accessLog } from './middleware/access-log.js';
+import { registerQueueRoutes } from './routes/queue-routes.js';
+import type { QueueService } from '../shared/services/queue-service.js';
+import type { PullRequestService } from '../shared/services/pull-request-service.js';
+import { registerPullRequestRoutes } from './routes/pull-request-routes.js';
+import { registerEngineRoutes } from './routes/engine-routes.js';
+import type { CommitStatusService } from '../shared/services/commit-status-service.js';
+import type { TestingDetailsService } from '../shared/services/testing-details-service.js';
+
+/** Request bodies above this are refused with 413 (spec §8). */
+export const BODY_LIMIT_BYTES = 20 * 1024 * 1024;
+
+export interface AppDeps {
+  logger: Logger;
+  store: Store;
+  services: {
+    queues: QueueService;
+    pullRequests: PullRequestService;
+    commitStatuses: CommitStatusService;
+    testingDetails: TestingDetailsService;
+  };
+  /** Dependency checks for /readyz: each resolves when the dependency answers. */
+  readiness: Record<string, () => Promise<void>>;
+  trustProxy?: boolean;
+}
+
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa({ proxy: deps.trustProxy ?? false });
+  // Errors are answered by errorHandler; Koa's default handler would only log them twice.
+  app.silent = true;
+
+  app.use(requestId());
+  app.use(errorHandler(deps.logger));
+  app.use(accessLog(deps.logger));
+  // Runs after the routers: nothing answered, so the route does not exist. (A throwing last
+  // middleware would pre-empt the routers' 405 handling, which runs on the way back up.)
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body === undefined) {
+      throw new AppError('not_found', 'route_not_found', 'no such endpoint');
+    }
+  });
+  // Every /v1 request needs a token, known route or not.
+  const auth = requireToken(deps.store.tokens);
+  app.use((ctx, next) => (ctx.path === '/v1' || ctx.path.startsWith('/v1/') ? auth(ctx, next) : next()));
+
+  const health = new Router();
+  health.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  health.get('/readyz', async (ctx) => {
+    const checks: Record<string, string> = {};
+    let ready = true;
+    await Promise.all(
+      Object.entries(deps.readiness).map(async ([name, check]) => {
+        try {
+          await withTimeout(check(), 2000);
+          checks[name] = 'ok';
+        } catch (err) {
+          ready = false;
+          checks[name] = `unavailable: ${err instanceof Error ? err.message : String(err)}`;
+        }
+      }),
+    );
+    ctx.status = ready ? 200 : 503;
+    ctx.body = { status: ready ? 'ready' : 'not_ready', checks };
+  });
+  app.use(health.routes());
+  app.use(health.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
+
+  const v1 = new Router({ prefix: '/v1' });
+  v1.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: '20mb',
+      strict: true,
+      onerror: (err) => {
+        throw err;
+      },
+    }),
+  );
+  registerQueueRoutes(v1, deps.services.queues);
+  registerPullRequestRoutes(v1, deps.services.pullRequests);
+  registerEngineRoutes(v1, deps.services.commitStatuses, deps.services.testingDetails);
+  app.use(v1.routes());
+  app.use(v1.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
+  return app;
+}
+
+function methodNotAllowed(): Error {
+  return new AppError('method_not_allowed', 'method_not_allowed', 'this endpoint does not accept that HTTP method');
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(t);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}

@@ -1,0 +1,47 @@
+// The `api` entry point: HTTP only. It needs MONGO_URL because the embedded engine serves one
+// process; `npm start` runs API and workers together with embedded defaults instead.
+import http from 'node:http';
+import { pathToFileURL } from 'node:url';
+import { createApp } from './app.js';
+import type { ServiceContext } from '../shared/runtime/context.js';
+import { runEntryPoint } from '../shared/runtime/entry-point.js';
+
+export async function startHttpServer(ctx: ServiceContext): Promise<http.Server> {
+  const app = createApp({
+    logger: ctx.logger,
+    store: ctx.store,
+    services: ctx.services,
+    readiness: ctx.readiness,
+    trustProxy: ctx.config.trustProxy,
+  });
+  const server = http.createServer(app.callback());
+  // Slow clients must not hold sockets forever; long uploads still fit in these limits.
+  server.requestTimeout = 120_000;
+  server.headersTimeout = 30_000;
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(ctx.config.port, ctx.config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  ctx.shutdown.add({
+    name: 'http',
+    order: 10,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  });
+  return server;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await runEntryPoint('api', async (ctx) => {
+    const server = await startHttpServer(ctx);
+    const address = server.address();
+    ctx.logger.info({ address }, 'api listening');
+  });
+}

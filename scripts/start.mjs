@@ -1,0 +1,73 @@
+// `npm start`: the whole service in one process with embedded defaults.
+// 1. installs dependencies when node_modules is missing or stale;
+// 2. launches a private redis-server (data under DATA_DIR/redis) unless REDIS_URL is set;
+// 3. runs the all-in-one entry point (API + workers), which prints the URL and a token.
+// Plain JavaScript on purpose: it must run before dependencies are installed.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startRedis, redisServerAvailable, REDIS_MISSING_MESSAGE } from './lib/redis-server.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+
+function dependenciesStale() {
+  const marker = path.join(root, 'node_modules', '.package-lock.json');
+  if (!existsSync(marker)) return true;
+  const lock = path.join(root, 'package-lock.json');
+  return existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs;
+}
+
+if (dependenciesStale()) {
+  console.log('Installing dependencies (npm ci)…');
+  const res = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { stdio: 'inherit' });
+  if (res.status !== 0) {
+    console.error('npm ci failed; fix the error above and run npm start again.');
+    process.exit(res.status ?? 1);
+  }
+}
+
+const dataDir = path.resolve(process.env.DATA_DIR || '.data');
+mkdirSync(dataDir, { recursive: true });
+
+let redis = null;
+if (!process.env.REDIS_URL) {
+  if (!redisServerAvailable()) {
+    console.error(REDIS_MISSING_MESSAGE);
+    process.exit(1);
+  }
+  stopStaleRedis(path.join(dataDir, 'redis'));
+  redis = await startRedis({ dataDir: path.join(dataDir, 'redis'), persistent: true });
+}
+
+const child = spawn(process.execPath, ['--import', 'tsx', path.join('scripts', 'all-in-one.ts')], {
+  stdio: 'inherit',
+  env: { ...process.env, DATA_DIR: dataDir, ...(redis ? { REDIS_URL: redis.url } : {}) },
+});
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    stopping = true;
+    if (child.exitCode === null) child.kill(signal);
+  });
+}
+
+const code = await new Promise((resolve) => child.once('exit', (c, s) => resolve(c ?? (s ? 1 : 0))));
+if (redis) await redis.stop();
+process.exit(stopping ? 0 : code);
+
+/** A redis-server left behind by a start that was killed (SIGKILL) still holds the data dir. */
+function stopStaleRedis(redisDir) {
+  const pidFile = path.join(redisDir, 'redis.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (cmdline.includes('redis-server')) process.kill(pid, 'SIGTERM');
+  } catch {
+    // Not running (or not Linux): nothing to stop.
+  }
+}

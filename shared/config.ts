@@ -1,0 +1,128 @@
+// Service configuration, read from environment variables and validated once at start-up.
+// Every variable is documented in docs/configuration.md; keep the two in step.
+import path from 'node:path';
+import { cleanEnv, makeValidator, str, bool, EnvError } from 'envalid';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  mongoUrl: string | null;
+  redisUrl: string | null;
+  dataDir: string;
+  apiToken: string | null;
+  orgSlug: string;
+  logLevel: LogLevel;
+  localGitRoot: string;
+  /** Prefix of every BullMQ key; braced so a Redis Cluster keeps a queue's keys in one slot. */
+  bullPrefix: string;
+  /** Seconds between polls of local repositories for pushes, closes and target moves. */
+  providerPollSeconds: number;
+  /** Seconds between reconciler passes. */
+  reconcileSeconds: number;
+  /** Port of the operator endpoint (/metrics); 0 disables it. */
+  operatorPort: number;
+  operatorHost: string;
+  /** Seconds allowed for a graceful shutdown before the process exits anyway. */
+  shutdownGraceSeconds: number;
+  /** Public base URL used in links the service hands out (upload URLs, PR links). */
+  publicUrl: string | null;
+  /** Trust X-Forwarded-* headers (behind a reverse proxy). */
+  trustProxy: boolean;
+}
+
+/** A configuration error names the variable and what is wrong; start-up prints it and exits. */
+export class ConfigError extends Error {}
+
+const url = makeValidator<string>((input) => {
+  try {
+    new URL(input);
+  } catch {
+    throw new EnvError('must be a URL');
+  }
+  return input;
+});
+
+const slug = makeValidator<string>((input) => {
+  if (!/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/.test(input)) {
+    throw new EnvError('must be 1–64 lowercase letters, digits or dashes, not starting or ending with a dash');
+  }
+  return input;
+});
+
+const token = makeValidator<string>((input) => {
+  if (input.length < 16 || input.length > 256 || /\s/.test(input)) {
+    throw new EnvError('must be 16–256 characters without white space');
+  }
+  return input;
+});
+
+const positiveInt = (min: number, max: number) =>
+  makeValidator<number>((input) => {
+    if (!/^\d+$/.test(input)) throw new EnvError(`must be a whole number between ${min} and ${max}`);
+    const n = Number(input);
+    if (n < min || n > max) throw new EnvError(`must be a whole number between ${min} and ${max}`);
+    return n;
+  });
+
+/**
+ * Reads and validates the configuration. Throws ConfigError naming every bad variable.
+ * Tests pass their own environment object instead of process.env.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const errors: string[] = [];
+  const clean = cleanEnv(
+    env,
+    {
+      PORT: positiveInt(0, 65_535)({ default: 8080 }),
+      HOST: str({ default: '127.0.0.1' }),
+      MONGO_URL: url({ default: undefined }),
+      REDIS_URL: url({ default: undefined }),
+      DATA_DIR: str({ default: '.data' }),
+      API_TOKEN: token({ default: undefined }),
+      ORG_SLUG: slug({ default: 'default' }),
+      LOG_LEVEL: str({ choices: [...LOG_LEVELS], default: 'info' }),
+      LOCAL_GIT_ROOT: str({ default: undefined }),
+      BULLMQ_PREFIX: str({ default: '{openmq}' }),
+      PROVIDER_POLL_SECONDS: positiveInt(1, 86_400)({ default: 5 }),
+      RECONCILE_SECONDS: positiveInt(1, 3_600)({ default: 30 }),
+      OPERATOR_PORT: positiveInt(0, 65_535)({ default: 9464 }),
+      OPERATOR_HOST: str({ default: '127.0.0.1' }),
+      SHUTDOWN_GRACE_SECONDS: positiveInt(1, 600)({ default: 20 }),
+      PUBLIC_URL: url({ default: undefined }),
+      TRUST_PROXY: bool({ default: false }),
+    },
+    {
+      reporter: ({ errors: found }) => {
+        for (const [name, err] of Object.entries(found)) {
+          if (err) errors.push(`${name}: ${err.message}`);
+        }
+      },
+    },
+  );
+  if (errors.length > 0) {
+    throw new ConfigError(`invalid configuration — ${errors.join('; ')}`);
+  }
+  const dataDir = path.resolve(clean.DATA_DIR);
+  return {
+    port: clean.PORT,
+    host: clean.HOST,
+    mongoUrl: clean.MONGO_URL ?? null,
+    redisUrl: clean.REDIS_URL ?? null,
+    dataDir,
+    apiToken: clean.API_TOKEN ?? null,
+    orgSlug: clean.ORG_SLUG,
+    logLevel: clean.LOG_LEVEL as LogLevel,
+    localGitRoot: path.resolve(clean.LOCAL_GIT_ROOT ?? path.join(dataDir, 'git')),
+    bullPrefix: clean.BULLMQ_PREFIX,
+    providerPollSeconds: clean.PROVIDER_POLL_SECONDS,
+    reconcileSeconds: clean.RECONCILE_SECONDS,
+    operatorPort: clean.OPERATOR_PORT,
+    operatorHost: clean.OPERATOR_HOST,
+    shutdownGraceSeconds: clean.SHUTDOWN_GRACE_SECONDS,
+    publicUrl: clean.PUBLIC_URL ?? null,
+    trustProxy: clean.TRUST_PROXY,
+  };
+}

@@ -1,0 +1,64 @@
+// What a change observed at the forge means for a queued pull request
+// (merge-queue-behaviour §1.18 rows 5 and 20): a push to its head or closing it cancels the entry;
+// anything else only asks for readiness to be evaluated again.
+import type { Entry, QueueMode, Reason } from './model.js';
+
+export interface ObservedPullRequest {
+  state: 'open' | 'closed';
+  /** Closed by merging (by this queue, or by someone outside it). */
+  merged: boolean;
+  draft: boolean;
+  headSha: string;
+  /** null when the provider does not know it (the queue's branch is assumed). */
+  baseBranch: string | null;
+}
+
+export type SyncDecision =
+  | { kind: 'cancel'; reason: Extract<Reason, 'pr_closed' | 'pr_pushed_to' | 'pr_converted_to_draft' | 'pr_base_branch_changed'>; detail: string }
+  | { kind: 'merged_outside_queue'; detail: string }
+  | { kind: 'refresh_readiness' }
+  | { kind: 'none' };
+
+/**
+ * @param pr the pull request as the provider sees it now; null when it no longer exists
+ * @param queue the queue's branch, the mode admission is judged in, and its target head now
+ */
+export function syncDecision(
+  entry: Entry,
+  pr: ObservedPullRequest | null,
+  queue: { branch: string; mode: QueueMode; targetSha: string | null },
+): SyncDecision {
+  if (pr === null) return { kind: 'cancel', reason: 'pr_closed', detail: 'the pull request no longer exists' };
+  if (pr.merged) {
+    // A passed group may be in the middle of being merged by the queue itself: the merge step
+    // records that. Before that point, a merged pull request was merged by hand.
+    if (entry.state === 'tests_passed' || entry.state === 'pending_failure') return { kind: 'none' };
+    return { kind: 'merged_outside_queue', detail: 'the pull request was merged outside the queue' };
+  }
+  if (pr.state === 'closed') return { kind: 'cancel', reason: 'pr_closed', detail: 'the pull request was closed' };
+  if (pr.headSha !== entry.prSha) {
+    return {
+      kind: 'cancel',
+      reason: 'pr_pushed_to',
+      detail: `new commits were pushed (head moved from ${entry.prSha.slice(0, 12)} to ${pr.headSha.slice(0, 12)})`,
+    };
+  }
+  if (pr.draft) return { kind: 'cancel', reason: 'pr_converted_to_draft', detail: 'the pull request was converted to a draft' };
+  const baseBranch = pr.baseBranch ?? queue.branch;
+  const admitted = entry.state !== 'not_ready' && entry.state !== 'pending';
+  if (baseBranch !== entry.prBaseBranch) {
+    // Before testing, a new base only changes readiness (a stacked PR being retargeted is normal);
+    // once its changes are being tested against this branch, the run no longer means anything.
+    if (admitted) {
+      return { kind: 'cancel', reason: 'pr_base_branch_changed', detail: `the base branch changed from ${entry.prBaseBranch} to ${baseBranch}` };
+    }
+    return { kind: 'refresh_readiness' };
+  }
+  // Readiness only matters before testing starts; later, the test run itself judges the merge.
+  if (admitted) return { kind: 'none' };
+  const basis = entry.readinessBasis;
+  if (!basis || basis.headSha !== pr.headSha || basis.targetSha !== queue.targetSha || basis.mode !== queue.mode) {
+    return { kind: 'refresh_readiness' };
+  }
+  return { kind: 'none' };
+}

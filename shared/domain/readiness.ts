@@ -1,0 +1,36 @@
+// Readiness (spec §3.1, merge-queue-behaviour §1.6): a pull request may be admitted when its base
+// is the queue's branch, it merges cleanly, and — in parallel mode — impacted targets exist for
+// its current head.
+import type { Mergeability, QueueMode, Readiness } from './model.js';
+
+export interface ReadinessFacts {
+  prBaseBranch: string;
+  queueBranch: string;
+  mergeability: Mergeability;
+  /** The mode admission is judged in (the pending mode while a switch is in progress). */
+  mode: QueueMode;
+  hasImpactedTargets: boolean;
+}
+
+export function evaluateReadiness(f: ReadinessFacts): Readiness {
+  return {
+    doesBaseBranchMatch: f.prBaseBranch === f.queueBranch,
+    gitHubMergeability: f.mergeability,
+    requiresImpactedTargets: f.mode === 'parallel',
+    hasImpactedTargets: f.hasImpactedTargets,
+  };
+}
+
+export function isReady(r: Readiness): boolean {
+  return r.doesBaseBranchMatch && r.gitHubMergeability === 'mergeable' && (!r.requiresImpactedTargets || r.hasImpactedTargets);
+}
+
+/** Why an entry is not ready, for logs and the timeline. */
+export function notReadyReasons(r: Readiness): string[] {
+  const reasons: string[] = [];
+  if (!r.doesBaseBranchMatch) reasons.push("the pull request's base branch is not the queue's branch");
+  if (r.gitHubMergeability === 'not_mergeable') reasons.push('the pull request does not merge cleanly onto the target branch');
+  else if (r.gitHubMergeability !== 'mergeable') reasons.push('mergeability is not known yet');
+  if (r.requiresImpactedTargets && !r.hasImpactedTargets) reasons.push('no impacted targets were uploaded for the current head');
+  return reasons;
+}

@@ -1,0 +1,37 @@
+// Domain errors. Use cases throw these; the API maps them to HTTP with one table
+// (api/middleware/errors.ts), workers log them.
+
+export interface ErrorDetail {
+  /** JSON pointer of the offending field, e.g. `/repo/host`. */
+  path: string;
+  message: string;
+  keyword?: string;
+}
+
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'not_found'
+  | 'conflict'
+  | 'too_large'
+  | 'method_not_allowed'
+  | 'unavailable';
+
+export class AppError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    /** snake_case, stable: clients may branch on it. */
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const invalid = (code: string, message: string, details: ErrorDetail[] = []) =>
+  new AppError('invalid', code, message, details);
+export const notFound = (code: string, message: string) => new AppError('not_found', code, message);
+export const conflict = (code: string, message: string) => new AppError('conflict', code, message);
+export const unavailable = (code: string, message: string) => new AppError('unavailable', code, message);

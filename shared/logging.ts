@@ -1,0 +1,34 @@
+// JSON logs with pino. The request id (HTTP) or job id (workers) of the current async context is
+// added to every line, so one call can be followed from the API into the workers.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { pino, type Logger } from 'pino';
+import type { LogLevel } from './config.js';
+
+export type { Logger };
+
+interface LogContext {
+  requestId?: string;
+  jobId?: string;
+}
+
+const context = new AsyncLocalStorage<LogContext>();
+
+/** Runs fn with ids that every log line written inside it carries. */
+export function withLogContext<T>(ctx: LogContext, fn: () => T): T {
+  return context.run({ ...context.getStore(), ...ctx }, fn);
+}
+
+export function currentRequestId(): string | undefined {
+  return context.getStore()?.requestId;
+}
+
+export function createLogger(level: LogLevel, name = 'openmq'): Logger {
+  return pino({
+    name,
+    level,
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    mixin: () => ({ ...context.getStore() }),
+    redact: { paths: ['req.headers["x-api-token"]', 'headers["x-api-token"]', 'token'], censor: '[redacted]' },
+  });
+}

@@ -1,0 +1,97 @@
+// The composition root: opens the database and Redis, builds repositories, providers, the job
+// producer and the use cases. Entry points (api, worker, all-in-one) share it.
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import { createLogger, type Logger } from '../logging.js';
+import type { Database } from '../store/collection.js';
+import { openDatabase } from '../store/open-database.js';
+import { createStore, ensureIndexes, type Store } from '../store/store.js';
+import { createRedis, pingRedis } from '../jobs/connection.js';
+import { JobProducer } from '../jobs/producer.js';
+import { createProviderRegistry } from '../providers/registry.js';
+import type { ProviderRegistry } from '../providers/provider.js';
+import { QueueService } from '../services/queue-service.js';
+import { PullRequestService } from '../services/pull-request-service.js';
+import { CommitStatusService } from '../services/commit-status-service.js';
+import { TestingDetailsService } from '../services/testing-details-service.js';
+import { SyncService } from '../services/sync-service.js';
+import { EngineService } from '../services/engine/engine-service.js';
+import { Shutdown } from '../shutdown.js';
+
+export interface ServiceContext {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  store: Store;
+  providers: ProviderRegistry;
+  /** Fail-fast connection for enqueues made while serving requests. */
+  producerRedis: Redis;
+  jobs: JobProducer;
+  services: {
+    queues: QueueService;
+    pullRequests: PullRequestService;
+    commitStatuses: CommitStatusService;
+    testingDetails: TestingDetailsService;
+    sync: SyncService;
+    engine: EngineService;
+  };
+  readiness: Record<string, () => Promise<void>>;
+  shutdown: Shutdown;
+}
+
+export interface OpenContextOptions {
+  logger?: Logger;
+  /** Use this database instead of opening one from the configuration (tests). */
+  database?: Database;
+}
+
+export async function openContext(config: Config, opts: OpenContextOptions = {}): Promise<ServiceContext> {
+  const logger = opts.logger ?? createLogger(config.logLevel);
+  if (!config.redisUrl) throw new Error('REDIS_URL is required (npm start launches a private redis-server when it is unset)');
+  const shutdown = new Shutdown(logger, config.shutdownGraceSeconds * 1000);
+  const db =
+    opts.database ?? (await openDatabase(config.mongoUrl ? { mongoUrl: config.mongoUrl } : { dataDir: config.dataDir }));
+  shutdown.add({ name: 'database', order: 40, close: () => db.close() });
+  const store = createStore(db);
+  await ensureIndexes(store);
+
+  const producerRedis = createRedis(config.redisUrl, 'producer');
+  producerRedis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis (producer) connection error'));
+  shutdown.add({ name: 'redis-producer', order: 30, close: async () => void (await producerRedis.quit()) });
+  const jobs = new JobProducer({ connection: producerRedis, prefix: config.bullPrefix });
+  shutdown.add({ name: 'job-producer', order: 20, close: () => jobs.close() });
+
+  const providers = createProviderRegistry({ localGitRoot: config.localGitRoot });
+  const requestPlan = (queueId: string, why: string) => jobs.requestPlan(queueId, why);
+  const queues = new QueueService({ store, providers, logger, requestPlan });
+  const pullRequests = new PullRequestService({ store, providers, queues, logger, requestPlan });
+  const commitStatuses = new CommitStatusService({ store, providers, logger, requestPlan });
+  const services = {
+    queues,
+    pullRequests,
+    commitStatuses,
+    testingDetails: new TestingDetailsService({ store, queues }),
+    sync: new SyncService({ store, providers, pullRequests, logger, requestPlan }),
+    engine: new EngineService({
+      store,
+      providers,
+      logger,
+      scheduleTimeout: (run) => (run.deadlineAt ? jobs.scheduleTimeout(run.queueId, run.id, run.deadlineAt) : Promise.resolve()),
+      scheduleWake: (queueId, at, why) => jobs.scheduleWake(queueId, at, why),
+      evaluateRun: (run) => commitStatuses.evaluateRun(run),
+    }),
+  };
+  logger.info({ database: db.kind, localGitRoot: config.localGitRoot }, 'service context ready');
+  return {
+    config,
+    logger,
+    db,
+    store,
+    providers,
+    producerRedis,
+    jobs,
+    services,
+    readiness: { mongodb: () => db.ping(), redis: () => pingRedis(producerRedis) },
+    shutdown,
+  };
+}

@@ -2,7 +2,7 @@
 // With the embedded database the service must be stopped first (one process owns the data
 // directory); with MONGO_URL it works while the service runs.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../shared/config.js';
+import { embeddedDbDir, loadConfig } from '../shared/config.js';
 import { openDatabase } from '../shared/store/open-database.js';
 import { createStore, ensureIndexes } from '../shared/store/store.js';
 import { generateToken } from '../shared/store/repositories/token-repository.js';
@@ -23,7 +23,7 @@ if (values.help || !command) {
 }
 
 const config = loadConfig();
-const db = await openDatabase(config.mongoUrl ? { mongoUrl: config.mongoUrl } : { dataDir: config.dataDir });
+const db = await openDatabase(config.mongoUrl ? { mongoUrl: config.mongoUrl } : { dataDir: embeddedDbDir(config) });
 const store = createStore(db);
 await ensureIndexes(store);
 let exitCode = 0;

@@ -6,6 +6,11 @@ import { cleanEnv, makeValidator, str, bool, EnvError } from 'envalid';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** Where the embedded database keeps its files (inside DATA_DIR, beside redis/ and git/). */
+export function embeddedDbDir(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'db');
+}
+
 export interface Config {
   port: number;
   host: string;

@@ -1,7 +1,7 @@
 // The composition root: opens the database and Redis, builds repositories, providers, the job
 // producer and the use cases. Entry points (api, worker, all-in-one) share it.
 import type { Redis } from 'ioredis';
-import type { Config } from '../config.js';
+import { embeddedDbDir, type Config } from '../config.js';
 import { createLogger, type Logger } from '../logging.js';
 import type { Database } from '../store/collection.js';
 import { openDatabase } from '../store/open-database.js';
@@ -50,7 +50,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   if (!config.redisUrl) throw new Error('REDIS_URL is required (npm start launches a private redis-server when it is unset)');
   const shutdown = new Shutdown(logger, config.shutdownGraceSeconds * 1000);
   const db =
-    opts.database ?? (await openDatabase(config.mongoUrl ? { mongoUrl: config.mongoUrl } : { dataDir: config.dataDir }));
+    opts.database ?? (await openDatabase(config.mongoUrl ? { mongoUrl: config.mongoUrl } : { dataDir: embeddedDbDir(config) }));
   shutdown.add({ name: 'database', order: 40, close: () => db.close() });
   const store = createStore(db);
   await ensureIndexes(store);

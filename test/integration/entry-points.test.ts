@@ -1,0 +1,118 @@
+// The commands a newcomer and an operator run, as real processes: `npm start` (all-in-one with
+// embedded defaults), the api and worker entry points, and the token script.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, mkdirSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { createRepo, DEFAULT_REPO } from '../helpers/git-fixtures.js';
+import { waitFor } from '../helpers/wait.js';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+
+interface Proc {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number>;
+}
+
+function run(args: string[], env: Record<string, string>): Proc {
+  let out = '';
+  let err = '';
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env } });
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 0))));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+async function stop(p: Proc): Promise<number> {
+  if (p.child.exitCode === null) p.child.kill('SIGTERM');
+  return p.exited;
+}
+
+describe('entry points', function () {
+  this.timeout(90_000);
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'openmq-entry-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('npm start serves API and workers with embedded defaults, prints the URL and a token once, and keeps state across restarts', async () => {
+    const env = { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', PROVIDER_POLL_SECONDS: '1', OPERATOR_PORT: '0' };
+    const first = run(['scripts/start.mjs'], env);
+    const banner = await waitFor('the start banner', async () => (/Token:\s+(omq_\S+)/.test(first.stdout()) ? first.stdout() : undefined), { timeoutMs: 60_000 });
+    const url = /URL:\s+(http:\/\/\S+)/.exec(banner)?.[1];
+    const token = /Token:\s+(omq_\S+)/.exec(banner)?.[1];
+    expect(url, banner).to.match(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(token).to.be.a('string');
+    expect(banner).to.include('API and workers in one process');
+
+    await createRepo(path.join(dir, 'git'), { repo: DEFAULT_REPO });
+    const ref = { repo: DEFAULT_REPO, targetBranch: 'main' };
+    const created = await fetch(`${url}/createQueue`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-token': token! }, body: JSON.stringify(ref) });
+    expect(created.status).to.equal(200);
+    expect(await stop(first)).to.equal(0);
+
+    const second = run(['scripts/start.mjs'], env);
+    const again = await waitFor('the second banner', async () => (/Token:/.test(second.stdout()) ? second.stdout() : undefined), { timeoutMs: 60_000 });
+    expect(again).to.include('not shown again');
+    expect(again).not.to.match(/omq_/);
+    const url2 = /URL:\s+(http:\/\/\S+)/.exec(again)?.[1];
+    const got = await fetch(`${url2}/getQueue`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-token': token! }, body: JSON.stringify(ref) });
+    expect(got.status).to.equal(200);
+    expect(((await got.json()) as { branch: string }).branch).to.equal('main');
+    expect(await stop(second)).to.equal(0);
+  });
+
+  it('npm start names the package to install when redis-server is missing', async () => {
+    // A PATH holding only node: no redis-server anywhere.
+    const bin = path.join(dir, 'bin');
+    mkdirSync(bin);
+    symlinkSync(process.execPath, path.join(bin, 'node'));
+    const p = run(['scripts/start.mjs'], { DATA_DIR: dir, PATH: bin });
+    expect(await p.exited).to.equal(1);
+    expect(p.stderr()).to.include('redis-server was not found on PATH');
+    expect(p.stderr()).to.include('apt-get install -y redis-server');
+  });
+
+  for (const [name, entry] of [['api', 'api/server.ts'], ['worker', 'workers/main.ts']] as const) {
+    it(`the ${name} entry point refuses to start without MONGO_URL, saying why`, async () => {
+      const p = run(['--import', 'tsx', entry], { REDIS_URL: 'redis://127.0.0.1:1', DATA_DIR: dir });
+      expect(await p.exited).to.equal(2);
+      expect(p.stderr()).to.include('MONGO_URL is required');
+      expect(p.stderr()).to.include('npm start');
+    });
+  }
+
+  it('a bad configuration value stops start-up with a message naming the variable', async () => {
+    const p = run(['--import', 'tsx', 'api/server.ts'], { PORT: 'eighty', LOG_LEVEL: 'loud', MONGO_URL: 'mongodb://127.0.0.1:1/x' });
+    expect(await p.exited).to.equal(2);
+    expect(p.stderr()).to.include('PORT');
+    expect(p.stderr()).to.include('LOG_LEVEL');
+  });
+
+  it('the token script creates, lists and revokes tokens', async () => {
+    const env = { DATA_DIR: dir };
+    const created = run(['--import', 'tsx', 'scripts/token.ts', 'create', '--org', 'acme', '--name', 'ci'], env);
+    expect(await created.exited, created.stderr()).to.equal(0);
+    const token = /^(omq_\S+)$/m.exec(created.stdout())?.[1];
+    const id = /^token (\S+) for organisation "acme"/m.exec(created.stdout())?.[1];
+    expect(token).to.be.a('string');
+    const listed = run(['--import', 'tsx', 'scripts/token.ts', 'list', '--org', 'acme'], env);
+    expect(await listed.exited).to.equal(0);
+    expect(listed.stdout()).to.include(`${id}  active`);
+    expect(listed.stdout()).not.to.include(token!);
+    const revoked = run(['--import', 'tsx', 'scripts/token.ts', 'revoke', id!], env);
+    expect(await revoked.exited).to.equal(0);
+    const after = run(['--import', 'tsx', 'scripts/token.ts', 'list', '--org', 'acme'], env);
+    await after.exited;
+    expect(after.stdout()).to.include(`${id}  revoked`);
+    const unknown = run(['--import', 'tsx', 'scripts/token.ts', 'revoke', 'nope'], env);
+    expect(await unknown.exited).to.equal(1);
+  });
+});

@@ -1,0 +1,183 @@
+// The repositories, run against every database engine (embedded always, MongoDB with MONGO_URL):
+// unique indexes, compare-and-set transitions with history, idempotent registration.
+import { expect } from 'chai';
+import { forEachDatabase } from '../helpers/databases.js';
+import { createStore, ensureIndexes, type Store } from '../../shared/store/store.js';
+import { QueueExistsError } from '../../shared/store/repositories/queue-repository.js';
+import { isDuplicateKeyError } from '../../shared/store/collection.js';
+import { makeEntry } from '../helpers/entries.js';
+import type { TestRun } from '../../shared/domain/model.js';
+
+const repo = { host: 'github.com', owner: 'Acme', name: 'Widgets' };
+
+forEachDatabase('repositories', (getDb) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = createStore(getDb());
+    await ensureIndexes(store);
+  });
+
+  describe('queues', () => {
+    it('holds one queue per organisation, repository (case-insensitive) and branch', async () => {
+      const q = await store.queues.create('org1', repo, 'main', { mode: 'single', concurrency: 2, targetSha: 'a'.repeat(40) });
+      expect(q.bisectionConcurrency).to.equal(2);
+      let err: unknown;
+      try {
+        await store.queues.create('org1', { ...repo, owner: 'acme', name: 'widgets' }, 'main', { mode: 'single', concurrency: 1, targetSha: 'a'.repeat(40) });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).to.be.instanceOf(QueueExistsError);
+      await store.queues.create('org2', repo, 'main', { mode: 'single', concurrency: 1, targetSha: 'a'.repeat(40) });
+      await store.queues.create('org1', repo, 'release', { mode: 'single', concurrency: 1, targetSha: 'a'.repeat(40) });
+      expect((await store.queues.find('org1', { ...repo, owner: 'ACME' }, 'main'))?.id).to.equal(q.id);
+      expect(await store.queues.find('org3', repo, 'main')).to.equal(null);
+    });
+
+    it('updates with compare-and-set on version and records history', async () => {
+      const q = await store.queues.create('org1', repo, 'main', { mode: 'single', concurrency: 1, targetSha: 'a'.repeat(40) });
+      const v2 = await store.queues.update(q.id, q.version, { concurrency: 3 }, 'concurrency=3');
+      expect(v2?.concurrency).to.equal(3);
+      expect(v2?.version).to.equal(q.version + 1);
+      expect(await store.queues.update(q.id, q.version, { concurrency: 9 }, 'stale')).to.equal(null);
+      expect((await store.queues.findById(q.id))?.concurrency).to.equal(3);
+      expect((await store.queues.history(q.id)).map((h) => h.change)).to.deep.equal(['created', 'concurrency=3']);
+      expect(await store.queues.delete(q.id, q.version)).to.equal(false);
+      expect(await store.queues.delete(q.id, v2!.version)).to.equal(true);
+    });
+
+    it('hands out increasing admission sequence numbers under concurrency', async () => {
+      const q = await store.queues.create('org1', repo, 'main', { mode: 'single', concurrency: 1, targetSha: 'a'.repeat(40) });
+      const seqs = await Promise.all(Array.from({ length: 50 }, () => store.queues.allocateSeq(q.id)));
+      expect(new Set(seqs).size).to.equal(50);
+      expect(Math.min(...seqs)).to.equal(1);
+    });
+
+    it('records the observed target head only when it changes', async () => {
+      const q = await store.queues.create('org1', repo, 'main', { mode: 'single', concurrency: 1, targetSha: 'a'.repeat(40) });
+      expect(await store.queues.observeTargetHead(q.id, 'a'.repeat(40))).to.equal(false);
+      expect(await store.queues.observeTargetHead(q.id, 'b'.repeat(40))).to.equal(true);
+      expect(await store.queues.observeTargetHead(q.id, 'b'.repeat(40))).to.equal(false);
+    });
+  });
+
+  describe('entries', () => {
+    it('allows one active entry per pull request and queue (duplicate key 11000), any number of ended ones', async () => {
+      await store.entries.insert(makeEntry({ orgId: 'o', queueId: 'q', prNumber: 5, state: 'not_ready' }));
+      let err: unknown;
+      try {
+        await store.entries.insert(makeEntry({ orgId: 'o', queueId: 'q', prNumber: 5, state: 'pending' }));
+      } catch (e) {
+        err = e;
+      }
+      expect(isDuplicateKeyError(err)).to.equal(true);
+      await store.entries.insert(makeEntry({ orgId: 'o', queueId: 'q', prNumber: 5, state: 'cancelled' }));
+      await store.entries.insert(makeEntry({ orgId: 'o', queueId: 'q', prNumber: 5, state: 'merged' }));
+      await store.entries.insert(makeEntry({ orgId: 'o', queueId: 'other', prNumber: 5, state: 'pending' }));
+      expect(await store.entries.countActive('q')).to.equal(1);
+    });
+
+    it('transitions with compare-and-set, appending history with the previous state and reason', async () => {
+      const e = makeEntry({ orgId: 'o', queueId: 'q', state: 'not_ready' });
+      await store.entries.insert(e);
+      const pending = await store.entries.transition(e.id, { from: ['not_ready'] }, { to: 'pending', reason: 'merge_item_now_ready' });
+      expect(pending?.state).to.equal('pending');
+      expect(pending?.version).to.equal(2);
+      // A guard on a state the entry has left, or on an old version, is a lost race: null.
+      expect(await store.entries.transition(e.id, { from: ['not_ready'] }, { to: 'pending', reason: 'merge_item_now_ready' })).to.equal(null);
+      expect(await store.entries.transition(e.id, { from: ['pending'], version: 1 }, { to: 'testing', reason: 'test_run_started' })).to.equal(null);
+      const testing = await store.entries.transition(e.id, { from: ['pending'], version: 2 }, { to: 'testing', reason: 'test_run_started', testRunId: 'r1', set: { currentRunId: 'r1' } });
+      const back = await store.entries.transition(e.id, { from: ['testing'] }, { to: 'pending', reason: 'tests_restarted_by_api_request', restart: true, set: { currentRunId: null } });
+      expect(testing?.currentRunId).to.equal('r1');
+      expect(back?.restartCount).to.equal(1);
+      const cancelled = await store.entries.transition(e.id, { from: ['pending'] }, { to: 'cancelled', reason: 'user_requested', detail: 'by hand' });
+      expect(cancelled?.history.map((h) => [h.from, h.to, h.reason])).to.deep.equal([
+        ['not_ready', 'pending', 'merge_item_now_ready'],
+        ['pending', 'testing', 'test_run_started'],
+        ['testing', 'pending', 'tests_restarted_by_api_request'],
+        ['pending', 'cancelled', 'user_requested'],
+      ]);
+      expect(cancelled?.lastReason).to.equal('user_requested');
+      expect(await store.entries.findActiveByPr('q', e.prNumber)).to.equal(null);
+      // Ended: a new active entry for the same pull request is allowed now.
+      await store.entries.insert(makeEntry({ orgId: 'o', queueId: 'q', prNumber: e.prNumber }));
+    });
+
+    it('lists active entries in priority then admission order and finds the latest by number and branch', async () => {
+      const a = makeEntry({ orgId: 'o', queueId: 'q', prNumber: 1, seq: 1, priorityValue: 100, prHeadBranch: 'feat' });
+      const b = makeEntry({ orgId: 'o', queueId: 'q', prNumber: 2, seq: 2, priorityValue: 10 });
+      const c = makeEntry({ orgId: 'o', queueId: 'q', prNumber: 3, seq: 3, priorityValue: 100 });
+      for (const e of [c, a, b]) await store.entries.insert(e);
+      expect((await store.entries.listActive('q')).map((e) => e.prNumber)).to.deep.equal([2, 1, 3]);
+      expect((await store.entries.findLatestByPr('q', 1))?.id).to.equal(a.id);
+      expect((await store.entries.findLatestByBranch('q', 'feat'))?.id).to.equal(a.id);
+      expect(await store.entries.findLatestByBranch('q', 'nope')).to.equal(null);
+    });
+  });
+
+  describe('tokens', () => {
+    it('stores only hashes, registers idempotently, authenticates and revokes', async () => {
+      const t = await store.tokens.register('org1', 'omq_secret-token-value-1234', 'ci');
+      const again = await store.tokens.register('org1', 'omq_secret-token-value-1234', 'ci');
+      expect(again.id).to.equal(t.id);
+      const raw = await getDb().collection('api_tokens').find({});
+      expect(JSON.stringify(raw)).not.to.include('secret-token-value');
+      expect((await store.tokens.authenticate('omq_secret-token-value-1234'))?.orgId).to.equal('org1');
+      expect(await store.tokens.authenticate('omq_secret-token-value-1235')).to.equal(null);
+      expect(await store.tokens.revoke(t.id)).to.equal(true);
+      expect(await store.tokens.revoke(t.id)).to.equal(false);
+      expect(await store.tokens.authenticate('omq_secret-token-value-1234')).to.equal(null);
+    });
+  });
+
+  describe('organisations', () => {
+    it('ensures an organisation once, even when asked concurrently', async () => {
+      const orgs = await Promise.all(Array.from({ length: 10 }, () => store.orgs.ensure('acme')));
+      expect(new Set(orgs.map((o) => o.id)).size).to.equal(1);
+      expect((await store.orgs.findBySlug('acme'))?.id).to.equal(orgs[0]?.id);
+    });
+  });
+
+  describe('impacted targets', () => {
+    it('stores large lists in chunks, replaces on re-upload and keeps shas apart', async () => {
+      const big = Array.from({ length: 12_345 }, (_, i) => `//pkg/${i}:test`);
+      await store.impactedTargets.set('q', 7, 'ABCDEF1', big);
+      expect(await store.impactedTargets.get('q', 7, 'abcdef1')).to.deep.equal(big);
+      await store.impactedTargets.set('q', 7, 'abcdef1', ['//only:this']);
+      expect(await store.impactedTargets.get('q', 7, 'abcdef1')).to.deep.equal(['//only:this']);
+      expect(await getDb().collection('impacted_target_chunks').countDocuments({})).to.equal(1);
+      await store.impactedTargets.set('q', 7, 'fedcba9', 'ALL');
+      expect(await store.impactedTargets.get('q', 7, 'fedcba9')).to.equal('ALL');
+      expect(await store.impactedTargets.has('q', 7, 'fedcba9')).to.equal(true);
+      expect(await store.impactedTargets.get('q', 8, 'fedcba9')).to.equal(null);
+    });
+  });
+
+  describe('test runs and commit statuses', () => {
+    const run = (over: Partial<TestRun> = {}): TestRun => ({
+      id: 'r1', orgId: 'o', queueId: 'q', kind: 'main', entryIds: ['e1'], baseEntryIds: [], targetSha: 't'.repeat(40),
+      branch: 'trunk-merge/pr-1/r1', sha: 's'.repeat(40), status: 'in_progress', requiredStatuses: ['ci'], requiredStatusesSource: 'merge_instance',
+      deadlineAt: null, createdAt: new Date(), concludedAt: null, conclusionReason: null, branchDeleted: false, version: 1, ...over,
+    });
+
+    it('concludes a run exactly once', async () => {
+      await store.testRuns.insert(run());
+      const [first, second] = await Promise.all([
+        store.testRuns.conclude('r1', 'succeeded', 'test_run_passed'),
+        store.testRuns.conclude('r1', 'failed', 'test_run_timeout'),
+      ]);
+      expect([first, second].filter((r) => r !== null)).to.have.length(1);
+      expect((await store.testRuns.findInProgressBySha('s'.repeat(40)))).to.deep.equal([]);
+    });
+
+    it('keeps every status report of a commit in arrival order', async () => {
+      const base = { orgId: 'o', repoKey: 'github.com/acme/widgets', sha: 'c'.repeat(40), targetUrl: null, description: null };
+      await store.commitStatuses.add({ ...base, id: 's1', context: 'ci', state: 'pending', createdAt: new Date(1000) });
+      await store.commitStatuses.add({ ...base, id: 's2', context: 'ci', state: 'success', createdAt: new Date(1000) });
+      await store.commitStatuses.add({ ...base, id: 's3', context: 'lint', state: 'failure', createdAt: new Date(2000) });
+      const all = await store.commitStatuses.forCommit('o', base.repoKey, base.sha);
+      expect(all.map((s) => s.id)).to.deep.equal(['s1', 's2', 's3']);
+      expect(await store.commitStatuses.forCommit('other-org', base.repoKey, base.sha)).to.deep.equal([]);
+    });
+  });
+});

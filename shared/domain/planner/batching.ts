@@ -3,8 +3,8 @@
 // target size; a smaller batch waits for more entries until its oldest entry has waited
 // `batchingMaxWaitTimeMinutes` — unless it cannot grow any more (something else follows it in
 // line) or holds an urgent entry. A `noBatch` entry is tested alone in its place. In parallel
-// mode a batch only takes entries of the same lane (depending on a member, with every other
-// ancestor already under test).
+// mode a batch only takes entries of one lane: each new member depends on every member before
+// it and needs nothing below it that the first member does not.
 import type { Entry } from '../model.js';
 import type { Dependencies } from './dependencies.js';
 import type { World } from './world.js';
@@ -49,11 +49,16 @@ function lineBatch(at: number, size: number, ctx: GroupContext): { members: Entr
 function laneBatch(at: number, size: number, ctx: GroupContext): { members: Entry[]; closed: boolean } {
   const members = [ctx.line[at]!];
   const ids = new Set([members[0]!.id]);
+  // The batch is tested on its first member's base; a member that needs more below it (another
+  // lane joining this one) would couple the lanes, so it waits for its own group.
+  const base = new Set(ctx.deps.ancestors(members[0]!.id));
   for (let j = at + 1; j < ctx.line.length && members.length < size; j++) {
     const f = ctx.line[j]!;
     if (!ctx.eligible(f) || f.noBatch) continue;
-    if (!members.some((m) => ctx.deps.dependsOn(f.id, m.id))) continue;
-    if (!ctx.deps.ancestors(f.id).every((a) => ids.has(a) || ctx.settled(a))) continue;
+    // Every member must be an ancestor: the batch is then one chain, so any run holding a
+    // member holds those before it too, and bisecting it by prefixes stays sound.
+    if (!members.every((m) => ctx.deps.dependsOn(f.id, m.id))) continue;
+    if (!ctx.deps.ancestors(f.id).every((a) => ids.has(a) || base.has(a))) continue;
     members.push(f);
     ids.add(f.id);
   }

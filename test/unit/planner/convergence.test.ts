@@ -110,7 +110,7 @@ describe('planner convergence (property tests)', () => {
 
   it('user actions (cancel, restart, urgent, pause, mode switch, pushes outside the queue) never wedge the queue', () => {
     for (const seed of SEEDS) {
-      const w = randomWorld(seed + 3000, {});
+      const w = randomWorld(seed + 3000, { conflicts: true });
       try {
         drive(w, chaosEvent, 5000);
       } catch (err) {
@@ -159,6 +159,16 @@ function chaosEvent(w: RandomWorld): void {
   if (roll < 0.14 && sim.queue.state === 'running') {
     const to = sim.queue.mode === 'single' ? 'parallel' : 'single';
     sim.queue = { ...sim.queue, state: 'switching_modes', pendingMode: to, version: sim.queue.version + 1 };
+    return;
+  }
+  if (roll >= 0.16 && roll < 0.18) {
+    // Readiness lost before testing (it comes back later, like a conflict being resolved).
+    const e = some(active.filter((x) => x.state === 'pending' || x.state === 'not_ready'));
+    if (e && e.readiness.gitHubMergeability === 'mergeable') {
+      e.readiness = { ...e.readiness, gitHubMergeability: 'not_mergeable' };
+      e.version++;
+      w.waiting.push(e.id);
+    }
     return;
   }
   if (roll < 0.16) {

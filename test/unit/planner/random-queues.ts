@@ -21,6 +21,8 @@ export interface WorldOptions {
   /** Every entry medium priority (then merge order must follow admission order). */
   uniformPriority?: boolean;
   timeouts?: boolean;
+  /** Some entries conflict with whatever is below them when a branch is built. */
+  conflicts?: boolean;
 }
 
 export interface RandomWorld {
@@ -52,6 +54,7 @@ export function randomWorld(seed: number, o: WorldOptions = {}): RandomWorld {
   const entries: Entry[] = [];
   const targets: Record<string, ImpactedTargetSet> = {};
   const bad = new Set<string>();
+  const conflicts = new Set<string>();
   for (let i = 1; i <= n; i++) {
     const priorityValue = uniform ? 100 : pick([0, 10, 100, 100, 200]);
     entries.push(
@@ -65,8 +68,9 @@ export function randomWorld(seed: number, o: WorldOptions = {}): RandomWorld {
     const roll = random();
     targets[`e${i}`] = roll < 0.1 ? 'ALL' : roll < 0.2 ? [] : ['a', 'b', 'c', 'd'].filter(() => random() < 0.4);
     if (random() < 0.25) bad.add(`e${i}`);
+    if (o.conflicts && random() < 0.1) conflicts.add(`e${i}`);
   }
-  const sim = new Simulator({ queue: q, entries, targets, bad });
+  const sim = new Simulator({ queue: q, entries, targets, bad, conflicts });
   return { sim, random, waiting: entries.map((e) => e.id), uniformPriority: uniform };
 }
 

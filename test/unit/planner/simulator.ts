@@ -181,6 +181,7 @@ export class Simulator {
       e!.state = 'testing';
       e!.version++;
       e!.currentRunId = id;
+      e!.lastReason = a.reason;
       e!.stateChangedAt = new Date(this.now);
     }
     const main = [...this.runs.values()].filter((r) => r.kind === 'main' && r.status === 'in_progress').length;
@@ -270,4 +271,23 @@ export class Simulator {
   stateOf(n: number): string {
     return this.entries.get(`e${n}`)!.state;
   }
+}
+
+/** Concludes the in-progress run that tests exactly these PRs (in order). */
+export function finish(sim: Simulator, prs: number[], verdict: 'succeeded' | 'failed'): TestRun {
+  const ids = prs.map((n) => `e${n}`).join(',');
+  const r = sim.inProgress().find((x) => x.entryIds.join(',') === ids);
+  if (!r) throw new Error(`no run in progress tests ${ids}; running: ${sim.inProgress().map((x) => x.entryIds.join(',')).join(' / ')}`);
+  sim.conclude(r.id, verdict, verdict === 'succeeded' ? 'test_run_passed' : 'test_run_failed');
+  return r;
+}
+
+/** Running runs as "tested|base" strings of PR numbers, in start order. */
+export function running(sim: Simulator): string[] {
+  const pr = (id: string): string => id.slice(1);
+  return sim.inProgress().map((r) => `${r.entryIds.map(pr).join(',')}|${r.baseEntryIds.map(pr).join(',')}`);
+}
+
+export function states(sim: Simulator): Record<string, string> {
+  return Object.fromEntries([...sim.entries.values()].map((e) => [e.id, e.state]));
 }

@@ -75,14 +75,15 @@ export class EngineService {
 
   /**
    * The delayed timeout check of one run. It acts only if the run is still in progress with the
-   * same deadline (the attempt it was scheduled for) and that deadline has passed; the run then
-   * enters the failure path with reason test_run_timeout.
+   * same deadline (the attempt it was scheduled for) and that deadline has passed. The run is
+   * cancelled with reason test_run_timeout, which the planner treats as a failure of its group
+   * (the same thing it does itself when it sees a run past its deadline).
    */
   async expireRun(testRunId: string, attempt: number): Promise<boolean> {
     const run = await this.deps.store.testRuns.findById(testRunId);
     if (!run || run.status !== 'in_progress' || !run.deadlineAt || run.deadlineAt.getTime() !== attempt) return false;
     if (this.now().getTime() < attempt) return false;
-    const concluded = await this.deps.store.testRuns.conclude(run.id, 'failed', 'test_run_timeout', this.now());
+    const concluded = await this.deps.store.testRuns.conclude(run.id, 'cancelled', 'test_run_timeout', this.now());
     if (!concluded) return false;
     this.deps.logger.info({ testRunId, deadlineAt: run.deadlineAt }, 'test run timed out');
     return true;

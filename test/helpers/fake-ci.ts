@@ -55,9 +55,11 @@ export function startFakeCi(opts: FakeCiOptions): FakeCi {
           // A null verdict means "still running": asked again on the next poll.
           const verdict = opts.decide(files, { branch, sha, seen });
           if (!verdict) continue;
+          // Like a CI system's status delivery, retried on the next poll until the service accepts it.
+          const status = await opts.postStatus({ repo: opts.repo, sha, context: opts.context, state: verdict, targetUrl: `https://ci.example/${seen}` });
+          if (status !== 200) continue;
           answered.add(key);
           runs.push({ branch, sha, files, verdict });
-          await opts.postStatus({ repo: opts.repo, sha, context: opts.context, state: verdict, targetUrl: `https://ci.example/${seen}` });
         }
       } catch {
         // The branch may be deleted between listing and reading it; the next poll continues.

@@ -3,12 +3,12 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json ./
+COPY tsconfig.json tsconfig.build.json ./
 COPY api ./api
 COPY workers ./workers
 COPY shared ./shared
 COPY scripts ./scripts
-RUN npx tsc -p . --noEmit false --outDir dist
+RUN npx tsc -p tsconfig.build.json
 
 FROM node:20-bookworm-slim
 RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends git ca-certificates && rm -rf /var/lib/apt/lists/*

@@ -105,6 +105,9 @@ export interface GitProvider {
   /** Null when the pull request does not exist. */
   getPullRequest(repo: RepoRef, number: number): Promise<PullRequestInfo | null>;
 
+  /** Several pull requests at once (null for those that do not exist): what a poller uses. */
+  getPullRequests(repo: RepoRef, numbers: readonly number[]): Promise<Map<number, PullRequestInfo | null>>;
+
   /** Open pull requests (not merged, not closed), by number; lets a poller notice pushes and closes. */
   listOpenPullRequests(repo: RepoRef): Promise<PullRequestInfo[]>;
 

@@ -271,6 +271,18 @@ describe('local git provider (integration, real git)', function () {
         [12, 'twelve', false],
       ]);
     });
+
+    it('reads several pull requests at once, the missing ones as null', async () => {
+      const fx = await newRepo();
+      const twelve = await createPullRequest(fx, { number: 12, commits: [{ message: 'twelve', files: { 'a.txt': '12\n' } }] });
+      await createPullRequest(fx, { number: 5, commits: [{ message: 'five', files: { 'c.txt': '5\n' } }], metadata: { state: 'closed', title: 'Five' } });
+      const got = await provider.getPullRequests(fx.repo, [12, 5, 7]);
+      expect([...got.keys()]).to.deep.equal([12, 5, 7]);
+      expect(got.get(12)).to.deep.include({ number: 12, title: 'twelve', headSha: twelve.headSha, state: 'open', merged: false });
+      expect(got.get(5)).to.deep.include({ number: 5, title: 'Five', state: 'closed' });
+      expect(got.get(7)).to.equal(null);
+      expect(got.get(12)).to.deep.equal(await provider.getPullRequest(fx.repo, 12));
+    });
   });
 
   describe('mergeability and ancestry', () => {

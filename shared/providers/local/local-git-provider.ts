@@ -110,6 +110,26 @@ export class LocalGitProvider implements GitProvider {
 
   async listOpenPullRequests(repo: RepoRef): Promise<PullRequestInfo[]> {
     const git = await this.open(repo);
+    const { heads, merged } = await this.pullRefs(git);
+    const numbers = [...heads.keys()].filter((n) => !merged.has(n) && Number.isSafeInteger(n) && n > 0).sort((a, b) => a - b);
+    const pulls = await Promise.all(numbers.map((n) => this.describePull(git, n, heads.get(n) as RefEntry, false)));
+    return pulls.filter((p) => p.state === 'open');
+  }
+
+  async getPullRequests(repo: RepoRef, numbers: readonly number[]): Promise<Map<number, PullRequestInfo | null>> {
+    const git = await this.open(repo);
+    // One ref listing for all of them: a poll of a busy queue costs one git process, not one per pull request.
+    const { heads, merged } = await this.pullRefs(git);
+    const result = new Map<number, PullRequestInfo | null>();
+    for (const number of numbers) {
+      const n = pullNumber(number);
+      const head = heads.get(n);
+      result.set(number, head ? await this.describePull(git, n, head, merged.has(n)) : null);
+    }
+    return result;
+  }
+
+  private async pullRefs(git: GitRepository): Promise<{ heads: Map<number, RefEntry>; merged: Set<number> }> {
     const heads = new Map<number, RefEntry>();
     const merged = new Set<number>();
     for (const entry of await git.refs(['refs/pull/'])) {
@@ -118,9 +138,7 @@ export class LocalGitProvider implements GitProvider {
       const done = MERGED_REF.exec(entry.ref);
       if (done?.[1]) merged.add(Number(done[1]));
     }
-    const numbers = [...heads.keys()].filter((n) => !merged.has(n) && Number.isSafeInteger(n) && n > 0).sort((a, b) => a - b);
-    const pulls = await Promise.all(numbers.map((n) => this.describePull(git, n, heads.get(n) as RefEntry, false)));
-    return pulls.filter((p) => p.state === 'open');
+    return { heads, merged };
   }
 
   private async describePull(git: GitRepository, n: number, head: RefEntry, merged: boolean): Promise<PullRequestInfo> {

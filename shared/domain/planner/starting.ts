@@ -49,7 +49,12 @@ function startAction(world: World, kind: 'main' | 'bisection', tested: Entry[], 
 
 /** Records a start; the entries count as under test for the rest of the pass. */
 function start(world: World, kind: 'main' | 'bisection', tested: Entry[], base: Entry[], bisectionOf: string | null): void {
-  if (world.requiredStatuses.contexts.length === 0) {
+  const { contexts, configError } = world.requiredStatuses;
+  if (configError) {
+    for (const e of tested) fail(world, e, 'start_test_run_config_parsing_failure', configError, null);
+    return;
+  }
+  if (contexts.length === 0) {
     for (const e of tested) fail(world, e, 'start_test_run_no_required_statuses', 'no required statuses are configured for the queue', null);
     return;
   }

@@ -49,6 +49,8 @@ export interface DirectMergeFacts {
 export interface RequiredStatusesInput {
   contexts: readonly string[];
   source: RequiredStatusesSource | null;
+  /** Set when .trunk/trunk.yaml exists but cannot be used: new runs fail with a config error. */
+  configError?: string | null;
 }
 
 export interface PlanInput {

@@ -63,7 +63,7 @@ export async function loadSnapshot(store: Store, queue: Queue, provider: GitProv
       targetSha,
       impactedTargets,
       directMerge,
-      requiredStatuses: { contexts: required.contexts, source: required.source },
+      requiredStatuses: { contexts: required.contexts, source: required.source, configError: required.configError },
       now,
     },
   };

@@ -8,6 +8,7 @@ import {
   entry,
   failed,
   held,
+  input,
   moves,
   passed,
   planOf,
@@ -17,6 +18,7 @@ import {
   starts,
 } from './builders.js';
 import { Simulator, finish, running, states } from './simulator.js';
+import { plan } from '../../../shared/domain/planner/index.js';
 
 describe('planner: failures, flakes and restarts', () => {
   describe('pending failure', () => {
@@ -170,6 +172,12 @@ describe('planner: failures, flakes and restarts', () => {
     it('no required statuses → the group fails instead of starting (start_test_run_no_required_statuses)', () => {
       const r = planOf({ entries: [entry(1), entry(2)], requiredStatuses: [] });
       expect(reasons(r.actions)).to.deep.equal({ e1: 'start_test_run_no_required_statuses', e2: 'start_test_run_no_required_statuses' });
+      expect(starts(r.actions)).to.deep.equal([]);
+    });
+
+    it('an unusable .trunk/trunk.yaml → the group fails with start_test_run_config_parsing_failure, naming the problem', () => {
+      const r = plan({ ...input({ entries: [entry(1)], requiredStatuses: [] }), requiredStatuses: { contexts: [], source: null, configError: '.trunk/trunk.yaml is not valid YAML' } });
+      expect(reasons(r.actions)).to.deep.equal({ e1: 'start_test_run_config_parsing_failure' });
       expect(starts(r.actions)).to.deep.equal([]);
     });
   });

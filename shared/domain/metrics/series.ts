@@ -1,0 +1,64 @@
+// The merge-queue series of GET /v1/getMergeQueueMetrics (wire-contract §2.12,
+// merge-queue-behaviour §1.21): names, label values, buckets and the rolling window. They are the
+// compatible product's, so its dashboards and alerts work unchanged; docs/metrics.md defines
+// every value.
+import type { EntryState } from '../model.js';
+
+/** `queue_type` label: entries taking part in the bisection of a failed batch report `bisection`. */
+export const QUEUE_TYPES = ['main', 'bisection'] as const;
+export type QueueType = (typeof QUEUE_TYPES)[number];
+
+/** `conclusion` label of mq_pr_conclusions_1h_total: every value is emitted, 0 included. */
+export const CONCLUSIONS = ['merged', 'failed', 'cancelled'] as const satisfies readonly EntryState[];
+export type Conclusion = (typeof CONCLUSIONS)[number];
+
+/** Upper bounds (seconds) of the duration histograms; `+Inf` is implicit. */
+export const DURATION_BUCKETS_SECONDS: readonly number[] = [60, 300, 600, 900, 1800, 3600, 5400, 7200];
+
+/** The `_1h` series cover transitions in (now − 1 h, now]. */
+export const WINDOW_MS = 3_600_000;
+
+export const MQ_SERIES = {
+  depth: 'mq_depth_current',
+  awaitingMergeability: 'mq_awaiting_mergeability',
+  testingSlotsActive: 'mq_testing_slots_active',
+  conclusions: 'mq_pr_conclusions_1h_total',
+  restarts: 'mq_pr_restarts_1h_total',
+  waitDuration: 'mq_pr_wait_duration_1h_seconds',
+  testDuration: 'mq_pr_test_duration_1h_seconds',
+  timeInQueue: 'mq_pr_time_in_queue_1h_seconds',
+} as const;
+
+/** The labels every series carries: `repo` is `owner/name`, `branch` the queue's target branch. */
+export interface SeriesLabels {
+  repo: string;
+  branch: string;
+  queue_type: QueueType;
+}
+
+/** Every value of one (repo, branch, queue_type) label set. Durations are raw observations, in seconds. */
+export interface QueueTypeSeries {
+  labels: SeriesLabels;
+  depth: number;
+  awaitingMergeability: number;
+  testingSlotsActive: number;
+  conclusions: Record<Conclusion, number>;
+  restarts: number;
+  waitSeconds: number[];
+  testSeconds: number[];
+  timeInQueueSeconds: number[];
+}
+
+export function emptySeries(labels: SeriesLabels): QueueTypeSeries {
+  return {
+    labels,
+    depth: 0,
+    awaitingMergeability: 0,
+    testingSlotsActive: 0,
+    conclusions: { merged: 0, failed: 0, cancelled: 0 },
+    restarts: 0,
+    waitSeconds: [],
+    testSeconds: [],
+    timeInQueueSeconds: [],
+  };
+}

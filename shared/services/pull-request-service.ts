@@ -46,17 +46,19 @@ export class PullRequestService {
     const { priority } = resolved;
     const queue = await this.deps.queues.get(orgId, repo, branch);
     const provider = await this.providerOf(repo);
-    const pr = await provider.getPullRequest(repo, prNumber);
-    if (!pr) throw notFound('pull_request_not_found', `pull request #${prNumber} does not exist in ${repo.owner}/${repo.name}`);
+    const pr = await this.pullRequestAt(provider, repo, prNumber);
 
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       const active = await this.deps.store.entries.findActiveByPr(queue.id, prNumber);
       if (active) {
         // Resubmitting an active entry only updates its priority and batching; it keeps its place.
+        // Like noBatch, an omitted priority leaves the entry's as it is (a plain "submit again"
+        // must not demote an urgent pull request); an explicit null asks for the default.
+        const keepPriority = priorityInput === undefined;
         const set = {
-          priorityValue: priority.value,
-          priorityName: priority.name,
-          usedDefaultPriorityName: priority.usedDefaultPriorityName,
+          priorityValue: keepPriority ? active.priorityValue : priority.value,
+          priorityName: keepPriority ? active.priorityName : priority.name,
+          usedDefaultPriorityName: keepPriority ? active.usedDefaultPriorityName : priority.usedDefaultPriorityName,
           noBatch: noBatch ?? active.noBatch,
         };
         const unchanged =
@@ -69,6 +71,9 @@ export class PullRequestService {
         return patched;
       }
       if (pr.state !== 'open') throw conflict('pull_request_closed', `pull request #${prNumber} is closed`);
+      // A draft cannot be merged, and the poller cancels queued drafts (pr_converted_to_draft):
+      // accepting one would test it and then drop it at the next poll.
+      if (pr.draft) throw conflict('pull_request_draft', `pull request #${prNumber} is a draft; mark it ready for review, then submit it`);
       const entry = await this.newEntry(queue, pr, provider, priority, noBatch ?? false);
       try {
         await this.deps.store.entries.insert(entry);
@@ -216,18 +221,32 @@ export class PullRequestService {
   ): Promise<void> {
     const queue = await this.deps.queues.get(orgId, repo, branch);
     const provider = await this.providerOf(repo);
-    const pr = await provider.getPullRequest(repo, prNumber);
-    if (!pr) throw notFound('pull_request_not_found', `pull request #${prNumber} does not exist in ${repo.owner}/${repo.name}`);
-    await this.deps.store.impactedTargets.set(queue.id, prNumber, sha, targets);
+    const pr = await this.pullRequestAt(provider, repo, prNumber);
+    // An abbreviated sha of the current head names the head: store under the full sha, the
+    // one readiness looks up (otherwise the upload would be kept but never count).
+    const given = sha.toLowerCase();
+    const head = pr.headSha.toLowerCase();
+    const forSha = head.startsWith(given) ? head : given;
+    await this.deps.store.impactedTargets.set(queue.id, prNumber, forSha, targets);
     this.deps.logger.info(
-      { queueId: queue.id, prNumber, sha, targets: targets === 'ALL' ? 'ALL' : targets.length },
+      { queueId: queue.id, prNumber, sha: forSha, targets: targets === 'ALL' ? 'ALL' : targets.length },
       'impacted targets stored',
     );
-    const active = await this.deps.store.entries.findActiveByPr(queue.id, prNumber);
-    if (active && active.prSha.toLowerCase() === sha.toLowerCase() && !active.readiness.hasImpactedTargets) {
-      await this.deps.store.entries.patch(active.id, active.version, { readiness: { ...active.readiness, hasImpactedTargets: true } });
+    // Compare-and-set, retried: a concurrent change of the entry (a resubmission, the provider
+    // poller) must not make this upload's readiness change vanish — nothing else would redo it
+    // until the head or the target moved.
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      const active = await this.deps.store.entries.findActiveByPr(queue.id, prNumber);
+      if (!active || active.prSha.toLowerCase() !== forSha) return;
+      if (!active.readiness.hasImpactedTargets) {
+        const patched = await this.deps.store.entries.patch(active.id, active.version, { readiness: { ...active.readiness, hasImpactedTargets: true } });
+        if (!patched) continue;
+      }
+      // New targets for a queued head can change its lanes (parallel mode) as well as its readiness.
       await this.deps.requestPlan(queue.id, `impacted targets uploaded for pull request #${prNumber}`);
+      return;
     }
+    throw conflict('concurrent_update', 'the pull request was changed concurrently too many times; retry');
   }
 
   /**
@@ -265,6 +284,13 @@ export class PullRequestService {
     const entry = await this.deps.store.entries.findLatestByPr(queue.id, prNumber);
     if (!entry) throw notFound('pull_request_not_submitted', `pull request #${prNumber} was never submitted to this queue`);
     return entry;
+  }
+
+  /** The pull request as the provider sees it; 404 when it has none (numbers start at 1, so #0 never exists). */
+  private async pullRequestAt(provider: GitProvider, repo: RepoRef, prNumber: number): Promise<PullRequestInfo> {
+    const pr = prNumber >= 1 ? await provider.getPullRequest(repo, prNumber) : null;
+    if (!pr) throw notFound('pull_request_not_found', `pull request #${prNumber} does not exist in ${repo.owner}/${repo.name}`);
+    return pr;
   }
 
   private async providerOf(repo: RepoRef): Promise<GitProvider> {

@@ -4,7 +4,7 @@
 import type { Entry, Queue } from '../domain/model.js';
 import { syncDecision } from '../domain/pr-sync.js';
 import type { Store } from '../store/store.js';
-import type { ProviderRegistry } from '../providers/provider.js';
+import type { GitProvider, ProviderRegistry, PullRequestInfo } from '../providers/provider.js';
 import type { Logger } from '../logging.js';
 import type { PullRequestService } from './pull-request-service.js';
 
@@ -41,6 +41,29 @@ export class SyncService {
     }
   }
 
+  /**
+   * The queue's pull requests as the provider sees them, read in one batch (one git process for
+   * the whole queue). If the batch fails, each is read on its own, so one unreadable pull request
+   * (e.g. a malformed pulls/N.json) does not stop pushes, closes and readiness of every other
+   * pull request from being noticed; an unreadable one is absent from the result.
+   */
+  private async readPullRequests(provider: GitProvider, queue: Queue, entries: Entry[]): Promise<Map<number, PullRequestInfo | null>> {
+    const numbers = entries.map((e) => e.prNumber);
+    try {
+      return await provider.getPullRequests(queue.repo, numbers);
+    } catch {
+      const result = new Map<number, PullRequestInfo | null>();
+      for (const n of numbers) {
+        try {
+          result.set(n, await provider.getPullRequest(queue.repo, n));
+        } catch (err) {
+          this.deps.logger.error({ err, queueId: queue.id, prNumber: n }, 'pull request could not be read; left as it is until the next poll');
+        }
+      }
+      return result;
+    }
+  }
+
   async syncQueue(queue: Queue, entries?: Entry[]): Promise<SyncOutcome> {
     const outcome: SyncOutcome = { ended: 0, refreshed: 0, targetMoved: false };
     const provider = await this.deps.providers.providerFor(queue.repo);
@@ -50,8 +73,11 @@ export class SyncService {
     }
     const targetSha = await provider.branchHead(queue.repo, queue.branch);
     outcome.targetMoved = await this.deps.store.queues.observeTargetHead(queue.id, targetSha);
-    for (const entry of entries ?? (await this.deps.store.entries.listActive(queue.id))) {
-      const pr = await provider.getPullRequest(queue.repo, entry.prNumber);
+    const active = entries ?? (await this.deps.store.entries.listActive(queue.id));
+    const pulls = await this.readPullRequests(provider, queue, active);
+    for (const entry of active) {
+      if (!pulls.has(entry.prNumber)) continue;
+      const pr = pulls.get(entry.prNumber) ?? null;
       const decision = syncDecision(entry, pr, { branch: queue.branch, mode: queue.pendingMode ?? queue.mode, targetSha });
       if (decision.kind === 'cancel') {
         const done = await this.deps.store.entries.transition(

@@ -34,3 +34,12 @@ export function notReadyReasons(r: Readiness): string[] {
   if (r.requiresImpactedTargets && !r.hasImpactedTargets) reasons.push('no impacted targets were uploaded for the current head');
   return reasons;
 }
+
+/**
+ * Readiness judged in `mode`: only `requiresImpactedTargets` depends on the mode, so a mode
+ * change can be applied at once, without asking the provider again. Null when nothing changes.
+ */
+export function readinessInMode(r: Readiness, mode: QueueMode): Readiness | null {
+  const requires = mode === 'parallel';
+  return r.requiresImpactedTargets === requires ? null : { ...r, requiresImpactedTargets: requires };
+}

@@ -45,7 +45,12 @@ export function expectOpenApiResponse(path: string, body: unknown, method = 'POS
   expect(ok, `${path} response does not match the OpenAPI schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 2000)}`).to.equal(true);
 }
 
-/** Paths of the OpenAPI document, for coverage checks. */
+/** Paths of the OpenAPI document. */
 export function openApiPaths(): string[] {
   return Object.keys(spec.paths);
+}
+
+/** Every operation of the OpenAPI document (path and upper-case method), for coverage checks. */
+export function openApiOperations(): { path: string; method: string }[] {
+  return Object.entries(spec.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => ({ path, method: method.toUpperCase() })));
 }

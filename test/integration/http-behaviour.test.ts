@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { createRepo, DEFAULT_REPO } from '../helpers/git-fixtures.js';
+import { expectOpenApiResponse } from '../helpers/openapi.js';
 
 interface ErrorBody {
   error: { code: string; message: string; details: unknown[]; requestId: string };
@@ -96,6 +97,19 @@ describe('HTTP behaviour', function () {
     const ready = await svc.raw('GET', '/readyz');
     expect(ready.status).to.equal(200);
     expect(ready.body).to.deep.equal({ status: 'ready', checks: { mongodb: 'ok', redis: 'ok' } });
+  });
+
+  it('serves the compatible GET /v1/status without a token', async () => {
+    const res = await svc.raw('GET', '/v1/status');
+    expect(res.status).to.equal(200);
+    expectOpenApiResponse('/status', res.body, 'GET');
+    expect(res.body).to.deep.equal({
+      overallStatus: { type: 'up', color: 'green', overallStatusDescription: 'All systems operational' },
+      statuses: [
+        { name: 'mongodb', color: 'green', statusDescription: 'ok' },
+        { name: 'redis', color: 'green', statusDescription: 'ok' },
+      ],
+    });
   });
 
   it('tolerates the informational headers clients send (x-source)', async () => {

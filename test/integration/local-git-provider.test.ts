@@ -377,6 +377,17 @@ describe('local git provider (integration, real git)', function () {
   });
 
   describe('buildTestBranch', () => {
+    it('gives two runs of the same combination different commits with the same tree', async () => {
+      const fx = await newRepo();
+      const prs = await threePullRequests(fx);
+      const a = await provider.buildTestBranch(fx.repo, { branch: 'trunk-merge/pr-1/run-a', baseSha: fx.initialSha, pullRequests: prs.slice(0, 1) });
+      const b = await provider.buildTestBranch(fx.repo, { branch: 'trunk-merge/pr-1/run-b', baseSha: fx.initialSha, pullRequests: prs.slice(0, 1) });
+      if (!a.ok || !b.ok) throw new Error('unexpected conflict');
+      expect(a.sha).not.to.equal(b.sha);
+      expect(a.tree).to.equal(b.tree);
+      expect((await listCommits(fx, b.sha, { limit: 1 }))[0]?.message).to.include('Test branch: trunk-merge/pr-1/run-b');
+    });
+
     it('merges each pull request in order onto the base, one merge commit per pull request', async () => {
       const fx = await newRepo();
       const prs = await threePullRequests(fx);

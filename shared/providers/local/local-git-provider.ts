@@ -203,7 +203,11 @@ export class LocalGitProvider implements GitProvider {
         const merge = await git.mergeCommits(sha, pr.headSha);
         if (!merge.clean) return { ok: false, reason: 'conflict', conflictPrNumber: pr.number, conflictedFiles: merge.conflictedFiles };
         tree = merge.tree;
-        sha = await git.commitTree({ tree, parents: [sha, pr.headSha], message: subjectLine(`Merge pull request #${pr.number}`, pr.title) });
+        // The branch (hence the test run id) in every message makes each run's commits unique:
+        // two runs of the same combination must not share a sha, or CI statuses reported for
+        // the first would decide the second.
+        const message = `${subjectLine(`Merge pull request #${pr.number}`, pr.title)}\n\nTest branch: ${input.branch}\n`;
+        sha = await git.commitTree({ tree, parents: [sha, pr.headSha], message });
       }
       if (await git.updateRefs([{ ref, newSha: sha, oldSha: null }], `openmq: build test branch ${input.branch}`)) {
         return { ok: true, sha, tree };

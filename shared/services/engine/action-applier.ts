@@ -32,6 +32,9 @@ export class ActionApplier {
   constructor(private readonly deps: ApplierDeps) {}
 
   async apply(queue: Queue, provider: GitProvider, action: Action, now: Date): Promise<ApplyOutcome> {
+    // Starting a run and merging depend on the queue's state and settings (paused, concurrency,
+    // merge method): if the queue changed since the snapshot (say, it was paused), plan again.
+    if ((action.kind === 'start_run' || action.kind === 'merge') && !(await this.queueUnchanged(queue))) return 'stale';
     switch (action.kind) {
       case 'transition_entry':
         return this.transition(action, now);
@@ -46,6 +49,11 @@ export class ActionApplier {
       case 'delete_branch':
         return this.deleteBranch(queue, provider, action);
     }
+  }
+
+  private async queueUnchanged(queue: Queue): Promise<boolean> {
+    const current = await this.deps.store.queues.findById(queue.id);
+    return current !== null && current.version === queue.version;
   }
 
   private async transition(a: TransitionEntryAction, now: Date): Promise<ApplyOutcome> {

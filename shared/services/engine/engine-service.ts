@@ -2,6 +2,7 @@
 // ask the pure planner what to do, apply its actions with compare-and-set writes, and repeat
 // until the planner has nothing more to do. Time-driven follow-ups become delayed wake-ups.
 import { plan } from '../../domain/planner/index.js';
+import { readinessInMode } from '../../domain/readiness.js';
 import type { Queue, TestRun } from '../../domain/model.js';
 import type { Store } from '../../store/store.js';
 import type { ProviderRegistry } from '../../providers/provider.js';
@@ -49,6 +50,7 @@ export class EngineService {
         return summary;
       }
       await this.resumeBuilds(queue, provider);
+      await this.applyModeToReadiness(queue);
       const now = this.now();
       const snapshot = await loadSnapshot(this.deps.store, queue, provider, now);
       const result = plan(snapshot.input);
@@ -99,6 +101,18 @@ export class EngineService {
     for (const e of await this.deps.store.entries.listActiveAll()) ids.add(e.queueId);
     for (const r of await this.deps.store.testRuns.find({ $or: [{ status: 'in_progress' }, { branchDeleted: false }] })) ids.add(r.queueId);
     return [...ids];
+  }
+
+  /**
+   * After a mode change, waiting entries are judged in the new mode before anything is admitted
+   * (parallel mode requires impacted targets), without waiting for the next provider poll.
+   */
+  private async applyModeToReadiness(queue: Queue): Promise<void> {
+    const mode = queue.pendingMode ?? queue.mode;
+    for (const e of await this.deps.store.entries.find({ queueId: queue.id, state: { $in: ['not_ready', 'pending'] } })) {
+      const readiness = readinessInMode(e.readiness, mode);
+      if (readiness) await this.deps.store.entries.patch(e.id, e.version, { readiness });
+    }
   }
 
   /** Runs recorded before a crash but never built: build them now (the build is idempotent). */

@@ -19,8 +19,20 @@ export const ENTRY_INDEXES: IndexSpec[] = [
   { key: { queueId: 1, prNumber: 1, submittedAt: -1 }, name: 'pr_latest', comment: 'getSubmittedPullRequest by number' },
   { key: { queueId: 1, prHeadBranch: 1, submittedAt: -1 }, name: 'branch_latest', comment: 'getSubmittedPullRequest by branch' },
   { key: { queueId: 1, stateChangedAt: -1 }, name: 'queue_changed', comment: 'listPullRequests since / metrics history' },
-  { key: { orgId: 1, active: 1 }, name: 'org_active', comment: 'provider poller: active entries of every queue' },
+  { key: { orgId: 1, active: 1 }, name: 'org_active', comment: 'provider poller: active entries of every queue; metrics gauges of an organisation' },
+  { key: { orgId: 1, stateChangedAt: -1 }, name: 'org_changed', comment: 'metrics of every queue of an organisation: entries changed in the last hour' },
 ];
+
+/** The entries a read covers: an organisation's, optionally only those of some of its queues. */
+export interface EntryScope {
+  orgId: string;
+  queueIds?: string[];
+}
+
+// orgId always leads: an equality both engines can use an index for, and it keeps one
+// organisation's read from ever matching another's entries.
+const scopeFilter = (scope: EntryScope): Filter<EntryDoc> =>
+  scope.queueIds ? { orgId: scope.orgId, queueId: { $in: scope.queueIds } } : { orgId: scope.orgId };
 
 export const toEntry = (d: EntryDoc): Entry => {
   const { _id, active: _active, ...rest } = d;
@@ -107,6 +119,25 @@ export class EntryRepository {
     return (await this.col.find({ active: true })).map(toEntry);
   }
 
+  /**
+   * State of every active entry in scope, and whether it takes part in a bisection (metrics
+   * gauges). Served by `org_active` (a whole organisation) or `queue_order` (some queues).
+   */
+  async listActiveStates(scope: EntryScope): Promise<{ queueId: string; state: EntryState; inBisection: boolean }[]> {
+    const docs = await this.col.find({ ...scopeFilter(scope), active: true }, { projection: { _id: 0, queueId: 1, state: 1, bisectionOf: 1 } });
+    return docs.map((d) => ({ queueId: d.queueId, state: d.state, inBisection: typeof d.bisectionOf === 'string' }));
+  }
+
+  /**
+   * Histories of the entries in scope whose last transition is at or after `since` (metrics
+   * `_1h` series: history is append-only, so an entry unchanged since then has no transition in
+   * the window, and older entries are never read). Served by `org_changed` or `queue_changed`.
+   */
+  async listHistoriesChangedSince(scope: EntryScope, since: Date): Promise<{ id: string; queueId: string; history: HistoryEntry[] }[]> {
+    const docs = await this.col.find({ ...scopeFilter(scope), stateChangedAt: { $gte: since } }, { projection: { _id: 1, queueId: 1, history: 1 } });
+    return docs.map((d) => ({ id: d._id, queueId: d.queueId, history: d.history }));
+  }
+
   async find(filter: Filter<EntryDoc>, options: { sort?: Record<string, 1 | -1>; limit?: number } = {}): Promise<Entry[]> {
     return (await this.col.find(filter, options)).map(toEntry);
   }
@@ -118,10 +149,14 @@ export class EntryRepository {
   async transition(id: string, guard: TransitionGuard, change: TransitionChange, now = new Date()): Promise<Entry | null> {
     // Read, check the guard, then write conditioned on the version read: the version pins the
     // state too, so the history entry's `from` is exactly the state that was replaced.
-    const before = await this.col.findOne({ _id: id }, { projection: { state: 1, version: 1 } });
+    const before = await this.col.findOne({ _id: id }, { projection: { state: 1, version: 1, stateChangedAt: 1 } });
     if (!before || !guard.from.includes(before.state)) return null;
     if (guard.version !== undefined && before.version !== guard.version) return null;
-    const history: HistoryEntry = { at: now, from: before.state, to: change.to, reason: change.reason };
+    // A planning pass stamps its transitions with the time it started, which can precede a
+    // transition another writer (an API call) made while the pass loaded its snapshot: never let
+    // the history go back in time, or durations read from it (metrics, timeline) turn negative.
+    const at = before.stateChangedAt instanceof Date && before.stateChangedAt > now ? before.stateChangedAt : now;
+    const history: HistoryEntry = { at, from: before.state, to: change.to, reason: change.reason };
     if (change.detail !== undefined) history.detail = change.detail;
     if (change.testRunId !== undefined) history.testRunId = change.testRunId;
     const inc: Record<string, number> = { version: 1 };
@@ -133,7 +168,7 @@ export class EntryRepository {
           ...(change.set ?? {}),
           state: change.to,
           active: !TERMINAL_ENTRY_STATES.includes(change.to),
-          stateChangedAt: now,
+          stateChangedAt: at,
           lastReason: change.reason,
         },
         $inc: inc,

@@ -100,6 +100,16 @@ export class QueueRepository {
     return docs.map(toQueue);
   }
 
+  /**
+   * Id, repository and branch of the organisation's queues (of one repository when given): what
+   * the metrics label series with. Projected, because a queue document carries its history.
+   */
+  async listRefs(orgId: string, repo: RepoRef | null): Promise<{ id: string; repo: RepoRef; branch: string }[]> {
+    const filter = repo ? { orgId, repoKey: repoKey(repo) } : { orgId };
+    const docs = await this.col.find(filter, { sort: { repoKey: 1, branch: 1 }, projection: { _id: 1, repo: 1, branch: 1 } });
+    return docs.map((d) => ({ id: d._id, repo: d.repo, branch: d.branch }));
+  }
+
   async listAll(): Promise<Queue[]> {
     return (await this.col.find({}, { sort: { _id: 1 } })).map(toQueue);
   }

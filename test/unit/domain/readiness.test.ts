@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { evaluateReadiness, isReady, notReadyReasons } from '../../../shared/domain/readiness.js';
+import { evaluateReadiness, isReady, notReadyReasons, readinessInMode } from '../../../shared/domain/readiness.js';
 
 const facts = { prBaseBranch: 'main', queueBranch: 'main', mergeability: 'mergeable' as const, mode: 'single' as const, hasImpactedTargets: false };
 
@@ -23,5 +23,12 @@ describe('readiness', () => {
     expect(parallel.requiresImpactedTargets).to.equal(true);
     expect(isReady(parallel)).to.equal(false);
     expect(isReady(evaluateReadiness({ ...facts, mode: 'parallel', hasImpactedTargets: true }))).to.equal(true);
+  });
+
+  it('re-judges readiness in another mode without other facts changing', () => {
+    const single = evaluateReadiness(facts);
+    expect(readinessInMode(single, 'single')).to.equal(null);
+    expect(readinessInMode(single, 'parallel')).to.deep.equal({ ...single, requiresImpactedTargets: true });
+    expect(isReady(readinessInMode(single, 'parallel')!)).to.equal(false);
   });
 });

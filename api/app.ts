@@ -5,6 +5,7 @@ import Router from '@koa/router';
 import bodyParser from 'koa-bodyparser';
 import type { Logger } from '../shared/logging.js';
 import { AppError } from '../shared/errors.js';
+import { serviceStatus, type DependencyCheck } from '../shared/domain/service-status.js';
 import type { Store } from '../shared/store/store.js';
 import { requestId } from './middleware/request-id.js';
 import { errorHandler } from './middleware/errors.js';
@@ -17,6 +18,13 @@ import { registerPullRequestRoutes } from './routes/pull-request-routes.js';
 import { registerEngineRoutes } from './routes/engine-routes.js';
 import type { CommitStatusService } from '../shared/services/commit-status-service.js';
 import type { TestingDetailsService } from '../shared/services/testing-details-service.js';
+import type { MergeQueueMetricsService } from '../shared/services/metrics-service.js';
+import { registerMetricsRoutes } from './routes/metrics-routes.js';
+import { httpMetrics, type HttpInstruments } from '../shared/metrics/http-metrics.js';
+import type { FlakyServices } from '../shared/services/flaky/flaky-services.js';
+import { createFlakyUploadRouter } from './routes/flaky-upload-routes.js';
+import { registerFlakyRoutes } from './routes/flaky-routes.js';
+import { registerFlakyCliRoutes } from './routes/flaky-cli-routes.js';
 
 /** Request bodies above this are refused with 413 (spec §8). */
 export const BODY_LIMIT_BYTES = 20 * 1024 * 1024;
@@ -29,10 +37,16 @@ export interface AppDeps {
     pullRequests: PullRequestService;
     commitStatuses: CommitStatusService;
     testingDetails: TestingDetailsService;
+    /** GET /v1/getMergeQueueMetrics. */
+    mergeQueueMetrics?: MergeQueueMetricsService;
+    /** Flaky tests: ingestion, detection, quarantine and the flaky-tests API. */
+    flaky?: FlakyServices;
   };
   /** Dependency checks for /readyz: each resolves when the dependency answers. */
   readiness: Record<string, () => Promise<void>>;
   trustProxy?: boolean;
+  /** Request counts and latencies for the operator metrics. */
+  metrics?: HttpInstruments;
 }
 
 export function createApp(deps: AppDeps): Koa {
@@ -41,6 +55,8 @@ export function createApp(deps: AppDeps): Koa {
   app.silent = true;
 
   app.use(requestId());
+  // Outside the error handler, so it records the status the client actually gets.
+  if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(errorHandler(deps.logger));
   app.use(accessLog(deps.logger));
   // Runs after the routers: nothing answered, so the route does not exist. (A throwing last
@@ -53,31 +69,44 @@ export function createApp(deps: AppDeps): Koa {
   });
   // Every /v1 request needs a token, known route or not.
   const auth = requireToken(deps.store.tokens);
-  app.use((ctx, next) => (ctx.path === '/v1' || ctx.path.startsWith('/v1/') ? auth(ctx, next) : next()));
+  const needsToken = (path: string) => (path === '/v1' || path.startsWith('/v1/')) && path !== '/v1/status';
+  app.use((ctx, next) => (needsToken(ctx.path) ? auth(ctx, next) : next()));
 
   const health = new Router();
   health.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
-  health.get('/readyz', async (ctx) => {
-    const checks: Record<string, string> = {};
-    let ready = true;
-    await Promise.all(
+  const runChecks = (): Promise<DependencyCheck[]> =>
+    Promise.all(
       Object.entries(deps.readiness).map(async ([name, check]) => {
         try {
           await withTimeout(check(), 2000);
-          checks[name] = 'ok';
+          return { name, ok: true, detail: 'ok' };
         } catch (err) {
-          ready = false;
-          checks[name] = `unavailable: ${err instanceof Error ? err.message : String(err)}`;
+          return { name, ok: false, detail: `unavailable: ${err instanceof Error ? err.message : String(err)}` };
         }
       }),
     );
+  health.get('/readyz', async (ctx) => {
+    const results = await runChecks();
+    const ready = results.every((r) => r.ok);
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? 'ready' : 'not_ready', checks };
+    ctx.body = { status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results.map((r) => [r.name, r.detail])) };
+  });
+  // The compatible API's status endpoint: no token, like the hosted one.
+  health.get('/v1/status', async (ctx) => {
+    ctx.body = serviceStatus(await runChecks());
   });
   app.use(health.routes());
   app.use(health.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
+
+  // Streamed uploads (multipart, CLI bundle PUT) are read by their handlers, never by the JSON
+  // body parser, so they are routed before the /v1 JSON router.
+  if (deps.services.flaky) {
+    const uploads = createFlakyUploadRouter(deps.services.flaky);
+    app.use(uploads.routes());
+    app.use(uploads.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
+  }
 
   const v1 = new Router({ prefix: '/v1' });
   v1.use(
@@ -93,6 +122,11 @@ export function createApp(deps: AppDeps): Koa {
   registerQueueRoutes(v1, deps.services.queues);
   registerPullRequestRoutes(v1, deps.services.pullRequests);
   registerEngineRoutes(v1, deps.services.commitStatuses, deps.services.testingDetails);
+  if (deps.services.mergeQueueMetrics) registerMetricsRoutes(v1, deps.services.mergeQueueMetrics);
+  if (deps.services.flaky) {
+    registerFlakyRoutes(v1, deps.services.flaky);
+    registerFlakyCliRoutes(v1, deps.services.flaky);
+  }
   app.use(v1.routes());
   app.use(v1.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
   return app;

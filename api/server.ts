@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { createApp } from './app.js';
 import type { ServiceContext } from '../shared/runtime/context.js';
 import { runEntryPoint } from '../shared/runtime/entry-point.js';
+import { startConfiguredOperatorServer } from './operator-server.js';
 
 export async function startHttpServer(ctx: ServiceContext): Promise<http.Server> {
   const app = createApp({
@@ -13,6 +14,7 @@ export async function startHttpServer(ctx: ServiceContext): Promise<http.Server>
     services: ctx.services,
     readiness: ctx.readiness,
     trustProxy: ctx.config.trustProxy,
+    metrics: ctx.metrics,
   });
   const server = http.createServer(app.callback());
   // Slow clients must not hold sockets forever; long uploads still fit in these limits.
@@ -43,5 +45,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     const server = await startHttpServer(ctx);
     const address = server.address();
     ctx.logger.info({ address }, 'api listening');
+    await startConfiguredOperatorServer(ctx);
   });
 }

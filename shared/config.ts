@@ -36,6 +36,16 @@ export interface Config {
   publicUrl: string | null;
   /** Trust X-Forwarded-* headers (behind a reverse proxy). */
   trustProxy: boolean;
+  /** Flaky tests: days runs, counters and uploads are kept (idle unpinned tests too). */
+  flakyRetentionDays: number;
+  /** Flaky tests: largest upload request (multipart or CLI bundle), in bytes. */
+  flakyMaxUploadBytes: number;
+  /** Flaky tests: issue-tracker URL with `{ticket}` for link-ticket-to-test-case; null: none. */
+  flakyTicketUrlTemplate: string | null;
+  /** Flaky tests: initial infrastructure-failure share of new repositories. */
+  flakyInfraFailureThreshold: number;
+  /** Flaky tests: validity of upload URLs handed to the hosted CLI, in seconds. */
+  flakyUploadUrlTtlSeconds: number;
 }
 
 /** A configuration error names the variable and what is wrong; start-up prints it and exits. */
@@ -62,6 +72,24 @@ const token = makeValidator<string>((input) => {
     throw new EnvError('must be 16–256 characters without white space');
   }
   return input;
+});
+
+const ticketTemplate = makeValidator<string>((input) => {
+  let ok = input.includes('{ticket}');
+  try {
+    const u = new URL(input.split('{ticket}').join('X'));
+    ok = ok && (u.protocol === 'https:' || u.protocol === 'http:');
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new EnvError('must be an http(s) URL containing {ticket}, e.g. https://acme.atlassian.net/browse/{ticket}');
+  return input;
+});
+
+const fraction = makeValidator<number>((input) => {
+  const n = Number(input);
+  if (!/^\d*\.?\d+$/.test(input) || !(n > 0 && n <= 1)) throw new EnvError('must be a number greater than 0 and at most 1 (a share, e.g. 0.8)');
+  return n;
 });
 
 const positiveInt = (min: number, max: number) =>
@@ -98,6 +126,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       SHUTDOWN_GRACE_SECONDS: positiveInt(1, 600)({ default: 20 }),
       PUBLIC_URL: url({ default: undefined }),
       TRUST_PROXY: bool({ default: false }),
+      FLAKY_RETENTION_DAYS: positiveInt(1, 3_650)({ default: 45 }),
+      FLAKY_MAX_UPLOAD_MB: positiveInt(1, 102_400)({ default: 256 }),
+      FLAKY_TICKET_URL_TEMPLATE: ticketTemplate({ default: undefined }),
+      FLAKY_INFRA_FAILURE_THRESHOLD: fraction({ default: 0.8 }),
+      FLAKY_UPLOAD_URL_TTL_SECONDS: positiveInt(60, 86_400)({ default: 3_600 }),
     },
     {
       reporter: ({ errors: found }) => {
@@ -129,5 +162,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceSeconds: clean.SHUTDOWN_GRACE_SECONDS,
     publicUrl: clean.PUBLIC_URL ?? null,
     trustProxy: clean.TRUST_PROXY,
+    flakyRetentionDays: clean.FLAKY_RETENTION_DAYS,
+    flakyMaxUploadBytes: clean.FLAKY_MAX_UPLOAD_MB * 1024 * 1024,
+    flakyTicketUrlTemplate: clean.FLAKY_TICKET_URL_TEMPLATE ?? null,
+    flakyInfraFailureThreshold: clean.FLAKY_INFRA_FAILURE_THRESHOLD,
+    flakyUploadUrlTtlSeconds: clean.FLAKY_UPLOAD_URL_TTL_SECONDS,
   };
 }

@@ -8,6 +8,8 @@ import { createRedis } from '../shared/jobs/connection.js';
 import { JOB_QUEUES, type JobQueueName } from '../shared/jobs/job-types.js';
 import { KEEP_FINISHED } from '../shared/jobs/producer.js';
 import { withLogContext } from '../shared/logging.js';
+import { observeWorker } from '../shared/metrics/job-metrics.js';
+import { startConfiguredOperatorServer } from '../api/operator-server.js';
 import { planProcessor } from './processors/plan-processor.js';
 import { timeoutProcessor } from './processors/timeout-processor.js';
 import { wakeProcessor } from './processors/wake-processor.js';
@@ -41,6 +43,7 @@ export async function startWorkers(ctx: ServiceContext): Promise<void> {
     );
     worker.on('failed', (job, err) => ctx.logger.error({ queue: name, jobId: job?.id, err }, 'job failed'));
     worker.on('error', (err) => ctx.logger.error({ queue: name, err }, 'worker error'));
+    observeWorker(worker, JOB_QUEUES[name], ctx.metrics);
     return worker;
   });
 
@@ -69,5 +72,7 @@ export async function startWorkers(ctx: ServiceContext): Promise<void> {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   await runEntryPoint('worker', async (ctx) => {
     await startWorkers(ctx);
+    // A worker-only process has no API, but its job and database metrics are served here.
+    await startConfiguredOperatorServer(ctx);
   });
 }

@@ -17,6 +17,12 @@ import { TestingDetailsService } from '../services/testing-details-service.js';
 import { SyncService } from '../services/sync-service.js';
 import { EngineService } from '../services/engine/engine-service.js';
 import { Shutdown } from '../shutdown.js';
+import { OperatorMetrics } from '../metrics/operator-metrics.js';
+import { instrumentDatabase } from '../metrics/instrumented-database.js';
+import { jobCountsSource } from '../metrics/job-metrics.js';
+import { MergeQueueMetricsService } from '../services/metrics-service.js';
+import { createFlakyStore, ensureFlakyIndexes } from '../store/flaky/flaky-store.js';
+import { createFlakyServices, type FlakyServices } from '../services/flaky/flaky-services.js';
 
 export interface ServiceContext {
   config: Config;
@@ -34,9 +40,13 @@ export interface ServiceContext {
     testingDetails: TestingDetailsService;
     sync: SyncService;
     engine: EngineService;
+    mergeQueueMetrics: MergeQueueMetricsService;
+    flaky: FlakyServices;
   };
   readiness: Record<string, () => Promise<void>>;
   shutdown: Shutdown;
+  /** Operator metrics of this context (served by api/operator-server.ts). */
+  metrics: OperatorMetrics;
 }
 
 export interface OpenContextOptions {
@@ -49,24 +59,54 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   const logger = opts.logger ?? createLogger(config.logLevel);
   if (!config.redisUrl) throw new Error('REDIS_URL is required (npm start launches a private redis-server when it is unset)');
   const shutdown = new Shutdown(logger, config.shutdownGraceSeconds * 1000);
-  const db =
+  const metrics = new OperatorMetrics();
+  const rawDb =
     opts.database ?? (await openDatabase(config.mongoUrl ? { mongoUrl: config.mongoUrl } : { dataDir: embeddedDbDir(config) }));
+  // Every collection operation is timed for the operator metrics.
+  const db = instrumentDatabase(rawDb, metrics);
   shutdown.add({ name: 'database', order: 40, close: () => db.close() });
   const store = createStore(db);
   await ensureIndexes(store);
 
   const producerRedis = createRedis(config.redisUrl, 'producer');
   producerRedis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis (producer) connection error'));
-  shutdown.add({ name: 'redis-producer', order: 30, close: async () => void (await producerRedis.quit()) });
+  // quit() on a connection still connecting rejects ("Connection is closed"); a process stopped
+  // right after start (or a short test) would report a failed shutdown, so it is disconnected.
+  shutdown.add({
+    name: 'redis-producer',
+    order: 30,
+    close: async () => (producerRedis.status === 'ready' ? void (await producerRedis.quit()) : producerRedis.disconnect()),
+  });
   const jobs = new JobProducer({ connection: producerRedis, prefix: config.bullPrefix });
   shutdown.add({ name: 'job-producer', order: 20, close: () => jobs.close() });
+  const jobCounts = jobCountsSource(producerRedis, config.bullPrefix);
+  metrics.setJobCountsReader(() => jobCounts.read());
+  shutdown.add({ name: 'job-counts', order: 20, close: () => jobCounts.close() });
 
   const providers = createProviderRegistry({ localGitRoot: config.localGitRoot });
   const requestPlan = (queueId: string, why: string) => jobs.requestPlan(queueId, why);
   const queues = new QueueService({ store, providers, logger, requestPlan });
   const pullRequests = new PullRequestService({ store, providers, queues, logger, requestPlan });
   const commitStatuses = new CommitStatusService({ store, providers, logger, requestPlan });
+  const flakyStore = createFlakyStore(db);
+  await ensureFlakyIndexes(flakyStore);
+  const flaky = createFlakyServices({
+    store: flakyStore,
+    orgs: store.orgs,
+    logger,
+    settings: {
+      retentionDays: config.flakyRetentionDays,
+      maxUploadBytes: config.flakyMaxUploadBytes,
+      // A report may be larger than the (compressed) request that carried it.
+      maxReportBytes: Math.max(config.flakyMaxUploadBytes * 8, 64 * 1024 * 1024),
+      ticketUrlTemplate: config.flakyTicketUrlTemplate,
+      infraFailureThreshold: config.flakyInfraFailureThreshold,
+      bundleUrlTtlSeconds: config.flakyUploadUrlTtlSeconds,
+      publicUrl: config.publicUrl,
+    },
+  });
   const services = {
+    flaky,
     queues,
     pullRequests,
     commitStatuses,
@@ -80,6 +120,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
       scheduleWake: (queueId, at, why) => jobs.scheduleWake(queueId, at, why),
       evaluateRun: (run) => commitStatuses.evaluateRun(run),
     }),
+    mergeQueueMetrics: new MergeQueueMetricsService({ store }),
   };
   logger.info({ database: db.kind, localGitRoot: config.localGitRoot }, 'service context ready');
   return {
@@ -93,5 +134,6 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     services,
     readiness: { mongodb: () => db.ping(), redis: () => pingRedis(producerRedis) },
     shutdown,
+    metrics,
   };
 }

@@ -1,0 +1,27 @@
+// Operator settings of the flaky-tests pipeline (from shared/config.ts), passed to its services.
+export interface FlakySettings {
+  /** Runs, counters and uploads expire after this many days; idle unpinned tests too. */
+  retentionDays: number;
+  /** Largest request accepted by the upload endpoints (compressed bytes). */
+  maxUploadBytes: number;
+  /** Largest report after gzip decompression. */
+  maxReportBytes: number;
+  /** Issue-tracker URL template with `{ticket}`; a repository setting overrides it. */
+  ticketUrlTemplate: string | null;
+  /** Initial infrastructure-failure share of new repositories. */
+  infraFailureThreshold: number;
+  /** How long an upload URL from createBundleUpload stays valid. */
+  bundleUrlTtlSeconds: number;
+  /** Base of links handed out (upload URLs, html_url); null: the request's origin. */
+  publicUrl: string | null;
+}
+
+export const DEFAULT_FLAKY_SETTINGS: FlakySettings = {
+  retentionDays: 45,
+  maxUploadBytes: 256 * 1024 * 1024,
+  maxReportBytes: 1024 * 1024 * 1024,
+  ticketUrlTemplate: null,
+  infraFailureThreshold: 0.8,
+  bundleUrlTtlSeconds: 3600,
+  publicUrl: null,
+};

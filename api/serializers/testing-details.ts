@@ -19,6 +19,8 @@ export function serializeTestingDetails(d: TestingDetails) {
     checkSuites: [] as { checkRuns: { name: string; url: string }[] }[],
     statusChecks: d.statuses.map((s) => ({ context: s.context, url: s.targetUrl ?? '', state: s.state.toUpperCase() })),
     testedPullRequests: d.tested.map((e) => ({ prNumber: e.prNumber, prUrl: pullRequestUrl(queue.repo, e.prNumber), title: e.prTitle })),
+    ...(d.targets.impactedTargets ? { impactedTargets: d.targets.impactedTargets } : {}),
+    ...(d.targets.impactedTargetsForTestedPrs ? { impactedTargetsForTestedPrs: d.targets.impactedTargetsForTestedPrs } : {}),
     dependentPrs: queue.mode === 'parallel' ? d.base.map((e) => e.prNumber) : [],
   };
 }

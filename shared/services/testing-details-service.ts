@@ -1,6 +1,8 @@
 // getMergeQueueTestingDetails: what one test run tests, on which branch, and what CI reported.
 import type { Entry, Queue, RepoRef, TestRun } from '../domain/model.js';
 import { repoKey } from '../domain/repo-key.js';
+import { runImpactedTargets, type RunImpactedTargets } from '../domain/run-impacted-targets.js';
+import type { ImpactedTargetSet } from '../domain/planner/index.js';
 import { notFound } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { CommitStatus } from '../store/repositories/commit-status-repository.js';
@@ -12,6 +14,8 @@ export interface TestingDetails {
   tested: Entry[];
   base: Entry[];
   statuses: CommitStatus[];
+  /** Parallel-mode fields, present only when targets were uploaded for the run's entries. */
+  targets: RunImpactedTargets;
 }
 
 export class TestingDetailsService {
@@ -25,6 +29,11 @@ export class TestingDetailsService {
     const byId = new Map(entries.map((e) => [e.id, e]));
     const pick = (ids: string[]) => ids.map((id) => byId.get(id)).filter((e): e is Entry => e !== undefined);
     const statuses = run.sha ? await this.deps.store.commitStatuses.forCommit(orgId, repoKey(repo), run.sha) : [];
-    return { queue, run, tested: pick(run.entryIds), base: pick(run.baseEntryIds), statuses };
+    // Targets of the head each entry was tested at (an entry's prSha never changes: a push
+    // to the pull request makes a new entry).
+    const uploads = new Map<string, ImpactedTargetSet | null>();
+    for (const e of entries) uploads.set(e.id, await this.deps.store.impactedTargets.get(queue.id, e.prNumber, e.prSha));
+    const targets = runImpactedTargets(run.baseEntryIds, run.entryIds, (id) => uploads.get(id) ?? null);
+    return { queue, run, tested: pick(run.entryIds), base: pick(run.baseEntryIds), statuses, targets };
   }
 }

@@ -25,6 +25,7 @@ import type { FlakyServices } from '../shared/services/flaky/flaky-services.js';
 import { createFlakyUploadRouter } from './routes/flaky-upload-routes.js';
 import { registerFlakyRoutes } from './routes/flaky-routes.js';
 import { registerFlakyCliRoutes } from './routes/flaky-cli-routes.js';
+import { withTimeout } from '../shared/with-timeout.js';
 
 /** Request bodies above this are refused with 413 (spec §8). */
 export const BODY_LIMIT_BYTES = 20 * 1024 * 1024;
@@ -134,20 +135,4 @@ export function createApp(deps: AppDeps): Koa {
 
 function methodNotAllowed(): Error {
   return new AppError('method_not_allowed', 'method_not_allowed', 'this endpoint does not accept that HTTP method');
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    p.then(
-      (v) => {
-        clearTimeout(t);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(t);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
 }

@@ -3,6 +3,7 @@
 // its registry, so several contexts in one process (tests) never register a metric twice.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { processMetricsRegistry } from './process-metrics.js';
+import { withTimeout } from '../with-timeout.js';
 
 /** Job counts per queue and state, read from Redis at scrape time. */
 export type JobCountsReader = () => Promise<Record<string, Record<string, number>>>;
@@ -121,20 +122,4 @@ export class OperatorMetrics {
       this.bullmqUp.set(0);
     }
   }
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    p.then(
-      (v) => {
-        clearTimeout(t);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(t);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
 }

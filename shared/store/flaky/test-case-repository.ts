@@ -96,23 +96,15 @@ const toTestCase = (d: TestCaseDoc): TestCase => {
   return { id: _id, ...rest };
 };
 
-export interface SeenTest {
+/** A test as an upload saw it: its identity fields, plus what the upload tells about it. */
+export type SeenTest = Pick<TestCase, 'orgId' | 'repoId' | 'testId' | 'name' | 'classname' | 'parent' | 'file' | 'fileHint' | 'variant'> & {
   caseId: string;
-  orgId: string;
-  repoId: string;
-  testId: string;
-  name: string;
-  classname: string | null;
-  parent: string | null;
-  file: string | null;
-  fileHint: string | null;
-  variant: string;
   /** Set when the upload carried a CODEOWNERS file; otherwise the stored owners stay. */
   codeowners: string[] | null;
   firstRunAt: Date;
   lastRunAt: Date;
   expiresAt: Date;
-}
+};
 
 /** What an upload tells about a known test besides its runs. */
 export interface SeenRefresh {

@@ -175,6 +175,8 @@ describe('pull requests: cancel and restart', function () {
       for (const n of [1, 2]) await q.pr(n);
       for (const n of [1, 2]) await q.submitOk(n);
       const first = await q.runOf(1);
+      // #2 must be admitted before the pause: a paused queue admits nothing.
+      await q.waitState(2, 'pending');
       await q.update({ state: 'paused' });
       await planIdle(svc);
       expectOk(await q.restart(1), '/restartTestsOnPullRequest');

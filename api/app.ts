@@ -27,9 +27,6 @@ import { registerFlakyRoutes } from './routes/flaky-routes.js';
 import { registerFlakyCliRoutes } from './routes/flaky-cli-routes.js';
 import { withTimeout } from '../shared/with-timeout.js';
 
-/** Request bodies above this are refused with 413 (spec §8). */
-export const BODY_LIMIT_BYTES = 20 * 1024 * 1024;
-
 export interface AppDeps {
   logger: Logger;
   store: Store;
@@ -113,6 +110,7 @@ export function createApp(deps: AppDeps): Koa {
   v1.use(
     bodyParser({
       enableTypes: ['json'],
+      // Bodies above 20 MiB are refused with 413 (spec §8).
       jsonLimit: '20mb',
       strict: true,
       onerror: (err) => {

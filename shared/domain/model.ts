@@ -147,10 +147,8 @@ export interface ReadinessBasis {
  * Reason codes recorded on every transition. They are the lowercase forms of the webhook reason
  * enums of the compatible API (wire-contract §5.1), plus `submitted` for a new entry.
  */
-export const REASONS = [
-  // submitted
-  'api_requested',
-  // queued (→ pending)
+/** Reasons that send an entry back to `pending` (the wire's queued reasons). */
+export const QUEUED_REASONS = [
   'merge_item_now_ready',
   'manual_push_to_target_branch',
   'prerequisite_merge_item_cancelled',
@@ -161,6 +159,14 @@ export const REASONS = [
   'skip_the_line_interrupted',
   'bisection_required',
   'bisection_test_run_passed',
+  // planner-internal: an entry's test run vanished from the store (restart; shown as a queued reason)
+  'test_run_lost',
+] as const;
+
+export const REASONS = [
+  // submitted
+  'api_requested',
+  ...QUEUED_REASONS,
   // back to not_ready
   'merge_item_no_longer_ready',
   // testing / passed / pending failure
@@ -188,8 +194,6 @@ export const REASONS = [
   'merge_graph_merge',
   'manual_merge',
   'merge_graph_direct_merge',
-  // planner-internal: an entry's test run vanished from the store (restart; shown as a queued reason)
-  'test_run_lost',
 ] as const;
 export type Reason = (typeof REASONS)[number];
 

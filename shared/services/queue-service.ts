@@ -1,5 +1,6 @@
 // Use cases of queue administration (spec §4.1): create, read, update and delete merge queues.
 import type { Entry, Queue, QueueMode, QueueSettings, QueueState, RepoRef } from '../domain/model.js';
+import { IN_FLIGHT } from '../domain/planner/entry-states.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { QueueExistsError } from '../store/repositories/queue-repository.js';
@@ -12,8 +13,6 @@ export type QueueSettingsPatch = Partial<Omit<QueueSettings, 'requiredStatuses'>
   deleteRequiredStatuses?: boolean;
 };
 
-/** States in which an entry holds work that a mode switch must let finish. */
-const IN_FLIGHT_STATES = ['testing', 'tests_passed', 'pending_failure'] as const;
 
 export interface QueueServiceDeps {
   store: Store;
@@ -117,10 +116,7 @@ export class QueueService {
       changes.push(`state=${state}`);
     }
     if (mode !== undefined && mode !== queue.mode && !switching) {
-      const inFlight = await this.deps.store.entries.col.countDocuments({
-        queueId: queue.id,
-        state: { $in: [...IN_FLIGHT_STATES] },
-      });
+      const inFlight = await this.deps.store.entries.countInStates(queue.id, IN_FLIGHT);
       if (inFlight > 0) {
         set.state = 'switching_modes';
         set.pendingMode = mode;

@@ -1,5 +1,9 @@
 // Groupings of entry states the planner reasons with.
 import type { Entry, EntryState, Reason } from '../model.js';
+import { QUEUED_REASONS as QUEUED } from '../model.js';
+
+/** Reasons that send an entry back to `pending`. */
+export const QUEUED_REASONS: readonly Reason[] = QUEUED;
 
 /** Admitted entries: in the queue proper (the line the planner orders and tests). */
 export const ADMITTED: readonly EntryState[] = ['pending', 'testing', 'tests_passed', 'pending_failure'];
@@ -12,21 +16,6 @@ export const isActive = (e: Entry): boolean => isAdmitted(e) || e.state === 'not
 export const inBisection = (e: Entry): boolean => typeof e.bisectionOf === 'string';
 /** Merged by the queue (it recorded the sha its merge produced). */
 export const mergedByQueue = (e: Entry): boolean => e.state === 'merged' && typeof e.mergedSha === 'string';
-
-/** Reasons that send an entry back to `pending` (the wire's queued reasons). */
-export const QUEUED_REASONS: readonly Reason[] = [
-  'merge_item_now_ready',
-  'manual_push_to_target_branch',
-  'prerequisite_merge_item_cancelled',
-  'prerequisite_merge_item_failed',
-  'prerequisite_merge_item_manually_merged',
-  'tests_restarted_by_user',
-  'tests_restarted_by_api_request',
-  'skip_the_line_interrupted',
-  'bisection_required',
-  'bisection_test_run_passed',
-  'test_run_lost',
-];
 
 /** Run conclusions that mean the branch could not be built: the culprits fail at once. */
 export const BUILD_FAILURE_REASONS: readonly Reason[] = [

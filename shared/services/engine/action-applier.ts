@@ -130,20 +130,15 @@ export class ActionApplier {
     });
     if (!result.ok) {
       const culprit = ordered.find((e) => e.prNumber === result.conflictPrNumber);
-      await this.deps.store.testRuns.col.updateOne({ _id: run.id }, { $set: { culpritEntryIds: culprit ? [culprit.id] : [] } });
-      await this.deps.store.testRuns.conclude(run.id, 'failed', 'start_test_run_merge_conflict', now);
+      await this.deps.store.testRuns.conclude(run.id, 'failed', 'start_test_run_merge_conflict', now, culprit ? [culprit.id] : []);
       this.deps.logger.info(
         { testRunId: run.id, conflictPrNumber: result.conflictPrNumber, files: result.conflictedFiles },
         'test branch could not be built: merge conflict',
       );
       return;
     }
-    const built = await this.deps.store.testRuns.col.findOneAndUpdate(
-      { _id: run.id, sha: null },
-      { $set: { sha: result.sha, tree: result.tree }, $inc: { version: 1 } },
-    );
-    if (!built) return;
-    const fresh = { ...run, sha: result.sha, tree: result.tree };
+    const fresh = await this.deps.store.testRuns.recordBuild(run.id, result.sha, result.tree);
+    if (!fresh) return;
     this.deps.logger.info({ testRunId: run.id, branch: run.branch, sha: result.sha }, 'test branch built');
     if (fresh.deadlineAt) await this.deps.scheduleTimeout(fresh);
     await this.deps.evaluateRun(fresh);
@@ -237,7 +232,7 @@ export class ActionApplier {
 
   private async deleteBranch(queue: Queue, provider: GitProvider, a: DeleteBranchAction): Promise<ApplyOutcome> {
     const result = await provider.deleteBranch(queue.repo, a.branch);
-    await this.deps.store.testRuns.col.updateOne({ _id: a.runId }, { $set: { branchDeleted: true } });
+    await this.deps.store.testRuns.markBranchDeleted(a.runId);
     this.deps.logger.debug({ testRunId: a.runId, branch: a.branch, result }, 'test branch deleted');
     return 'applied';
   }

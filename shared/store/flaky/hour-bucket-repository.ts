@@ -10,29 +10,19 @@
 // window touches instead of the test's whole retained history; MongoDB serves it from the
 // (span, hour) index.
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../collection.js';
-import type { BranchClass } from '../../domain/flaky/branch-class.js';
 import type { HourBucket } from '../../domain/flaky/detection/types.js';
 
-export interface BucketDelta {
+/** One upload's counters for one test, hour and branch: the domain's bucket plus where it belongs. */
+export type BucketDelta = HourBucket & {
   /** Unique per document; the writer numbers its documents (`<uploadId>:b<n>`). */
   id: string;
   repoId: string;
   caseId: string;
   uploadId: string;
-  hour: Date;
-  branch: string;
-  branchClass: BranchClass;
-  passed: number;
-  failed: number;
-  skipped: number;
-  firstFailureAt: Date | null;
-  lastFailureAt: Date | null;
-  lastRunAt: Date | null;
   /** First passed run (pass-on-retry across uploads pairs it with a failure). */
   firstPassAt: Date | null;
-  failedPrs: number[];
   expiresAt: Date;
-}
+};
 
 type BucketDoc = StoredDoc &
   HourBucket & { repoId: string; caseId: string; span: string; uploadId: string; firstPassAt: Date | null; failKey?: string; expiresAt: Date };

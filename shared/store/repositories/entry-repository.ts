@@ -107,6 +107,10 @@ export class EntryRepository {
     return docs.map(toEntry);
   }
 
+  async countInStates(queueId: string, states: readonly EntryState[]): Promise<number> {
+    return this.col.countDocuments({ queueId, state: { $in: [...states] } });
+  }
+
   async countActive(queueId: string): Promise<number> {
     return this.col.countDocuments({ queueId, active: true });
   }

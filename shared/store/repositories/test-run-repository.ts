@@ -46,13 +46,32 @@ export class TestRunRepository {
     return this.find({ sha, status: 'in_progress' });
   }
 
-  /** Concludes a run that is still in progress; null when it already concluded. */
-  async conclude(id: string, status: Exclude<TestRunStatus, 'in_progress'>, reason: Reason, now = new Date()): Promise<TestRun | null> {
-    const d = await this.col.findOneAndUpdate(
-      { _id: id, status: 'in_progress' },
-      { $set: { status, conclusionReason: reason, concludedAt: now }, $inc: { version: 1 } },
-    );
+  /**
+   * Concludes a run that is still in progress; null when it already concluded. A run that could
+   * not be built records the entries to blame in the same write.
+   */
+  async conclude(
+    id: string,
+    status: Exclude<TestRunStatus, 'in_progress'>,
+    reason: Reason,
+    now = new Date(),
+    culpritEntryIds?: string[],
+  ): Promise<TestRun | null> {
+    const set: Record<string, unknown> = { status, conclusionReason: reason, concludedAt: now };
+    if (culpritEntryIds) set.culpritEntryIds = culpritEntryIds;
+    const d = await this.col.findOneAndUpdate({ _id: id, status: 'in_progress' }, { $set: set, $inc: { version: 1 } });
     return d ? toTestRun(d) : null;
+  }
+
+  /** Records the built test branch's head, once: null when another build already recorded it. */
+  async recordBuild(id: string, sha: string, tree: string): Promise<TestRun | null> {
+    const d = await this.col.findOneAndUpdate({ _id: id, sha: null }, { $set: { sha, tree }, $inc: { version: 1 } });
+    return d ? toTestRun(d) : null;
+  }
+
+  /** The run's test branch was removed (idempotent: deleting twice changes nothing). */
+  async markBranchDeleted(id: string): Promise<void> {
+    await this.col.updateOne({ _id: id, branchDeleted: false }, { $set: { branchDeleted: true } });
   }
 
   /** Sets fields of a run under a version guard. */

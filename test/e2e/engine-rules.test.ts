@@ -151,6 +151,35 @@ describe('merge engine rules (end to end)', function () {
     await untilState(2, ['testing']);
   });
 
+  it('a merge the provider completed before a crash is recorded, never merged again', async () => {
+    await svc.post('/updateQueue', { ...ref, requiredStatuses: ['ci/test'] });
+    let answer = false;
+    runCi(() => (answer ? 'success' : null));
+    await createPullRequest(fx, { number: 1, commits: [{ message: 'One', files: { 'one.txt': '1\n' } }] });
+    await submit(1);
+    const testing = await untilState(1, ['testing']);
+    expect((await svc.post('/updateQueue', { ...ref, state: 'paused' })).status).to.equal(200);
+    answer = true;
+    await untilState(1, ['tests_passed']);
+    // What the applier does first when it merges; the process "dies" before the entry is updated.
+    const queue = (await svc.ctx.store.queues.find(svc.orgId, repo, 'main'))!;
+    const provider = (await svc.ctx.providers.providerFor(repo))!;
+    const entry = (await svc.ctx.store.entries.findActiveByPr(queue.id, 1))!;
+    const head = (await provider.branchHead(repo, 'main'))!;
+    const merged = await provider.mergePullRequests(repo, {
+      targetBranch: 'main', expectedHeadSha: head, method: queue.mergeMethod,
+      pullRequests: [{ number: 1, headSha: entry.prSha, title: entry.prTitle, author: entry.prAuthor }],
+    });
+    expect(merged.ok).to.equal(true);
+    expect((await svc.post('/updateQueue', { ...ref, state: 'running' })).status).to.equal(200);
+    await svc.ctx.services.engine.planQueue(queue.id);
+    const done = await untilState(1, ['merged']);
+    expect(done.timeline[0]?.detail).to.match(/before the service restarted/);
+    expect(done.verifiedByTestRun).to.equal(runOf(testing));
+    const subjects = (await listCommits(fx, 'main', { firstParent: true })).map((c) => c.subject);
+    expect(subjects.filter((x) => x.endsWith('(#1)'))).to.have.length(1);
+  });
+
   it('cancelling a pull request that is testing cancels its run and restarts the runs built on it', async () => {
     await svc.post('/updateQueue', { ...ref, requiredStatuses: ['ci/test'], concurrency: 2 });
     let release = false;

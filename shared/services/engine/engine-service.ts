@@ -5,7 +5,7 @@ import { plan } from '../../domain/planner/index.js';
 import { readinessInMode } from '../../domain/readiness.js';
 import type { Queue, TestRun } from '../../domain/model.js';
 import type { Store } from '../../store/store.js';
-import type { ProviderRegistry } from '../../providers/provider.js';
+import type { GitProvider, ProviderRegistry } from '../../providers/provider.js';
 import type { Logger } from '../../logging.js';
 import { loadSnapshot } from './plan-snapshot.js';
 import { ActionApplier } from './action-applier.js';
@@ -50,6 +50,7 @@ export class EngineService {
         return summary;
       }
       await this.resumeBuilds(queue, provider);
+      await this.completeInterruptedMerges(queue, provider);
       await this.applyModeToReadiness(queue);
       const now = this.now();
       const snapshot = await loadSnapshot(this.deps.store, queue, provider, now);
@@ -115,8 +116,36 @@ export class EngineService {
     }
   }
 
+  /**
+   * A crash between the provider's merge (target and merged marker move in one atomic ref update)
+   * and the entry's transition leaves an entry the forge already merged. Left alone, its run
+   * would look stale and the pull request would be tested and merged a second time; it is
+   * completed as merged instead, before anything is planned.
+   */
+  private async completeInterruptedMerges(queue: Queue, provider: GitProvider): Promise<void> {
+    const waiting = (await this.deps.store.entries.listActive(queue.id)).filter((e) => e.state !== 'not_ready');
+    if (waiting.length === 0) return;
+    const pulls = await provider.getPullRequests(queue.repo, waiting.map((e) => e.prNumber));
+    for (const e of waiting) {
+      const pr = pulls.get(e.prNumber);
+      if (!pr?.merged || pr.headSha !== e.prSha) continue;
+      const done = await this.deps.store.entries.transition(
+        e.id,
+        { from: [e.state], version: e.version },
+        {
+          to: 'merged',
+          reason: 'merge_graph_merge',
+          detail: 'the merge completed before the service restarted',
+          set: { verifiedByTestRun: e.currentRunId, currentRunId: null },
+        },
+        this.now(),
+      );
+      if (done) this.deps.logger.warn({ entryId: e.id, prNumber: e.prNumber }, 'completed a merge interrupted by a restart');
+    }
+  }
+
   /** Runs recorded before a crash but never built: build them now (the build is idempotent). */
-  private async resumeBuilds(queue: Queue, provider: NonNullable<Awaited<ReturnType<ProviderRegistry['providerFor']>>>): Promise<void> {
+  private async resumeBuilds(queue: Queue, provider: GitProvider): Promise<void> {
     const unbuilt = await this.deps.store.testRuns.find({ queueId: queue.id, status: 'in_progress', sha: null });
     for (const run of unbuilt) {
       this.deps.logger.info({ testRunId: run.id }, 'resuming an interrupted test branch build');

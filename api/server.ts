@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { createApp } from './app.js';
 import type { ServiceContext } from '../shared/runtime/context.js';
 import { runEntryPoint } from '../shared/runtime/entry-point.js';
-import { startConfiguredOperatorServer } from './operator-server.js';
+import { startConfiguredOperatorServer } from '../shared/metrics/operator-server.js';
 
 export async function startHttpServer(ctx: ServiceContext): Promise<http.Server> {
   const app = createApp({

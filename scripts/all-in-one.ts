@@ -4,7 +4,7 @@ import { runEntryPoint } from '../shared/runtime/entry-point.js';
 import { bootstrapOrgAndToken } from '../shared/runtime/bootstrap-token.js';
 import { startHttpServer } from '../api/server.js';
 import { startWorkers } from '../workers/main.js';
-import { startConfiguredOperatorServer } from '../api/operator-server.js';
+import { startConfiguredOperatorServer } from '../shared/metrics/operator-server.js';
 
 await runEntryPoint('all-in-one', async (ctx) => {
   const { generatedToken } = await bootstrapOrgAndToken(ctx.store, {

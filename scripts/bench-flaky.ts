@@ -17,10 +17,10 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { startRedis } from './lib/redis-server.mjs';
 import { machineSummary, median, percentile } from './lib/bench-stats.js';
-import { startTestService, type TestService } from '../test/helpers/service.js';
-import { createFlakyStore } from '../shared/store/flaky/flaky-store.js';
-import { createFlakyServices } from '../shared/services/flaky/flaky-services.js';
-import { DEFAULT_FLAKY_SETTINGS } from '../shared/services/flaky/flaky-settings.js';
+import { startTestService, type TestService } from './lib/test-service.js';
+import { createFlakyStore } from '../shared/flaky-tests/store/flaky-store.js';
+import { createFlakyServices } from '../shared/flaky-tests/services/flaky-services.js';
+import { DEFAULT_FLAKY_SETTINGS } from '../shared/flaky-tests/services/flaky-settings.js';
 import { createLogger } from '../shared/logging.js';
 
 const { values } = parseArgs({

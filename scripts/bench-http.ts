@@ -12,8 +12,8 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Koa from 'koa';
 import { startRedis } from './lib/redis-server.mjs';
-import { startTestService } from '../test/helpers/service.js';
-import { createRepo, DEFAULT_REPO, makeGitRoot, removeGitRoot } from '../test/helpers/git-fixtures.js';
+import { startTestService } from './lib/test-service.js';
+import { createRepo, DEFAULT_REPO, makeGitRoot, removeGitRoot } from './lib/git-fixtures.js';
 import { machineSummary, median } from './lib/bench-stats.js';
 
 const { values } = parseArgs({

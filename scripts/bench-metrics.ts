@@ -11,10 +11,10 @@ import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { startRedis } from './lib/redis-server.mjs';
 import { machineSummary, median, percentile } from './lib/bench-stats.js';
-import { startTestService } from '../test/helpers/service.js';
-import { makeEntry } from '../test/helpers/entries.js';
-import { openDatabase } from '../shared/store/open-database.js';
-import type { Entry, EntryState, HistoryEntry, Queue, Reason } from '../shared/domain/model.js';
+import { startTestService } from './lib/test-service.js';
+import { makeEntry } from './lib/entries.js';
+import { openDatabase } from '../shared/database/open-database.js';
+import type { Entry, EntryState, HistoryEntry, Queue, Reason } from '../shared/merge-queue/domain/model.js';
 
 const { values } = parseArgs({
   options: {

@@ -12,11 +12,11 @@
 // is measured `runs` times (after a warm-up); the table gives the median of the runs' medians
 // and of their p99s.
 import { parseArgs } from 'node:util';
-import { plan } from '../shared/domain/planner/index.js';
-import type { Action, ImpactedTargetSet, PlanInput, PlannerQueue } from '../shared/domain/planner/index.js';
-import { entry, queue } from '../test/unit/planner/builders.js';
-import { rng } from '../test/unit/planner/random-queues.js';
-import { Simulator } from '../test/unit/planner/simulator.js';
+import { plan } from '../shared/merge-queue/domain/planner/index.js';
+import type { Action, ImpactedTargetSet, PlanInput, PlannerQueue } from '../shared/merge-queue/domain/planner/index.js';
+import { entry, queue } from '../shared/merge-queue/simulation/builders.js';
+import { rng } from '../shared/merge-queue/simulation/random-queues.js';
+import { Simulator } from '../shared/merge-queue/simulation/simulator.js';
 import { machineSummary, median, percentile } from './lib/bench-stats.js';
 
 const { values } = parseArgs({

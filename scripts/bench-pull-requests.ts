@@ -19,12 +19,12 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { startRedis } from './lib/redis-server.mjs';
-import { startTestService, type TestService } from '../test/helpers/service.js';
-import { makeGitRoot, removeGitRoot } from '../test/helpers/git-fixtures.js';
-import { waitFor } from '../test/helpers/wait.js';
+import { startTestService, type TestService } from './lib/test-service.js';
+import { makeGitRoot, removeGitRoot } from './lib/git-fixtures.js';
+import { waitFor } from './lib/wait.js';
 import { gitText, runGit } from '../shared/providers/local/git-runner.js';
 import { conventionalRepositoryPath } from '../shared/providers/local/repo-path.js';
-import type { RepoRef } from '../shared/domain/model.js';
+import type { RepoRef } from '../shared/repo-ref.js';
 import { machineSummary, median } from './lib/bench-stats.js';
 
 const { values } = parseArgs({

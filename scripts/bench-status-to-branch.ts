@@ -18,8 +18,8 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startRedis } from './lib/redis-server.mjs';
-import { startTestService, type TestService } from '../test/helpers/service.js';
-import { createPullRequest, createRepo, DEFAULT_REPO, type FixtureRepo } from '../test/helpers/git-fixtures.js';
+import { startTestService, type TestService } from './lib/test-service.js';
+import { createPullRequest, createRepo, DEFAULT_REPO, type FixtureRepo } from './lib/git-fixtures.js';
 import { machineSummary, median, percentile } from './lib/bench-stats.js';
 
 const { values } = parseArgs({

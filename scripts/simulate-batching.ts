@@ -27,13 +27,13 @@
 // quantity merge-queue-behaviour Part 2 §2.2 tabulates, against which it also prints that
 // table's "halving + skip" and "prefix bisection" columns.
 import { parseArgs } from 'node:util';
-import { plan } from '../shared/domain/planner/index.js';
-import type { Action, PlannerQueue } from '../shared/domain/planner/index.js';
-import { searchCulprits, type ProbeResult } from '../shared/domain/planner/bisection-search.js';
-import type { OptimizationMode } from '../shared/domain/model.js';
-import { entry, queue, T0 } from '../test/unit/planner/builders.js';
-import { rng } from '../test/unit/planner/random-queues.js';
-import { Simulator } from '../test/unit/planner/simulator.js';
+import { plan } from '../shared/merge-queue/domain/planner/index.js';
+import type { Action, PlannerQueue } from '../shared/merge-queue/domain/planner/index.js';
+import { searchCulprits, type ProbeResult } from '../shared/merge-queue/domain/planner/bisection-search.js';
+import type { OptimizationMode } from '../shared/merge-queue/domain/model.js';
+import { entry, queue, T0 } from '../shared/merge-queue/simulation/builders.js';
+import { rng } from '../shared/merge-queue/simulation/random-queues.js';
+import { Simulator } from '../shared/merge-queue/simulation/simulator.js';
 import { machineSummary, median, percentile } from './lib/bench-stats.js';
 
 const { values } = parseArgs({

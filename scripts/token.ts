@@ -3,9 +3,9 @@
 // directory); with MONGO_URL it works while the service runs.
 import { parseArgs } from 'node:util';
 import { embeddedDbDir, loadConfig } from '../shared/config.js';
-import { openDatabase } from '../shared/store/open-database.js';
-import { createStore, ensureIndexes } from '../shared/store/store.js';
-import { generateToken } from '../shared/store/repositories/token-repository.js';
+import { openDatabase } from '../shared/database/open-database.js';
+import { createStore, ensureIndexes } from '../shared/merge-queue/store/store.js';
+import { generateToken } from '../shared/accounts/token-repository.js';
 
 const USAGE = `usage:
   npm run token -- create [--org <slug>] [--name <label>]   create a token and print it once

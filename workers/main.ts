@@ -9,7 +9,7 @@ import { JOB_QUEUES, type JobQueueName } from '../shared/jobs/job-types.js';
 import { KEEP_FINISHED } from '../shared/jobs/producer.js';
 import { withLogContext } from '../shared/logging.js';
 import { observeWorker } from '../shared/metrics/job-metrics.js';
-import { startConfiguredOperatorServer } from '../api/operator-server.js';
+import { startConfiguredOperatorServer } from '../shared/metrics/operator-server.js';
 import { planProcessor } from './processors/plan-processor.js';
 import { timeoutProcessor } from './processors/timeout-processor.js';
 import { wakeProcessor } from './processors/wake-processor.js';

@@ -2,7 +2,7 @@
 // organisation is ever visible through it.
 import type { Middleware } from 'koa';
 import { AppError } from '../../shared/errors.js';
-import type { TokenRepository } from '../../shared/store/repositories/token-repository.js';
+import type { TokenRepository } from '../../shared/accounts/token-repository.js';
 
 export interface AuthState {
   orgId: string;

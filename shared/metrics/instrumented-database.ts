@@ -2,8 +2,8 @@
 // per collection and operation whichever engine (MongoDB or embedded) serves the process. The
 // repositories and the engines stay unaware of metrics.
 import type { Counter, Histogram } from 'prom-client';
-import type { Database, DocCollection, StoredDoc } from '../store/collection.js';
-import { isDuplicateKeyError } from '../store/collection.js';
+import type { Database, DocCollection, StoredDoc } from '../database/collection.js';
+import { isDuplicateKeyError } from '../database/collection.js';
 
 export interface DatabaseInstruments {
   dbDuration: Histogram<'collection' | 'operation'>;

@@ -5,7 +5,7 @@
 // are rolling one-hour values, not counters, so rate() must not be applied to them. promtool's
 // lint flags a `_total` suffix on a gauge; that finding is expected for these two names.
 import { Gauge, Histogram, Registry } from 'prom-client';
-import { CONCLUSIONS, DURATION_BUCKETS_SECONDS, MQ_SERIES, type QueueTypeSeries } from '../domain/metrics/index.js';
+import { CONCLUSIONS, DURATION_BUCKETS_SECONDS, MQ_SERIES, type QueueTypeSeries } from '../merge-queue/domain/metrics/index.js';
 
 export const MERGE_QUEUE_METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 

@@ -3,7 +3,7 @@
 // its registry, so several contexts in one process (tests) never register a metric twice.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { processMetricsRegistry } from './process-metrics.js';
-import { withTimeout } from '../with-timeout.js';
+import { withTimeout } from '../runtime/with-timeout.js';
 
 /** Job counts per queue and state, read from Redis at scrape time. */
 export type JobCountsReader = () => Promise<Record<string, Record<string, number>>>;

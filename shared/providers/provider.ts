@@ -1,7 +1,8 @@
 // What the merge queue needs from a forge, and nothing more. The engine and the use cases talk
 // only to these types, so a forge (local bare repositories today, GitHub later) plugs in behind
 // `ProviderRegistry.providerFor` without the engine changing. Shas are lowercase hex object ids.
-import type { MergeMethod, RepoRef } from '../domain/model.js';
+import type { MergeMethod } from '../merge-queue/domain/model.js';
+import type { RepoRef } from '../repo-ref.js';
 
 export type PullRequestState = 'open' | 'closed';
 

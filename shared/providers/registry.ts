@@ -1,7 +1,7 @@
 // Chooses the provider that serves a repository. Providers are asked in order and the first
 // that has the repository wins: today only local bare repositories; a GitHub provider is added
 // to the list (typically after local, so a local mirror can shadow a hosted repository in tests).
-import type { RepoRef } from '../domain/model.js';
+import type { RepoRef } from '../repo-ref.js';
 import type { GitProvider, ProviderRegistry } from './provider.js';
 import { LocalGitProvider } from './local/local-git-provider.js';
 import type { GitIdentity } from './local/git-runner.js';

@@ -1,8 +1,8 @@
 // Makes sure the configured organisation exists and can be reached with a token: API_TOKEN is
 // registered for it; with none configured and no active token yet, one is generated, and the
 // caller prints it once.
-import type { Store } from '../store/store.js';
-import { generateToken } from '../store/repositories/token-repository.js';
+import type { Store } from '../merge-queue/store/store.js';
+import { generateToken } from '../accounts/token-repository.js';
 
 export interface BootstrapResult {
   orgId: string;

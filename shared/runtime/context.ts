@@ -3,26 +3,26 @@
 import type { Redis } from 'ioredis';
 import { embeddedDbDir, type Config } from '../config.js';
 import { createLogger, type Logger } from '../logging.js';
-import type { Database } from '../store/collection.js';
-import { openDatabase } from '../store/open-database.js';
-import { createStore, ensureIndexes, type Store } from '../store/store.js';
+import type { Database } from '../database/collection.js';
+import { openDatabase } from '../database/open-database.js';
+import { createStore, ensureIndexes, type Store } from '../merge-queue/store/store.js';
 import { createRedis, pingRedis } from '../jobs/connection.js';
 import { JobProducer } from '../jobs/producer.js';
 import { createProviderRegistry } from '../providers/registry.js';
 import type { ProviderRegistry } from '../providers/provider.js';
-import { QueueService } from '../services/queue-service.js';
-import { PullRequestService } from '../services/pull-request-service.js';
-import { CommitStatusService } from '../services/commit-status-service.js';
-import { TestingDetailsService } from '../services/testing-details-service.js';
-import { SyncService } from '../services/sync-service.js';
-import { EngineService } from '../services/engine/engine-service.js';
-import { Shutdown } from '../shutdown.js';
+import { QueueService } from '../merge-queue/services/queue-service.js';
+import { PullRequestService } from '../merge-queue/services/pull-request-service.js';
+import { CommitStatusService } from '../merge-queue/services/commit-status-service.js';
+import { TestingDetailsService } from '../merge-queue/services/testing-details-service.js';
+import { SyncService } from '../merge-queue/services/sync-service.js';
+import { EngineService } from '../merge-queue/services/engine/engine-service.js';
+import { Shutdown } from './shutdown.js';
 import { OperatorMetrics } from '../metrics/operator-metrics.js';
 import { instrumentDatabase } from '../metrics/instrumented-database.js';
 import { jobCountsSource } from '../metrics/job-metrics.js';
-import { MergeQueueMetricsService } from '../services/metrics-service.js';
-import { createFlakyStore, ensureFlakyIndexes } from '../store/flaky/flaky-store.js';
-import { createFlakyServices, type FlakyServices } from '../services/flaky/flaky-services.js';
+import { MergeQueueMetricsService } from '../merge-queue/services/metrics-service.js';
+import { createFlakyStore, ensureFlakyIndexes } from '../flaky-tests/store/flaky-store.js';
+import { createFlakyServices, type FlakyServices } from '../flaky-tests/services/flaky-services.js';
 
 export interface ServiceContext {
   config: Config;
@@ -45,7 +45,7 @@ export interface ServiceContext {
   };
   readiness: Record<string, () => Promise<void>>;
   shutdown: Shutdown;
-  /** Operator metrics of this context (served by api/operator-server.ts). */
+  /** Operator metrics of this context (served by shared/metrics/operator-server.ts). */
   metrics: OperatorMetrics;
 }
 

@@ -2,11 +2,11 @@
 // unique indexes, compare-and-set transitions with history, idempotent registration.
 import { expect } from 'chai';
 import { forEachDatabase } from '../helpers/databases.js';
-import { createStore, ensureIndexes, type Store } from '../../shared/store/store.js';
-import { QueueExistsError } from '../../shared/store/repositories/queue-repository.js';
-import { isDuplicateKeyError } from '../../shared/store/collection.js';
-import { makeEntry } from '../helpers/entries.js';
-import type { TestRun } from '../../shared/domain/model.js';
+import { createStore, ensureIndexes, type Store } from '../../shared/merge-queue/store/store.js';
+import { QueueExistsError } from '../../shared/merge-queue/store/queue-repository.js';
+import { isDuplicateKeyError } from '../../shared/database/collection.js';
+import { makeEntry } from '../../scripts/lib/entries.js';
+import type { TestRun } from '../../shared/merge-queue/domain/model.js';
 
 const repo = { host: 'github.com', owner: 'Acme', name: 'Widgets' };
 

@@ -1,8 +1,8 @@
 // Batching and bisection end to end (issue 5; merge-queue-behaviour §1.9, §1.10, Part 2 §2.2) on
 // a real git repository, with a fake CI that fails every test branch holding a file named BAD.
 import { expect } from 'chai';
-import { waitFor } from '../helpers/wait.js';
-import { readTree } from '../helpers/git-fixtures.js';
+import { waitFor } from '../../scripts/lib/wait.js';
+import { readTree } from '../../scripts/lib/git-fixtures.js';
 import { parseExposition, sampleValue } from '../helpers/prometheus-text.js';
 import { Harness, repo } from './engine-support.js';
 

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { createPullRequest, createRepo, DEFAULT_REPO, listCommits, readTree, type FixtureRepo } from '../helpers/git-fixtures.js';
+import { createPullRequest, createRepo, DEFAULT_REPO, listCommits, readTree, type FixtureRepo } from '../../scripts/lib/git-fixtures.js';
 import { startFakeCi, type FakeCi } from '../helpers/fake-ci.js';
-import { waitFor } from '../helpers/wait.js';
+import { waitFor } from '../../scripts/lib/wait.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const repo = DEFAULT_REPO;

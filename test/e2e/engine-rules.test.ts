@@ -1,10 +1,10 @@
 // More engine rules end to end: conflicts with the predicted base, where required statuses come
 // from, direct merge, and cancel/restart of a pull request whose run is testing.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { createPullRequest, createRepo, DEFAULT_REPO, listCommits, pushToBranch, readTree, type FixtureRepo } from '../helpers/git-fixtures.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
+import { createPullRequest, createRepo, DEFAULT_REPO, listCommits, pushToBranch, readTree, type FixtureRepo } from '../../scripts/lib/git-fixtures.js';
 import { startFakeCi, type FakeCi, type Verdict } from '../helpers/fake-ci.js';
-import { waitFor } from '../helpers/wait.js';
+import { waitFor } from '../../scripts/lib/wait.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
 
 const repo = DEFAULT_REPO;

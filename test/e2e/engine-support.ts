@@ -3,10 +3,10 @@
 // endpoints these tests read (every getMergeQueueTestingDetails body is checked against the
 // OpenAPI document).
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { createPullRequest, createRepo, DEFAULT_REPO, listCommits, readTree, type FixtureRepo } from '../helpers/git-fixtures.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
+import { createPullRequest, createRepo, DEFAULT_REPO, listCommits, readTree, type FixtureRepo } from '../../scripts/lib/git-fixtures.js';
 import { startFakeCi, type FakeCi, type Verdict } from '../helpers/fake-ci.js';
-import { waitFor } from '../helpers/wait.js';
+import { waitFor } from '../../scripts/lib/wait.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
 import { gitText } from '../../shared/providers/local/git-runner.js';
 

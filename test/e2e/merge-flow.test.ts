@@ -1,10 +1,10 @@
 // The whole service on a real git repository: submit → admitted → test branch built → CI status
 // → merged onto main, as a client and a CI system see it over HTTP.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
-import { createPullRequest, createRepo, DEFAULT_REPO, readFileAt, branchSha, listCommits, type FixtureRepo } from '../helpers/git-fixtures.js';
-import { waitFor } from '../helpers/wait.js';
+import { createPullRequest, createRepo, DEFAULT_REPO, readFileAt, branchSha, listCommits, type FixtureRepo } from '../../scripts/lib/git-fixtures.js';
+import { waitFor } from '../../scripts/lib/wait.js';
 
 const repo = DEFAULT_REPO;
 const ref = { repo, targetBranch: 'main' };

@@ -3,7 +3,7 @@
 // stay in their lane, what getMergeQueueTestingDetails reports for a lane, and switching modes
 // with work in flight.
 import { expect } from 'chai';
-import { readTree } from '../helpers/git-fixtures.js';
+import { readTree } from '../../scripts/lib/git-fixtures.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
 import { Harness, ref } from './engine-support.js';
 

@@ -1,10 +1,10 @@
 // The merge engine in single mode, end to end on real git repositories, with CI driven through
 // setCommitStatus by a fake CI that tests the files of each trunk-merge branch.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { createPullRequest, createRepo, DEFAULT_REPO, listCommits, pushToBranch, readTree, type FixtureRepo } from '../helpers/git-fixtures.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
+import { createPullRequest, createRepo, DEFAULT_REPO, listCommits, pushToBranch, readTree, type FixtureRepo } from '../../scripts/lib/git-fixtures.js';
 import { startFakeCi, type FakeCi, type Verdict } from '../helpers/fake-ci.js';
-import { waitFor } from '../helpers/wait.js';
+import { waitFor } from '../../scripts/lib/wait.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
 
 const repo = DEFAULT_REPO;

@@ -2,9 +2,9 @@
 // MongoDB as well when MONGO_URL is set. Each engine gets its own database, emptied before
 // every test, so the same contract runs unchanged against both.
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../../shared/store/collection.js';
-import { openEmbeddedDatabase } from '../../shared/store/embedded/embedded-database.js';
-import { openMongoDatabase } from '../../shared/store/mongo-database.js';
+import type { Database } from '../../shared/database/collection.js';
+import { openEmbeddedDatabase } from '../../shared/database/embedded/embedded-database.js';
+import { openMongoDatabase } from '../../shared/database/mongo-database.js';
 
 export type DatabaseKind = Database['kind'];
 

@@ -2,9 +2,9 @@
 // branches in the repository, "tests" each new head (a decision function over the files of the
 // tested tree), and reports the result with POST /v1/setCommitStatus. It knows nothing about the
 // queue's internals.
-import type { RepoRef } from '../../shared/domain/model.js';
+import type { RepoRef } from '../../shared/repo-ref.js';
 import { gitText } from '../../shared/providers/local/git-runner.js';
-import { readTree, type FixtureRepo } from './git-fixtures.js';
+import { readTree, type FixtureRepo } from '../../scripts/lib/git-fixtures.js';
 
 export type Verdict = 'success' | 'failure' | 'error' | null;
 

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync, mkdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { createRepo, DEFAULT_REPO } from '../helpers/git-fixtures.js';
-import { waitFor } from '../helpers/wait.js';
+import { createRepo, DEFAULT_REPO } from '../../scripts/lib/git-fixtures.js';
+import { waitFor } from '../../scripts/lib/wait.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 

@@ -1,7 +1,7 @@
 // The flaky-tests list API: pagination (order, tokens, every page field), request validation,
 // the list-failing-tests window, and organisation / repository isolation.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { ORG, REPO, call, failing, junit, sha, upload, uploadOk, type WirePage, type WireTest } from './flaky-support.js';
 
 const HOUR = 3_600_000;

@@ -1,7 +1,7 @@
 // The hosted CLI's path end to end: createBundleUpload → PUT of a tar+zstd bundle to the returned
 // URL (no API token) → the runs are stored and detected → getQuarantineConfig.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { ORG, REPO, bundle, quarantineConfig, sample, sha, unhealthy, updateSettings, type UploadBody } from './flaky-support.js';
 
 interface Created {

@@ -1,7 +1,7 @@
 // Detection end to end over HTTP with real reports: pass-on-retry within one upload and across
 // uploads, broken on main, the PR impact count, failure clustering, infrastructure protection.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { ORG, REPO, call, failing, junit, sha, unhealthy, upload, uploadOk, type WireTest } from './flaky-support.js';
 
 const HOUR = 3_600_000;

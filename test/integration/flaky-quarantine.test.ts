@@ -1,7 +1,7 @@
 // Quarantine over HTTP: repository settings, per-test overrides with their audit trail,
 // list-quarantined-tests, the `quarantined` flag, and the CLI's getQuarantineConfig.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
 import { ORG, REPO, call, junit, quarantineConfig, sha, unhealthy, updateSettings, uploadOk } from './flaky-support.js';
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { pack } from 'tar-stream';
 import { expect } from 'chai';
-import type { TestService } from '../helpers/service.js';
+import type { TestService } from '../../scripts/lib/test-service.js';
 import { expectOpenApiResponse, openApiPaths } from '../helpers/openapi.js';
 
 export const SAMPLES_DIR = fileURLToPath(new URL('../../../shared/reference/junit-samples/', import.meta.url));

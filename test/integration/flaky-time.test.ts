@@ -1,14 +1,14 @@
 // Time in the flaky-tests pipeline, driven by a fake clock through the services (no HTTP): statuses
 // decay when their evidence ages out, exactly when it does; upload URLs expire; retention dates.
 import { expect } from 'chai';
-import { openDatabase } from '../../shared/store/open-database.js';
-import { createStore } from '../../shared/store/store.js';
-import type { Database } from '../../shared/store/collection.js';
-import { createFlakyStore, ensureFlakyIndexes, type FlakyStore } from '../../shared/store/flaky/flaky-store.js';
-import { createFlakyServices, type FlakyServices } from '../../shared/services/flaky/flaky-services.js';
-import { DEFAULT_FLAKY_SETTINGS } from '../../shared/services/flaky/flaky-settings.js';
+import { openDatabase } from '../../shared/database/open-database.js';
+import { createStore } from '../../shared/merge-queue/store/store.js';
+import type { Database } from '../../shared/database/collection.js';
+import { createFlakyStore, ensureFlakyIndexes, type FlakyStore } from '../../shared/flaky-tests/store/flaky-store.js';
+import { createFlakyServices, type FlakyServices } from '../../shared/flaky-tests/services/flaky-services.js';
+import { DEFAULT_FLAKY_SETTINGS } from '../../shared/flaky-tests/services/flaky-settings.js';
 import { createLogger } from '../../shared/logging.js';
-import type { UploadMeta } from '../../shared/services/flaky/upload-meta.js';
+import type { UploadMeta } from '../../shared/flaky-tests/services/upload-meta.js';
 import { junit, REPO, ORG, sha } from './flaky-support.js';
 
 const HOUR = 3_600_000;

@@ -2,9 +2,9 @@
 // counts, gzip, per-file problems, validation, organisation checks.
 import { readdirSync } from 'node:fs';
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { collectJUnit } from '../../shared/flaky/junit/index.js';
-import { testId } from '../../shared/domain/flaky/test-identity.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
+import { collectJUnit } from '../../shared/flaky-tests/formats/junit/index.js';
+import { testId } from '../../shared/flaky-tests/domain/test-identity.js';
 import { ORG, REPO, SAMPLES_DIR, call, junit, sample, sha, upload, uploadOk, type WireTest } from './flaky-support.js';
 
 describe('flaky tests: native upload', function () {

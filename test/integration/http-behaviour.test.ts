@@ -1,8 +1,8 @@
 // Behaviour every endpoint shares: authentication, request ids, the error envelope, body limits,
 // unknown routes and methods, health checks.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { createRepo, DEFAULT_REPO } from '../helpers/git-fixtures.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
+import { createRepo, DEFAULT_REPO } from '../../scripts/lib/git-fixtures.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
 
 interface ErrorBody {

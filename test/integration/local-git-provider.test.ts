@@ -4,7 +4,8 @@
 import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { MergeMethod, RepoRef } from '../../shared/domain/model.js';
+import type { MergeMethod } from '../../shared/merge-queue/domain/model.js';
+import type { RepoRef } from '../../shared/repo-ref.js';
 import { LocalGitProvider, BranchExistsError, RepositoryNotFoundError } from '../../shared/providers/local/local-git-provider.js';
 import { InvalidRepositoryNameError, conventionalRepositoryPath } from '../../shared/providers/local/repo-path.js';
 import { InvalidGitNameError } from '../../shared/providers/local/git-names.js';
@@ -32,7 +33,7 @@ import {
   treeOf,
   writePullMetadata,
   type FixtureRepo,
-} from '../helpers/git-fixtures.js';
+} from '../../scripts/lib/git-fixtures.js';
 
 const BOT = { name: 'Queue Bot', email: 'bot@example.com' };
 const ALICE = { name: 'Alice', email: 'alice@example.com', date: '1700000000 +0200' };

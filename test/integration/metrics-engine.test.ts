@@ -2,9 +2,9 @@
 // tested on a real git repository, passed by CI and merged shows up as one merge, one wait, one
 // test duration and one time in queue.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { createPullRequest, createRepo, DEFAULT_REPO, type FixtureRepo } from '../helpers/git-fixtures.js';
-import { waitFor } from '../helpers/wait.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
+import { createPullRequest, createRepo, DEFAULT_REPO, type FixtureRepo } from '../../scripts/lib/git-fixtures.js';
+import { waitFor } from '../../scripts/lib/wait.js';
 import { gaugeValue, histogramValue, parseExposition, type Exposition } from '../helpers/prometheus-text.js';
 
 const repo = DEFAULT_REPO;

@@ -4,10 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Queue, Worker } from 'bullmq';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { waitFor } from '../helpers/wait.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
+import { waitFor } from '../../scripts/lib/wait.js';
 import { gaugeValue, histogramValue, parseExposition, promtoolAvailable, promtoolCheck, PROMTOOL_MISSING, sampleValue, type Exposition } from '../helpers/prometheus-text.js';
-import { startConfiguredOperatorServer, startOperatorServer, type OperatorServer } from '../../api/operator-server.js';
+import { startConfiguredOperatorServer, startOperatorServer, type OperatorServer } from '../../shared/metrics/operator-server.js';
 import { JOB_QUEUES } from '../../shared/jobs/job-types.js';
 import { JOB_STATES, observeWorker } from '../../shared/metrics/job-metrics.js';
 import { OperatorMetrics } from '../../shared/metrics/operator-metrics.js';

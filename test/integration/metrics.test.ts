@@ -2,10 +2,11 @@
 // known transitions) must produce exact gauges, counts, buckets and sums; the output must parse
 // with an independent parser and pass promtool; repository selection, organisations, 400/404.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { makeEntry } from '../helpers/entries.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
+import { makeEntry } from '../../scripts/lib/entries.js';
 import { gaugeValue, histogramValue, parseExposition, promtoolAvailable, promtoolCheck, PROMTOOL_MISSING, type Exposition } from '../helpers/prometheus-text.js';
-import type { Entry, EntryState, HistoryEntry, Queue, Reason, RepoRef } from '../../shared/domain/model.js';
+import type { Entry, EntryState, HistoryEntry, Queue, Reason } from '../../shared/merge-queue/domain/model.js';
+import type { RepoRef } from '../../shared/repo-ref.js';
 
 const APP: RepoRef = { host: 'github.com', owner: 'acme', name: 'app' };
 const LIB: RepoRef = { host: 'github.com', owner: 'acme', name: 'lib' };

@@ -1,7 +1,7 @@
 // Every operation of the compatible API's OpenAPI document is served, except the few that do not
 // apply to a self-hosted service (listed with the reason). A route lost in a refactoring fails here.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { openApiOperations } from '../helpers/openapi.js';
 
 /** Operations deliberately not served, and why (also in docs/api.md). */

@@ -2,11 +2,11 @@
 // §2.4; merge-queue-behaviour §1.18 rows 15 and 19): from every state they apply to, the
 // reasons recorded, keeping the place, and every error case.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
-import { waitFor } from '../helpers/wait.js';
-import { pushToBranch } from '../helpers/git-fixtures.js';
-import type { ApiResponse } from '../helpers/service.js';
+import { waitFor } from '../../scripts/lib/wait.js';
+import { pushToBranch } from '../../scripts/lib/git-fixtures.js';
+import type { ApiResponse } from '../../scripts/lib/test-service.js';
 import { expectConsistentHistory, expectError, makeQueue, planIdle, SERVICE_OPTIONS } from './pull-requests-support.js';
 
 function expectOk(res: ApiResponse, path: string): void {

@@ -2,9 +2,9 @@
 // strings for pr.number, storage per head sha, last upload wins, only the current head counts
 // for readiness, 100,000 targets, and every error case.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
-import { pushToPullRequest } from '../helpers/git-fixtures.js';
+import { pushToPullRequest } from '../../scripts/lib/git-fixtures.js';
 import { expectConsistentHistory, expectError, makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
 
 describe('pull requests: setImpactedTargets', function () {

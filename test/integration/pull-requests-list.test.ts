@@ -2,8 +2,8 @@
 // §2.10, §2.13): queue order across every state group, the item fields, state/since filters,
 // cursor paging through everything, take bounds, and every error case.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { pushToBranch } from '../helpers/git-fixtures.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
+import { pushToBranch } from '../../scripts/lib/git-fixtures.js';
 import { bulkPullRequests, expectError, makeQueue, planIdle, SERVICE_OPTIONS, UUID, type EnqueuedBody, type PrQueue } from './pull-requests-support.js';
 
 const ITEM_KEYS = [

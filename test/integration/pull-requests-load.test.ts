@@ -2,10 +2,10 @@
 // entry, 1,000 pull requests are all listed in queue order by getQueue, and every transition is
 // a compare-and-set recorded with its reason code in the entry's history.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { waitFor } from '../helpers/wait.js';
-import type { ApiResponse } from '../helpers/service.js';
-import { PRIORITY_VALUES } from '../../shared/domain/model.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
+import { waitFor } from '../../scripts/lib/wait.js';
+import type { ApiResponse } from '../../scripts/lib/test-service.js';
+import { PRIORITY_VALUES } from '../../shared/merge-queue/domain/model.js';
 import { bulkPullRequests, expectConsistentHistory, makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
 
 describe('pull requests: correctness under load', function () {

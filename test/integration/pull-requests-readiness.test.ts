@@ -4,10 +4,10 @@
 // what pushes, closes, drafts and retargets do to a queued pull request.
 import { expect } from 'chai';
 import { rename, rm } from 'node:fs/promises';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { pushToBranch, pushToPullRequest, resolve, setRef, writePullMetadata } from '../helpers/git-fixtures.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
+import { pushToBranch, pushToPullRequest, resolve, setRef, writePullMetadata } from '../../scripts/lib/git-fixtures.js';
 import { gitText } from '../../shared/providers/local/git-runner.js';
-import { waitFor } from '../helpers/wait.js';
+import { waitFor } from '../../scripts/lib/wait.js';
 import { expectConsistentHistory, makeQueue, planIdle, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
 
 /** main and pull requests both edit the second line of shared.txt (created by makeQueue). */

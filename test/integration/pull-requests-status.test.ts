@@ -1,7 +1,7 @@
 // getSubmittedPullRequest over real HTTP (issue 3; wire-contract §2.1, §2.5): every field of the
 // merge item record, lookup by number and by head branch, the timeline, and every error case.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { expectConsistentHistory, expectError, makeQueue, SERVICE_OPTIONS, UUID, type SubmittedBody } from './pull-requests-support.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -2,9 +2,9 @@
 // merge-queue-behaviour §1.12, §1.17): what is read from the provider, priorities, the new
 // entry, resubmission, queue states that hold submissions, and every error case.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { makeEntry } from '../helpers/entries.js';
-import { pushToBranch, writePullMetadata } from '../helpers/git-fixtures.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
+import { makeEntry } from '../../scripts/lib/entries.js';
+import { pushToBranch, writePullMetadata } from '../../scripts/lib/git-fixtures.js';
 import {
   expectConsistentHistory,
   expectError,

@@ -3,12 +3,13 @@
 // against the OpenAPI document, bulk creation of pull request refs, and the history checks
 // (every transition is a compare-and-set with a reason code).
 import { expect } from 'chai';
-import type { TestService, ApiResponse } from '../helpers/service.js';
+import type { TestService, ApiResponse } from '../../scripts/lib/test-service.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
-import { createPullRequest, createRepo, type CommitSpec, type FixtureRepo } from '../helpers/git-fixtures.js';
-import { waitFor } from '../helpers/wait.js';
-import type { Entry, EntryState, RepoRef, TestRun } from '../../shared/domain/model.js';
-import { ENTRY_STATES, REASONS, TERMINAL_ENTRY_STATES } from '../../shared/domain/model.js';
+import { createPullRequest, createRepo, type CommitSpec, type FixtureRepo } from '../../scripts/lib/git-fixtures.js';
+import { waitFor } from '../../scripts/lib/wait.js';
+import type { Entry, EntryState, TestRun } from '../../shared/merge-queue/domain/model.js';
+import type { RepoRef } from '../../shared/repo-ref.js';
+import { ENTRY_STATES, REASONS, TERMINAL_ENTRY_STATES } from '../../shared/merge-queue/domain/model.js';
 import { gitText } from '../../shared/providers/local/git-runner.js';
 import type { PullMetadata } from '../../shared/providers/local/pull-metadata.js';
 

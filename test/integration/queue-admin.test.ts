@@ -1,11 +1,11 @@
 // Queue administration over real HTTP (spec §4.1, wire-contract §2.8–§2.11), with every error
 // case, and every 200 body checked against the OpenAPI document.
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
-import { createRepo, DEFAULT_REPO } from '../helpers/git-fixtures.js';
-import { DEFAULT_QUEUE_SETTINGS } from '../../shared/domain/model.js';
-import { makeEntry } from '../helpers/entries.js';
+import { createRepo, DEFAULT_REPO } from '../../scripts/lib/git-fixtures.js';
+import { DEFAULT_QUEUE_SETTINGS } from '../../shared/merge-queue/domain/model.js';
+import { makeEntry } from '../../scripts/lib/entries.js';
 
 const repo = DEFAULT_REPO;
 const ref = { repo, targetBranch: 'main' };

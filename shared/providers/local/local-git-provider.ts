@@ -11,7 +11,8 @@
 // - the `url` of pull request N is `file://<repository directory>/pull/N`, a label for humans
 //   shaped like a forge link, not a path that exists.
 import { pathToFileURL } from 'node:url';
-import type { MergeMethod, RepoRef } from '../../domain/model.js';
+import type { MergeMethod } from '../../merge-queue/domain/model.js';
+import type { RepoRef } from '../../repo-ref.js';
 import type {
   BuildTestBranchInput,
   BuildTestBranchResult,

@@ -1,0 +1,41 @@
+// Queue administration: createQueue, getQueue, updateQueue, deleteQueue.
+import type Router from '@koa/router';
+import { parseCreateQueue, parseQueueRef, parseUpdateQueue } from '../schemas/queue-schemas.js';
+import { serializeQueue, serializeQueueSettings } from '../serializers/queue.js';
+import { authOf } from '../../middleware/auth.js';
+import type { QueueService } from '../../../shared/merge-queue/services/queue-service.js';
+import { orderForDisplay } from '../../../shared/merge-queue/domain/queue-order.js';
+
+export function registerQueueRoutes(router: Router, queues: QueueService): void {
+  router.post('/createQueue', async (ctx) => {
+    const body = parseCreateQueue(ctx.request.body);
+    const { orgId } = authOf(ctx.state);
+    const init: { mode?: 'single' | 'parallel'; concurrency?: number } = {};
+    if (body.mode !== undefined) init.mode = body.mode;
+    if (body.concurrency !== undefined) init.concurrency = body.concurrency;
+    await queues.create(orgId, body.repo, body.targetBranch, init);
+    ctx.body = {};
+  });
+
+  router.post('/getQueue', async (ctx) => {
+    const body = parseQueueRef(ctx.request.body);
+    const { orgId } = authOf(ctx.state);
+    const queue = await queues.get(orgId, body.repo, body.targetBranch);
+    const entries = await queues.listEntries(queue);
+    ctx.body = serializeQueue(queue, orderForDisplay(entries));
+  });
+
+  router.post('/updateQueue', async (ctx) => {
+    const { repo, targetBranch, ...patch } = parseUpdateQueue(ctx.request.body);
+    const { orgId } = authOf(ctx.state);
+    const queue = await queues.update(orgId, repo, targetBranch, patch);
+    ctx.body = serializeQueueSettings(queue);
+  });
+
+  router.post('/deleteQueue', async (ctx) => {
+    const body = parseQueueRef(ctx.request.body);
+    const { orgId } = authOf(ctx.state);
+    await queues.delete(orgId, body.repo, body.targetBranch);
+    ctx.body = {};
+  });
+}

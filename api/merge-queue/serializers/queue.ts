@@ -1,0 +1,57 @@
+// Wire shapes of queues and queue entries, in the key order the live compatible API uses.
+import type { Entry, Queue } from '../../../shared/merge-queue/domain/model.js';
+
+export function serializeQueueSettings(q: Queue) {
+  return {
+    state: q.state,
+    branch: q.branch,
+    concurrency: q.concurrency,
+    testingTimeoutMinutes: q.testingTimeoutMinutes,
+    mode: q.mode,
+    canOptimisticallyMerge: q.canOptimisticallyMerge,
+    pendingFailureDepth: q.pendingFailureDepth,
+    batch: q.batch,
+    batchingMaxWaitTimeMinutes: q.batchingMaxWaitTimeMinutes,
+    batchingMinSize: q.batchingMinSize,
+    createPrsForTestingBranches: q.createPrsForTestingBranches,
+    commentsEnabled: q.commentsEnabled,
+    commandsEnabled: q.commandsEnabled,
+    statusCheckEnabled: q.statusCheckEnabled,
+    extensionEnabled: q.extensionEnabled,
+    bisectionConcurrency: q.bisectionConcurrency,
+    requiredStatuses: q.requiredStatuses ?? [],
+    allowedBotSubmitters: q.allowedBotSubmitters,
+    batchingRules: q.batchingRules,
+    directMergeMode: q.directMergeMode,
+    optimizationMode: q.optimizationMode,
+    mergeMethod: q.mergeMethod,
+    testBranchConstructionMode: q.testBranchConstructionMode,
+    enqueueingLabel: q.enqueueingLabel,
+    labelCommandsEnabled: q.labelCommandsEnabled,
+    stateLabelsEnabled: q.stateLabelsEnabled,
+    notReadyTimeoutHours: q.notReadyTimeoutHours,
+  };
+}
+
+/** An item of getQueue.enqueuedPullRequests / listPullRequests.pullRequests. */
+export function serializeEnqueuedEntry(e: Entry) {
+  return {
+    id: e.id,
+    state: e.state,
+    stateChangedAt: e.stateChangedAt.toISOString(),
+    priorityValue: e.priorityValue,
+    priorityName: e.priorityName,
+    usedDefaultPriorityName: e.usedDefaultPriorityName,
+    skipTheLine: e.priorityValue === 0,
+    noBatch: e.noBatch,
+    prNumber: e.prNumber,
+    prTitle: e.prTitle,
+    prSha: e.prSha,
+    prBaseBranch: e.prBaseBranch,
+    prAuthor: e.prAuthor,
+  };
+}
+
+export function serializeQueue(q: Queue, entries: Entry[]) {
+  return { ...serializeQueueSettings(q), enqueuedPullRequests: entries.map(serializeEnqueuedEntry) };
+}

@@ -1,0 +1,98 @@
+// API tokens. Only a SHA-256 hash is stored. Lookup goes through a short prefix of the hash and
+// the full hash is then compared with timingSafeEqual, so the comparison itself is constant-time.
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../database/collection.js';
+
+export interface ApiToken {
+  id: string;
+  orgId: string;
+  name: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+interface TokenDoc extends StoredDoc {
+  orgId: string;
+  name: string;
+  hashPrefix: string;
+  hash: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export const TOKEN_INDEXES: IndexSpec[] = [
+  { key: { hashPrefix: 1 }, name: 'hash_prefix', comment: 'authenticate a request: candidates by hash prefix' },
+  { key: { hash: 1 }, name: 'hash_unique', unique: true, comment: 'register API_TOKEN idempotently' },
+  { key: { orgId: 1, createdAt: 1 }, name: 'org_created', comment: 'list an organisation\'s tokens' },
+];
+
+const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+const PREFIX_LENGTH = 12;
+
+const toToken = (d: TokenDoc): ApiToken => ({
+  id: d._id,
+  orgId: d.orgId,
+  name: d.name,
+  createdAt: d.createdAt,
+  revokedAt: d.revokedAt,
+});
+
+/** A new random token: 32 bytes, base64url, with a recognisable prefix for secret scanners. */
+export function generateToken(): string {
+  return `omq_${randomBytes(32).toString('base64url')}`;
+}
+
+export class TokenRepository {
+  private readonly col: DocCollection<TokenDoc>;
+  constructor(db: Database) {
+    this.col = db.collection<TokenDoc>('api_tokens');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.col.createIndexes(TOKEN_INDEXES);
+  }
+
+  /** Stores the hash of `token` for the organisation; a token already stored is left as it is. */
+  async register(orgId: string, token: string, name: string, now = new Date()): Promise<ApiToken> {
+    const hash = hashToken(token);
+    const doc = await this.col.findOneAndUpdate(
+      { hash },
+      { $setOnInsert: { _id: randomUUID(), orgId, name, hashPrefix: hash.slice(0, PREFIX_LENGTH), createdAt: now, revokedAt: null } },
+      { upsert: true },
+    );
+    if (!doc) throw new Error('token upsert returned no document');
+    return toToken(doc);
+  }
+
+  /** The active token matching `token`, or null. */
+  async authenticate(token: string): Promise<ApiToken | null> {
+    const hash = hashToken(token);
+    const candidates = await this.col.find({ hashPrefix: hash.slice(0, PREFIX_LENGTH), revokedAt: null });
+    const wanted = Buffer.from(hash, 'hex');
+    let match: TokenDoc | null = null;
+    for (const c of candidates) {
+      if (timingSafeEqual(Buffer.from(c.hash, 'hex'), wanted)) match = c;
+    }
+    return match ? toToken(match) : null;
+  }
+
+  async list(orgId: string): Promise<ApiToken[]> {
+    const docs = await this.col.find({ orgId }, { sort: { createdAt: 1 } });
+    return docs.map(toToken);
+  }
+
+  async listAll(): Promise<ApiToken[]> {
+    const docs = await this.col.find({}, { sort: { createdAt: 1 } });
+    return docs.map(toToken);
+  }
+
+  async countActive(orgId: string): Promise<number> {
+    return this.col.countDocuments({ orgId, revokedAt: null });
+  }
+
+  /** Revokes a token by id; false when there is no such active token. */
+  async revoke(id: string, now = new Date()): Promise<boolean> {
+    const res = await this.col.updateOne({ _id: id, revokedAt: null }, { $set: { revokedAt: now } });
+    return res.modifiedCount === 1;
+  }
+}

@@ -1,0 +1,103 @@
+// Runs the pure monitors (shared/flaky-tests/domain/detection) over stored evidence and saves the
+// result with compare-and-set. Two callers:
+//  - ingest, for exactly the tests an upload touched (bounded work per upload);
+//  - reads, for the tests whose `reevaluateAt` has passed (a pass-on-retry recovery, a failure
+//    leaving a window…), so statuses decay with time without a background job. A worker may call
+//    refreshDue() periodically too; the result is the same either way.
+import { evaluateHealth, lookbackHours, sameHealth, DAY_MS, HOUR_MS, type StatusChange, type TestHealth } from '../domain/detection/index.js';
+import type { FlakyStore } from '../store/flaky-store.js';
+import { NEVER_DUE, type FlakyRepo } from '../store/repo-settings-repository.js';
+import type { HealthWrite, SeenRefresh, TestCase } from '../store/test-case-repository.js';
+
+/** Tests per batch: small, because the embedded engine tests `$in` lists per candidate document. */
+const CHUNK = 100;
+const MAX_CAS_ROUNDS = 5;
+/** refreshDue never loops forever, whatever the data says. */
+const MAX_REFRESH_ROUNDS = 1000;
+/** Time-driven changes replayed per test and evaluation (each moves time strictly forward). */
+const MAX_REPLAY_STEPS = 100;
+
+export class DetectionService {
+  constructor(private readonly deps: { store: FlakyStore }) {}
+
+  /**
+   * Re-evaluates these tests at `now`; returns how many changed status. `loaded` may hand in test
+   * documents read before the evidence was written (compare-and-set catches anything newer);
+   * `seen` adds what an upload says about the tests to the same write (and forces one). Tests
+   * whose stored state would not change are not written.
+   */
+  async evaluate(
+    repo: FlakyRepo,
+    caseIds: readonly string[],
+    now: Date,
+    opts: { loaded?: ReadonlyMap<string, TestCase>; seen?: ReadonlyMap<string, SeenRefresh> } = {},
+  ): Promise<number> {
+    let changed = 0;
+    for (let i = 0; i < caseIds.length; i += CHUNK) {
+      let pending = caseIds.slice(i, i + CHUNK);
+      for (let round = 0; round < MAX_CAS_ROUNDS && pending.length > 0; round++) {
+        const given = round === 0 && opts.loaded ? pending.map((id) => opts.loaded?.get(id)).filter((t): t is TestCase => t !== undefined) : [];
+        const missing = pending.filter((id) => round > 0 || !opts.loaded?.has(id));
+        const tests = [...given, ...(await this.deps.store.tests.findByIds(missing))];
+        const byId = new Map(tests.map((t) => [t.id, t]));
+        const writes = (await this.compute(repo, tests, now)).filter((w) => {
+          w.seen = opts.seen?.get(w.caseId);
+          // Nothing to store: the common case of a healthy test that passed again.
+          const t = byId.get(w.caseId) as TestCase;
+          return w.seen !== undefined || w.changes.length > 0 || !sameHealth({ status: t.status, monitors: t.monitors, reevaluateAt: t.reevaluateAt }, w.health);
+        });
+        const lost = new Set(await this.deps.store.tests.saveHealth(writes));
+        changed += writes.filter((w) => w.changes.length > 0 && !lost.has(w.caseId)).length;
+        const due = writes.reduce((m, w) => (w.health.reevaluateAt && !lost.has(w.caseId) ? Math.min(m, w.health.reevaluateAt.getTime()) : m), Infinity);
+        if (Number.isFinite(due)) await this.deps.store.repos.lowerDueAt(repo.id, new Date(due));
+        pending = [...lost];
+      }
+    }
+    return changed;
+  }
+
+  /** Brings every test of the repository whose status changes by time alone up to `now`. */
+  async refreshDue(repo: FlakyRepo, now: Date): Promise<number> {
+    // The repository's due mark says whether anything can be due; usually nothing is.
+    if (repo.dueAt.getTime() > now.getTime()) return 0;
+    let changed = 0;
+    for (let round = 0; round < MAX_REFRESH_ROUNDS; round++) {
+      const due = await this.deps.store.tests.findDue(repo.id, now, CHUNK);
+      if (due.length === 0) break;
+      changed += await this.evaluate(
+        repo,
+        due.map((t) => t.id),
+        now,
+      );
+    }
+    const next = await this.deps.store.tests.earliestDue(repo.id);
+    await this.deps.store.repos.raiseDueAt(repo.id, repo.dueAt, next ?? NEVER_DUE);
+    return changed;
+  }
+
+  private async compute(repo: FlakyRepo, tests: readonly TestCase[], now: Date): Promise<HealthWrite[]> {
+    if (tests.length === 0) return [];
+    const config = repo.detection;
+    const ids = tests.map((t) => t.id);
+    // A test whose status should have changed earlier is replayed from that moment, so the
+    // change gets its exact time and evidence (as if evaluated then).
+    const start = tests.reduce((m, t) => Math.min(m, t.reevaluateAt ? t.reevaluateAt.getTime() : m), now.getTime());
+    const [buckets, detections] = await Promise.all([
+      this.deps.store.buckets.forCases(ids, new Date(start - lookbackHours(config) * HOUR_MS), now),
+      this.deps.store.detections.forCases(ids, new Date(start - config.passOnRetry.recoveryDays * DAY_MS)),
+    ]);
+    return tests.map((t) => {
+      const evidence = { buckets: buckets.get(t.id) ?? [], detections: detections.get(t.id) ?? [] };
+      let health: TestHealth = { status: t.status, monitors: t.monitors, reevaluateAt: t.reevaluateAt };
+      const changes: StatusChange[] = [];
+      for (let step = 0; step < MAX_REPLAY_STEPS && health.reevaluateAt && health.reevaluateAt.getTime() < now.getTime(); step++) {
+        const r = evaluateHealth({ config, previous: health, evidence, now: health.reevaluateAt });
+        if (r.change) changes.push(r.change);
+        health = r.health;
+      }
+      const r = evaluateHealth({ config, previous: health, evidence, now });
+      if (r.change) changes.push(r.change);
+      return { caseId: t.id, repoId: t.repoId, expectedVersion: t.version, health: r.health, changes };
+    });
+  }
+}

@@ -1,0 +1,54 @@
+// Builds the flaky-tests services over one store (the composition root calls this).
+import type { Logger } from '../../logging.js';
+import type { OrgRepository } from '../../accounts/org-repository.js';
+import type { FlakyStore } from '../store/flaky-store.js';
+import { BundleUploadService } from './bundle-upload-service.js';
+import { DetectionService } from './detection-service.js';
+import type { FlakySettings } from './flaky-settings.js';
+import { IngestService } from './ingest-service.js';
+import { PageTokenCodec } from './page-token.js';
+import { QuarantineService } from './quarantine-service.js';
+import { RepoResolver } from './repo-resolver.js';
+import { SettingsService } from './settings-service.js';
+import { TestQueryService } from './test-query-service.js';
+import { TicketService } from './ticket-service.js';
+
+export interface FlakyServices {
+  settings: FlakySettings;
+  ingest: IngestService;
+  bundles: BundleUploadService;
+  detection: DetectionService;
+  queries: TestQueryService;
+  quarantine: QuarantineService;
+  repoSettings: SettingsService;
+  tickets: TicketService;
+}
+
+export interface FlakyServiceDeps {
+  store: FlakyStore;
+  orgs: OrgRepository;
+  settings: FlakySettings;
+  logger: Logger;
+  /** Clock (tests move it); defaults to the wall clock. */
+  now?: () => Date;
+}
+
+export function createFlakyServices(deps: FlakyServiceDeps): FlakyServices {
+  const { store, settings, logger } = deps;
+  const now = deps.now ?? (() => new Date());
+  const resolver = new RepoResolver({ orgs: deps.orgs, store });
+  const detection = new DetectionService({ store });
+  const tokens = new PageTokenCodec(() => store.secrets.get('page-token-hmac-key'));
+  const ingest = new IngestService({ store, resolver, detection, settings, logger, now });
+  const queries = new TestQueryService({ store, resolver, detection, tokens, now });
+  return {
+    settings,
+    ingest,
+    bundles: new BundleUploadService({ store, resolver, ingest, settings, now }),
+    detection,
+    queries,
+    quarantine: new QuarantineService({ store, resolver, detection, queries, now }),
+    repoSettings: new SettingsService({ store, resolver, settings, now }),
+    tickets: new TicketService({ store, resolver, settings, now }),
+  };
+}

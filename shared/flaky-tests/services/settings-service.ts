@@ -1,0 +1,137 @@
+// Repository settings of the flaky-tests pipeline: detection configuration, quarantine switches
+// and the ticket template. Changes are compare-and-set with an audit entry; a changed detection
+// configuration makes every test of the repository due for re-evaluation on the next read.
+import type { RepoRef } from '../../repo-ref.js';
+import { conflict, invalid } from '../../errors.js';
+import {
+  defaultDetectionConfig,
+  isValidTicketTemplate,
+  validateDetectionConfig,
+  DEFAULT_QUARANTINE_SETTINGS,
+  type DetectionConfig,
+  type QuarantineSettings,
+} from '../domain/detection/index.js';
+import type { FlakyStore } from '../store/flaky-store.js';
+import type { FlakyRepo, SettingsPatch } from '../store/repo-settings-repository.js';
+import type { FlakySettings } from './flaky-settings.js';
+import type { RepoResolver } from './repo-resolver.js';
+
+export interface RepoSettingsView {
+  repo: RepoRef;
+  /** False when nothing was uploaded or configured yet (defaults shown). */
+  known: boolean;
+  quarantine: QuarantineSettings;
+  detection: DetectionConfig;
+  ticketUrlTemplate: string | null;
+  /** The template in effect (the repository's, else FLAKY_TICKET_URL_TEMPLATE). */
+  effectiveTicketUrlTemplate: string | null;
+  version: number;
+  updatedAt: Date | null;
+  history: FlakyRepo['history'];
+}
+
+export interface DetectionPatch {
+  stableBranches?: string[];
+  mergeQueuePatterns?: string[];
+  passOnRetry?: DetectionConfig['passOnRetry'];
+  failureRate?: DetectionConfig['failureRate'];
+  failureCount?: DetectionConfig['failureCount'];
+  infrastructure?: DetectionConfig['infrastructure'];
+}
+
+export interface SettingsUpdate {
+  orgUrlSlug: string;
+  repo: RepoRef;
+  quarantine?: Partial<QuarantineSettings>;
+  detection?: DetectionPatch;
+  /** null clears the repository's template. */
+  ticketUrlTemplate?: string | null;
+  reason: string | null;
+  actor: string;
+}
+
+const MAX_CAS_ATTEMPTS = 5;
+
+export class SettingsService {
+  private readonly now: () => Date;
+  constructor(private readonly deps: { store: FlakyStore; resolver: RepoResolver; settings: FlakySettings; now?: () => Date }) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  private defaults(): DetectionConfig {
+    const d = defaultDetectionConfig();
+    d.infrastructure.threshold = this.deps.settings.infraFailureThreshold;
+    return d;
+  }
+
+  private view(repo: RepoRef, found: FlakyRepo | null): RepoSettingsView {
+    const template = found?.ticketUrlTemplate ?? null;
+    return {
+      repo: found?.repo ?? repo,
+      known: found !== null,
+      quarantine: found?.quarantine ?? { ...DEFAULT_QUARANTINE_SETTINGS },
+      detection: found?.detection ?? this.defaults(),
+      ticketUrlTemplate: template,
+      effectiveTicketUrlTemplate: template ?? this.deps.settings.ticketUrlTemplate,
+      version: found?.version ?? 0,
+      updatedAt: found?.updatedAt ?? null,
+      history: found?.history ?? [],
+    };
+  }
+
+  async get(orgId: string, q: { orgUrlSlug: string; repo: RepoRef }): Promise<RepoSettingsView> {
+    const { repo } = await this.deps.resolver.maybe(orgId, q.orgUrlSlug, q.repo);
+    return this.view(q.repo, repo);
+  }
+
+  async update(orgId: string, u: SettingsUpdate): Promise<RepoSettingsView> {
+    const org = await this.deps.resolver.org(orgId, u.orgUrlSlug);
+    if (u.ticketUrlTemplate && !isValidTicketTemplate(u.ticketUrlTemplate)) {
+      throw invalid('invalid_ticket_url_template', 'ticket_url_template must be an http(s) URL containing {ticket}', [
+        { path: '/ticket_url_template', message: 'must be an http(s) URL containing {ticket}' },
+      ]);
+    }
+    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+      const now = this.now();
+      const current = await this.deps.store.repos.ensure(org.id, u.repo, now, this.defaults());
+      const patch: SettingsPatch = {};
+      const changes: string[] = [];
+      if (u.quarantine) {
+        patch.quarantine = { ...current.quarantine, ...u.quarantine };
+        changes.push(`quarantine: enabled=${patch.quarantine.enabled}, auto_quarantine=${patch.quarantine.autoQuarantine}`);
+      }
+      if (u.detection) {
+        const next: DetectionConfig = { ...current.detection, ...u.detection };
+        const problems = validateDetectionConfig(next);
+        if (problems.length > 0) {
+          throw invalid(
+            'invalid_detection_config',
+            `the detection configuration is invalid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
+            problems.map((p) => ({ path: `/detection${p.path}`, message: p.message })),
+          );
+        }
+        patch.detection = next;
+        changes.push(`detection: ${Object.keys(u.detection).join(', ')}`);
+      }
+      if (u.ticketUrlTemplate !== undefined) {
+        patch.ticketUrlTemplate = u.ticketUrlTemplate;
+        changes.push(`ticket_url_template: ${u.ticketUrlTemplate ?? '(default)'}`);
+      }
+      if (changes.length === 0) return this.view(u.repo, current);
+      const updated = await this.deps.store.repos.update(current.id, current.version, patch, {
+        at: now,
+        actor: u.actor,
+        change: changes.join('; '),
+        reason: u.reason,
+      });
+      if (!updated) continue;
+      if (patch.detection) {
+        await this.deps.store.tests.markAllDue(updated.id, now);
+        await this.deps.store.repos.lowerDueAt(updated.id, now);
+        updated.dueAt = now;
+      }
+      return this.view(u.repo, updated);
+    }
+    throw conflict('settings_conflict', 'the settings were changed concurrently; retry');
+  }
+}

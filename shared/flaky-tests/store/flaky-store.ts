@@ -1,0 +1,50 @@
+// Every flaky-tests repository over one database, and the start-up step creating their indexes.
+import type { Database } from '../../database/collection.js';
+import { FlakyRepoRepository } from './repo-settings-repository.js';
+import { TestCaseRepository } from './test-case-repository.js';
+import { RunRepository } from './run-repository.js';
+import { UploadRepository } from './upload-repository.js';
+import { HourBucketRepository } from './hour-bucket-repository.js';
+import { RetryDetectionRepository } from './retry-detection-repository.js';
+import { FailureClusterRepository } from './failure-cluster-repository.js';
+import { BundleUploadRepository } from './bundle-upload-repository.js';
+import { SecretRepository } from './secret-repository.js';
+
+export interface FlakyStore {
+  repos: FlakyRepoRepository;
+  tests: TestCaseRepository;
+  runs: RunRepository;
+  uploads: UploadRepository;
+  buckets: HourBucketRepository;
+  detections: RetryDetectionRepository;
+  clusters: FailureClusterRepository;
+  bundleUploads: BundleUploadRepository;
+  secrets: SecretRepository;
+}
+
+export function createFlakyStore(db: Database): FlakyStore {
+  return {
+    repos: new FlakyRepoRepository(db),
+    tests: new TestCaseRepository(db),
+    runs: new RunRepository(db),
+    uploads: new UploadRepository(db),
+    buckets: new HourBucketRepository(db),
+    detections: new RetryDetectionRepository(db),
+    clusters: new FailureClusterRepository(db),
+    bundleUploads: new BundleUploadRepository(db),
+    secrets: new SecretRepository(db),
+  };
+}
+
+export async function ensureFlakyIndexes(store: FlakyStore): Promise<void> {
+  await Promise.all([
+    store.repos.ensureIndexes(),
+    store.tests.ensureIndexes(),
+    store.runs.ensureIndexes(),
+    store.uploads.ensureIndexes(),
+    store.buckets.ensureIndexes(),
+    store.detections.ensureIndexes(),
+    store.clusters.ensureIndexes(),
+    store.bundleUploads.ensureIndexes(),
+  ]);
+}

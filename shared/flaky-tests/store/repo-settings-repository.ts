@@ -1,0 +1,133 @@
+// Flaky-tests repositories: one document per (organisation, repository) holding the detection
+// configuration, the quarantine settings and the ticket template. Created by the first upload or
+// the first settings change; every change is a compare-and-set on `version` with an audit entry.
+import { randomUUID } from 'node:crypto';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
+import { isDuplicateKeyError } from '../../database/collection.js';
+import type { RepoRef } from '../../repo-ref.js';
+import { repoKey } from '../../repo-ref.js';
+import { defaultDetectionConfig, type DetectionConfig } from '../domain/detection/config.js';
+import { DEFAULT_QUARANTINE_SETTINGS, type QuarantineSettings } from '../domain/detection/quarantine.js';
+
+export interface SettingsAudit {
+  at: Date;
+  actor: string;
+  change: string;
+  reason: string | null;
+}
+
+export interface FlakyRepo {
+  id: string;
+  orgId: string;
+  repo: RepoRef;
+  quarantine: QuarantineSettings;
+  detection: DetectionConfig;
+  /** Overrides FLAKY_TICKET_URL_TEMPLATE for this repository. */
+  ticketUrlTemplate: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  version: number;
+  history: SettingsAudit[];
+  /**
+   * No test of the repository needs a time-driven re-evaluation before this moment (a lower
+   * bound of the tests' `reevaluateAt`; NEVER_DUE when none does), so reads skip the search.
+   */
+  dueAt: Date;
+}
+
+/** `dueAt` when nothing is due: a date rather than null, so `$min` can lower it. */
+export const NEVER_DUE = new Date('9999-12-31T00:00:00.000Z');
+
+type FlakyRepoDoc = StoredDoc & Omit<FlakyRepo, 'id'> & { repoKey: string };
+
+const HISTORY_LIMIT = 200;
+
+export const FLAKY_REPO_INDEXES: IndexSpec[] = [
+  {
+    key: { orgId: 1, repoKey: 1 },
+    name: 'org_repo_unique',
+    unique: true,
+    comment: 'one flaky-tests repository per (organisation, repository); every request resolves it',
+  },
+];
+
+const toRepo = (d: FlakyRepoDoc): FlakyRepo => {
+  const { _id, repoKey: _key, ...rest } = d;
+  return { ...rest, id: _id, dueAt: d.dueAt instanceof Date ? d.dueAt : new Date(0) };
+};
+
+export type SettingsPatch = Partial<Pick<FlakyRepo, 'quarantine' | 'detection' | 'ticketUrlTemplate'>>;
+
+export class FlakyRepoRepository {
+  private readonly col: DocCollection<FlakyRepoDoc>;
+  constructor(db: Database) {
+    this.col = db.collection<FlakyRepoDoc>('flaky_repos');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.col.createIndexes(FLAKY_REPO_INDEXES);
+  }
+
+  async find(orgId: string, repo: RepoRef): Promise<FlakyRepo | null> {
+    const d = await this.col.findOne({ orgId, repoKey: repoKey(repo) });
+    return d ? toRepo(d) : null;
+  }
+
+  async findById(id: string): Promise<FlakyRepo | null> {
+    const d = await this.col.findOne({ _id: id });
+    return d ? toRepo(d) : null;
+  }
+
+  /** The repository, created with default settings if needed (safe under races). */
+  async ensure(orgId: string, repo: RepoRef, now = new Date(), detection: DetectionConfig = defaultDetectionConfig()): Promise<FlakyRepo> {
+    const existing = await this.find(orgId, repo);
+    if (existing) return existing;
+    const doc: FlakyRepoDoc = {
+      _id: randomUUID(),
+      orgId,
+      repoKey: repoKey(repo),
+      repo: { host: repo.host, owner: repo.owner, name: repo.name },
+      quarantine: { ...DEFAULT_QUARANTINE_SETTINGS },
+      detection,
+      ticketUrlTemplate: null,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+      history: [{ at: now, actor: 'system', change: 'created with default settings', reason: null }],
+      dueAt: NEVER_DUE,
+    };
+    try {
+      await this.col.insertOne(doc);
+      return toRepo(doc);
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const raced = await this.find(orgId, repo);
+      if (!raced) throw err;
+      return raced;
+    }
+  }
+
+  /** Some test may be due at `at`: lowers the repository's due mark. */
+  async lowerDueAt(id: string, at: Date): Promise<void> {
+    await this.col.updateOne({ _id: id }, { $min: { dueAt: at } });
+  }
+
+  /** After a refresh: raises the due mark to `next`, unless someone lowered it meanwhile. */
+  async raiseDueAt(id: string, expected: Date, next: Date): Promise<void> {
+    // A document written before the mark existed has none: treat it as "due now".
+    await this.col.updateOne({ _id: id, $or: [{ dueAt: expected }, { dueAt: { $exists: false } }] }, { $set: { dueAt: next } });
+  }
+
+  /** Compare-and-set of settings; null when another writer changed them first. */
+  async update(id: string, expectedVersion: number, patch: SettingsPatch, audit: SettingsAudit): Promise<FlakyRepo | null> {
+    const d = await this.col.findOneAndUpdate(
+      { _id: id, version: expectedVersion },
+      {
+        $set: { ...patch, updatedAt: audit.at },
+        $inc: { version: 1 },
+        $push: { history: { $each: [audit], $slice: -HISTORY_LIMIT } },
+      },
+    );
+    return d ? toRepo(d) : null;
+  }
+}

@@ -1,0 +1,294 @@
+// Test cases: one document per (repository, test id) with the identity fields, the latest
+// codeowners, the detection state (status, monitor states, when time alone changes them), the
+// quarantine override with its audit trail, and a linked ticket. Status changes are
+// compare-and-set on `version` and recorded in `statusHistory`.
+//
+// `repoStatus` and `repoOverride` are "<repoId>|<value>" keys so that every list query is one
+// equality (or $in) on an indexed field, which both engines serve from the index.
+import { randomUUID } from 'node:crypto';
+import type { BulkOperation, Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
+import type { HealthStatus, MonitorState, StatusChange, TestHealth, TestStatus } from '../domain/detection/types.js';
+import { initialHealth } from '../domain/detection/classify.js';
+import { onlyDuplicateKeys } from './duplicate-keys.js';
+import type { QuarantineOverride } from '../domain/detection/quarantine.js';
+
+export interface QuarantineRecord {
+  override: QuarantineOverride;
+  reason: string;
+  actor: string;
+  at: Date;
+}
+
+export interface QuarantineAudit {
+  at: Date;
+  actor: string;
+  from: QuarantineOverride | null;
+  to: QuarantineOverride | null;
+  reason: string;
+}
+
+export interface TicketLink {
+  externalId: string;
+  url: string;
+  linkedAt: Date;
+  actor: string;
+}
+
+export interface TestCase {
+  /** `<repoId>:<testId>`. */
+  id: string;
+  orgId: string;
+  repoId: string;
+  testId: string;
+  name: string;
+  classname: string | null;
+  parent: string | null;
+  file: string | null;
+  /** Location used for ownership and display when `file` is absent (not part of identity). */
+  fileHint: string | null;
+  variant: string;
+  codeowners: string[];
+  createdAt: Date;
+  lastRunAt: Date;
+  status: TestStatus;
+  monitors: Record<string, MonitorState>;
+  reevaluateAt: Date | null;
+  statusHistory: StatusChange[];
+  quarantine: QuarantineRecord | null;
+  quarantineHistory: QuarantineAudit[];
+  ticket: TicketLink | null;
+  version: number;
+}
+
+type TestCaseDoc = StoredDoc &
+  Omit<TestCase, 'id'> & {
+    repoStatus: string;
+    repoOverride: string | null;
+    /** Pinned tests (override or ticket) never expire with inactivity. */
+    pinned: boolean;
+    expiresAt: Date;
+    /** Id of the last detection write, to tell which writes of a bulk compare-and-set landed. */
+    evalToken?: string;
+  };
+
+const STATUS_HISTORY_LIMIT = 50;
+const QUARANTINE_HISTORY_LIMIT = 100;
+
+export const TEST_CASE_INDEXES: IndexSpec[] = [
+  { key: { repoStatus: 1, _id: 1 }, name: 'repo_status', comment: 'list-unhealthy-tests, auto-quarantined tests: tests of a repository with a status' },
+  { key: { repoOverride: 1 }, name: 'repo_override', comment: 'list-quarantined-tests / getQuarantineConfig: tests pinned ALWAYS_QUARANTINE' },
+  { key: { repoId: 1, reevaluateAt: 1 }, name: 'repo_reevaluate', comment: 'read-time refresh: tests whose status changes by the passing of time' },
+  {
+    key: { expiresAt: 1 },
+    name: 'expires_at_ttl',
+    expireAfterSeconds: 0,
+    partialFilterExpression: { pinned: false },
+    comment: 'retention: tests without runs for the retention period disappear unless pinned',
+  },
+];
+
+export const caseIdOf = (repoId: string, testId: string) => `${repoId}:${testId}`;
+export const repoStatusKey = (repoId: string, value: HealthStatus) => `${repoId}|${value}`;
+const overrideKey = (repoId: string, override: QuarantineOverride | null) => (override ? `${repoId}|${override}` : null);
+
+const toTestCase = (d: TestCaseDoc): TestCase => {
+  const { _id, repoStatus: _s, repoOverride: _o, pinned: _p, expiresAt: _e, evalToken: _t, ...rest } = d;
+  return { id: _id, ...rest };
+};
+
+/** A test as an upload saw it: its identity fields, plus what the upload tells about it. */
+export type SeenTest = Pick<TestCase, 'orgId' | 'repoId' | 'testId' | 'name' | 'classname' | 'parent' | 'file' | 'fileHint' | 'variant'> & {
+  caseId: string;
+  /** Set when the upload carried a CODEOWNERS file; otherwise the stored owners stay. */
+  codeowners: string[] | null;
+  firstRunAt: Date;
+  lastRunAt: Date;
+  expiresAt: Date;
+};
+
+/** What an upload tells about a known test besides its runs. */
+export interface SeenRefresh {
+  codeowners: string[] | null;
+  fileHint: string | null;
+  lastRunAt: Date;
+  expiresAt: Date;
+}
+
+export interface HealthWrite {
+  caseId: string;
+  repoId: string;
+  expectedVersion: number;
+  health: TestHealth;
+  /** Status changes since the stored state, oldest first. */
+  changes: StatusChange[];
+  seen?: SeenRefresh;
+}
+
+export class TestCaseRepository {
+  private readonly col: DocCollection<TestCaseDoc>;
+  constructor(db: Database) {
+    this.col = db.collection<TestCaseDoc>('flaky_test_cases');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.col.createIndexes(TEST_CASE_INDEXES);
+  }
+
+  /** Creates tests seen for the first time; ones a concurrent upload created first are left alone. */
+  async insertNew(tests: readonly SeenTest[]): Promise<void> {
+    if (tests.length === 0) return;
+    const docs: TestCaseDoc[] = tests.map((t) => {
+      const initial = initialHealth(t.firstRunAt);
+      return {
+        _id: t.caseId,
+        orgId: t.orgId,
+        repoId: t.repoId,
+        testId: t.testId,
+        name: t.name,
+        classname: t.classname,
+        parent: t.parent,
+        file: t.file,
+        fileHint: t.fileHint,
+        variant: t.variant,
+        codeowners: t.codeowners ?? [],
+        createdAt: t.firstRunAt,
+        lastRunAt: t.lastRunAt,
+        status: initial.status,
+        repoStatus: repoStatusKey(t.repoId, 'healthy'),
+        monitors: {},
+        reevaluateAt: null,
+        statusHistory: [],
+        quarantine: null,
+        repoOverride: null,
+        quarantineHistory: [],
+        ticket: null,
+        pinned: false,
+        expiresAt: t.expiresAt,
+        version: 0,
+      };
+    });
+    try {
+      await this.col.insertMany(docs, { ordered: false });
+    } catch (err) {
+      if (!onlyDuplicateKeys(err)) throw err;
+    }
+  }
+
+  /** Metadata refresh of known tests outside a detection write (no version change: not a state change). */
+  async refreshSeen(items: readonly { caseId: string; seen: SeenRefresh }[]): Promise<void> {
+    if (items.length === 0) return;
+    await this.col.bulkWrite(
+      items.map(({ caseId, seen }) => {
+        const set: Record<string, unknown> = {};
+        if (seen.codeowners) set.codeowners = seen.codeowners;
+        if (seen.fileHint !== null) set.fileHint = seen.fileHint;
+        const update: Record<string, unknown> = { $max: { lastRunAt: seen.lastRunAt, expiresAt: seen.expiresAt } };
+        if (Object.keys(set).length > 0) update.$set = set;
+        return { updateOne: { filter: { _id: caseId }, update } };
+      }),
+      { ordered: false },
+    );
+  }
+
+  async findById(caseId: string): Promise<TestCase | null> {
+    const d = await this.col.findOne({ _id: caseId });
+    return d ? toTestCase(d) : null;
+  }
+
+  async findByIds(caseIds: readonly string[]): Promise<TestCase[]> {
+    if (caseIds.length === 0) return [];
+    return (await this.col.find({ _id: { $in: [...caseIds] } })).map(toTestCase);
+  }
+
+  /**
+   * Compare-and-set of detection results. Returns the case ids whose write lost a race (another
+   * upload evaluated them in between); the caller re-evaluates those.
+   */
+  async saveHealth(writes: readonly HealthWrite[]): Promise<string[]> {
+    if (writes.length === 0) return [];
+    const token = randomUUID();
+    const ops: BulkOperation<TestCaseDoc>[] = writes.map((w) => {
+      const set: Record<string, unknown> = {
+        evalToken: token,
+        status: w.health.status,
+        repoStatus: repoStatusKey(w.repoId, w.health.status.value),
+        monitors: w.health.monitors,
+        reevaluateAt: w.health.reevaluateAt,
+      };
+      const update: Record<string, unknown> = { $set: set, $inc: { version: 1 } };
+      if (w.seen) {
+        if (w.seen.codeowners) set.codeowners = w.seen.codeowners;
+        if (w.seen.fileHint !== null) set.fileHint = w.seen.fileHint;
+        update.$max = { lastRunAt: w.seen.lastRunAt, expiresAt: w.seen.expiresAt };
+      }
+      if (w.changes.length > 0) update.$push = { statusHistory: { $each: w.changes, $slice: -STATUS_HISTORY_LIMIT } };
+      return { updateOne: { filter: { _id: w.caseId, version: w.expectedVersion }, update } };
+    });
+    const result = await this.col.bulkWrite(ops, { ordered: false });
+    if (result.matchedCount === writes.length) return [];
+    // Some lost. A write that landed carries our token unless a later write replaced it — and a
+    // later write evaluated newer evidence, so re-evaluating it too is merely redundant.
+    const now = await this.col.find({ _id: { $in: writes.map((w) => w.caseId) } }, { projection: { _id: 1, evalToken: 1 } });
+    const landed = new Map(now.map((d) => [d._id, d.evalToken === token]));
+    return writes.filter((w) => landed.get(w.caseId) === false).map((w) => w.caseId);
+  }
+
+  /** Ids of the repository's tests with this status, ascending (the lists' order). */
+  async idsWithStatus(repoId: string, values: readonly HealthStatus[]): Promise<string[]> {
+    const docs = await this.col.find(
+      { repoStatus: { $in: values.map((v) => repoStatusKey(repoId, v)) } },
+      { projection: { _id: 1 }, sort: { _id: 1 } },
+    );
+    return docs.map((d) => d._id);
+  }
+
+  /** Ids of tests pinned with this override, ascending. */
+  async idsWithOverride(repoId: string, override: QuarantineOverride): Promise<string[]> {
+    const docs = await this.col.find({ repoOverride: overrideKey(repoId, override) }, { projection: { _id: 1 }, sort: { _id: 1 } });
+    return docs.map((d) => d._id);
+  }
+
+  /** Tests whose status may have changed by now without new runs. */
+  async findDue(repoId: string, now: Date, limit: number): Promise<TestCase[]> {
+    const docs = await this.col.find({ repoId, reevaluateAt: { $lte: now } }, { sort: { reevaluateAt: 1 }, limit });
+    return docs.map(toTestCase);
+  }
+
+  /** The earliest `reevaluateAt` of the repository's tests; null when none is set. */
+  async earliestDue(repoId: string): Promise<Date | null> {
+    const [d] = await this.col.find({ repoId, reevaluateAt: { $ne: null } }, { sort: { reevaluateAt: 1 }, limit: 1, projection: { reevaluateAt: 1 } });
+    return d?.reevaluateAt ?? null;
+  }
+
+  /** After a detection-configuration change: every test is re-evaluated on next read. */
+  async markAllDue(repoId: string, now: Date): Promise<number> {
+    const res = await this.col.updateMany({ repoId }, { $set: { reevaluateAt: now } });
+    return res.modifiedCount;
+  }
+
+  /** Compare-and-set of the quarantine override; null when the test changed in between. */
+  async setQuarantine(current: TestCase, record: QuarantineRecord | null, audit: QuarantineAudit): Promise<TestCase | null> {
+    const d = await this.col.findOneAndUpdate(
+      { _id: current.id, version: current.version },
+      {
+        $set: {
+          quarantine: record,
+          repoOverride: overrideKey(current.repoId, record?.override ?? null),
+          pinned: record !== null || current.ticket !== null,
+        },
+        $inc: { version: 1 },
+        $push: { quarantineHistory: { $each: [audit], $slice: -QUARANTINE_HISTORY_LIMIT } },
+      },
+    );
+    return d ? toTestCase(d) : null;
+  }
+
+  /** Compare-and-set of the linked ticket; null when the test changed in between. */
+  async setTicket(current: TestCase, ticket: TicketLink): Promise<TestCase | null> {
+    const d = await this.col.findOneAndUpdate(
+      { _id: current.id, version: current.version },
+      { $set: { ticket, pinned: true }, $inc: { version: 1 } },
+    );
+    return d ? toTestCase(d) : null;
+  }
+}

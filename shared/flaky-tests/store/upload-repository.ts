@@ -1,0 +1,105 @@
+// Uploads: one document per received report set (native multipart or CLI bundle) with what was
+// stored and what went wrong, so CI and operators can see why an upload was skipped.
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
+import type { BranchClass } from '../domain/branch-class.js';
+
+export interface UploadIssue {
+  level: 'error' | 'warning';
+  code: string;
+  message: string;
+  line?: number;
+}
+
+export interface UploadFileSummary {
+  name: string;
+  compressed: boolean;
+  runs: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  warnings: UploadIssue[];
+  errors: UploadIssue[];
+}
+
+export interface UploadCounts {
+  runs: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  tests: number;
+  testsFailed: number;
+}
+
+export interface Upload {
+  id: string;
+  orgId: string;
+  repoId: string;
+  source: 'native' | 'bundle';
+  sha: string;
+  branch: string;
+  branchClass: BranchClass;
+  prNumber: number | null;
+  variant: string;
+  jobName: string | null;
+  jobUrl: string | null;
+  ciAttempt: number | null;
+  receivedAt: Date;
+  state: 'receiving' | 'complete' | 'failed';
+  counts: UploadCounts;
+  /** Excluded from detection and rates by infrastructure-failure protection. */
+  excluded: boolean;
+  files: UploadFileSummary[];
+  warnings: UploadIssue[];
+  expiresAt: Date;
+}
+
+type UploadDoc = StoredDoc & Omit<Upload, 'id'>;
+
+export const UPLOAD_INDEXES: IndexSpec[] = [
+  { key: { repoId: 1, receivedAt: -1 }, name: 'repo_received', comment: 'recent uploads of a repository (operations)' },
+  { key: { repoId: 1, sha: 1 }, name: 'repo_sha', comment: 'pass-on-retry across uploads: earlier uploads of the same commit' },
+  { key: { expiresAt: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0, comment: 'retention (FLAKY_RETENTION_DAYS)' },
+];
+
+const toUpload = (d: UploadDoc): Upload => {
+  const { _id, ...rest } = d;
+  return { id: _id, ...rest };
+};
+
+export class UploadRepository {
+  private readonly col: DocCollection<UploadDoc>;
+  constructor(db: Database) {
+    this.col = db.collection<UploadDoc>('flaky_uploads');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.col.createIndexes(UPLOAD_INDEXES);
+  }
+
+  async insert(upload: Upload): Promise<void> {
+    const { id, ...rest } = upload;
+    await this.col.insertOne({ _id: id, ...rest });
+  }
+
+  async finish(id: string, patch: Pick<Upload, 'state' | 'counts' | 'excluded' | 'files' | 'warnings'>): Promise<void> {
+    await this.col.updateOne({ _id: id }, { $set: patch });
+  }
+
+  /** Other uploads of this commit that count for detection. */
+  async includedForCommit(repoId: string, sha: string, exceptId: string): Promise<string[]> {
+    const docs = await this.col.find({ repoId, sha, state: 'complete', excluded: false, _id: { $ne: exceptId } }, { projection: { _id: 1 } });
+    return docs.map((d) => d._id);
+  }
+
+  /** Which of these uploads count for detection: complete and not excluded. */
+  async includedIds(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const docs = await this.col.find({ _id: { $in: [...ids] }, state: 'complete', excluded: false }, { projection: { _id: 1 } });
+    return new Set(docs.map((d) => d._id));
+  }
+
+  async findById(id: string): Promise<Upload | null> {
+    const d = await this.col.findOne({ _id: id });
+    return d ? toUpload(d) : null;
+  }
+}

@@ -1,0 +1,89 @@
+// Builds every series of GET /v1/getMergeQueueMetrics from what the store holds: the state of
+// every active entry, and the histories of entries that changed in the last hour (an entry whose
+// last transition is older than the window contributes nothing to it).
+import type { EntryState, HistoryEntry } from '../model.js';
+import type { RepoRef } from '../../../repo-ref.js';
+import { repoSlug } from '../../../repo-ref.js';
+import { ADMITTED } from '../planner/entry-states.js';
+import { observeEntry, type Window } from './entry-observations.js';
+import { QUEUE_TYPES, WINDOW_MS, emptySeries, type QueueType, type QueueTypeSeries } from './series.js';
+
+export interface MetricsQueue {
+  id: string;
+  repo: RepoRef;
+  branch: string;
+}
+
+/** An active entry of a queue: its state, and whether it takes part in a bisection. */
+export interface ActiveEntry {
+  queueId: string;
+  state: EntryState;
+  inBisection: boolean;
+}
+
+export interface EntryHistory {
+  queueId: string;
+  history: readonly HistoryEntry[];
+}
+
+export interface MergeQueueMetricsInput {
+  queues: readonly MetricsQueue[];
+  activeEntries: readonly ActiveEntry[];
+  /** Entries whose last transition is in the window (others may be included; they add nothing). */
+  recentEntries: readonly EntryHistory[];
+  now: Date;
+}
+
+export function metricsWindow(now: Date): Window {
+  return { start: now.getTime() - WINDOW_MS, end: now.getTime() };
+}
+
+/**
+ * One series per (repo, branch, queue_type), both queue types for every queue, sorted by repo,
+ * branch, then main before bisection. Two queues with the same `owner/name` and branch on
+ * different hosts share their label set, so their values add up (scrape with `repoHost` to tell
+ * them apart).
+ */
+export function computeMergeQueueMetrics(input: MergeQueueMetricsInput): QueueTypeSeries[] {
+  const byQueue = new Map<string, Record<QueueType, QueueTypeSeries>>();
+  const byLabels = new Map<string, Record<QueueType, QueueTypeSeries>>();
+  for (const q of input.queues) {
+    const repo = repoSlug(q.repo);
+    const key = `${repo}\u0000${q.branch}`;
+    let pair = byLabels.get(key);
+    if (!pair) {
+      pair = {
+        main: emptySeries({ repo, branch: q.branch, queue_type: 'main' }),
+        bisection: emptySeries({ repo, branch: q.branch, queue_type: 'bisection' }),
+      };
+      byLabels.set(key, pair);
+    }
+    byQueue.set(q.id, pair);
+  }
+
+  for (const e of input.activeEntries) {
+    const s = byQueue.get(e.queueId)?.[e.inBisection ? 'bisection' : 'main'];
+    if (!s) continue;
+    if (ADMITTED.includes(e.state)) s.depth += 1;
+    if (e.state === 'not_ready') s.awaitingMergeability += 1;
+    if (e.state === 'testing') s.testingSlotsActive += 1;
+  }
+
+  const window = metricsWindow(input.now);
+  for (const e of input.recentEntries) {
+    const pair = byQueue.get(e.queueId);
+    if (!pair) continue;
+    const o = observeEntry(e.history, window);
+    for (const w of o.waits) pair[w.queueType].waitSeconds.push(w.seconds);
+    for (const t of o.tests) pair[t.queueType].testSeconds.push(t.seconds);
+    for (const r of o.restarts) pair[r].restarts += 1;
+    if (o.exit) {
+      const s = pair[o.exit.queueType];
+      s.conclusions[o.exit.conclusion] += 1;
+      if (o.exit.timeInQueueSeconds !== null) s.timeInQueueSeconds.push(o.exit.timeInQueueSeconds);
+    }
+  }
+
+  const keys = [...byLabels.keys()].sort();
+  return keys.flatMap((k) => QUEUE_TYPES.map((t) => (byLabels.get(k) as Record<QueueType, QueueTypeSeries>)[t]));
+}

@@ -1,0 +1,239 @@
+// Applies the planner's actions, each with the compare-and-set its preconditions describe. An
+// action whose precondition no longer holds is "stale": the caller stops and plans again from
+// fresh state, so a lost race is never overwritten.
+import { randomUUID } from 'node:crypto';
+import type { Entry, Queue, TestRun } from '../../domain/model.js';
+import type {
+  Action,
+  CancelRunAction,
+  CompleteModeSwitchAction,
+  DeleteBranchAction,
+  MergeAction,
+  StartRunAction,
+  TransitionEntryAction,
+} from '../../domain/planner/index.js';
+import { testBranchName } from '../../domain/test-branch.js';
+import type { GitProvider } from '../../../providers/provider.js';
+import type { Store } from '../../store/store.js';
+import type { Logger } from '../../../logging.js';
+
+export type ApplyOutcome = 'applied' | 'stale';
+
+export interface ApplierDeps {
+  store: Store;
+  logger: Logger;
+  /** Schedules the delayed timeout check of a run. */
+  scheduleTimeout: (run: TestRun) => Promise<void>;
+  /** Concludes a freshly built run at once if CI already reported on its sha. */
+  evaluateRun: (run: TestRun) => Promise<void>;
+}
+
+export class ActionApplier {
+  constructor(private readonly deps: ApplierDeps) {}
+
+  async apply(queue: Queue, provider: GitProvider, action: Action, now: Date): Promise<ApplyOutcome> {
+    // Starting a run and merging depend on the queue's state and settings (paused, concurrency,
+    // merge method): if the queue changed since the snapshot (say, it was paused), plan again.
+    if ((action.kind === 'start_run' || action.kind === 'merge') && !(await this.queueUnchanged(queue))) return 'stale';
+    switch (action.kind) {
+      case 'transition_entry':
+        return this.transition(action, now);
+      case 'start_run':
+        return this.startRun(queue, provider, action, now);
+      case 'cancel_run':
+        return this.cancelRun(action, now);
+      case 'merge':
+        return this.merge(queue, provider, action, now);
+      case 'complete_mode_switch':
+        return this.completeModeSwitch(action, now);
+      case 'delete_branch':
+        return this.deleteBranch(queue, provider, action);
+    }
+  }
+
+  private async queueUnchanged(queue: Queue): Promise<boolean> {
+    const current = await this.deps.store.queues.findById(queue.id);
+    return current !== null && current.version === queue.version;
+  }
+
+  private async transition(a: TransitionEntryAction, now: Date): Promise<ApplyOutcome> {
+    const set: Partial<Entry> = {};
+    if (a.set.currentRunId !== undefined) set.currentRunId = a.set.currentRunId;
+    if (a.set.bisectionOf !== undefined) set.bisectionOf = a.set.bisectionOf;
+    const change: Parameters<Store['entries']['transition']>[2] = { to: a.to, reason: a.reason, detail: a.detail, restart: a.restart, set };
+    if (a.testRunId) change.testRunId = a.testRunId;
+    const done = await this.deps.store.entries.transition(a.entry.entryId, { from: [a.entry.expectedState], version: a.entry.expectedVersion }, change, now);
+    if (!done) return 'stale';
+    this.deps.logger.info(
+      { entryId: done.id, prNumber: done.prNumber, from: a.entry.expectedState, to: a.to, reason: a.reason, detail: a.detail },
+      'entry transition',
+    );
+    return 'applied';
+  }
+
+  /**
+   * Records the run first (sha unknown), moves its entries to testing, then builds the branch.
+   * A crash in between leaves a run without a sha, which resumeBuilds completes on the next pass.
+   */
+  private async startRun(queue: Queue, provider: GitProvider, a: StartRunAction, now: Date): Promise<ApplyOutcome> {
+    const id = a.runKind === 'bisection' ? `${randomUUID()}-bisection` : randomUUID();
+    const run: TestRun = {
+      id,
+      orgId: queue.orgId,
+      queueId: queue.id,
+      kind: a.runKind,
+      entryIds: a.tested.map((t) => t.entryId),
+      baseEntryIds: a.base.map((b) => b.entryId),
+      targetSha: a.targetSha,
+      branch: testBranchName(a.tested.map((t) => t.prNumber), id),
+      sha: null,
+      tree: null,
+      status: 'in_progress',
+      requiredStatuses: a.requiredStatuses,
+      requiredStatusesSource: a.requiredStatusesSource,
+      deadlineAt: a.timeoutMinutes > 0 ? new Date(now.getTime() + a.timeoutMinutes * 60_000) : null,
+      createdAt: now,
+      concludedAt: null,
+      conclusionReason: null,
+      branchDeleted: false,
+      bisectionOf: a.bisectionOf,
+      version: 1,
+    };
+    await this.deps.store.testRuns.insert(run);
+    for (const t of a.tested) {
+      const moved = await this.deps.store.entries.transition(
+        t.entryId,
+        { from: ['pending'], version: t.expectedVersion },
+        { to: 'testing', reason: a.reason, detail: a.detail, testRunId: id, set: { currentRunId: id } },
+        now,
+      );
+      if (!moved) {
+        // The group changed under us: the run must not test a combination nobody asked for.
+        await this.deps.store.testRuns.conclude(id, 'cancelled', 'test_run_lost', now);
+        return 'stale';
+      }
+    }
+    this.deps.logger.info({ testRunId: id, kind: a.runKind, prs: a.tested.map((t) => t.prNumber), base: a.base.map((b) => b.prNumber) }, 'test run started');
+    await this.build(queue, provider, run, now);
+    return 'applied';
+  }
+
+  /** Builds the test branch of a recorded run (idempotent: a retried build finds its branch). */
+  async build(queue: Queue, provider: GitProvider, run: TestRun, now = new Date()): Promise<void> {
+    const entries = await this.deps.store.entries.findByIds([...run.baseEntryIds, ...run.entryIds]);
+    const byId = new Map(entries.map((e) => [e.id, e]));
+    const ordered = [...run.baseEntryIds, ...run.entryIds].map((id) => byId.get(id)).filter((e): e is Entry => e !== undefined);
+    const result = await provider.buildTestBranch(queue.repo, {
+      branch: run.branch,
+      baseSha: run.targetSha,
+      pullRequests: ordered.map((e) => ({ number: e.prNumber, headSha: e.prSha, title: e.prTitle })),
+    });
+    if (!result.ok) {
+      const culprit = ordered.find((e) => e.prNumber === result.conflictPrNumber);
+      await this.deps.store.testRuns.conclude(run.id, 'failed', 'start_test_run_merge_conflict', now, culprit ? [culprit.id] : []);
+      this.deps.logger.info(
+        { testRunId: run.id, conflictPrNumber: result.conflictPrNumber, files: result.conflictedFiles },
+        'test branch could not be built: merge conflict',
+      );
+      return;
+    }
+    const fresh = await this.deps.store.testRuns.recordBuild(run.id, result.sha, result.tree);
+    if (!fresh) return;
+    this.deps.logger.info({ testRunId: run.id, branch: run.branch, sha: result.sha }, 'test branch built');
+    if (fresh.deadlineAt) await this.deps.scheduleTimeout(fresh);
+    await this.deps.evaluateRun(fresh);
+  }
+
+  private async cancelRun(a: CancelRunAction, now: Date): Promise<ApplyOutcome> {
+    const done = await this.deps.store.testRuns.conclude(a.runId, 'cancelled', a.reason, now);
+    if (!done) return 'stale';
+    this.deps.logger.info({ testRunId: a.runId, reason: a.reason, detail: a.detail }, 'test run cancelled');
+    return 'applied';
+  }
+
+  private async merge(queue: Queue, provider: GitProvider, a: MergeAction, now: Date): Promise<ApplyOutcome> {
+    const entries = await this.deps.store.entries.findByIds(a.items.map((i) => i.entryId));
+    const byId = new Map(entries.map((e) => [e.id, e]));
+    for (const item of a.items) {
+      const e = byId.get(item.entryId);
+      if (!e || e.state !== item.expectedState || e.version !== item.expectedVersion) return 'stale';
+    }
+    let expectedTree: string | undefined;
+    if (a.verifyTree && a.proofRunId) {
+      const proof = await this.deps.store.testRuns.findById(a.proofRunId);
+      if (!proof?.tree) return 'stale';
+      expectedTree = proof.tree;
+    }
+    const result = await provider.mergePullRequests(queue.repo, {
+      targetBranch: queue.branch,
+      expectedHeadSha: a.expectedTargetSha,
+      method: queue.mergeMethod,
+      pullRequests: a.items.map((i) => {
+        const e = byId.get(i.entryId)!;
+        return { number: e.prNumber, headSha: e.prSha, title: e.prTitle, author: e.prAuthor, headBranch: e.prHeadBranch };
+      }),
+      ...(expectedTree ? { expectedTree } : {}),
+    });
+    if (!result.ok) {
+      if (result.reason === 'target_moved') {
+        this.deps.logger.info({ expected: a.expectedTargetSha, actual: result.actualHeadSha }, 'merge skipped: the target branch moved');
+        return 'stale';
+      }
+      const detail =
+        result.reason === 'conflict'
+          ? `merging pull request #${result.prNumber} conflicted with the target branch`
+          : `the merged tree ${result.actualTree.slice(0, 12)} differs from the tested tree ${result.expectedTree.slice(0, 12)}; nothing was merged`;
+      this.deps.logger.error({ reason: result.reason, detail }, 'merge refused');
+      const culprits = result.reason === 'conflict' ? a.items.filter((i) => i.prNumber === result.prNumber) : a.items;
+      for (const c of culprits) {
+        await this.deps.store.entries.transition(
+          c.entryId,
+          { from: [c.expectedState], version: c.expectedVersion },
+          { to: 'failed', reason: 'github_api_merge_pr_failed', detail },
+          now,
+        );
+      }
+      return 'stale';
+    }
+    let onto = a.expectedTargetSha;
+    for (const item of a.items) {
+      const mergedSha = result.mergedShas[item.prNumber] ?? null;
+      await this.deps.store.entries.transition(
+        item.entryId,
+        { from: [item.expectedState], version: item.expectedVersion },
+        {
+          to: 'merged',
+          reason: a.reason,
+          detail: a.detail,
+          set: { verifiedByTestRun: item.verifiedByTestRun, mergedSha, mergedOntoSha: onto, currentRunId: null },
+          ...(a.proofRunId ? { testRunId: a.proofRunId } : {}),
+        },
+        now,
+      );
+      if (mergedSha) onto = mergedSha;
+    }
+    await this.deps.store.queues.observeTargetHead(queue.id, result.newHeadSha);
+    this.deps.logger.info({ prs: a.items.map((i) => i.prNumber), newHead: result.newHeadSha, proofRunId: a.proofRunId }, 'merged');
+    return 'applied';
+  }
+
+  private async completeModeSwitch(a: CompleteModeSwitchAction, now: Date): Promise<ApplyOutcome> {
+    const done = await this.deps.store.queues.update(
+      a.queueId,
+      a.expectedQueueVersion,
+      { state: 'running', mode: a.mode, pendingMode: null },
+      `mode switch to ${a.mode} completed`,
+      now,
+    );
+    if (!done) return 'stale';
+    this.deps.logger.info({ queueId: a.queueId, mode: a.mode }, 'mode switch completed');
+    return 'applied';
+  }
+
+  private async deleteBranch(queue: Queue, provider: GitProvider, a: DeleteBranchAction): Promise<ApplyOutcome> {
+    const result = await provider.deleteBranch(queue.repo, a.branch);
+    await this.deps.store.testRuns.markBranchDeleted(a.runId);
+    this.deps.logger.debug({ testRunId: a.runId, branch: a.branch, result }, 'test branch deleted');
+    return 'applied';
+  }
+}

@@ -1,0 +1,155 @@
+// One planning pass over one merge queue: finish builds a crash interrupted, load a snapshot,
+// ask the pure planner what to do, apply its actions with compare-and-set writes, and repeat
+// until the planner has nothing more to do. Time-driven follow-ups become delayed wake-ups.
+import { plan } from '../../domain/planner/index.js';
+import { readinessInMode } from '../../domain/readiness.js';
+import type { Queue, TestRun } from '../../domain/model.js';
+import type { Store } from '../../store/store.js';
+import type { GitProvider, ProviderRegistry } from '../../../providers/provider.js';
+import type { Logger } from '../../../logging.js';
+import { loadSnapshot } from './plan-snapshot.js';
+import { ActionApplier } from './action-applier.js';
+
+export interface EngineDeps {
+  store: Store;
+  providers: ProviderRegistry;
+  logger: Logger;
+  scheduleTimeout: (run: TestRun) => Promise<void>;
+  scheduleWake: (queueId: string, at: Date, why: string) => Promise<void>;
+  evaluateRun: (run: TestRun) => Promise<void>;
+  clock?: () => Date;
+}
+
+export interface PassSummary {
+  iterations: number;
+  applied: number;
+  stale: number;
+  wakeAt: Date | null;
+}
+
+/** A pass that keeps finding work this many times is cut short and logged (it re-runs later). */
+const MAX_ITERATIONS = 100;
+
+export class EngineService {
+  private readonly applier: ActionApplier;
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.applier = new ActionApplier({ store: deps.store, logger: deps.logger, scheduleTimeout: deps.scheduleTimeout, evaluateRun: deps.evaluateRun });
+    this.now = deps.clock ?? (() => new Date());
+  }
+
+  async planQueue(queueId: string): Promise<PassSummary> {
+    const summary: PassSummary = { iterations: 0, applied: 0, stale: 0, wakeAt: null };
+    for (; summary.iterations < MAX_ITERATIONS; summary.iterations++) {
+      const queue = await this.deps.store.queues.findById(queueId);
+      if (!queue) return summary;
+      const provider = await this.deps.providers.providerFor(queue.repo);
+      if (!provider) {
+        this.deps.logger.warn({ queueId, repo: queue.repo }, 'repository not found by any provider; queue not planned');
+        return summary;
+      }
+      await this.resumeBuilds(queue, provider);
+      await this.completeInterruptedMerges(queue, provider);
+      await this.applyModeToReadiness(queue);
+      const now = this.now();
+      const snapshot = await loadSnapshot(this.deps.store, queue, provider, now);
+      const result = plan(snapshot.input);
+      summary.wakeAt = result.wakeAt;
+      if (result.actions.length === 0) break;
+      let stale = false;
+      for (const action of result.actions) {
+        const outcome = await this.applier.apply(queue, provider, action, now);
+        if (outcome === 'stale') {
+          summary.stale++;
+          stale = true;
+          break;
+        }
+        summary.applied++;
+      }
+      if (!stale && result.actions.every((a) => a.kind === 'delete_branch')) break;
+    }
+    if (summary.iterations >= MAX_ITERATIONS) {
+      this.deps.logger.error({ queueId, ...summary }, 'planning pass did not settle; it will run again');
+    }
+    if (summary.wakeAt) await this.deps.scheduleWake(queueId, summary.wakeAt, 'planner wake-up');
+    return summary;
+  }
+
+  /**
+   * The delayed timeout check of one run. It acts only if the run is still in progress with the
+   * same deadline (the attempt it was scheduled for) and that deadline has passed. The run is
+   * cancelled with reason test_run_timeout, which the planner treats as a failure of its group
+   * (the same thing it does itself when it sees a run past its deadline).
+   */
+  async expireRun(testRunId: string, attempt: number): Promise<boolean> {
+    const run = await this.deps.store.testRuns.findById(testRunId);
+    if (!run || run.status !== 'in_progress' || !run.deadlineAt || run.deadlineAt.getTime() !== attempt) return false;
+    if (this.now().getTime() < attempt) return false;
+    const concluded = await this.deps.store.testRuns.conclude(run.id, 'cancelled', 'test_run_timeout', this.now());
+    if (!concluded) return false;
+    this.deps.logger.info({ testRunId, deadlineAt: run.deadlineAt }, 'test run timed out');
+    return true;
+  }
+
+  /**
+   * Queues whose stored state may hold due work: any active entry, run in progress, or test
+   * branch still to delete. Planning one with nothing due is a cheap no-op, so the reconciler
+   * re-plans them all rather than second-guessing the planner.
+   */
+  async queuesWithWork(): Promise<string[]> {
+    const ids = new Set<string>();
+    for (const e of await this.deps.store.entries.listActiveAll()) ids.add(e.queueId);
+    for (const r of await this.deps.store.testRuns.find({ $or: [{ status: 'in_progress' }, { branchDeleted: false }] })) ids.add(r.queueId);
+    return [...ids];
+  }
+
+  /**
+   * After a mode change, waiting entries are judged in the new mode before anything is admitted
+   * (parallel mode requires impacted targets), without waiting for the next provider poll.
+   */
+  private async applyModeToReadiness(queue: Queue): Promise<void> {
+    const mode = queue.pendingMode ?? queue.mode;
+    for (const e of await this.deps.store.entries.find({ queueId: queue.id, state: { $in: ['not_ready', 'pending'] } })) {
+      const readiness = readinessInMode(e.readiness, mode);
+      if (readiness) await this.deps.store.entries.patch(e.id, e.version, { readiness });
+    }
+  }
+
+  /**
+   * A crash between the provider's merge (target and merged marker move in one atomic ref update)
+   * and the entry's transition leaves an entry the forge already merged. Left alone, its run
+   * would look stale and the pull request would be tested and merged a second time; it is
+   * completed as merged instead, before anything is planned.
+   */
+  private async completeInterruptedMerges(queue: Queue, provider: GitProvider): Promise<void> {
+    const waiting = (await this.deps.store.entries.listActive(queue.id)).filter((e) => e.state !== 'not_ready');
+    if (waiting.length === 0) return;
+    const pulls = await provider.getPullRequests(queue.repo, waiting.map((e) => e.prNumber));
+    for (const e of waiting) {
+      const pr = pulls.get(e.prNumber);
+      if (!pr?.merged || pr.headSha !== e.prSha) continue;
+      const done = await this.deps.store.entries.transition(
+        e.id,
+        { from: [e.state], version: e.version },
+        {
+          to: 'merged',
+          reason: 'merge_graph_merge',
+          detail: 'the merge completed before the service restarted',
+          set: { verifiedByTestRun: e.currentRunId, currentRunId: null },
+        },
+        this.now(),
+      );
+      if (done) this.deps.logger.warn({ entryId: e.id, prNumber: e.prNumber }, 'completed a merge interrupted by a restart');
+    }
+  }
+
+  /** Runs recorded before a crash but never built: build them now (the build is idempotent). */
+  private async resumeBuilds(queue: Queue, provider: GitProvider): Promise<void> {
+    const unbuilt = await this.deps.store.testRuns.find({ queueId: queue.id, status: 'in_progress', sha: null });
+    for (const run of unbuilt) {
+      this.deps.logger.info({ testRunId: run.id }, 'resuming an interrupted test branch build');
+      await this.applier.build(queue, provider, run);
+    }
+  }
+}

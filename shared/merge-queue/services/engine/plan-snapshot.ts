@@ -1,0 +1,119 @@
+// Loads what the planner needs about one queue: entries, runs, the target head, impacted targets,
+// direct-merge facts and the required statuses at the target head. All I/O of a planning pass
+// before the pure plan() call happens here.
+import type { Entry, Queue, TestRun } from '../../domain/model.js';
+import { TERMINAL_ENTRY_STATES } from '../../domain/model.js';
+import type { DirectMergeFacts, ImpactedTargetSet, PlanInput } from '../../domain/planner/index.js';
+import { resolveRequiredStatuses, type ResolvedRequiredStatuses } from '../../domain/required-status-sources.js';
+import { evaluateRequiredStatuses } from '../../domain/required-statuses.js';
+import { repoKey } from '../../../repo-ref.js';
+import type { GitProvider } from '../../../providers/provider.js';
+import { readTrunkRequiredStatuses } from '../../../providers/trunk-config.js';
+import type { Store } from '../../store/store.js';
+
+export interface Snapshot {
+  queue: Queue;
+  provider: GitProvider;
+  input: PlanInput;
+  required: ResolvedRequiredStatuses;
+}
+
+export async function loadSnapshot(store: Store, queue: Queue, provider: GitProvider, now: Date): Promise<Snapshot> {
+  const targetSha = await provider.branchHead(queue.repo, queue.branch);
+  const active = await store.entries.listActive(queue.id);
+  const runs = await relevantRuns(store, queue.id, active);
+  const entries = await withReferencedEntries(store, queue, active, runs);
+  const required = await requiredStatusesAt(queue, provider, targetSha);
+
+  const mode = queue.mode;
+  const impactedTargets: Record<string, ImpactedTargetSet> = {};
+  if (mode === 'parallel') {
+    for (const e of entries) {
+      if (TERMINAL_ENTRY_STATES.includes(e.state)) continue;
+      const targets = await store.impactedTargets.get(queue.id, e.prNumber, e.prSha);
+      if (targets !== null) impactedTargets[e.id] = targets;
+    }
+  }
+
+  const directMerge: Record<string, DirectMergeFacts> = {};
+  if (queue.directMergeMode === 'always' && targetSha) {
+    for (const e of active) {
+      if (e.state !== 'not_ready' && e.state !== 'pending') continue;
+      const statuses = await store.commitStatuses.forCommit(queue.orgId, repoKey(queue.repo), e.prSha);
+      directMerge[e.id] = {
+        basedOnTargetTip: await provider.isAncestor(queue.repo, targetSha, e.prSha),
+        requiredStatusesPassing:
+          required.contexts.length > 0 &&
+          evaluateRequiredStatuses(
+            required.contexts,
+            statuses.map((s) => ({ context: s.context, state: s.state, at: s.createdAt })),
+          ) === 'success',
+      };
+    }
+  }
+
+  return {
+    queue,
+    provider,
+    required,
+    input: {
+      queue,
+      entries,
+      runs,
+      targetSha,
+      impactedTargets,
+      directMerge,
+      requiredStatuses: { contexts: required.contexts, source: required.source, configError: required.configError },
+      now,
+    },
+  };
+}
+
+/**
+ * Runs in progress, runs referenced by active entries (current run, bisection root), bisection
+ * runs of those roots, and concluded runs whose branch still exists.
+ */
+async function relevantRuns(store: Store, queueId: string, active: Entry[]): Promise<TestRun[]> {
+  const runs = new Map<string, TestRun>();
+  for (const r of await store.testRuns.find({ queueId, $or: [{ status: 'in_progress' }, { branchDeleted: false }] })) runs.set(r.id, r);
+  const referenced = new Set<string>();
+  for (const e of active) {
+    if (e.currentRunId) referenced.add(e.currentRunId);
+    if (e.bisectionOf) referenced.add(e.bisectionOf);
+  }
+  const missing = [...referenced].filter((id) => !runs.has(id));
+  if (missing.length > 0) for (const r of await store.testRuns.find({ _id: { $in: missing } })) runs.set(r.id, r);
+  const roots = [...referenced].filter((id) => runs.get(id)?.kind === 'main');
+  if (roots.length > 0) {
+    for (const r of await store.testRuns.find({ queueId, bisectionOf: { $in: roots } })) runs.set(r.id, r);
+  }
+  return [...runs.values()];
+}
+
+/**
+ * Active entries plus the terminal ones that runs reference, plus (parallel mode) entries the
+ * queue merged since the oldest relevant run was created.
+ */
+async function withReferencedEntries(store: Store, queue: Queue, active: Entry[], runs: TestRun[]): Promise<Entry[]> {
+  const byId = new Map(active.map((e) => [e.id, e]));
+  const wanted = new Set<string>();
+  for (const r of runs) for (const id of [...r.entryIds, ...r.baseEntryIds]) if (!byId.has(id)) wanted.add(id);
+  for (const e of await store.entries.findByIds([...wanted])) byId.set(e.id, e);
+  if (queue.mode === 'parallel' && runs.length > 0) {
+    const oldest = runs.reduce((min, r) => (r.createdAt < min ? r.createdAt : min), runs[0]!.createdAt);
+    for (const e of await store.entries.find({ queueId: queue.id, state: 'merged', stateChangedAt: { $gte: oldest } })) {
+      byId.set(e.id, e);
+    }
+  }
+  return [...byId.values()];
+}
+
+async function requiredStatusesAt(queue: Queue, provider: GitProvider, targetSha: string | null): Promise<ResolvedRequiredStatuses> {
+  if (queue.requiredStatuses && queue.requiredStatuses.length > 0) {
+    return resolveRequiredStatuses(queue.requiredStatuses, { kind: 'absent' }, null);
+  }
+  if (!targetSha) return resolveRequiredStatuses(null, { kind: 'absent' }, null);
+  const trunk = await readTrunkRequiredStatuses(provider, queue.repo, targetSha);
+  const protection = await provider.branchProtectionRequiredStatuses(queue.repo, queue.branch);
+  return resolveRequiredStatuses(null, trunk, protection);
+}

@@ -1,0 +1,302 @@
+// Use cases of pull requests in a queue: submit, cancel, restart, read, impacted targets, list.
+// State changes are compare-and-set transitions with reason codes; the engine (planner) does
+// everything that follows from them.
+import { randomUUID } from 'node:crypto';
+import type { Entry, EntryState, Queue, Readiness, ReadinessBasis } from '../domain/model.js';
+import type { RepoRef } from '../../repo-ref.js';
+import { ACTIVE_ENTRY_STATES, TERMINAL_ENTRY_STATES } from '../domain/model.js';
+import { resolvePriority, type PriorityInput } from '../domain/priority.js';
+import { evaluateReadiness } from '../domain/readiness.js';
+import { conflict, invalid, notFound } from '../../errors.js';
+import { isDuplicateKeyError } from '../../database/collection.js';
+import type { Store } from '../store/store.js';
+import type { ImpactedTargets } from '../store/impacted-targets-repository.js';
+import type { GitProvider, ProviderRegistry, PullRequestInfo } from '../../providers/provider.js';
+import type { Logger } from '../../logging.js';
+import type { QueueService } from './queue-service.js';
+
+export interface PullRequestServiceDeps {
+  store: Store;
+  providers: ProviderRegistry;
+  queues: QueueService;
+  logger: Logger;
+  requestPlan: (queueId: string, why: string) => Promise<void>;
+}
+
+const RESTARTABLE: readonly EntryState[] = ['testing', 'tests_passed', 'pending_failure'];
+const CAS_ATTEMPTS = 20;
+
+export interface ListPage {
+  entries: Entry[];
+  nextCursor: string | null;
+}
+
+export class PullRequestService {
+  constructor(private readonly deps: PullRequestServiceDeps) {}
+
+  async submit(
+    orgId: string,
+    repo: RepoRef,
+    branch: string,
+    prNumber: number,
+    priorityInput: PriorityInput,
+    noBatch: boolean | undefined,
+  ): Promise<Entry> {
+    const resolved = resolvePriority(priorityInput);
+    if (!resolved.ok) throw invalid('invalid_priority', resolved.message, [{ path: '/priority', message: resolved.message }]);
+    const { priority } = resolved;
+    const queue = await this.deps.queues.get(orgId, repo, branch);
+    const provider = await this.providerOf(repo);
+    const pr = await this.pullRequestAt(provider, repo, prNumber);
+
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      const active = await this.deps.store.entries.findActiveByPr(queue.id, prNumber);
+      if (active) {
+        // Resubmitting an active entry only updates its priority and batching; it keeps its place.
+        // Like noBatch, an omitted priority leaves the entry's as it is (a plain "submit again"
+        // must not demote an urgent pull request); an explicit null asks for the default.
+        const keepPriority = priorityInput === undefined;
+        const set = {
+          priorityValue: keepPriority ? active.priorityValue : priority.value,
+          priorityName: keepPriority ? active.priorityName : priority.name,
+          usedDefaultPriorityName: keepPriority ? active.usedDefaultPriorityName : priority.usedDefaultPriorityName,
+          noBatch: noBatch ?? active.noBatch,
+        };
+        const unchanged =
+          active.priorityValue === set.priorityValue && active.priorityName === set.priorityName && active.noBatch === set.noBatch;
+        if (unchanged) return active;
+        const patched = await this.deps.store.entries.patch(active.id, active.version, set);
+        if (!patched) continue;
+        this.deps.logger.info({ entryId: active.id, prNumber, priority: set.priorityValue, noBatch: set.noBatch }, 'resubmitted: priority/noBatch updated');
+        await this.deps.requestPlan(queue.id, `pull request #${prNumber} resubmitted`);
+        return patched;
+      }
+      if (pr.state !== 'open') throw conflict('pull_request_closed', `pull request #${prNumber} is closed`);
+      // A draft cannot be merged, and the poller cancels queued drafts (pr_converted_to_draft):
+      // accepting one would test it and then drop it at the next poll.
+      if (pr.draft) throw conflict('pull_request_draft', `pull request #${prNumber} is a draft; mark it ready for review, then submit it`);
+      const entry = await this.newEntry(queue, pr, provider, priority, noBatch ?? false);
+      try {
+        await this.deps.store.entries.insert(entry);
+      } catch (err) {
+        // Another submission of the same pull request won the race: treat this one as a resubmit.
+        if (isDuplicateKeyError(err)) continue;
+        throw err;
+      }
+      this.deps.logger.info({ entryId: entry.id, queueId: queue.id, prNumber, sha: pr.headSha }, 'pull request submitted');
+      if (!(await this.deps.store.queues.findById(queue.id))) {
+        // The queue was deleted between our read and the insert: do not leave an orphan behind.
+        await this.deps.store.entries.transition(entry.id, { from: ACTIVE_ENTRY_STATES }, { to: 'cancelled', reason: 'user_requested', detail: 'the queue was deleted' });
+        throw notFound('queue_not_found', `no merge queue for branch "${branch}"`);
+      }
+      await this.deps.requestPlan(queue.id, `pull request #${prNumber} submitted`);
+      return entry;
+    }
+    throw conflict('concurrent_update', 'the pull request was changed concurrently too many times; retry');
+  }
+
+  private async newEntry(
+    queue: Queue,
+    pr: PullRequestInfo,
+    provider: GitProvider,
+    priority: { value: number; name: string; usedDefaultPriorityName: string },
+    noBatch: boolean,
+  ): Promise<Entry> {
+    const now = new Date();
+    const seq = await this.deps.store.queues.allocateSeq(queue.id);
+    const { readiness, basis } = await this.readinessFor(queue, pr, provider);
+    return {
+      id: randomUUID(),
+      orgId: queue.orgId,
+      queueId: queue.id,
+      prNumber: pr.number,
+      prTitle: pr.title,
+      prSha: pr.headSha,
+      prBaseBranch: pr.baseBranch ?? queue.branch,
+      prAuthor: pr.author,
+      prHeadBranch: pr.headBranch,
+      priorityValue: priority.value,
+      priorityName: priority.name,
+      usedDefaultPriorityName: priority.usedDefaultPriorityName,
+      noBatch,
+      forceEnqueued: false,
+      state: 'not_ready',
+      stateChangedAt: now,
+      submittedAt: now,
+      seq,
+      readiness,
+      readinessBasis: basis,
+      currentRunId: null,
+      verifiedByTestRun: null,
+      mergedSha: null,
+      restartCount: 0,
+      lastReason: 'api_requested',
+      history: [{ at: now, from: null, to: 'not_ready', reason: 'api_requested', detail: `submitted at ${pr.headSha.slice(0, 12)}` }],
+      version: 1,
+    };
+  }
+
+  /**
+   * Readiness of a pull request for a queue, from the provider and the stored targets, with the
+   * shas it was computed for (so it is recomputed only when one of them moves).
+   */
+  async readinessFor(
+    queue: Queue,
+    pr: PullRequestInfo,
+    provider: GitProvider,
+  ): Promise<{ readiness: Readiness; basis: ReadinessBasis | null }> {
+    const targetHead = await provider.branchHead(queue.repo, queue.branch);
+    const mergeability = targetHead === null ? 'unspecified' : await provider.mergeability(queue.repo, { baseSha: targetHead, headSha: pr.headSha });
+    const hasImpactedTargets = await this.deps.store.impactedTargets.has(queue.id, pr.number, pr.headSha);
+    const mode = queue.pendingMode ?? queue.mode;
+    const readiness = evaluateReadiness({
+      prBaseBranch: pr.baseBranch ?? queue.branch,
+      queueBranch: queue.branch,
+      mergeability,
+      mode,
+      hasImpactedTargets,
+    });
+    return { readiness, basis: targetHead === null ? null : { targetSha: targetHead, headSha: pr.headSha, mode } };
+  }
+
+  async cancel(orgId: string, repo: RepoRef, branch: string, prNumber: number): Promise<void> {
+    const queue = await this.deps.queues.get(orgId, repo, branch);
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      const entry = await this.latestOrThrow(queue, prNumber);
+      if (!ACTIVE_ENTRY_STATES.includes(entry.state)) {
+        throw conflict('pr_not_active', `pull request #${prNumber} is not in the queue any more (it was ${entry.state})`);
+      }
+      const done = await this.deps.store.entries.transition(
+        entry.id,
+        { from: [entry.state], version: entry.version },
+        { to: 'cancelled', reason: 'user_requested', detail: 'cancelled through the API' },
+      );
+      if (done) {
+        this.deps.logger.info({ entryId: entry.id, prNumber, from: entry.state }, 'pull request cancelled');
+        await this.deps.requestPlan(queue.id, `pull request #${prNumber} cancelled`);
+        return;
+      }
+    }
+    throw conflict('concurrent_update', 'the pull request was changed concurrently too many times; retry');
+  }
+
+  async restartTests(orgId: string, repo: RepoRef, branch: string, prNumber: number): Promise<void> {
+    const queue = await this.deps.queues.get(orgId, repo, branch);
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      const entry = await this.latestOrThrow(queue, prNumber);
+      if (!RESTARTABLE.includes(entry.state)) {
+        throw conflict(
+          'pr_not_restartable',
+          `pull request #${prNumber} is ${entry.state}; only testing, tests_passed or pending_failure pull requests can be restarted`,
+        );
+      }
+      const done = await this.deps.store.entries.transition(
+        entry.id,
+        { from: [entry.state], version: entry.version },
+        { to: 'pending', reason: 'tests_restarted_by_api_request', restart: true, set: { currentRunId: null } },
+      );
+      if (done) {
+        this.deps.logger.info({ entryId: entry.id, prNumber, from: entry.state }, 'tests restarted');
+        await this.deps.requestPlan(queue.id, `tests of pull request #${prNumber} restarted`);
+        return;
+      }
+    }
+    throw conflict('concurrent_update', 'the pull request was changed concurrently too many times; retry');
+  }
+
+  async getSubmitted(orgId: string, repo: RepoRef, branch: string, pr: { number: number } | { branch: string }): Promise<Entry> {
+    const queue = await this.deps.queues.get(orgId, repo, branch);
+    if ('number' in pr) return this.latestOrThrow(queue, pr.number);
+    const entry = await this.deps.store.entries.findLatestByBranch(queue.id, pr.branch);
+    if (!entry) throw notFound('pull_request_not_submitted', `no pull request from branch "${pr.branch}" was submitted to this queue`);
+    return entry;
+  }
+
+  async setImpactedTargets(
+    orgId: string,
+    repo: RepoRef,
+    branch: string,
+    prNumber: number,
+    sha: string,
+    targets: ImpactedTargets,
+  ): Promise<void> {
+    const queue = await this.deps.queues.get(orgId, repo, branch);
+    const provider = await this.providerOf(repo);
+    const pr = await this.pullRequestAt(provider, repo, prNumber);
+    // An abbreviated sha of the current head names the head: store under the full sha, the
+    // one readiness looks up (otherwise the upload would be kept but never count).
+    const given = sha.toLowerCase();
+    const head = pr.headSha.toLowerCase();
+    const forSha = head.startsWith(given) ? head : given;
+    await this.deps.store.impactedTargets.set(queue.id, prNumber, forSha, targets);
+    this.deps.logger.info(
+      { queueId: queue.id, prNumber, sha: forSha, targets: targets === 'ALL' ? 'ALL' : targets.length },
+      'impacted targets stored',
+    );
+    // Compare-and-set, retried: a concurrent change of the entry (a resubmission, the provider
+    // poller) must not make this upload's readiness change vanish — nothing else would redo it
+    // until the head or the target moved.
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      const active = await this.deps.store.entries.findActiveByPr(queue.id, prNumber);
+      if (!active || active.prSha.toLowerCase() !== forSha) return;
+      if (!active.readiness.hasImpactedTargets) {
+        const patched = await this.deps.store.entries.patch(active.id, active.version, { readiness: { ...active.readiness, hasImpactedTargets: true } });
+        if (!patched) continue;
+      }
+      // New targets for a queued head can change its lanes (parallel mode) as well as its readiness.
+      await this.deps.requestPlan(queue.id, `impacted targets uploaded for pull request #${prNumber}`);
+      return;
+    }
+    throw conflict('concurrent_update', 'the pull request was changed concurrently too many times; retry');
+  }
+
+  /**
+   * listPullRequests: newest submissions first, `take` at a time; the cursor is the id of the
+   * last entry of the previous page.
+   */
+  async list(
+    orgId: string,
+    repo: RepoRef,
+    branch: string,
+    opts: { state?: EntryState; since?: Date; cursor?: string; take: number },
+  ): Promise<ListPage> {
+    const queue = await this.deps.queues.get(orgId, repo, branch);
+    const filter: Record<string, unknown> = { queueId: queue.id };
+    if (opts.since) {
+      // `since` selects pull requests that concluded since then; a non-final state filter selects none.
+      const states = TERMINAL_ENTRY_STATES.filter((s) => !opts.state || s === opts.state);
+      filter.state = { $in: states };
+      filter.stateChangedAt = { $gte: opts.since };
+    } else if (opts.state) {
+      filter.state = opts.state;
+    }
+    if (opts.cursor) {
+      const after = await this.deps.store.entries.findById(opts.cursor);
+      if (!after || after.queueId !== queue.id) throw invalid('invalid_cursor', 'the cursor does not belong to this queue', [{ path: '/cursor', message: 'unknown cursor' }]);
+      filter.seq = { $lt: after.seq };
+    }
+    const entries = await this.deps.store.entries.find(filter, { sort: { seq: -1 }, limit: opts.take + 1 });
+    const page = entries.slice(0, opts.take);
+    const last = page.at(-1);
+    return { entries: page, nextCursor: entries.length > opts.take && last ? last.id : null };
+  }
+
+  private async latestOrThrow(queue: Queue, prNumber: number): Promise<Entry> {
+    const entry = await this.deps.store.entries.findLatestByPr(queue.id, prNumber);
+    if (!entry) throw notFound('pull_request_not_submitted', `pull request #${prNumber} was never submitted to this queue`);
+    return entry;
+  }
+
+  /** The pull request as the provider sees it; 404 when it has none (numbers start at 1, so #0 never exists). */
+  private async pullRequestAt(provider: GitProvider, repo: RepoRef, prNumber: number): Promise<PullRequestInfo> {
+    const pr = prNumber >= 1 ? await provider.getPullRequest(repo, prNumber) : null;
+    if (!pr) throw notFound('pull_request_not_found', `pull request #${prNumber} does not exist in ${repo.owner}/${repo.name}`);
+    return pr;
+  }
+
+  private async providerOf(repo: RepoRef): Promise<GitProvider> {
+    const provider = await this.deps.providers.providerFor(repo);
+    if (!provider) throw notFound('repository_not_found', `repository ${repo.host}/${repo.owner}/${repo.name} was not found`);
+    return provider;
+  }
+}

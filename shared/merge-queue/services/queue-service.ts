@@ -1,0 +1,150 @@
+// Use cases of queue administration (spec §4.1): create, read, update and delete merge queues.
+import type { Entry, Queue, QueueMode, QueueSettings, QueueState } from '../domain/model.js';
+import type { RepoRef } from '../../repo-ref.js';
+import { IN_FLIGHT } from '../domain/planner/entry-states.js';
+import { conflict, invalid, notFound } from '../../errors.js';
+import type { Store } from '../store/store.js';
+import { QueueExistsError } from '../store/queue-repository.js';
+import type { ProviderRegistry } from '../../providers/provider.js';
+import type { Logger } from '../../logging.js';
+
+export type QueueSettingsPatch = Partial<Omit<QueueSettings, 'requiredStatuses'>> & {
+  state?: Exclude<QueueState, 'switching_modes'>;
+  requiredStatuses?: string[];
+  deleteRequiredStatuses?: boolean;
+};
+
+
+export interface QueueServiceDeps {
+  store: Store;
+  providers: ProviderRegistry;
+  logger: Logger;
+  /** Asks the engine to plan this queue again (state changed). */
+  requestPlan: (queueId: string, why: string) => Promise<void>;
+}
+
+/** How many times a compare-and-set is retried against concurrent writers before giving up. */
+const CAS_ATTEMPTS = 20;
+
+export class QueueService {
+  constructor(private readonly deps: QueueServiceDeps) {}
+
+  /** The queue of `orgId` for repo+branch; 404 when absent (also for another organisation's queue). */
+  async get(orgId: string, repo: RepoRef, branch: string): Promise<Queue> {
+    const queue = await this.deps.store.queues.find(orgId, repo, branch);
+    if (!queue) throw notFound('queue_not_found', `no merge queue for branch "${branch}" of ${repo.host}/${repo.owner}/${repo.name}`);
+    return queue;
+  }
+
+  async create(orgId: string, repo: RepoRef, branch: string, init: { mode?: QueueMode; concurrency?: number }): Promise<Queue> {
+    const provider = await this.deps.providers.providerFor(repo);
+    if (!provider) throw notFound('repository_not_found', `repository ${repo.host}/${repo.owner}/${repo.name} was not found`);
+    const head = await provider.branchHead(repo, branch);
+    if (head === null) throw notFound('branch_not_found', `branch "${branch}" does not exist in ${repo.owner}/${repo.name}`);
+    try {
+      const queue = await this.deps.store.queues.create(orgId, repo, branch, {
+        mode: init.mode ?? 'single',
+        concurrency: init.concurrency ?? 1,
+        targetSha: head,
+      });
+      this.deps.logger.info({ queueId: queue.id, repo, branch }, 'queue created');
+      return queue;
+    } catch (err) {
+      if (err instanceof QueueExistsError) {
+        throw conflict('queue_exists', `A merge queue already exists for branch "${branch}" in this repository`);
+      }
+      throw err;
+    }
+  }
+
+  async listEntries(queue: Queue): Promise<Entry[]> {
+    return this.deps.store.entries.listActive(queue.id);
+  }
+
+  async update(orgId: string, repo: RepoRef, branch: string, patch: QueueSettingsPatch): Promise<Queue> {
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      const queue = await this.get(orgId, repo, branch);
+      const { set, changes } = await this.computeUpdate(queue, patch);
+      if (changes.length === 0) return queue;
+      const updated = await this.deps.store.queues.update(queue.id, queue.version, set, changes.join(', '));
+      if (updated) {
+        this.deps.logger.info({ queueId: queue.id, changes }, 'queue updated');
+        await this.deps.requestPlan(queue.id, 'queue settings changed');
+        return updated;
+      }
+    }
+    throw conflict('concurrent_update', 'the queue was changed concurrently too many times; retry');
+  }
+
+  private async computeUpdate(
+    queue: Queue,
+    patch: QueueSettingsPatch,
+  ): Promise<{ set: Partial<QueueSettings> & { state?: QueueState; pendingMode?: QueueMode | null }; changes: string[] }> {
+    const { state, mode, requiredStatuses, deleteRequiredStatuses, ...settings } = patch;
+    if (deleteRequiredStatuses && requiredStatuses !== undefined) {
+      throw invalid('invalid_request', 'requiredStatuses and deleteRequiredStatuses cannot be combined', [
+        { path: '/deleteRequiredStatuses', message: 'cannot be combined with requiredStatuses' },
+      ]);
+    }
+    const switching = queue.state === 'switching_modes';
+    if (switching && ((mode !== undefined && mode !== queue.pendingMode) || state !== undefined)) {
+      throw conflict(
+        'mode_change_in_progress',
+        `the queue is switching to ${queue.pendingMode} mode; mode and state can change again once the switch completes`,
+      );
+    }
+    const set: Partial<QueueSettings> & { state?: QueueState; pendingMode?: QueueMode | null } = {};
+    const changes: string[] = [];
+    for (const [key, value] of Object.entries(settings) as [keyof QueueSettings, unknown][]) {
+      if (value === undefined || JSON.stringify(queue[key]) === JSON.stringify(value)) continue;
+      (set as Record<string, unknown>)[key] = value;
+      changes.push(`${key}=${JSON.stringify(value)}`);
+    }
+    // The compatible API ignored an empty list; only deleteRequiredStatuses reverts to trunk.yaml.
+    if (requiredStatuses !== undefined && requiredStatuses.length > 0) {
+      const unique = [...new Set(requiredStatuses)];
+      if (JSON.stringify(unique) !== JSON.stringify(queue.requiredStatuses)) {
+        set.requiredStatuses = unique;
+        changes.push(`requiredStatuses=${JSON.stringify(unique)}`);
+      }
+    }
+    if (deleteRequiredStatuses && queue.requiredStatuses !== null) {
+      set.requiredStatuses = null;
+      changes.push('requiredStatuses deleted');
+    }
+    if (state !== undefined && state !== queue.state) {
+      set.state = state;
+      changes.push(`state=${state}`);
+    }
+    if (mode !== undefined && mode !== queue.mode && !switching) {
+      const inFlight = await this.deps.store.entries.countInStates(queue.id, IN_FLIGHT);
+      if (inFlight > 0) {
+        set.state = 'switching_modes';
+        set.pendingMode = mode;
+        changes.push(`switching to mode=${mode} (${inFlight} pull requests in flight)`);
+      } else {
+        set.mode = mode;
+        changes.push(`mode=${mode}`);
+      }
+    }
+    return { set, changes };
+  }
+
+  async delete(orgId: string, repo: RepoRef, branch: string): Promise<void> {
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      const queue = await this.get(orgId, repo, branch);
+      const active = await this.deps.store.entries.countActive(queue.id);
+      if (active > 0) {
+        throw invalid(
+          'queue_not_empty',
+          `the queue still holds ${active} pull request(s) that are not merged, failed or cancelled; cancel them or drain the queue first`,
+        );
+      }
+      if (await this.deps.store.queues.delete(queue.id, queue.version)) {
+        this.deps.logger.info({ queueId: queue.id }, 'queue deleted');
+        return;
+      }
+    }
+    throw conflict('concurrent_update', 'the queue was changed concurrently too many times; retry');
+  }
+}

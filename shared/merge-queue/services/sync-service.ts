@@ -1,0 +1,124 @@
+// Keeps queued pull requests in step with the forge: cancels entries whose pull request was
+// pushed to, closed or retargeted, re-evaluates readiness when the target or the head moved, and
+// asks for a planning pass when anything changed (including the target branch moving).
+import type { Entry, Queue } from '../domain/model.js';
+import { syncDecision } from '../domain/pr-sync.js';
+import type { Store } from '../store/store.js';
+import type { GitProvider, ProviderRegistry, PullRequestInfo } from '../../providers/provider.js';
+import type { Logger } from '../../logging.js';
+import type { PullRequestService } from './pull-request-service.js';
+
+export interface SyncServiceDeps {
+  store: Store;
+  providers: ProviderRegistry;
+  pullRequests: PullRequestService;
+  logger: Logger;
+  requestPlan: (queueId: string, why: string) => Promise<void>;
+}
+
+export interface SyncOutcome {
+  /** Entries that left the queue because of a change at the forge. */
+  ended: number;
+  refreshed: number;
+  targetMoved: boolean;
+}
+
+export class SyncService {
+  constructor(private readonly deps: SyncServiceDeps) {}
+
+  /** Syncs every queue that has active entries (the provider poller's job). */
+  async syncAll(): Promise<void> {
+    const active = await this.deps.store.entries.listActiveAll();
+    const queueIds = [...new Set(active.map((e) => e.queueId))];
+    for (const queueId of queueIds) {
+      const queue = await this.deps.store.queues.findById(queueId);
+      if (!queue) continue;
+      try {
+        await this.syncQueue(queue, active.filter((e) => e.queueId === queueId));
+      } catch (err) {
+        this.deps.logger.error({ err, queueId }, 'sync of queue failed; retried on the next poll');
+      }
+    }
+  }
+
+  /**
+   * The queue's pull requests as the provider sees them, read in one batch (one git process for
+   * the whole queue). If the batch fails, each is read on its own, so one unreadable pull request
+   * (e.g. a malformed pulls/N.json) does not stop pushes, closes and readiness of every other
+   * pull request from being noticed; an unreadable one is absent from the result.
+   */
+  private async readPullRequests(provider: GitProvider, queue: Queue, entries: Entry[]): Promise<Map<number, PullRequestInfo | null>> {
+    const numbers = entries.map((e) => e.prNumber);
+    try {
+      return await provider.getPullRequests(queue.repo, numbers);
+    } catch {
+      const result = new Map<number, PullRequestInfo | null>();
+      for (const n of numbers) {
+        try {
+          result.set(n, await provider.getPullRequest(queue.repo, n));
+        } catch (err) {
+          this.deps.logger.error({ err, queueId: queue.id, prNumber: n }, 'pull request could not be read; left as it is until the next poll');
+        }
+      }
+      return result;
+    }
+  }
+
+  async syncQueue(queue: Queue, entries?: Entry[]): Promise<SyncOutcome> {
+    const outcome: SyncOutcome = { ended: 0, refreshed: 0, targetMoved: false };
+    const provider = await this.deps.providers.providerFor(queue.repo);
+    if (!provider) {
+      this.deps.logger.warn({ queueId: queue.id, repo: queue.repo }, 'repository not found by any provider; queue not synced');
+      return outcome;
+    }
+    const targetSha = await provider.branchHead(queue.repo, queue.branch);
+    outcome.targetMoved = await this.deps.store.queues.observeTargetHead(queue.id, targetSha);
+    const active = entries ?? (await this.deps.store.entries.listActive(queue.id));
+    const pulls = await this.readPullRequests(provider, queue, active);
+    for (const entry of active) {
+      if (!pulls.has(entry.prNumber)) continue;
+      const pr = pulls.get(entry.prNumber) ?? null;
+      const decision = syncDecision(entry, pr, { branch: queue.branch, mode: queue.pendingMode ?? queue.mode, targetSha });
+      if (decision.kind === 'cancel') {
+        const done = await this.deps.store.entries.transition(
+          entry.id,
+          { from: [entry.state], version: entry.version },
+          { to: 'cancelled', reason: decision.reason, detail: decision.detail },
+        );
+        if (done) {
+          outcome.ended++;
+          this.deps.logger.info({ entryId: entry.id, prNumber: entry.prNumber, reason: decision.reason }, 'pull request cancelled: changed at the forge');
+        }
+      } else if (decision.kind === 'merged_outside_queue') {
+        const done = await this.deps.store.entries.transition(
+          entry.id,
+          { from: [entry.state], version: entry.version },
+          { to: 'merged', reason: 'manual_merge', detail: decision.detail },
+        );
+        if (done) {
+          outcome.ended++;
+          this.deps.logger.info({ entryId: entry.id, prNumber: entry.prNumber }, 'pull request merged outside the queue');
+        }
+      } else if (decision.kind === 'refresh_readiness' && pr && targetSha) {
+        const { readiness, basis } = await this.deps.pullRequests.readinessFor(queue, pr, provider);
+        const updated = await this.deps.store.entries.patch(entry.id, entry.version, {
+          readiness,
+          prBaseBranch: pr.baseBranch ?? queue.branch,
+          readinessBasis: basis,
+        });
+        if (updated && JSON.stringify(readiness) !== JSON.stringify(entry.readiness)) outcome.refreshed++;
+      }
+    }
+    if (outcome.ended > 0 || outcome.refreshed > 0 || outcome.targetMoved) {
+      const why = [
+        outcome.targetMoved ? 'target branch moved' : '',
+        outcome.ended ? `${outcome.ended} ended by changes at the forge` : '',
+        outcome.refreshed ? `${outcome.refreshed} readiness changed` : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
+      await this.deps.requestPlan(queue.id, why);
+    }
+    return outcome;
+  }
+}

@@ -1,0 +1,40 @@
+// getMergeQueueTestingDetails: what one test run tests, on which branch, and what CI reported.
+import type { Entry, Queue, TestRun } from '../domain/model.js';
+import type { RepoRef } from '../../repo-ref.js';
+import { repoKey } from '../../repo-ref.js';
+import { runImpactedTargets, type RunImpactedTargets } from '../domain/run-impacted-targets.js';
+import type { ImpactedTargetSet } from '../domain/planner/index.js';
+import { notFound } from '../../errors.js';
+import type { Store } from '../store/store.js';
+import type { CommitStatus } from '../store/commit-status-repository.js';
+import type { QueueService } from './queue-service.js';
+
+export interface TestingDetails {
+  queue: Queue;
+  run: TestRun;
+  tested: Entry[];
+  base: Entry[];
+  statuses: CommitStatus[];
+  /** Parallel-mode fields, present only when targets were uploaded for the run's entries. */
+  targets: RunImpactedTargets;
+}
+
+export class TestingDetailsService {
+  constructor(private readonly deps: { store: Store; queues: QueueService }) {}
+
+  async get(orgId: string, repo: RepoRef, branch: string, testRunId: string): Promise<TestingDetails> {
+    const queue = await this.deps.queues.get(orgId, repo, branch);
+    const run = await this.deps.store.testRuns.findById(testRunId);
+    if (!run || run.queueId !== queue.id) throw notFound('test_run_not_found', `no test run ${testRunId} in this queue`);
+    const entries = await this.deps.store.entries.findByIds([...run.entryIds, ...run.baseEntryIds]);
+    const byId = new Map(entries.map((e) => [e.id, e]));
+    const pick = (ids: string[]) => ids.map((id) => byId.get(id)).filter((e): e is Entry => e !== undefined);
+    const statuses = run.sha ? await this.deps.store.commitStatuses.forCommit(orgId, repoKey(repo), run.sha) : [];
+    // Targets of the head each entry was tested at (an entry's prSha never changes: a push
+    // to the pull request makes a new entry).
+    const uploads = new Map<string, ImpactedTargetSet | null>();
+    for (const e of entries) uploads.set(e.id, await this.deps.store.impactedTargets.get(queue.id, e.prNumber, e.prSha));
+    const targets = runImpactedTargets(run.baseEntryIds, run.entryIds, (id) => uploads.get(id) ?? null);
+    return { queue, run, tested: pick(run.entryIds), base: pick(run.baseEntryIds), statuses, targets };
+  }
+}

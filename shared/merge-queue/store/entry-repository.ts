@@ -1,0 +1,190 @@
+// Queue entries (the v1 "merge items"). Every state change is one compare-and-set on the
+// entry's state (and version when given) that appends a history entry with its reason code.
+import type { Database, DocCollection, Filter, IndexSpec, StoredDoc } from '../../database/collection.js';
+import type { Entry, EntryState, HistoryEntry, Reason } from '../domain/model.js';
+import { TERMINAL_ENTRY_STATES } from '../domain/model.js';
+
+/** `active` mirrors "state is not terminal" so a partial unique index can hold one active entry per PR. */
+export type EntryDoc = StoredDoc & Omit<Entry, 'id'> & { active: boolean };
+
+export const ENTRY_INDEXES: IndexSpec[] = [
+  {
+    key: { queueId: 1, prNumber: 1 },
+    name: 'one_active_entry_per_pr',
+    unique: true,
+    partialFilterExpression: { active: true },
+    comment: 'idempotent submit: at most one active entry per pull request and queue',
+  },
+  { key: { queueId: 1, active: 1, priorityValue: 1, seq: 1 }, name: 'queue_order', comment: 'getQueue / planner snapshot in queue order' },
+  { key: { queueId: 1, prNumber: 1, submittedAt: -1 }, name: 'pr_latest', comment: 'getSubmittedPullRequest by number' },
+  { key: { queueId: 1, prHeadBranch: 1, submittedAt: -1 }, name: 'branch_latest', comment: 'getSubmittedPullRequest by branch' },
+  { key: { queueId: 1, stateChangedAt: -1 }, name: 'queue_changed', comment: 'listPullRequests since / metrics history' },
+  { key: { orgId: 1, active: 1 }, name: 'org_active', comment: 'provider poller: active entries of every queue; metrics gauges of an organisation' },
+  { key: { orgId: 1, stateChangedAt: -1 }, name: 'org_changed', comment: 'metrics of every queue of an organisation: entries changed in the last hour' },
+];
+
+/** The entries a read covers: an organisation's, optionally only those of some of its queues. */
+export interface EntryScope {
+  orgId: string;
+  queueIds?: string[];
+}
+
+// orgId always leads: an equality both engines can use an index for, and it keeps one
+// organisation's read from ever matching another's entries.
+const scopeFilter = (scope: EntryScope): Filter<EntryDoc> =>
+  scope.queueIds ? { orgId: scope.orgId, queueId: { $in: scope.queueIds } } : { orgId: scope.orgId };
+
+export const toEntry = (d: EntryDoc): Entry => {
+  const { _id, active: _active, ...rest } = d;
+  return { id: _id, ...rest };
+};
+
+export interface TransitionChange {
+  to: EntryState;
+  reason: Reason;
+  detail?: string;
+  testRunId?: string;
+  /** Extra fields to set with the transition (e.g. currentRunId, verifiedByTestRun). */
+  set?: Partial<Omit<Entry, 'id' | 'state' | 'history' | 'version' | 'lastReason' | 'stateChangedAt'>>;
+  /** Count this transition as a restart (testing/passed/pending-failure back to pending). */
+  restart?: boolean;
+}
+
+export interface TransitionGuard {
+  /** States the entry may be in for the change to apply. */
+  from: readonly EntryState[];
+  /** When given, the entry must also still be at this version. */
+  version?: number;
+}
+
+export class EntryRepository {
+  readonly col: DocCollection<EntryDoc>;
+  constructor(db: Database) {
+    this.col = db.collection<EntryDoc>('entries');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.col.createIndexes(ENTRY_INDEXES);
+  }
+
+  /** Inserts a new entry; throws a duplicate-key error (11000) if the PR already has an active one. */
+  async insert(entry: Entry): Promise<void> {
+    const { id, ...rest } = entry;
+    await this.col.insertOne({ _id: id, ...rest, active: !TERMINAL_ENTRY_STATES.includes(entry.state) });
+  }
+
+  async findById(id: string): Promise<Entry | null> {
+    const d = await this.col.findOne({ _id: id });
+    return d ? toEntry(d) : null;
+  }
+
+  async findByIds(ids: string[]): Promise<Entry[]> {
+    if (ids.length === 0) return [];
+    return (await this.col.find({ _id: { $in: ids } })).map(toEntry);
+  }
+
+  async findActiveByPr(queueId: string, prNumber: number): Promise<Entry | null> {
+    const d = await this.col.findOne({ queueId, prNumber, active: true });
+    return d ? toEntry(d) : null;
+  }
+
+  async findLatestByPr(queueId: string, prNumber: number): Promise<Entry | null> {
+    const d = await this.col.findOne({ queueId, prNumber }, { sort: { submittedAt: -1, seq: -1 } });
+    return d ? toEntry(d) : null;
+  }
+
+  /** The latest entry for a head branch, preferring an active one (wire-contract §2.5). */
+  async findLatestByBranch(queueId: string, branch: string): Promise<Entry | null> {
+    const active = await this.col.findOne({ queueId, prHeadBranch: branch, active: true }, { sort: { submittedAt: -1 } });
+    if (active) return toEntry(active);
+    const d = await this.col.findOne({ queueId, prHeadBranch: branch }, { sort: { submittedAt: -1, seq: -1 } });
+    return d ? toEntry(d) : null;
+  }
+
+  /** Every entry of the queue that has not ended, in priority then admission order. */
+  async listActive(queueId: string): Promise<Entry[]> {
+    const docs = await this.col.find({ queueId, active: true }, { sort: { priorityValue: 1, seq: 1 } });
+    return docs.map(toEntry);
+  }
+
+  async countInStates(queueId: string, states: readonly EntryState[]): Promise<number> {
+    return this.col.countDocuments({ queueId, state: { $in: [...states] } });
+  }
+
+  async countActive(queueId: string): Promise<number> {
+    return this.col.countDocuments({ queueId, active: true });
+  }
+
+  async listActiveByOrg(orgId: string): Promise<Entry[]> {
+    return (await this.col.find({ orgId, active: true })).map(toEntry);
+  }
+
+  async listActiveAll(): Promise<Entry[]> {
+    return (await this.col.find({ active: true })).map(toEntry);
+  }
+
+  /**
+   * State of every active entry in scope, and whether it takes part in a bisection (metrics
+   * gauges). Served by `org_active` (a whole organisation) or `queue_order` (some queues).
+   */
+  async listActiveStates(scope: EntryScope): Promise<{ queueId: string; state: EntryState; inBisection: boolean }[]> {
+    const docs = await this.col.find({ ...scopeFilter(scope), active: true }, { projection: { _id: 0, queueId: 1, state: 1, bisectionOf: 1 } });
+    return docs.map((d) => ({ queueId: d.queueId, state: d.state, inBisection: typeof d.bisectionOf === 'string' }));
+  }
+
+  /**
+   * Histories of the entries in scope whose last transition is at or after `since` (metrics
+   * `_1h` series: history is append-only, so an entry unchanged since then has no transition in
+   * the window, and older entries are never read). Served by `org_changed` or `queue_changed`.
+   */
+  async listHistoriesChangedSince(scope: EntryScope, since: Date): Promise<{ id: string; queueId: string; history: HistoryEntry[] }[]> {
+    const docs = await this.col.find({ ...scopeFilter(scope), stateChangedAt: { $gte: since } }, { projection: { _id: 1, queueId: 1, history: 1 } });
+    return docs.map((d) => ({ id: d._id, queueId: d.queueId, history: d.history }));
+  }
+
+  async find(filter: Filter<EntryDoc>, options: { sort?: Record<string, 1 | -1>; limit?: number } = {}): Promise<Entry[]> {
+    return (await this.col.find(filter, options)).map(toEntry);
+  }
+
+  /**
+   * Compare-and-set transition. Returns the updated entry, or null when the guard no longer
+   * holds (another writer changed the entry first): callers reload and decide again.
+   */
+  async transition(id: string, guard: TransitionGuard, change: TransitionChange, now = new Date()): Promise<Entry | null> {
+    // Read, check the guard, then write conditioned on the version read: the version pins the
+    // state too, so the history entry's `from` is exactly the state that was replaced.
+    const before = await this.col.findOne({ _id: id }, { projection: { state: 1, version: 1, stateChangedAt: 1 } });
+    if (!before || !guard.from.includes(before.state)) return null;
+    if (guard.version !== undefined && before.version !== guard.version) return null;
+    // A planning pass stamps its transitions with the time it started, which can precede a
+    // transition another writer (an API call) made while the pass loaded its snapshot: never let
+    // the history go back in time, or durations read from it (metrics, timeline) turn negative.
+    const at = before.stateChangedAt instanceof Date && before.stateChangedAt > now ? before.stateChangedAt : now;
+    const history: HistoryEntry = { at, from: before.state, to: change.to, reason: change.reason };
+    if (change.detail !== undefined) history.detail = change.detail;
+    if (change.testRunId !== undefined) history.testRunId = change.testRunId;
+    const inc: Record<string, number> = { version: 1 };
+    if (change.restart) inc.restartCount = 1;
+    const d = await this.col.findOneAndUpdate(
+      { _id: id, version: before.version },
+      {
+        $set: {
+          ...(change.set ?? {}),
+          state: change.to,
+          active: !TERMINAL_ENTRY_STATES.includes(change.to),
+          stateChangedAt: at,
+          lastReason: change.reason,
+        },
+        $inc: inc,
+        $push: { history },
+      },
+    );
+    return d ? toEntry(d) : null;
+  }
+
+  /** Updates fields that are not a state change (priority, readiness) under a version guard. */
+  async patch(id: string, version: number, set: Partial<Omit<Entry, 'id' | 'state' | 'history' | 'version'>>): Promise<Entry | null> {
+    const d = await this.col.findOneAndUpdate({ _id: id, version }, { $set: set, $inc: { version: 1 } });
+    return d ? toEntry(d) : null;
+  }
+}

@@ -1,0 +1,166 @@
+// Merge queues, one per (organisation, repository, branch). Every change is a compare-and-set on
+// `version` and appends to the queue's own history.
+import { randomUUID } from 'node:crypto';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
+import { isDuplicateKeyError } from '../../database/collection.js';
+import type { Queue, QueueMode, QueueSettings, QueueState } from '../domain/model.js';
+import type { RepoRef } from '../../repo-ref.js';
+import { DEFAULT_QUEUE_SETTINGS } from '../domain/model.js';
+import { repoKey } from '../../repo-ref.js';
+
+export interface QueueHistoryEntry {
+  at: Date;
+  change: string;
+  detail?: string;
+}
+
+type QueueDoc = StoredDoc & Omit<Queue, 'id'> & { repoKey: string; history: QueueHistoryEntry[] };
+
+/** Queue history kept per queue (oldest dropped first). */
+const QUEUE_HISTORY_LIMIT = 500;
+
+export const QUEUE_INDEXES: IndexSpec[] = [
+  {
+    key: { orgId: 1, repoKey: 1, branch: 1 },
+    name: 'org_repo_branch_unique',
+    unique: true,
+    comment: 'one queue per repository branch; getQueue/submit lookups',
+  },
+  { key: { orgId: 1, repoKey: 1 }, name: 'org_repo', comment: 'metrics for one repository' },
+];
+
+const toQueue = (d: QueueDoc): Queue => {
+  const { _id, repoKey: _key, history: _history, ...rest } = d;
+  return { id: _id, ...rest };
+};
+
+export class QueueExistsError extends Error {}
+
+export class QueueRepository {
+  private readonly col: DocCollection<QueueDoc>;
+  constructor(db: Database) {
+    this.col = db.collection<QueueDoc>('queues');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.col.createIndexes(QUEUE_INDEXES);
+  }
+
+  async create(
+    orgId: string,
+    repo: RepoRef,
+    branch: string,
+    init: { mode: QueueMode; concurrency: number; targetSha: string },
+    now = new Date(),
+  ): Promise<Queue> {
+    const doc: QueueDoc = {
+      _id: randomUUID(),
+      orgId,
+      repo: { host: repo.host, owner: repo.owner, name: repo.name },
+      repoKey: repoKey(repo),
+      branch,
+      ...structuredClone(DEFAULT_QUEUE_SETTINGS),
+      mode: init.mode,
+      concurrency: init.concurrency,
+      bisectionConcurrency: init.concurrency,
+      state: 'running',
+      pendingMode: null,
+      observedTargetSha: init.targetSha,
+      nextSeq: 1,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+      history: [{ at: now, change: 'created', detail: `mode ${init.mode}, concurrency ${init.concurrency}` }],
+    };
+    try {
+      await this.col.insertOne(doc);
+    } catch (err) {
+      if (isDuplicateKeyError(err)) throw new QueueExistsError(`a merge queue already exists for branch "${branch}"`);
+      throw err;
+    }
+    return toQueue(doc);
+  }
+
+  async find(orgId: string, repo: RepoRef, branch: string): Promise<Queue | null> {
+    const d = await this.col.findOne({ orgId, repoKey: repoKey(repo), branch });
+    return d ? toQueue(d) : null;
+  }
+
+  async findById(id: string): Promise<Queue | null> {
+    const d = await this.col.findOne({ _id: id });
+    return d ? toQueue(d) : null;
+  }
+
+  async listByOrg(orgId: string): Promise<Queue[]> {
+    const docs = await this.col.find({ orgId }, { sort: { repoKey: 1, branch: 1 } });
+    return docs.map(toQueue);
+  }
+
+  async listByRepo(orgId: string, repo: RepoRef): Promise<Queue[]> {
+    const docs = await this.col.find({ orgId, repoKey: repoKey(repo) }, { sort: { branch: 1 } });
+    return docs.map(toQueue);
+  }
+
+  /**
+   * Id, repository and branch of the organisation's queues (of one repository when given): what
+   * the metrics label series with. Projected, because a queue document carries its history.
+   */
+  async listRefs(orgId: string, repo: RepoRef | null): Promise<{ id: string; repo: RepoRef; branch: string }[]> {
+    const filter = repo ? { orgId, repoKey: repoKey(repo) } : { orgId };
+    const docs = await this.col.find(filter, { sort: { repoKey: 1, branch: 1 }, projection: { _id: 1, repo: 1, branch: 1 } });
+    return docs.map((d) => ({ id: d._id, repo: d.repo, branch: d.branch }));
+  }
+
+  async listAll(): Promise<Queue[]> {
+    return (await this.col.find({}, { sort: { _id: 1 } })).map(toQueue);
+  }
+
+  /**
+   * Compare-and-set: applies `patch` only if the queue is still at `expectedVersion`.
+   * Returns the new queue, or null when another writer got there first.
+   */
+  async update(
+    id: string,
+    expectedVersion: number,
+    patch: Partial<QueueSettings> & { state?: QueueState; pendingMode?: QueueMode | null },
+    change: string,
+    now = new Date(),
+  ): Promise<Queue | null> {
+    const d = await this.col.findOneAndUpdate(
+      { _id: id, version: expectedVersion },
+      {
+        $set: { ...patch, updatedAt: now },
+        $inc: { version: 1 },
+        $push: { history: { $each: [{ at: now, change }], $slice: -QUEUE_HISTORY_LIMIT } },
+      },
+    );
+    return d ? toQueue(d) : null;
+  }
+
+  /**
+   * Records the target head seen at the forge; true when it differs from the one seen before.
+   * Not a state change of the queue, so no version bump (it would only make admin updates retry).
+   */
+  async observeTargetHead(id: string, sha: string | null): Promise<boolean> {
+    const res = await this.col.updateOne({ _id: id, observedTargetSha: { $ne: sha } }, { $set: { observedTargetSha: sha } });
+    return res.modifiedCount === 1;
+  }
+
+  /** Hands out the next admission sequence number (atomic, never reused). */
+  async allocateSeq(id: string): Promise<number> {
+    const d = await this.col.findOneAndUpdate({ _id: id }, { $inc: { nextSeq: 1 } }, { returnDocument: 'before' });
+    if (!d) throw new Error(`queue ${id} vanished while allocating a sequence number`);
+    return d.nextSeq;
+  }
+
+  async history(id: string): Promise<QueueHistoryEntry[]> {
+    const d = await this.col.findOne({ _id: id }, { projection: { history: 1 } });
+    return d?.history ?? [];
+  }
+
+  /** Deletes the queue only if it is still at `expectedVersion`. */
+  async delete(id: string, expectedVersion: number): Promise<boolean> {
+    const res = await this.col.deleteOne({ _id: id, version: expectedVersion });
+    return res.deletedCount === 1;
+  }
+}

@@ -1,0 +1,218 @@
+// Failures, flakes and restarts (issue 4): pending failure, depth, optimistic rescue, timeouts,
+// build failures (merge conflict, no required statuses), evictions restarting what was built on
+// the evicted entry.
+import { expect } from 'chai';
+import {
+  at,
+  cancels,
+  entry,
+  failed,
+  held,
+  input,
+  moves,
+  passed,
+  planOf,
+  queue,
+  reasons,
+  run,
+  starts,
+} from '../../../../shared/merge-queue/simulation/builders.js';
+import { Simulator, finish, running, states } from '../../../../shared/merge-queue/simulation/simulator.js';
+import { plan } from '../../../../shared/merge-queue/domain/planner/index.js';
+
+describe('planner: failures, flakes and restarts', () => {
+  describe('pending failure', () => {
+    it('waits while any group ahead has not concluded', () => {
+      const r = planOf({ entries: [held(1, 'r1'), held(2, 'r2', 'pending_failure')], runs: [run('r1', [1]), failed(run('r2', [2], [1]))] });
+      expect(moves(r.actions)).to.deep.equal({});
+    });
+
+    it('waits while a group ahead is itself in pending failure', () => {
+      const r = planOf({
+        queue: { pendingFailureDepth: 2 },
+        entries: [held(1, 'r1', 'pending_failure'), held(2, 'r2', 'pending_failure'), held(3, 'r3')],
+        runs: [failed(run('r1', [1])), failed(run('r2', [2], [1])), run('r3', [3], [1, 2])],
+      });
+      expect(moves(r.actions)).to.deep.equal({});
+    });
+
+    it('fails with test_run_timeout when the run timed out', () => {
+      const r = planOf({
+        entries: [held(1, 'r1', 'pending_failure')],
+        runs: [{ ...run('r1', [1]), status: 'cancelled', conclusionReason: 'test_run_timeout' }],
+      });
+      expect(reasons(r.actions)).to.deep.equal({ e1: 'test_run_timeout' });
+    });
+
+    it('does not wait for successors that cannot start (switching modes)', () => {
+      const r = planOf({
+        queue: { pendingFailureDepth: 1, state: 'switching_modes', pendingMode: 'parallel' },
+        entries: [held(1, 'r1', 'pending_failure'), entry(2)],
+        runs: [failed(run('r1', [1]))],
+      });
+      expect(moves(r.actions)).to.deep.equal({ e1: 'failed' });
+    });
+
+    it('with depth 1 and no optimistic merge, a passing successor only delays the failure', () => {
+      const r = planOf({
+        queue: { pendingFailureDepth: 1 },
+        entries: [held(1, 'r1', 'pending_failure'), held(2, 'r2', 'tests_passed')],
+        runs: [failed(run('r1', [1])), passed(run('r2', [2], [1]))],
+      });
+      expect(moves(r.actions)).to.deep.equal({ e1: 'failed', e2: 'pending' });
+      expect(reasons(r.actions).e2).to.equal('prerequisite_merge_item_failed');
+    });
+
+    it('the worked example of §1.18: A, B+a, C+ba testing; A fails → A failed, B and C re-test as B on head, C on head+B', () => {
+      const sim = new Simulator({ queue: queue({ concurrency: 3 }), entries: [1, 2, 3].map((n) => entry(n)) });
+      sim.settle();
+      expect(running(sim)).to.deep.equal(['1|', '2|1', '3|1,2']);
+      finish(sim, [1], 'failed');
+      sim.settle();
+      expect(states(sim)).to.deep.equal({ e1: 'failed', e2: 'testing', e3: 'testing' });
+      expect(running(sim)).to.deep.equal(['2|', '3|2']);
+      expect([...sim.entries.values()].map((e) => e.restartCount)).to.deep.equal([0, 1, 1]);
+    });
+
+    it('the worked example, other order: C fails first and waits for A and B', () => {
+      const sim = new Simulator({ queue: queue({ concurrency: 3 }), entries: [1, 2, 3].map((n) => entry(n)), bad: new Set(['e3']) });
+      sim.settle();
+      finish(sim, [3], 'failed');
+      sim.settle();
+      expect(states(sim).e3).to.equal('pending_failure');
+      finish(sim, [1], 'succeeded');
+      sim.settle();
+      expect(states(sim).e3).to.equal('pending_failure');
+      finish(sim, [2], 'succeeded');
+      sim.settle();
+      expect(states(sim)).to.deep.equal({ e1: 'merged', e2: 'merged', e3: 'failed' });
+    });
+
+    it('optimistic merge rescues a flaky failure with pendingFailureDepth 1', () => {
+      const sim = new Simulator({
+        queue: queue({ concurrency: 2, pendingFailureDepth: 1, canOptimisticallyMerge: true }),
+        entries: [1, 2, 3].map((n) => entry(n)),
+      });
+      sim.settle();
+      finish(sim, [1], 'failed'); // a flake: #1 is fine
+      sim.settle();
+      expect(states(sim)).to.deep.include({ e1: 'pending_failure', e2: 'testing' });
+      finish(sim, [2], 'succeeded');
+      sim.settle();
+      expect(states(sim)).to.deep.include({ e1: 'merged', e2: 'merged' });
+      expect(sim.merges[0]).to.deep.equal({ entryIds: ['e1', 'e2'], proofRunId: 'run2' });
+      expect(sim.entries.get('e1')!.verifiedByTestRun).to.equal('run2');
+    });
+
+    it('without optimistic merge the same flake fails the entry once its successor concluded', () => {
+      const sim = new Simulator({ queue: queue({ concurrency: 2, pendingFailureDepth: 1 }), entries: [1, 2].map((n) => entry(n)) });
+      sim.settle();
+      finish(sim, [1], 'failed');
+      finish(sim, [2], 'succeeded');
+      sim.settle();
+      expect(states(sim)).to.deep.equal({ e1: 'failed', e2: 'testing' });
+      expect(running(sim)).to.deep.equal(['2|']);
+    });
+  });
+
+  describe('timeouts', () => {
+    it('cancels a run past its deadline and sends its group down the failure path', () => {
+      const sim = new Simulator({ queue: queue({ concurrency: 2, testingTimeoutMinutes: 30 }), entries: [1, 2].map((n) => entry(n)) });
+      sim.settle();
+      expect(sim.lastWake).to.deep.equal(at(30));
+      sim.now = at(30).getTime();
+      sim.settle();
+      const r1 = sim.runs.get('run1')!;
+      expect([r1.status, r1.conclusionReason]).to.deep.equal(['cancelled', 'test_run_timeout']);
+      expect(states(sim)).to.deep.equal({ e1: 'failed', e2: 'testing' });
+      expect(sim.entries.get('e1')!.lastReason).to.equal('test_run_timeout');
+      expect(running(sim)).to.deep.equal(['2|']);
+    });
+
+    it('0 disables the timeout', () => {
+      const r = planOf({ queue: { testingTimeoutMinutes: 0 }, entries: [entry(1)] });
+      const s = r.actions.find((a) => a.kind === 'start_run');
+      expect(s && s.kind === 'start_run' && s.timeoutMinutes).to.equal(0);
+      expect(r.wakeAt).to.equal(null);
+    });
+  });
+
+  describe('build failures', () => {
+    it('a merge conflict fails the culprit at once (start_test_run_merge_conflict) and restarts the rest without it', () => {
+      const r = planOf({
+        entries: [held(1, 'r1'), held(2, 'r2'), held(3, 'r3')],
+        runs: [
+          run('r1', [1]),
+          { ...run('r2', [2], [1]), status: 'failed', conclusionReason: 'start_test_run_merge_conflict', culpritEntryIds: ['e2'] },
+          run('r3', [3], [1, 2]),
+        ],
+      });
+      expect(reasons(r.actions)).to.deep.equal({ e2: 'start_test_run_merge_conflict', e3: 'prerequisite_merge_item_failed' });
+      expect(cancels(r.actions)).to.deep.equal({ r3: 'prerequisite_merge_item_failed' });
+      expect(starts(r.actions)).to.deep.equal(['3|1']);
+    });
+
+    it('a conflicting batch member fails alone; its batch-mates are tested again without it', () => {
+      const r = planOf({
+        queue: { batch: true, batchingMinSize: 3, batchingMaxWaitTimeMinutes: 0 },
+        entries: [1, 2, 3].map((n) => held(n, 'r1')),
+        runs: [{ ...run('r1', [1, 2, 3]), status: 'failed', conclusionReason: 'start_test_run_merge_conflict', culpritEntryIds: ['e2'] }],
+      });
+      expect(moves(r.actions)).to.deep.equal({ e1: 'pending', e2: 'failed', e3: 'pending' });
+      expect(starts(r.actions)).to.deep.equal(['1,3|']);
+    });
+
+    it('end to end: a conflict found while building fails that entry only', () => {
+      const sim = new Simulator({ queue: queue({ concurrency: 3 }), entries: [1, 2, 3].map((n) => entry(n)), conflicts: new Set(['e2']) });
+      sim.settle();
+      expect(states(sim)).to.deep.equal({ e1: 'testing', e2: 'failed', e3: 'testing' });
+      expect(running(sim)).to.deep.equal(['1|', '3|1']);
+    });
+
+    it('no required statuses → the group fails instead of starting (start_test_run_no_required_statuses)', () => {
+      const r = planOf({ entries: [entry(1), entry(2)], requiredStatuses: [] });
+      expect(reasons(r.actions)).to.deep.equal({ e1: 'start_test_run_no_required_statuses', e2: 'start_test_run_no_required_statuses' });
+      expect(starts(r.actions)).to.deep.equal([]);
+    });
+
+    it('an unusable .trunk/trunk.yaml → the group fails with start_test_run_config_parsing_failure, naming the problem', () => {
+      const r = plan({ ...input({ entries: [entry(1)], requiredStatuses: [] }), requiredStatuses: { contexts: [], source: null, configError: '.trunk/trunk.yaml is not valid YAML' } });
+      expect(reasons(r.actions)).to.deep.equal({ e1: 'start_test_run_config_parsing_failure' });
+      expect(starts(r.actions)).to.deep.equal([]);
+    });
+  });
+
+  describe('evictions restart what was built on them', () => {
+    it('a cancelled entry restarts exactly the groups whose base contained it', () => {
+      const r = planOf({
+        entries: [held(1, 'r1'), entry(2, { state: 'cancelled', lastReason: 'user_requested', currentRunId: 'r2' }), held(3, 'r3'), held(4, 'r4')],
+        runs: [run('r1', [1]), run('r2', [2], [1]), run('r3', [3], [1, 2]), run('r4', [4], [1, 2, 3])],
+      });
+      expect(cancels(r.actions)).to.deep.equal({
+        r2: 'user_requested',
+        r3: 'prerequisite_merge_item_cancelled',
+        r4: 'prerequisite_merge_item_cancelled',
+      });
+      expect(starts(r.actions)).to.deep.equal(['3|1', '4|1,3']);
+    });
+
+    it('a restart by the API keeps the entry in place: groups behind it keep their runs', () => {
+      const sim = new Simulator({ queue: queue({ concurrency: 3 }), entries: [1, 2, 3].map((n) => entry(n)) });
+      sim.settle();
+      const e2 = sim.entries.get('e2')!;
+      Object.assign(e2, { state: 'pending', currentRunId: null, lastReason: 'tests_restarted_by_api_request', version: e2.version + 1, restartCount: 1 });
+      sim.settle();
+      expect(running(sim)).to.deep.equal(['1|', '3|1,2', '2|1']);
+      expect(sim.runs.get('run2')!.conclusionReason).to.equal('tests_restarted_by_api_request');
+    });
+
+    it('an entry the applier failed at merge time restarts the groups behind it', () => {
+      const r = planOf({
+        entries: [entry(1, { state: 'failed', lastReason: 'pr_updated_at_merge_time' }), held(2, 'r2', 'tests_passed'), held(3, 'r3')],
+        runs: [passed(run('r2', [2], [1])), run('r3', [3], [1, 2])],
+      });
+      expect(moves(r.actions)).to.deep.equal({ e2: 'pending', e3: 'pending' });
+      expect(starts(r.actions)).to.deep.equal(['2|', '3|2']);
+    });
+  });
+});

@@ -159,7 +159,7 @@ describe('merge engine, batching and bisection (end to end)', function () {
     const entries = await h.svc.ctx.store.entries.find({ queueId: h.queueId });
     const oldest = Math.min(...entries.map((e) => e.stateChangedAt.getTime()));
     expect(summary.wakeAt?.getTime()).to.equal(oldest + 60_000);
-    const wake = await h.svc.ctx.jobs.wakeQueue.getJob(`wake-${h.queueId}-${oldest + 60_000}`);
+    const wake = await h.svc.ctx.jobs.queue('wake').getJob(`wake-${h.queueId}-${oldest + 60_000}`);
     expect(wake, 'a delayed wake-up is scheduled for when the wait is over').to.not.equal(undefined);
     expect(await h.testBranches()).to.deep.equal([]);
     expect((await h.get(1)).state).to.equal('pending');

@@ -247,7 +247,7 @@ export class PrQueue {
  */
 export async function planIdle(svc: TestService): Promise<void> {
   await waitFor('planner idle', async () => {
-    const counts = await svc.ctx.jobs.planQueue.getJobCounts('active', 'waiting', 'prioritized', 'waiting-children');
+    const counts = await svc.ctx.jobs.queue('plan').getJobCounts('active', 'waiting', 'prioritized', 'waiting-children');
     return Object.values(counts).every((c) => c === 0);
   });
 }

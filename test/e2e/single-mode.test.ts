@@ -6,6 +6,7 @@ import { createPullRequest, createRepo, DEFAULT_REPO, listCommits, pushToBranch,
 import { startFakeCi, type FakeCi, type Verdict } from '../helpers/fake-ci.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
+import { testRunDocuments } from '../helpers/stored-documents.js';
 
 const repo = DEFAULT_REPO;
 const ref = { repo, targetBranch: 'main' };
@@ -137,7 +138,7 @@ describe('merge engine, single mode (end to end)', function () {
     expect(runId).to.be.a('string');
     // Bring the deadline forward instead of waiting five minutes; the real timeout job acts on it.
     const deadline = new Date(Date.now() + 300);
-    await svc.ctx.store.testRuns.col.updateOne({ _id: runId! }, { $set: { deadlineAt: deadline } });
+    await testRunDocuments(svc.ctx.db).updateOne({ _id: runId! }, { $set: { deadlineAt: deadline } });
     await svc.ctx.jobs.scheduleTimeout((await svc.ctx.store.queues.find(svc.orgId, repo, 'main'))!.id, runId!, deadline);
 
     const failed = await untilState(1, ['failed']);

@@ -7,6 +7,7 @@ import { startFakeCi, type FakeCi, type Verdict } from '../helpers/fake-ci.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
 import { testRunDocuments } from '../helpers/stored-documents.js';
+import { planExclusively } from '../helpers/planning.js';
 
 const repo = DEFAULT_REPO;
 const ref = { repo, targetBranch: 'main' };
@@ -184,7 +185,7 @@ describe('merge engine, single mode (end to end)', function () {
     answer = true;
     await untilState(1, ['tests_passed']);
     // A full planning pass while paused merges nothing and admits nothing.
-    const summary = await svc.ctx.services.engine.planQueue((await svc.ctx.store.queues.find(svc.orgId, repo, 'main'))!.id);
+    const summary = await planExclusively(svc, (await svc.ctx.store.queues.find(svc.orgId, repo, 'main'))!.id);
     expect(summary.applied).to.equal(0);
     expect((await get(1)).state).to.equal('tests_passed');
     expect((await get(2)).state).to.equal('not_ready');

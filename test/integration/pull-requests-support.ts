@@ -242,18 +242,6 @@ export class PrQueue {
 }
 
 /**
- * Waits until no planning pass is queued or running. A pass that loaded the queue before a
- * settings change may still act on the old settings; tests that need the new ones to hold wait
- * for the passes in flight to finish (see the report: actions are not guarded by the queue's version).
- */
-export async function planIdle(svc: TestService): Promise<void> {
-  await waitFor('planner idle', async () => {
-    const counts = await svc.ctx.jobs.planQueue.getJobCounts('active', 'waiting', 'prioritized', 'waiting-children');
-    return Object.values(counts).every((c) => c === 0);
-  });
-}
-
-/**
  * Publishes pull requests first..first+count-1 in one `git fast-import` (one process instead of
  * several per pull request): each adds its own file on top of `main`'s head.
  */

@@ -36,6 +36,27 @@ const toQueue = (d: QueueDoc): Queue => {
 
 export class QueueExistsError extends Error {}
 
+/** A new running queue with the default settings (what createQueue stores). */
+export function newQueue(orgId: string, repo: RepoRef, branch: string, init: { mode: QueueMode; concurrency: number; targetSha: string }, now: Date): Queue {
+  return {
+    id: randomUUID(),
+    orgId,
+    repo: { host: repo.host, owner: repo.owner, name: repo.name },
+    branch,
+    ...structuredClone(DEFAULT_QUEUE_SETTINGS),
+    mode: init.mode,
+    concurrency: init.concurrency,
+    bisectionConcurrency: init.concurrency,
+    state: 'running',
+    pendingMode: null,
+    observedTargetSha: init.targetSha,
+    nextSeq: 1,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 export type QueuePatch = Partial<QueueSettings> & { state?: QueueState; pendingMode?: QueueMode | null };
 
 /** Merge queues as the services see them: named reads and compare-and-set writes on `version`. */
@@ -72,23 +93,11 @@ export class DbQueueRepository implements QueueRepository {
     init: { mode: QueueMode; concurrency: number; targetSha: string },
     now = new Date(),
   ): Promise<Queue> {
+    const { id, ...queue } = newQueue(orgId, repo, branch, init, now);
     const doc: QueueDoc = {
-      _id: randomUUID(),
-      orgId,
-      repo: { host: repo.host, owner: repo.owner, name: repo.name },
+      _id: id,
+      ...queue,
       repoKey: repoKey(repo),
-      branch,
-      ...structuredClone(DEFAULT_QUEUE_SETTINGS),
-      mode: init.mode,
-      concurrency: init.concurrency,
-      bisectionConcurrency: init.concurrency,
-      state: 'running',
-      pendingMode: null,
-      observedTargetSha: init.targetSha,
-      nextSeq: 1,
-      version: 1,
-      createdAt: now,
-      updatedAt: now,
       history: [{ at: now, change: 'created', detail: `mode ${init.mode}, concurrency ${init.concurrency}` }],
     };
     try {

@@ -2,7 +2,7 @@
 // implement the interfaces' semantics, not a script: compare-and-set on state and version with
 // history, ordering, one active entry per pull request, a run concluding once, a target branch
 // moved only by compare-and-swap. Stored objects are cloned in and out, as a database would.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { CommitStatus, CommitStatusRepository } from '../../../../shared/merge-queue/store/commit-status-repository.js';
 import type { EntryPageQuery, EntryPatch, EntryRepository, EntryScope, TransitionChange, TransitionGuard } from '../../../../shared/merge-queue/store/entry-repository.js';
 import {
@@ -11,11 +11,10 @@ import {
   type ImpactedTargetsRepository,
   type PullRequestHead,
 } from '../../../../shared/merge-queue/store/impacted-targets-repository.js';
-import { QueueExistsError, type QueueHistoryEntry, type QueuePatch, type QueueRepository } from '../../../../shared/merge-queue/store/queue-repository.js';
+import { newQueue, QueueExistsError, type QueueHistoryEntry, type QueuePatch, type QueueRepository } from '../../../../shared/merge-queue/store/queue-repository.js';
 import type { TestRunRepository } from '../../../../shared/merge-queue/store/test-run-repository.js';
 import type { MergeQueueRepositories } from '../../../../shared/merge-queue/store/store.js';
 import {
-  DEFAULT_QUEUE_SETTINGS,
   TERMINAL_ENTRY_STATES,
   type Entry,
   type EntryState,
@@ -53,24 +52,7 @@ export class FakeQueueRepository implements QueueRepository {
     if ([...this.rows.values()].some((q) => q.orgId === orgId && repoKey(q.repo) === repoKey(repo) && q.branch === branch)) {
       throw new QueueExistsError(`a merge queue already exists for branch "${branch}"`);
     }
-    const queue: Queue & { history: QueueHistoryEntry[] } = {
-      id: randomUUID(),
-      orgId,
-      repo: { ...repo },
-      branch,
-      ...clone(DEFAULT_QUEUE_SETTINGS),
-      mode: init.mode,
-      concurrency: init.concurrency,
-      bisectionConcurrency: init.concurrency,
-      state: 'running',
-      pendingMode: null,
-      observedTargetSha: init.targetSha,
-      nextSeq: 1,
-      version: 1,
-      createdAt: now,
-      updatedAt: now,
-      history: [{ at: now, change: 'created' }],
-    };
+    const queue = { ...newQueue(orgId, repo, branch, init, now), history: [{ at: now, change: 'created' }] };
     this.rows.set(queue.id, queue);
     return this.out(queue);
   }

@@ -58,31 +58,28 @@ export interface Operation {
 const json = (schema: TSchema): Answer => ({ kind: 'json', schema });
 const body = (schema: TSchema): RequestBody => ({ kind: 'json', schema });
 
-const mergeQueue = (path: string, summary: string, request: TSchema, ok: TSchema, compatible = true, description?: string): Operation => ({
+/** A POST with a JSON body and a JSON answer, behind the API token: almost every operation. */
+const jsonPost = (op: Omit<Operation, 'method' | 'token' | 'request' | 'ok'> & { request: TSchema; ok: TSchema }): Operation => ({
+  ...op,
   method: 'post',
-  path: `/v1/${path}`,
-  operationId: path,
-  tag: TAGS.mergeQueue,
-  summary,
-  ...(description ? { description } : {}),
   token: true,
-  compatible,
-  request: body(request),
-  ok: json(ok),
+  request: body(op.request),
+  ok: json(op.ok),
 });
 
-const flakyTests = (name: string, summary: string, request: TSchema, ok: TSchema, compatible: boolean, description?: string): Operation => ({
-  method: 'post',
-  path: `/v1/flaky-tests/${name}`,
-  operationId: name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()),
-  tag: TAGS.flakyTests,
-  summary,
-  ...(description ? { description } : {}),
-  token: true,
-  compatible,
-  request: body(request),
-  ok: json(ok),
-});
+const mergeQueue = (name: string, summary: string, request: TSchema, ok: TSchema, compatible = true, description?: string): Operation =>
+  jsonPost({ path: `/v1/${name}`, operationId: name, tag: TAGS.mergeQueue, summary, ...(description ? { description } : {}), compatible, request, ok });
+
+const flakyTests = (name: string, summary: string, request: TSchema, ok: TSchema, compatible: boolean): Operation =>
+  jsonPost({
+    path: `/v1/flaky-tests/${name}`,
+    operationId: name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()),
+    tag: TAGS.flakyTests,
+    summary,
+    compatible,
+    request,
+    ok,
+  });
 
 export const OPERATIONS: readonly Operation[] = [
   mergeQueue('submitPullRequest', 'Submit a pull request to the queue', mqRequest.SubmitSchema, mq.EmptyResponse),
@@ -147,20 +144,26 @@ export const OPERATIONS: readonly Operation[] = [
     ok: json(flaky.UploadResultResponse),
   },
 
-  {
-    ...flakyTests('createBundleUpload', 'Where the hosted CLI uploads a test bundle', cliRequest.CreateBundleUploadSchema, flaky.CreateBundleUploadResponse, false),
+  jsonPost({
     path: '/v1/metrics/createBundleUpload',
     operationId: 'createBundleUpload',
     tag: TAGS.cli,
+    summary: 'Where the hosted CLI uploads a test bundle',
     description: "The hosted CLI's internal endpoint (unknown fields are accepted): answers a one-time upload URL.",
-  },
-  {
-    ...flakyTests('getQuarantineConfig', 'Quarantined test ids for the hosted CLI', cliRequest.GetQuarantineConfigSchema, flaky.QuarantineConfigResponse, false),
+    compatible: false,
+    request: cliRequest.CreateBundleUploadSchema,
+    ok: flaky.CreateBundleUploadResponse,
+  }),
+  jsonPost({
     path: '/v1/metrics/getQuarantineConfig',
     operationId: 'getQuarantineConfig',
     tag: TAGS.cli,
+    summary: 'Quarantined test ids for the hosted CLI',
     description: "The hosted CLI's internal endpoint (unknown fields are accepted).",
-  },
+    compatible: false,
+    request: cliRequest.GetQuarantineConfigSchema,
+    ok: flaky.QuarantineConfigResponse,
+  }),
   {
     method: 'put',
     path: `${BUNDLE_UPLOAD_PATH}/{id}`,

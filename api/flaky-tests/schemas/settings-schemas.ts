@@ -30,11 +30,12 @@ const PassOnRetrySchema = Type.Object(
 );
 export type PassOnRetryBody = Static<typeof PassOnRetrySchema>;
 
+/** What every monitor has: its id, whether it runs, what it classifies tests as. */
+const monitorProperties = { id: monitorId, enabled: flag, classification: classificationSchema };
+
 const FailureRateSchema = Type.Object(
   {
-    id: monitorId,
-    enabled: flag,
-    classification: classificationSchema,
+    ...monitorProperties,
     activation_threshold: fraction({ exclusiveMinimum: 0 }),
     resolution_threshold: Type.Optional(fraction()),
     window_hours: windowHours,
@@ -48,9 +49,7 @@ export type FailureRateBody = Static<typeof FailureRateSchema>;
 
 const FailureCountSchema = Type.Object(
   {
-    id: monitorId,
-    enabled: flag,
-    classification: classificationSchema,
+    ...monitorProperties,
     failure_threshold: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
     window_hours: windowHours,
     resolution_timeout_hours: Type.Optional(windowHours),

@@ -4,6 +4,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import bodyParser from 'koa-bodyparser';
 import type { Logger } from '../shared/logging.js';
+import createHttpError from 'http-errors';
 import { AppError } from '../shared/errors.js';
 import { serviceStatus, type DependencyCheck } from '../shared/runtime/service-status.js';
 import type { Store } from '../shared/merge-queue/store/store.js';
@@ -26,6 +27,8 @@ import { createFlakyUploadRouter } from './flaky-tests/routes/upload-routes.js';
 import { registerFlakyRoutes } from './flaky-tests/routes/test-routes.js';
 import { registerFlakyCliRoutes } from './flaky-tests/routes/cli-routes.js';
 import { withTimeout } from '../shared/runtime/with-timeout.js';
+import { createOpenApiRouter } from './openapi/openapi-routes.js';
+import { PUBLIC_V1_PATHS } from './openapi/operations.js';
 
 export interface AppDeps {
   logger: Logger;
@@ -65,9 +68,10 @@ export function createApp(deps: AppDeps): Koa {
       throw new AppError('not_found', 'route_not_found', 'no such endpoint');
     }
   });
-  // Every /v1 request needs a token, known route or not.
+  // Every /v1 request needs a token, known route or not, except the operations the API
+  // description lists as public (/v1/status, the description and its reference page).
   const auth = requireToken(deps.store.tokens);
-  const needsToken = (path: string) => (path === '/v1' || path.startsWith('/v1/')) && path !== '/v1/status';
+  const needsToken = (path: string) => (path === '/v1' || path.startsWith('/v1/')) && !PUBLIC_V1_PATHS.has(path);
   app.use((ctx, next) => (needsToken(ctx.path) ? auth(ctx, next) : next()));
 
   const health = new Router();
@@ -96,14 +100,19 @@ export function createApp(deps: AppDeps): Koa {
     ctx.body = serviceStatus(await runChecks());
   });
   app.use(health.routes());
-  app.use(health.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
+  app.use(health.allowedMethods(ROUTER_ERRORS));
+
+  // This service's OpenAPI description and its reference page.
+  const description = createOpenApiRouter();
+  app.use(description.routes());
+  app.use(description.allowedMethods(ROUTER_ERRORS));
 
   // Streamed uploads (multipart, CLI bundle PUT) are read by their handlers, never by the JSON
   // body parser, so they are routed before the /v1 JSON router.
   if (deps.services.flaky) {
     const uploads = createFlakyUploadRouter(deps.services.flaky);
     app.use(uploads.routes());
-    app.use(uploads.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
+    app.use(uploads.allowedMethods(ROUTER_ERRORS));
   }
 
   const v1 = new Router({ prefix: '/v1' });
@@ -127,10 +136,9 @@ export function createApp(deps: AppDeps): Koa {
     registerFlakyCliRoutes(v1, deps.services.flaky);
   }
   app.use(v1.routes());
-  app.use(v1.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
+  app.use(v1.allowedMethods(ROUTER_ERRORS));
   return app;
 }
 
-function methodNotAllowed(): Error {
-  return new AppError('method_not_allowed', 'method_not_allowed', 'this endpoint does not accept that HTTP method');
-}
+// A method the routers do not implement at all is answered like any other wrong method.
+const ROUTER_ERRORS = { throw: true, notImplemented: () => new createHttpError.MethodNotAllowed() };

@@ -13,6 +13,7 @@ export async function startHttpServer(ctx: ServiceContext): Promise<http.Server>
     store: ctx.store,
     services: ctx.services,
     readiness: ctx.readiness,
+    dependencyLostAfterMs: ctx.config.dependencyLostSeconds * 1000,
     trustProxy: ctx.config.trustProxy,
     metrics: ctx.metrics,
   });

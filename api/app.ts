@@ -6,7 +6,8 @@ import bodyParser from 'koa-bodyparser';
 import type { Logger } from '../shared/logging.js';
 import createHttpError from 'http-errors';
 import { AppError } from '../shared/errors.js';
-import { serviceStatus, type DependencyCheck } from '../shared/runtime/service-status.js';
+import { serviceStatus } from '../shared/runtime/service-status.js';
+import { DependencyHealth } from '../shared/runtime/dependency-health.js';
 import type { Store } from '../shared/merge-queue/store/store.js';
 import { requestId } from './middleware/request-id.js';
 import { errorHandler } from './middleware/errors.js';
@@ -26,7 +27,6 @@ import type { FlakyServices } from '../shared/flaky-tests/services/flaky-service
 import { createFlakyUploadRouter } from './flaky-tests/routes/upload-routes.js';
 import { registerFlakyRoutes } from './flaky-tests/routes/test-routes.js';
 import { registerFlakyCliRoutes } from './flaky-tests/routes/cli-routes.js';
-import { withTimeout } from '../shared/runtime/with-timeout.js';
 import { createOpenApiRouter } from './openapi/openapi-routes.js';
 import { PUBLIC_V1_PATHS } from './openapi/operations.js';
 
@@ -45,6 +45,8 @@ export interface AppDeps {
   };
   /** Dependency checks for /readyz: each resolves when the dependency answers. */
   readiness: Record<string, () => Promise<void>>;
+  /** /healthz fails once a dependency has been unreachable this long (DEPENDENCY_LOST_SECONDS). */
+  dependencyLostAfterMs: number;
   trustProxy?: boolean;
   /** Request counts and latencies for the operator metrics. */
   metrics?: HttpInstruments;
@@ -74,30 +76,28 @@ export function createApp(deps: AppDeps): Koa {
   const needsToken = (path: string) => (path === '/v1' || path.startsWith('/v1/')) && !PUBLIC_V1_PATHS.has(path);
   app.use((ctx, next) => (needsToken(ctx.path) ? auth(ctx, next) : next()));
 
+  const dependencies = new DependencyHealth(deps.readiness, { lostAfterMs: deps.dependencyLostAfterMs, checkTimeoutMs: 2000 });
   const health = new Router();
   health.get('/healthz', (ctx) => {
-    ctx.body = { status: 'ok' };
+    // Liveness never waits on a dependency: it answers from the checks so far and starts a round.
+    void dependencies.check();
+    const lost = dependencies.lost();
+    if (lost.length === 0) {
+      ctx.body = { status: 'ok' };
+      return;
+    }
+    ctx.status = 503;
+    ctx.body = { status: 'dependency_lost', lost: Object.fromEntries(lost.map((d) => [d.name, d.detail])) };
   });
-  const runChecks = (): Promise<DependencyCheck[]> =>
-    Promise.all(
-      Object.entries(deps.readiness).map(async ([name, check]) => {
-        try {
-          await withTimeout(check(), 2000);
-          return { name, ok: true, detail: 'ok' };
-        } catch (err) {
-          return { name, ok: false, detail: `unavailable: ${err instanceof Error ? err.message : String(err)}` };
-        }
-      }),
-    );
   health.get('/readyz', async (ctx) => {
-    const results = await runChecks();
+    const results = await dependencies.check();
     const ready = results.every((r) => r.ok);
     ctx.status = ready ? 200 : 503;
     ctx.body = { status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results.map((r) => [r.name, r.detail])) };
   });
   // The compatible API's status endpoint: no token, like the hosted one.
   health.get('/v1/status', async (ctx) => {
-    ctx.body = serviceStatus(await runChecks());
+    ctx.body = serviceStatus(await dependencies.check());
   });
   app.use(health.routes());
   app.use(health.allowedMethods(ROUTER_ERRORS));

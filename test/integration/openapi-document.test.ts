@@ -6,6 +6,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import type Router from '@koa/router';
 import { startTestService, type ApiResponse, type TestService } from '../../scripts/lib/test-service.js';
 import { createApp } from '../../api/app.js';
+import { appDepsOf } from '../../api/server.js';
 import { expectDescribedAnswer, type ServiceDoc } from '../helpers/openapi.js';
 import { CI, makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
 import { ORG, REPO, bundle, junit, sha, uploadOk } from './flaky-support.js';
@@ -14,7 +15,7 @@ import { pushToBranch } from '../../scripts/lib/git-fixtures.js';
 /** `METHOD /path` of every route of the application's routers, parameters as `{name}`. */
 function registeredRoutes(svc: TestService): string[] {
   const { ctx } = svc;
-  const app = createApp({ logger: ctx.logger, store: ctx.store, services: ctx.services, readiness: ctx.readiness, metrics: ctx.metrics });
+  const app = createApp(appDepsOf(ctx));
   // @koa/router's routes() middleware carries its router.
   const routers = app.middleware.flatMap((m) => (m as { router?: Router }).router ?? []);
   expect(routers.length, 'routers found in the middleware stack').to.be.greaterThan(2);

@@ -14,6 +14,16 @@ const impacted = Type.Object(
 
 export const HealthResponse = Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false });
 
+/** A dependency failed every check for longer than DEPENDENCY_LOST_SECONDS (docs/operations.md). */
+export const DependencyLostResponse = Type.Object(
+  {
+    status: Type.Literal('dependency_lost'),
+    /** Each lost dependency: why its last check failed. */
+    lost: Type.Record(Type.String(), Type.String()),
+  },
+  { additionalProperties: false },
+);
+
 export const ReadinessResponse = Type.Object(
   {
     status: Type.Enum(['ready', 'not_ready'], { type: 'string' }),

@@ -13,7 +13,7 @@ import * as settingsRequest from '../flaky-tests/schemas/settings-schemas.js';
 import * as cliRequest from '../flaky-tests/schemas/cli-schemas.js';
 import { UploadMetaSchema } from '../flaky-tests/schemas/upload-schemas.js';
 import * as flaky from '../flaky-tests/schemas/response-schemas.js';
-import { HealthResponse, ReadinessResponse, ServiceStatusResponse } from './health-schemas.js';
+import { DependencyLostResponse, HealthResponse, ReadinessResponse, ServiceStatusResponse } from './health-schemas.js';
 
 export const TAGS = {
   mergeQueue: 'Merge queue',
@@ -198,10 +198,11 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/healthz',
     operationId: 'health',
     tag: TAGS.service,
-    summary: 'The process is alive (no token)',
+    summary: 'The process is alive and no dependency is lost for good (no token)',
     token: false,
     compatible: false,
     ok: json(HealthResponse),
+    otherAnswers: { '503': { description: 'A dependency has been unreachable longer than DEPENDENCY_LOST_SECONDS', answer: json(DependencyLostResponse) } },
   },
   {
     method: 'get',

@@ -13,7 +13,7 @@ import { parseUploadMeta, type UploadMetaBody } from '../schemas/upload-schemas.
 import { serializeUploadResult } from '../serializers/settings.js';
 import { authOf } from '../../middleware/auth.js';
 import { BUNDLE_UPLOAD_PATH } from '../../../shared/flaky-tests/services/bundle-upload-service.js';
-import { isMultipart, partText, readMultipart } from '../multipart-upload.js';
+import { drainRefusedBody, isMultipart, partText, readMultipart } from '../multipart-upload.js';
 
 const MAX_META_BYTES = 1024 * 1024;
 const MAX_CODEOWNERS_BYTES = 1024 * 1024;
@@ -91,8 +91,7 @@ export function createFlakyUploadRouter(services: FlakyServices): Router {
       ctx.body = serializeUploadResult(result);
     } catch (err) {
       await session?.abort(err instanceof Error ? err.message : String(err));
-      // The rest of a refused body is not worth reading: answer and close the connection.
-      if (!ctx.req.complete) ctx.set('Connection', 'close');
+      if (await drainRefusedBody(ctx.req)) ctx.set('Connection', 'close');
       throw err;
     }
   });
@@ -109,11 +108,8 @@ export function createFlakyUploadRouter(services: FlakyServices): Router {
       const result = await services.bundles.receive(id, key, ctx.req);
       ctx.body = serializeUploadResult(result);
     } catch (err) {
-      // The rest of a refused body is not worth reading: answer and close the connection.
-      if (!ctx.req.complete) ctx.set('Connection', 'close');
+      if (await drainRefusedBody(ctx.req)) ctx.set('Connection', 'close');
       throw err;
-    } finally {
-      ctx.req.resume();
     }
   });
 

@@ -72,11 +72,9 @@ export class IngestService {
       const bundle = await openBundle(body, limits);
       const meta: UploadMeta = metaFromBundle(bundle.meta, claim);
       session = await this.begin(claim.orgId, meta, 'bundle');
-      let reports = 0;
       let skippedInternal = 0;
       for await (const file of bundle.files) {
         if (file.kind === 'junit') {
-          reports++;
           await session.addReport(file.originalPath ?? file.path, file.stream);
         } else if (file.kind === 'codeowners') {
           const text = await readText(file.stream, MAX_CODEOWNERS_BYTES);
@@ -92,9 +90,6 @@ export class IngestService {
           code: 'internal-bin-ignored',
           message: `${skippedInternal} protobuf report(s) (internal.bin) ignored: this service reads the JUnit files of a bundle`,
         });
-      }
-      if (reports === 0) {
-        session.addWarning({ level: 'warning', code: 'no-junit-files', message: 'the bundle holds no JUnit report (junit/N)' });
       }
       return await session.finish();
     } catch (err) {

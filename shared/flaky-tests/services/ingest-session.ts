@@ -349,6 +349,10 @@ export class IngestSession {
     this.assertOpen();
     await this.flushRuns();
     const unusable = this.files.filter((f) => f.runs === 0 && f.errors.length > 0);
+    if (this.totals.runs === 0 && this.files.length === 0) {
+      await this.abort('no JUnit report');
+      throw invalid('no_junit_results', 'no test results could be read from the upload: it holds no JUnit report', [{ path: '/files', message: 'no JUnit report' }]);
+    }
     if (this.totals.runs === 0 && unusable.length > 0) {
       await this.abort('no usable JUnit report');
       throw invalid(

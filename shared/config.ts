@@ -2,6 +2,7 @@
 // Every variable is documented in docs/configuration.md; keep the two in step.
 import path from 'node:path';
 import { cleanEnv, makeValidator, str, bool, EnvError } from 'envalid';
+import { MONITOR_DEFAULTS } from './flaky-tests/domain/detection/config.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -129,7 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       FLAKY_RETENTION_DAYS: positiveInt(1, 3_650)({ default: 45 }),
       FLAKY_MAX_UPLOAD_MB: positiveInt(1, 102_400)({ default: 256 }),
       FLAKY_TICKET_URL_TEMPLATE: ticketTemplate({ default: undefined }),
-      FLAKY_INFRA_FAILURE_THRESHOLD: fraction({ default: 0.8 }),
+      FLAKY_INFRA_FAILURE_THRESHOLD: fraction({ default: MONITOR_DEFAULTS.infrastructure.threshold }),
       FLAKY_UPLOAD_URL_TTL_SECONDS: positiveInt(60, 86_400)({ default: 3_600 }),
     },
     {

@@ -4,7 +4,7 @@
 import { invalid } from '../../errors.js';
 import { normalizeVariant, parseRepoUrl } from '../domain/test-identity.js';
 import { parsePrNumber } from '../domain/branch-class.js';
-import type { BundleMeta } from '../formats/bundle.js';
+import type { BundleMeta } from '../formats/bundle/index.js';
 import type { BundleUpload } from '../store/bundle-upload-repository.js';
 import type { RepoRef } from '../../repo-ref.js';
 import type { UploadMeta } from './upload-meta.js';

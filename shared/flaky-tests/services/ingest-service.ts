@@ -4,7 +4,7 @@ import type { Logger } from '../../logging.js';
 import type { FlakyStore } from '../store/flaky-store.js';
 import { defaultDetectionConfig } from '../domain/detection/config.js';
 import { AppError, invalid } from '../../errors.js';
-import { BundleError, openBundle, type BundleLimits } from '../formats/bundle.js';
+import { BundleError, openBundle, type BundleLimits } from '../formats/bundle/index.js';
 import type { DetectionService } from './detection-service.js';
 import type { FlakySettings } from './flaky-settings.js';
 import { IngestSession, type UploadResult } from './ingest-session.js';

@@ -96,7 +96,7 @@ async function load(svc: TestService, endpoint: string, bodyFor: (i: number) => 
 async function planIdle(svc: TestService): Promise<void> {
   await waitFor(
     'planner idle',
-    async () => Object.values(await svc.ctx.jobs.planQueue.getJobCounts('active', 'waiting', 'prioritized')).every((c) => c === 0),
+    async () => Object.values(await svc.ctx.jobs.queue('plan').getJobCounts('active', 'waiting', 'prioritized')).every((c) => c === 0),
     { timeoutMs: 300_000, intervalMs: 100 },
   );
 }

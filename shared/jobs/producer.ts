@@ -1,31 +1,56 @@
-// Enqueues jobs. Every enqueue is awaited; when Redis is down the API answers 503.
+// Enqueues jobs of the catalogue. Every enqueue is awaited; when Redis is down the API answers 503.
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { unavailable } from '../errors.js';
 import { currentRequestId } from '../logging.js';
-import { JOB_QUEUES, type PlanJob, type TimeoutJob, type WakeJob } from './job-types.js';
+import { JOB_NAMES, JOB_SPECS, retentionOf, type JobName, type JobPayloads } from './job-catalogue.js';
 
 export interface JobProducerOptions {
   connection: Redis;
   prefix: string;
 }
 
-/** Finished jobs kept for inspection (count / age in seconds). */
-export const KEEP_FINISHED = { removeOnComplete: { count: 1000, age: 3600 }, removeOnFail: { count: 5000, age: 7 * 86400 } };
+export interface EnqueueOptions {
+  /** Run no earlier than this. */
+  runAt?: Date;
+}
 
 export class JobProducer {
-  readonly planQueue: Queue<PlanJob>;
-  readonly timeoutQueue: Queue<TimeoutJob>;
-  readonly wakeQueue: Queue<WakeJob>;
+  private readonly queues: ReadonlyMap<JobName, Queue>;
 
   constructor(opts: JobProducerOptions) {
-    const queueOpts = { connection: opts.connection, prefix: opts.prefix };
-    this.planQueue = new Queue<PlanJob>(JOB_QUEUES.plan, queueOpts);
-    this.timeoutQueue = new Queue<TimeoutJob>(JOB_QUEUES.timeout, queueOpts);
-    this.wakeQueue = new Queue<WakeJob>(JOB_QUEUES.wake, queueOpts);
-    for (const q of [this.planQueue, this.timeoutQueue, this.wakeQueue]) {
-      // Connection errors surface on the awaited add() calls; the queue's event is only noise.
-      q.on('error', () => undefined);
+    this.queues = new Map(
+      JOB_NAMES.map((name) => {
+        const q = new Queue(name, { connection: opts.connection, prefix: opts.prefix });
+        // Connection errors surface on the awaited add() calls; the queue's event is only noise.
+        q.on('error', () => undefined);
+        return [name, q];
+      }),
+    );
+  }
+
+  /** The BullMQ queue of one job (for inspection: counts, a job by id). */
+  queue<K extends JobName>(name: K): Queue<JobPayloads[K]> {
+    return this.queues.get(name) as Queue<JobPayloads[K]>;
+  }
+
+  /** Enqueues one job with the options the catalogue gives it. */
+  async enqueue<K extends JobName>(name: K, payload: JobPayloads[K], opts: EnqueueOptions = {}): Promise<void> {
+    const spec = JOB_SPECS[name];
+    const runAt = opts.runAt?.getTime() ?? Date.now();
+    const dedupId = spec.deduplicateBy?.(payload);
+    const jobId = spec.jobId?.(payload, runAt);
+    try {
+      await this.queue(name).add(name as never, payload as never, {
+        ...retentionOf(name),
+        attempts: spec.attempts,
+        ...(spec.backoffMs > 0 ? { backoff: { type: 'exponential', delay: spec.backoffMs } } : {}),
+        ...(opts.runAt ? { delay: Math.max(0, runAt - Date.now()) } : {}),
+        ...(dedupId ? { deduplication: { id: dedupId, keepLastIfActive: true } } : {}),
+        ...(jobId ? { jobId } : {}),
+      });
+    } catch (err) {
+      throw unavailable('queue_unavailable', `the job queue (Redis) is unavailable: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
@@ -35,43 +60,21 @@ export class JobProducer {
    * for one queue never run at once.
    */
   async requestPlan(queueId: string, why: string): Promise<void> {
-    const data: PlanJob = { queueId, why };
     const requestId = currentRequestId();
-    if (requestId) data.requestId = requestId;
-    await enqueue(() =>
-      this.planQueue.add('plan', data, { ...KEEP_FINISHED, deduplication: { id: `plan-${queueId}`, keepLastIfActive: true } }),
-    );
+    await this.enqueue('plan', { queueId, why, ...(requestId ? { requestId } : {}) });
   }
 
   /** A delayed check that run `testRunId` concluded before its deadline. */
   async scheduleTimeout(queueId: string, testRunId: string, deadlineAt: Date): Promise<void> {
-    const attempt = deadlineAt.getTime();
-    await enqueue(() =>
-      this.timeoutQueue.add(
-        'timeout',
-        { queueId, testRunId, attempt },
-        { ...KEEP_FINISHED, delay: Math.max(0, attempt - Date.now()), jobId: `timeout-${testRunId}-${attempt}` },
-      ),
-    );
+    await this.enqueue('timeout', { queueId, testRunId, deadlineAt: deadlineAt.getTime() }, { runAt: deadlineAt });
   }
 
   /** A delayed planning pass (batch max-wait, deadlines); one per queue and instant. */
   async scheduleWake(queueId: string, at: Date, why: string): Promise<void> {
-    const when = at.getTime();
-    await enqueue(() =>
-      this.wakeQueue.add('wake', { queueId, why }, { ...KEEP_FINISHED, delay: Math.max(0, when - Date.now()), jobId: `wake-${queueId}-${when}` }),
-    );
+    await this.enqueue('wake', { queueId, why }, { runAt: at });
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.planQueue.close(), this.timeoutQueue.close(), this.wakeQueue.close()]);
-  }
-}
-
-async function enqueue(add: () => Promise<unknown>): Promise<void> {
-  try {
-    await add();
-  } catch (err) {
-    throw unavailable('queue_unavailable', `the job queue (Redis) is unavailable: ${err instanceof Error ? err.message : String(err)}`);
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
   }
 }

@@ -3,7 +3,7 @@
 import { Queue, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Counter, Histogram } from 'prom-client';
-import { JOB_QUEUES } from '../jobs/job-types.js';
+import { JOB_NAMES } from '../jobs/job-catalogue.js';
 
 export interface JobInstruments {
   jobDuration: Histogram<'queue' | 'outcome'>;
@@ -45,7 +45,7 @@ export interface JobCountsSource {
 }
 
 /**
- * Reads job counts of every queue in JOB_QUEUES over `connection` (the fail-fast producer
+ * Reads job counts of every queue of the job catalogue over `connection` (the fail-fast producer
  * connection: a scrape must fail quickly when Redis is down, not queue commands). The BullMQ
  * Queue handles are made on the first read, so a process nobody scrapes opens none.
  */
@@ -53,7 +53,7 @@ export function jobCountsSource(connection: Redis, prefix: string): JobCountsSou
   let queues: Queue[] | null = null;
   return {
     async read() {
-      queues ??= Object.values(JOB_QUEUES).map((name) => {
+      queues ??= JOB_NAMES.map((name) => {
         const q = new Queue(name, { connection, prefix });
         q.on('error', () => undefined); // surfaces as a failed read (openmq_bullmq_up 0)
         return q;

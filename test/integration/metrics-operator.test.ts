@@ -8,7 +8,7 @@ import { startTestService, type TestService } from '../../scripts/lib/test-servi
 import { waitFor } from '../../scripts/lib/wait.js';
 import { gaugeValue, histogramValue, parseExposition, promtoolAvailable, promtoolCheck, PROMTOOL_MISSING, sampleValue, type Exposition } from '../helpers/prometheus-text.js';
 import { startConfiguredOperatorServer, startOperatorServer, type OperatorServer } from '../../shared/metrics/operator-server.js';
-import { JOB_QUEUES } from '../../shared/jobs/job-types.js';
+import { JOB_NAMES } from '../../shared/jobs/job-catalogue.js';
 import { JOB_STATES, observeWorker } from '../../shared/metrics/job-metrics.js';
 import { OperatorMetrics } from '../../shared/metrics/operator-metrics.js';
 import { createRedis } from '../../shared/jobs/connection.js';
@@ -77,7 +77,7 @@ describe('operator metrics endpoint', function () {
 
     // Jobs: counts of every queue in every state, read from Redis; durations of processed jobs.
     expect(gaugeValue(e, 'openmq_bullmq_up', {})).to.equal(1);
-    for (const queue of Object.values(JOB_QUEUES)) {
+    for (const queue of JOB_NAMES) {
       for (const state of JOB_STATES) {
         expect(gaugeValue(e, 'openmq_bullmq_jobs', { queue, state }), `${queue} ${state}`).to.be.a('number');
       }

@@ -1,0 +1,128 @@
+// The one typed catalogue of BullMQ jobs: each job name maps to its payload type and to its
+// options. The producer (enqueue<K>) and the worker's processor registry are both driven by it, so a
+// payload or a processor that does not fit its queue is a compile error, and every option of a job
+// (attempts, backoff, retention, deduplication, schedule, concurrency) is read in one table.
+//
+// Jobs carry ids, never documents or secrets; processors reload state from the database. Each job
+// name is also the name of its BullMQ queue.
+
+export interface PlanJob {
+  queueId: string;
+  /** Why the pass was requested (logged). */
+  why: string;
+  requestId?: string;
+}
+
+export interface TimeoutJob {
+  queueId: string;
+  testRunId: string;
+  /** The run's deadline (epoch ms) when the check was scheduled: a restarted run has a new one. */
+  deadlineAt: number;
+}
+
+export interface WakeJob {
+  queueId: string;
+  why: string;
+}
+
+/** A periodic job: everything it needs is read from stored state. */
+export type PeriodicJob = Record<string, never>;
+
+export interface JobPayloads {
+  /** One planning pass for one merge queue; deduplicated per queue. */
+  plan: PlanJob;
+  /** A delayed check that a test run finished in time (guarded by run id + deadline). */
+  timeout: TimeoutJob;
+  /** Delayed wake-up of a queue's planner (batch max-wait, not-ready timeouts, …). */
+  wake: WakeJob;
+  /** Periodic: poll providers for pushes, closes and target moves. */
+  sync: PeriodicJob;
+  /** Periodic: re-plan queues whose stored state says work is due. */
+  reconcile: PeriodicJob;
+}
+
+export type JobName = keyof JobPayloads;
+
+/** The configuration setting (in seconds) that sets a periodic job's interval. */
+export type ScheduleSetting = 'providerPollSeconds' | 'reconcileSeconds';
+
+export interface JobSpec<K extends JobName> {
+  /** Tries in all; a failure before the last is retried after `backoffMs` (doubling). */
+  attempts: number;
+  backoffMs: number;
+  /** Jobs run at once per worker process. */
+  concurrency: number;
+  /** Finished jobs kept for inspection. */
+  keepCompleted: { count: number; ageSeconds: number };
+  keepFailed: { count: number; ageSeconds: number };
+  /**
+   * At most one such job waits while one runs (the latest payload wins); none runs twice at once.
+   * BullMQ deduplication with keepLastIfActive.
+   */
+  deduplicateBy?: (payload: JobPayloads[K]) => string;
+  /** A fixed job id: enqueueing the same id again is a no-op (delayed checks, wake-ups). */
+  jobId?: (payload: JobPayloads[K], runAt: number) => string;
+  /** Periodic jobs: upserted as a job scheduler by every worker process, every `setting` seconds. */
+  every?: ScheduleSetting;
+}
+
+const KEEP_COMPLETED = { count: 1000, ageSeconds: 3600 };
+const KEEP_FAILED = { count: 5000, ageSeconds: 7 * 86400 };
+
+export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
+  plan: {
+    // A failed pass is tried again soon; the reconciler re-plans anything still due after that.
+    attempts: 3,
+    backoffMs: 1000,
+    // Passes of one merge queue never overlap (deduplication), passes of different queues do.
+    concurrency: 8,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+    deduplicateBy: (p) => `plan-${p.queueId}`,
+  },
+  timeout: {
+    attempts: 5,
+    backoffMs: 2000,
+    concurrency: 4,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+    jobId: (p) => `timeout-${p.testRunId}-${p.deadlineAt}`,
+  },
+  wake: {
+    attempts: 5,
+    backoffMs: 1000,
+    concurrency: 4,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+    // One wake-up per queue and instant: many reasons to wake at the same moment cost one pass.
+    jobId: (p, runAt) => `wake-${p.queueId}-${runAt}`,
+  },
+  sync: {
+    // The next period is the retry.
+    attempts: 1,
+    backoffMs: 0,
+    concurrency: 1,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+    every: 'providerPollSeconds',
+  },
+  reconcile: {
+    attempts: 1,
+    backoffMs: 0,
+    concurrency: 1,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+    every: 'reconcileSeconds',
+  },
+};
+
+export const JOB_NAMES = Object.keys(JOB_SPECS) as JobName[];
+
+/** BullMQ's retention options of a job (shared by enqueue, schedulers and workers). */
+export function retentionOf(name: JobName): { removeOnComplete: { count: number; age: number }; removeOnFail: { count: number; age: number } } {
+  const spec = JOB_SPECS[name];
+  return {
+    removeOnComplete: { count: spec.keepCompleted.count, age: spec.keepCompleted.ageSeconds },
+    removeOnFail: { count: spec.keepFailed.count, age: spec.keepFailed.ageSeconds },
+  };
+}

@@ -49,6 +49,10 @@ export interface Config {
   flakyInfraFailureThreshold: number;
   /** Flaky tests: validity of upload URLs handed to the hosted CLI, in seconds. */
   flakyUploadUrlTtlSeconds: number;
+  /** Flaky tests: how long an upload request waits for its processing before answering 202. */
+  flakyUploadWaitSeconds: number;
+  /** Flaky tests: period of the flaky-refresh job (statuses that change with time). */
+  flakyRefreshSeconds: number;
 }
 
 /** A configuration error names the variable and what is wrong; start-up prints it and exits. */
@@ -135,6 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       FLAKY_TICKET_URL_TEMPLATE: ticketTemplate({ default: undefined }),
       FLAKY_INFRA_FAILURE_THRESHOLD: fraction({ default: MONITOR_DEFAULTS.infrastructure.threshold }),
       FLAKY_UPLOAD_URL_TTL_SECONDS: positiveInt(60, 86_400)({ default: 3_600 }),
+      FLAKY_UPLOAD_WAIT_SECONDS: positiveInt(1, 600)({ default: 30 }),
+      FLAKY_REFRESH_SECONDS: positiveInt(1, 3_600)({ default: 60 }),
     },
     {
       reporter: ({ errors: found }) => {
@@ -172,5 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     flakyTicketUrlTemplate: clean.FLAKY_TICKET_URL_TEMPLATE ?? null,
     flakyInfraFailureThreshold: clean.FLAKY_INFRA_FAILURE_THRESHOLD,
     flakyUploadUrlTtlSeconds: clean.FLAKY_UPLOAD_URL_TTL_SECONDS,
+    flakyUploadWaitSeconds: clean.FLAKY_UPLOAD_WAIT_SECONDS,
+    flakyRefreshSeconds: clean.FLAKY_REFRESH_SECONDS,
   };
 }

@@ -141,15 +141,3 @@ export function drainRefusedBody(req: IncomingMessage): Promise<boolean> {
     req.resume();
   });
 }
-
-/** Reads a small part (meta, CODEOWNERS) given as a field or a file; null when over `limit`. */
-export async function partText(part: MultipartPart, limit: number): Promise<string | null> {
-  if (part.kind === 'field') return part.truncated || Buffer.byteLength(part.value) > limit ? null : part.value;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of part.stream as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= limit) chunks.push(chunk);
-  }
-  return size > limit ? null : Buffer.concat(chunks).toString('utf8');
-}

@@ -11,7 +11,7 @@ describe('flaky tests: native upload', function () {
   let svc: TestService;
 
   beforeEach(async () => {
-    svc = await startTestService();
+    svc = await startTestService({ startWorkers: true });
   });
   afterEach(async () => {
     await svc.close();
@@ -141,7 +141,7 @@ describe('flaky tests: native upload', function () {
   });
 
   it('refuses an upload over FLAKY_MAX_UPLOAD_MB with 413', async () => {
-    const small = await startTestService({ env: { FLAKY_MAX_UPLOAD_MB: '1' } });
+    const small = await startTestService({ startWorkers: true, env: { FLAKY_MAX_UPLOAD_MB: '1' } });
     try {
       const big = junit(Object.fromEntries(Array.from({ length: 12_000 }, (_, i) => [`test_${i}_${'x'.repeat(40)}`, 'p'])));
       expect(big.length).to.be.greaterThan(1024 * 1024);

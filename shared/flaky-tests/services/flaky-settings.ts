@@ -16,6 +16,8 @@ export interface FlakySettings {
   bundleUrlTtlSeconds: number;
   /** Base of links handed out (upload URLs, html_url); null: the request's origin. */
   publicUrl: string | null;
+  /** How long an upload request waits for its processing before answering 202. */
+  uploadWaitSeconds: number;
 }
 
 export const DEFAULT_FLAKY_SETTINGS: FlakySettings = {
@@ -26,4 +28,5 @@ export const DEFAULT_FLAKY_SETTINGS: FlakySettings = {
   infraFailureThreshold: MONITOR_DEFAULTS.infrastructure.threshold,
   bundleUrlTtlSeconds: 3600,
   publicUrl: null,
+  uploadWaitSeconds: 30,
 };

@@ -53,6 +53,19 @@ export interface Upload {
   expiresAt: Date;
 }
 
+/** What an upload's processing answers (the native upload's 200, the status endpoint). */
+export interface UploadResult {
+  uploadId: string;
+  repoId: string;
+  counts: UploadCounts;
+  /** Excluded from detection and rates by infrastructure-failure protection. */
+  excluded: boolean;
+  files: UploadFileSummary[];
+  warnings: UploadIssue[];
+  /** Tests whose status changed because of this upload. */
+  statusChanges: number;
+}
+
 type UploadDoc = StoredDoc & Omit<Upload, 'id'>;
 
 export const UPLOAD_INDEXES: IndexSpec[] = [
@@ -96,6 +109,11 @@ export class UploadRepository {
     if (ids.length === 0) return new Set();
     const docs = await this.col.find({ _id: { $in: [...ids] }, state: 'complete', excluded: false }, { projection: { _id: 1 } });
     return new Set(docs.map((d) => d._id));
+  }
+
+  /** Drops what an interrupted attempt at processing the upload left. */
+  async deleteUnfinished(id: string): Promise<void> {
+    await this.col.deleteMany({ _id: id, state: { $ne: 'complete' } });
   }
 
   async findById(id: string): Promise<Upload | null> {

@@ -122,6 +122,13 @@ export function defaultDetectionConfig(): DetectionConfig {
   };
 }
 
+/** The configuration a new repository starts with: the defaults, with the operator's infrastructure threshold. */
+export function initialDetectionConfig(infraFailureThreshold: number): DetectionConfig {
+  const config = defaultDetectionConfig();
+  config.infrastructure.threshold = infraFailureThreshold;
+  return config;
+}
+
 function clone(scope: BranchScope): BranchScope {
   return { branchClasses: [...scope.branchClasses], branchPatterns: [...scope.branchPatterns] };
 }

@@ -28,7 +28,13 @@ export class GridFsUploadBlobStore implements UploadBlobStore {
 
   async put(uploadId: string, index: number, bytes: ByteSource): Promise<void> {
     const upload = this.bucket.openUploadStream(this.name(uploadId, index), { metadata: { uploadId } });
-    await pipeline(Readable.from(bytes), upload);
+    try {
+      await pipeline(Readable.from(bytes), upload);
+    } catch (err) {
+      // Chunks written before the failure go with it (delete removes chunks even without a file).
+      await this.bucket.delete(upload.id).catch(() => undefined);
+      throw err;
+    }
   }
 
   async *get(uploadId: string, index: number): AsyncGenerator<Buffer, void, undefined> {

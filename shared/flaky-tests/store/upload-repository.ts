@@ -2,6 +2,7 @@
 // stored and what went wrong, so CI and operators can see why an upload was skipped.
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
 import type { BranchClass } from '../domain/branch-class.js';
+import type { UploadTotals } from '../domain/upload-accumulator.js';
 
 export interface UploadIssue {
   level: 'error' | 'warning';
@@ -21,14 +22,8 @@ export interface UploadFileSummary {
   errors: UploadIssue[];
 }
 
-export interface UploadCounts {
-  runs: number;
-  passed: number;
-  failed: number;
-  skipped: number;
-  tests: number;
-  testsFailed: number;
-}
+/** An upload's counts (runs and distinct tests), as the accumulator totals them. */
+export type UploadCounts = UploadTotals;
 
 export interface Upload {
   id: string;

@@ -2,6 +2,7 @@
 // Every variable is documented in docs/configuration.md; keep the two in step.
 import path from 'node:path';
 import { cleanEnv, makeValidator, str, bool, EnvError } from 'envalid';
+import { MONITOR_DEFAULTS } from './flaky-tests/domain/detection/config.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -48,6 +49,10 @@ export interface Config {
   flakyInfraFailureThreshold: number;
   /** Flaky tests: validity of upload URLs handed to the hosted CLI, in seconds. */
   flakyUploadUrlTtlSeconds: number;
+  /** Flaky tests: how long an upload request waits for its processing before answering 202. */
+  flakyUploadWaitSeconds: number;
+  /** Flaky tests: period of the flaky-refresh job (statuses that change with time). */
+  flakyRefreshSeconds: number;
 }
 
 /** A configuration error names the variable and what is wrong; start-up prints it and exits. */
@@ -132,8 +137,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       FLAKY_RETENTION_DAYS: positiveInt(1, 3_650)({ default: 45 }),
       FLAKY_MAX_UPLOAD_MB: positiveInt(1, 102_400)({ default: 256 }),
       FLAKY_TICKET_URL_TEMPLATE: ticketTemplate({ default: undefined }),
-      FLAKY_INFRA_FAILURE_THRESHOLD: fraction({ default: 0.8 }),
+      FLAKY_INFRA_FAILURE_THRESHOLD: fraction({ default: MONITOR_DEFAULTS.infrastructure.threshold }),
       FLAKY_UPLOAD_URL_TTL_SECONDS: positiveInt(60, 86_400)({ default: 3_600 }),
+      FLAKY_UPLOAD_WAIT_SECONDS: positiveInt(1, 600)({ default: 30 }),
+      FLAKY_REFRESH_SECONDS: positiveInt(1, 3_600)({ default: 60 }),
     },
     {
       reporter: ({ errors: found }) => {
@@ -171,5 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     flakyTicketUrlTemplate: clean.FLAKY_TICKET_URL_TEMPLATE ?? null,
     flakyInfraFailureThreshold: clean.FLAKY_INFRA_FAILURE_THRESHOLD,
     flakyUploadUrlTtlSeconds: clean.FLAKY_UPLOAD_URL_TTL_SECONDS,
+    flakyUploadWaitSeconds: clean.FLAKY_UPLOAD_WAIT_SECONDS,
+    flakyRefreshSeconds: clean.FLAKY_REFRESH_SECONDS,
   };
 }

@@ -15,6 +15,8 @@ import { timeoutProcessor } from './processors/timeout-processor.js';
 import { wakeProcessor } from './processors/wake-processor.js';
 import { syncProcessor } from './processors/sync-processor.js';
 import { reconcileProcessor } from './processors/reconcile-processor.js';
+import { flakyIngestProcessor } from './processors/flaky-ingest-processor.js';
+import { flakyRefreshProcessor } from './processors/flaky-refresh-processor.js';
 
 function processorsOf(ctx: ServiceContext): ProcessorRegistry {
   return {
@@ -23,6 +25,8 @@ function processorsOf(ctx: ServiceContext): ProcessorRegistry {
     wake: wakeProcessor(ctx),
     sync: syncProcessor(ctx),
     reconcile: reconcileProcessor(ctx),
+    'flaky-ingest': flakyIngestProcessor(ctx),
+    'flaky-refresh': flakyRefreshProcessor(ctx),
   };
 }
 

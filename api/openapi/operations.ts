@@ -13,6 +13,7 @@ import * as settingsRequest from '../flaky-tests/schemas/settings-schemas.js';
 import * as cliRequest from '../flaky-tests/schemas/cli-schemas.js';
 import { UploadMetaSchema } from '../flaky-tests/schemas/upload-schemas.js';
 import * as flaky from '../flaky-tests/schemas/response-schemas.js';
+import { UPLOAD_STATUS_PATH, UploadStatusQuerySchema, UploadStatusResponse } from '../flaky-tests/serializers/upload-status.js';
 import { DependencyLostResponse, HealthResponse, ReadinessResponse, ServiceStatusResponse } from './health-schemas.js';
 
 export const TAGS = {
@@ -143,6 +144,18 @@ export const OPERATIONS: readonly Operation[] = [
     },
     ok: json(flaky.UploadResultResponse),
   },
+  {
+    method: 'get',
+    path: UPLOAD_STATUS_PATH,
+    operationId: 'getUploadStatus',
+    tag: TAGS.flakyTests,
+    summary: 'The state of an upload that was answered 202',
+    description: 'An upload not processed within FLAKY_UPLOAD_WAIT_SECONDS is answered `202 {upload_id, status_url}`; this is the status_url. `result` is the upload\'s counts once complete, `error` its refusal once failed.',
+    token: true,
+    compatible: false,
+    request: { kind: 'query', schema: UploadStatusQuerySchema },
+    ok: json(UploadStatusResponse),
+  },
 
   jsonPost({
     path: '/v1/metrics/createBundleUpload',
@@ -181,6 +194,18 @@ export const OPERATIONS: readonly Operation[] = [
       pathParams: Type.Object({ id: Type.String({ format: 'uuid' }) }),
     },
     ok: json(flaky.UploadResultResponse),
+  },
+  {
+    method: 'get',
+    path: UPLOAD_STATUS_PATH,
+    operationId: 'getUploadStatus',
+    tag: TAGS.flakyTests,
+    summary: 'The state of an upload that was answered 202',
+    description: 'An upload not processed within FLAKY_UPLOAD_WAIT_SECONDS is answered `202 {upload_id, status_url}`; this is the status_url. `result` is the upload\'s counts once complete, `error` its refusal once failed.',
+    token: true,
+    compatible: false,
+    request: { kind: 'query', schema: UploadStatusQuerySchema },
+    ok: json(UploadStatusResponse),
   },
 
   {

@@ -25,6 +25,13 @@ export interface WakeJob {
   why: string;
 }
 
+export interface FlakyIngestJob {
+  /** The repository whose received uploads are processed (all of them, oldest first). */
+  repoId: string;
+  /** The upload that asked for the job (logged). */
+  uploadId: string;
+}
+
 /** A periodic job: everything it needs is read from stored state. */
 export type PeriodicJob = Record<string, never>;
 
@@ -39,12 +46,16 @@ export interface JobPayloads {
   sync: PeriodicJob;
   /** Periodic: re-plan queues whose stored state says work is due. */
   reconcile: PeriodicJob;
+  /** Flaky tests: process a repository's received uploads; deduplicated per repository. */
+  'flaky-ingest': FlakyIngestJob;
+  /** Flaky tests, periodic: statuses that change with time; uploads left waiting by a crash. */
+  'flaky-refresh': PeriodicJob;
 }
 
 export type JobName = keyof JobPayloads;
 
 /** The configuration setting (in seconds) that sets a periodic job's interval. */
-export type ScheduleSetting = 'providerPollSeconds' | 'reconcileSeconds';
+export type ScheduleSetting = 'providerPollSeconds' | 'reconcileSeconds' | 'flakyRefreshSeconds';
 
 export interface JobSpec<K extends JobName> {
   /** Tries in all; a failure before the last is retried after `backoffMs` (doubling). */
@@ -113,6 +124,24 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     keepCompleted: KEEP_COMPLETED,
     keepFailed: KEEP_FAILED,
     every: 'reconcileSeconds',
+  },
+  'flaky-ingest': {
+    // A job that dies mid-upload is run again: the upload restarts from its stored blobs.
+    attempts: 5,
+    backoffMs: 1000,
+    // Uploads of one repository are processed one at a time (deduplication), of different ones at once.
+    concurrency: 4,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+    deduplicateBy: (p) => `flaky-ingest-${p.repoId}`,
+  },
+  'flaky-refresh': {
+    attempts: 1,
+    backoffMs: 0,
+    concurrency: 1,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+    every: 'flakyRefreshSeconds',
   },
 };
 

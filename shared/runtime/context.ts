@@ -23,6 +23,7 @@ import { jobCountsSource } from '../metrics/job-metrics.js';
 import { MergeQueueMetricsService } from '../merge-queue/services/metrics-service.js';
 import { createFlakyStore, ensureFlakyIndexes } from '../flaky-tests/store/flaky-store.js';
 import { createFlakyServices, type FlakyServices } from '../flaky-tests/services/flaky-services.js';
+import { openUploadBlobStore } from '../flaky-tests/store/open-upload-blob-store.js';
 
 export interface ServiceContext {
   config: Config;
@@ -90,8 +91,12 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   const commitStatuses = new CommitStatusService({ store, logger, requestPlan });
   const flakyStore = createFlakyStore(db);
   await ensureFlakyIndexes(flakyStore);
+  const blobs = await openUploadBlobStore({ mongoUrl: config.mongoUrl, dataDir: config.dataDir });
+  shutdown.add({ name: 'flaky-upload-blobs', order: 40, close: () => blobs.close() });
   const flaky = createFlakyServices({
     store: flakyStore,
+    blobs,
+    requestIngest: (job) => jobs.enqueue('flaky-ingest', job),
     orgs: store.orgs,
     logger,
     settings: {
@@ -103,6 +108,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
       infraFailureThreshold: config.flakyInfraFailureThreshold,
       bundleUrlTtlSeconds: config.flakyUploadUrlTtlSeconds,
       publicUrl: config.publicUrl,
+      uploadWaitSeconds: config.flakyUploadWaitSeconds,
     },
   });
   const services = {

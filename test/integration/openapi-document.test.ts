@@ -97,6 +97,8 @@ describe('OpenAPI description of this service', function () {
     });
     const testId = failing.body.tests[0]!.id;
     const flakyRepo = { repo: REPO, org_url_slug: ORG };
+    const stored = await uploadOk(svc, { branch: 'main', commit_sha: sha(4) }, [{ name: 'r.xml', data: junit({ a: 'p' }) }]);
+    calls.set('GET /v1/flaky-tests/upload-status', () => svc.raw('GET', `/v1/flaky-tests/upload-status?upload_id=${stored.upload_id}`, { headers: token }));
 
     post('/v1/submitPullRequest', { ...ref, pr: { number: 2 } });
     post('/v1/setImpactedTargets', { ...ref, pr: { number: 1, sha: entry.prSha }, impactedTargets: ['//app:test'] });

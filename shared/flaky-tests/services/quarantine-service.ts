@@ -44,7 +44,6 @@ export class QuarantineService {
   async config(orgId: string, q: { orgUrlSlug: string; repo: RepoRef }): Promise<QuarantineConfig> {
     const { repo } = await this.deps.resolver.maybe(orgId, q.orgUrlSlug, q.repo);
     if (!repo || !repo.quarantine.enabled) return { isDisabled: true, testIds: [] };
-    await this.deps.detection.refreshDue(repo, this.now());
     const caseIds = await this.deps.queries.quarantinedCaseIds(repo);
     const prefix = `${repo.id}:`;
     return { isDisabled: false, testIds: caseIds.map((c) => c.slice(prefix.length)) };

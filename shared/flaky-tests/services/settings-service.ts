@@ -4,7 +4,7 @@
 import type { RepoRef } from '../../repo-ref.js';
 import { conflict, invalid } from '../../errors.js';
 import {
-  defaultDetectionConfig,
+  initialDetectionConfig,
   isValidTicketTemplate,
   validateDetectionConfig,
   DEFAULT_QUARANTINE_SETTINGS,
@@ -15,6 +15,7 @@ import type { FlakyStore } from '../store/flaky-store.js';
 import type { FlakyRepo, SettingsPatch } from '../store/repo-settings-repository.js';
 import type { FlakySettings } from './flaky-settings.js';
 import type { RepoResolver } from './repo-resolver.js';
+import type { DetectionService } from './detection-service.js';
 
 export interface RepoSettingsView {
   repo: RepoRef;
@@ -54,14 +55,14 @@ const MAX_CAS_ATTEMPTS = 5;
 
 export class SettingsService {
   private readonly now: () => Date;
-  constructor(private readonly deps: { store: FlakyStore; resolver: RepoResolver; settings: FlakySettings; now?: () => Date }) {
+  constructor(
+    private readonly deps: { store: FlakyStore; resolver: RepoResolver; settings: FlakySettings; detection: Pick<DetectionService, 'refreshDue'>; now?: () => Date },
+  ) {
     this.now = deps.now ?? (() => new Date());
   }
 
   private defaults(): DetectionConfig {
-    const d = defaultDetectionConfig();
-    d.infrastructure.threshold = this.deps.settings.infraFailureThreshold;
-    return d;
+    return initialDetectionConfig(this.deps.settings.infraFailureThreshold);
   }
 
   private view(repo: RepoRef, found: FlakyRepo | null): RepoSettingsView {
@@ -126,9 +127,12 @@ export class SettingsService {
       });
       if (!updated) continue;
       if (patch.detection) {
+        // Every test is re-evaluated under the new configuration now, by the write that changed
+        // it: reads never write.
         await this.deps.store.tests.markAllDue(updated.id, now);
         await this.deps.store.repos.lowerDueAt(updated.id, now);
         updated.dueAt = now;
+        await this.deps.detection.refreshDue(updated, now);
       }
       return this.view(u.repo, updated);
     }

@@ -29,6 +29,7 @@ type ClusterDoc = StoredDoc & Omit<ClusterDelta, 'id'>;
 
 export const CLUSTER_INDEXES: IndexSpec[] = [
   { key: { caseId: 1, day: 1 }, name: 'case_day', comment: 'most_common_failures of a set of tests since a day' },
+  { key: { uploadId: 1 }, name: 'upload', comment: 'dropping what an interrupted ingest wrote' },
   { key: { expiresAt: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0, comment: 'retention (FLAKY_RETENTION_DAYS)' },
 ];
 
@@ -40,6 +41,11 @@ export class FailureClusterRepository {
 
   async ensureIndexes(): Promise<void> {
     await this.col.createIndexes(CLUSTER_INDEXES);
+  }
+
+  /** Drops the clusters an interrupted attempt at processing the upload wrote. */
+  async deleteByUpload(uploadId: string): Promise<void> {
+    await this.col.deleteMany({ uploadId });
   }
 
   async insert(deltas: readonly ClusterDelta[]): Promise<void> {

@@ -37,7 +37,7 @@ export interface FailingBucket {
 
 export const BUCKET_INDEXES: IndexSpec[] = [
   { key: { span: 1, hour: 1 }, name: 'span_hour', comment: 'detection evidence, failure rates and PR counts of a set of tests since a time' },
-  { key: { uploadId: 1 }, name: 'upload', comment: 'pass-on-retry across uploads: outcomes of earlier uploads of the same commit' },
+  { key: { uploadId: 1 }, name: 'upload', comment: 'pass-on-retry across uploads: outcomes of earlier uploads of the same commit; dropping an interrupted ingest' },
   { key: { failKey: 1 }, name: 'fail_key', comment: 'list-failing-tests: buckets with failures in the hours of a window' },
   { key: { expiresAt: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0, comment: 'retention (FLAKY_RETENTION_DAYS)' },
 ];
@@ -70,6 +70,11 @@ export class HourBucketRepository {
 
   async ensureIndexes(): Promise<void> {
     await this.col.createIndexes(BUCKET_INDEXES);
+  }
+
+  /** Drops the counters an interrupted attempt at processing the upload wrote. */
+  async deleteByUpload(uploadId: string): Promise<void> {
+    await this.col.deleteMany({ uploadId });
   }
 
   async insert(deltas: readonly BucketDelta[]): Promise<void> {

@@ -15,7 +15,7 @@ import {
   ZstdFrameWalker,
   type BundleFile,
   type BundleLimits,
-} from '../../../shared/flaky-tests/formats/bundle.js';
+} from '../../../shared/flaky-tests/formats/bundle/index.js';
 import { collectJUnit, tallyRuns } from '../../../shared/flaky-tests/formats/junit/index.js';
 
 /**

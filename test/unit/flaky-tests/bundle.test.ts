@@ -195,6 +195,25 @@ describe('flaky/bundle', () => {
       expect(max).to.be.at.most(128 * 1024);
     });
 
+    it('gives the event loop a turn between blocks, so a small bomb never holds a process', async () => {
+      // One 166-byte input chunk expanding to 5 MiB: without turns, no timer or I/O callback (an
+      // HTTP request in the all-in-one process) would run until the whole frame is decoded.
+      const frame = zstdRleFrame(40);
+      let turns = 0;
+      let stop = false;
+      const tick = (): void => {
+        if (stop) return;
+        turns++;
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+      let blocks = 0;
+      for await (const b of decompressZstd(chunked(frame, [frame.length]))) if (b.length > 0) blocks++;
+      stop = true;
+      expect(blocks).to.equal(40);
+      expect(turns).to.be.at.least(blocks - 1);
+    });
+
     it('stops a decompression bomb at the output limit', async () => {
       const bomb = zstdRleFrame(50_000); // would be ~6.5 GB
       const err = await bundleError(async () => {

@@ -3,6 +3,7 @@
 // size. A small frame walker checks every zstd frame header *before* the decoder sees it: the
 // decoder allocates the frame's declared window up front, and bundles may claim up to 2 GiB.
 // Output bytes and decoding time are capped, so a small bomb cannot hold a worker for long.
+import { setImmediate } from 'node:timers/promises';
 import { Decompress } from 'fzstd';
 import { BundleError } from './bundle-error.js';
 
@@ -249,6 +250,9 @@ export async function* decompressZstd(
         start = end;
       }
       while (out.length > 0) yield out.shift()!;
+      // A macrotask turn per block: the all-in-one process decodes on the API's event loop, and a
+      // few bytes of input can expand to gigabytes.
+      await setImmediate();
     }
   }
   walker.finish();

@@ -6,6 +6,7 @@ import { startTestService, type TestService } from '../../scripts/lib/test-servi
 import { waitFor } from '../../scripts/lib/wait.js';
 import { collectJUnit } from '../../shared/flaky-tests/formats/junit/index.js';
 import { testId } from '../../shared/flaky-tests/domain/test-identity.js';
+import { expectDescribedAnswer, type ServiceDoc } from '../helpers/openapi.js';
 import { ORG, REPO, SAMPLES_DIR, call, junit, sample, sha, upload, uploadOk, type WireTest } from './flaky-support.js';
 
 describe('flaky tests: native upload', function () {
@@ -148,6 +149,8 @@ describe('flaky tests: native upload', function () {
       expect(accepted.status).to.equal(202);
       const { upload_id: uploadId, status_url: statusUrl } = accepted.body as unknown as { upload_id: string; status_url: string };
       expect(statusUrl).to.equal(`${slow.url}/v1/flaky-tests/upload-status?upload_id=${uploadId}`);
+      const doc = (await slow.raw('GET', '/v1/openapi.json')).body as unknown as ServiceDoc;
+      expectDescribedAnswer(doc, 'POST', '/v1/flaky-tests/upload', 'application/json', accepted.body, 202);
       const refused = await upload(slow, {}, [{ name: 'a.txt', data: 'hello' }]);
       expect(refused.status).to.equal(202);
       const status = async (id: string) => {

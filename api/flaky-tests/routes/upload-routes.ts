@@ -15,7 +15,8 @@ import { normalizeVariant } from '../../../shared/flaky-tests/domain/test-identi
 import { readText } from '../../../shared/flaky-tests/formats/read-text.js';
 import { parseUploadMeta, type UploadMetaBody } from '../schemas/upload-schemas.js';
 import { serializeUploadResult } from '../serializers/settings.js';
-import { parseUploadStatusQuery, serializeAccepted, serializeUploadStatus, UPLOAD_STATUS_PATH } from '../serializers/upload-status.js';
+import { serializeAccepted, serializeUploadStatus, UPLOAD_STATUS_PATH } from '../serializers/upload-status.js';
+import { parseUploadStatusQuery } from '../schemas/upload-schemas.js';
 import { authOf } from '../../middleware/auth.js';
 import { BUNDLE_UPLOAD_PATH } from '../../../shared/flaky-tests/services/bundle-upload-service.js';
 import { drainRefusedBody, isMultipart, readMultipart, type MultipartPart } from '../multipart-upload.js';

@@ -5,7 +5,8 @@ import { embeddedDbDir, type Config } from '../config.js';
 import { createLogger, type Logger } from '../logging.js';
 import type { Database } from '../database/collection.js';
 import { openDatabase } from '../database/open-database.js';
-import { createStore, ensureIndexes, type Store } from '../merge-queue/store/store.js';
+import { createStore, type Store } from '../merge-queue/store/store.js';
+import { ensureIndexes } from '../database/ensure-indexes.js';
 import { createRedis, pingRedis } from '../jobs/connection.js';
 import { JobProducer } from '../jobs/producer.js';
 import { createProviderRegistry } from '../providers/registry.js';
@@ -21,7 +22,7 @@ import { OperatorMetrics } from '../metrics/operator-metrics.js';
 import { instrumentDatabase } from '../metrics/instrumented-database.js';
 import { jobCountsSource } from '../metrics/job-metrics.js';
 import { MergeQueueMetricsService } from '../merge-queue/services/metrics-service.js';
-import { createFlakyStore, ensureFlakyIndexes } from '../flaky-tests/store/flaky-store.js';
+import { createFlakyStore } from '../flaky-tests/store/flaky-store.js';
 import { createFlakyServices, type FlakyServices } from '../flaky-tests/services/flaky-services.js';
 import { openUploadBlobStore } from '../flaky-tests/store/open-upload-blob-store.js';
 
@@ -67,7 +68,8 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   const db = instrumentDatabase(rawDb, metrics);
   shutdown.add({ name: 'database', order: 40, close: () => db.close() });
   const store = createStore(db);
-  await ensureIndexes(store);
+  const flakyStore = createFlakyStore(db);
+  await ensureIndexes(store, flakyStore);
 
   const producerRedis = createRedis(config.redisUrl, 'producer');
   producerRedis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis (producer) connection error'));
@@ -89,8 +91,6 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   const queues = new QueueService({ store, providers, logger, requestPlan });
   const pullRequests = new PullRequestService({ store, providers, queues, logger, requestPlan });
   const commitStatuses = new CommitStatusService({ store, logger, requestPlan });
-  const flakyStore = createFlakyStore(db);
-  await ensureFlakyIndexes(flakyStore);
   const blobs = await openUploadBlobStore({ mongoUrl: config.mongoUrl, dataDir: config.dataDir });
   shutdown.add({ name: 'flaky-upload-blobs', order: 40, close: () => blobs.close() });
   const flaky = createFlakyServices({

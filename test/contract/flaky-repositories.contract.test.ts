@@ -7,7 +7,8 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { forEachDatabase } from '../helpers/databases.js';
-import { createFlakyStore, ensureFlakyIndexes, type FlakyStore } from '../../shared/flaky-tests/store/flaky-store.js';
+import { ensureIndexes } from '../../shared/database/ensure-indexes.js';
+import { createFlakyStore, type FlakyStore } from '../../shared/flaky-tests/store/flaky-store.js';
 import { defaultDetectionConfig } from '../../shared/flaky-tests/domain/detection/config.js';
 import type { ReceivedUpload } from '../../shared/flaky-tests/store/received-upload-repository.js';
 import type { StoredCaseRun } from '../../shared/flaky-tests/store/case-run-repository.js';
@@ -63,7 +64,7 @@ forEachDatabase('flaky repositories', (getDb) => {
   let store: FlakyStore;
   beforeEach(async () => {
     store = createFlakyStore(getDb());
-    await ensureFlakyIndexes(store);
+    await ensureIndexes(store);
   });
 
   describe('received uploads', () => {

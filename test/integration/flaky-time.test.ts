@@ -4,7 +4,8 @@ import { expect } from 'chai';
 import { openDatabase } from '../../shared/database/open-database.js';
 import { createStore } from '../../shared/merge-queue/store/store.js';
 import type { Database } from '../../shared/database/collection.js';
-import { createFlakyStore, ensureFlakyIndexes, type FlakyStore } from '../../shared/flaky-tests/store/flaky-store.js';
+import { ensureIndexes } from '../../shared/database/ensure-indexes.js';
+import { createFlakyStore, type FlakyStore } from '../../shared/flaky-tests/store/flaky-store.js';
 import type { FlakyServices } from '../../shared/flaky-tests/services/flaky-services.js';
 import { createInlineFlakyServices, ingestReport } from '../../scripts/lib/inline-flaky-services.js';
 import { DEFAULT_FLAKY_SETTINGS } from '../../shared/flaky-tests/services/flaky-settings.js';
@@ -26,10 +27,9 @@ describe('flaky tests: time', function () {
   beforeEach(async () => {
     db = await openDatabase({});
     const core = createStore(db);
-    await core.orgs.ensureIndexes();
-    orgId = (await core.orgs.ensure(ORG)).id;
     store = createFlakyStore(db);
-    await ensureFlakyIndexes(store);
+    await ensureIndexes(core, store);
+    orgId = (await core.orgs.ensure(ORG)).id;
     now = T0;
     services = createInlineFlakyServices({ store, orgs: core.orgs, settings: { ...DEFAULT_FLAKY_SETTINGS }, logger: createLogger('silent'), now: () => new Date(now) });
   });

@@ -1,4 +1,4 @@
-// Every flaky-tests repository over one database, and the start-up step creating their indexes.
+// Every flaky-tests repository over one database (indexes: shared/database/ensure-indexes.ts).
 import type { Database } from '../../database/collection.js';
 import { FlakyRepoRepository } from './repo-settings-repository.js';
 import { TestCaseRepository } from './test-case-repository.js';
@@ -37,18 +37,4 @@ export function createFlakyStore(db: Database): FlakyStore {
     bundleUploads: new BundleUploadRepository(db),
     secrets: new SecretRepository(db),
   };
-}
-
-export async function ensureFlakyIndexes(store: FlakyStore): Promise<void> {
-  await Promise.all([
-    store.repos.ensureIndexes(),
-    store.tests.ensureIndexes(),
-    store.caseRuns.ensureIndexes(),
-    store.uploads.ensureIndexes(),
-    store.received.ensureIndexes(),
-    store.buckets.ensureIndexes(),
-    store.detections.ensureIndexes(),
-    store.clusters.ensureIndexes(),
-    store.bundleUploads.ensureIndexes(),
-  ]);
 }

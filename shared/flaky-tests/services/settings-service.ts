@@ -2,7 +2,8 @@
 // and the ticket template. Changes are compare-and-set with an audit entry; a changed detection
 // configuration makes every test of the repository due for re-evaluation on the next read.
 import type { RepoRef } from '../../repo-ref.js';
-import { conflict, invalid } from '../../errors.js';
+import { invalid } from '../../errors.js';
+import { CAS_LOST, retryCompareAndSet } from '../../compare-and-set.js';
 import {
   initialDetectionConfig,
   isValidTicketTemplate,
@@ -51,8 +52,6 @@ export interface SettingsUpdate {
   actor: string;
 }
 
-const MAX_CAS_ATTEMPTS = 5;
-
 export class SettingsService {
   private readonly now: () => Date;
   constructor(
@@ -92,7 +91,7 @@ export class SettingsService {
         { path: '/ticket_url_template', message: 'must be an http(s) URL containing {ticket}' },
       ]);
     }
-    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+    return retryCompareAndSet("the repository's settings", async () => {
       const now = this.now();
       const current = await this.deps.store.repos.ensure(org.id, u.repo, now, this.defaults());
       const patch: SettingsPatch = {};
@@ -125,7 +124,7 @@ export class SettingsService {
         change: changes.join('; '),
         reason: u.reason,
       });
-      if (!updated) continue;
+      if (!updated) return CAS_LOST;
       if (patch.detection) {
         // Every test is re-evaluated under the new configuration now, by the write that changed
         // it: reads never write.
@@ -135,7 +134,6 @@ export class SettingsService {
         await this.deps.detection.refreshDue(updated, now);
       }
       return this.view(u.repo, updated);
-    }
-    throw conflict('settings_conflict', 'the settings were changed concurrently; retry');
+    });
   }
 }

@@ -9,7 +9,7 @@ import type { FlakyStore } from '../store/flaky-store.js';
 import { NEVER_DUE, type FlakyRepo } from '../store/repo-settings-repository.js';
 import type { HealthWrite, SeenRefresh, TestCase } from '../store/test-case-repository.js';
 
-/** Tests per batch: small, because the embedded engine tests `$in` lists per candidate document. */
+/** Tests per batch: small, because the embedded database tests `$in` lists per candidate document. */
 const CHUNK = 100;
 const MAX_CAS_ROUNDS = 5;
 /** refreshDue never loops forever, whatever the data says. */

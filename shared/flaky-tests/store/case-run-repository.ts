@@ -1,7 +1,7 @@
 // Test case runs (the attempts of JUnit testcases; not the merge queue's test runs): append-only,
 // one document per attempt (notes §6.2), keyed by (upload id, index), expiring after the retention
 // period. They are the raw record: detection, rates and lists read the per-upload hour counters,
-// so runs carry only the indexes their few readers need (the embedded engine keeps every index
+// so runs carry only the indexes their few readers need (the embedded database keeps every index
 // in memory, and runs are the largest collection). Whether a run counts is its upload's business
 // (complete and not excluded), so finishing an upload rewrites no run.
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';

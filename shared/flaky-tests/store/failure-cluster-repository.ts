@@ -58,7 +58,7 @@ export class FailureClusterRepository {
 
   async forCases(caseIds: readonly string[], since: Date): Promise<Map<string, ClusterDay[]>> {
     const out = new Map<string, ClusterDay[]>();
-    // Small `$in` lists: the embedded engine tests the list against every candidate document.
+    // Small `$in` lists: the embedded database tests the list against every candidate document.
     for (let i = 0; i < caseIds.length; i += 20) {
       const docs = await this.col.find({ caseId: { $in: caseIds.slice(i, i + 20) }, day: { $gte: since } });
       for (const d of docs) {

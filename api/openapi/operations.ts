@@ -197,18 +197,6 @@ export const OPERATIONS: readonly Operation[] = [
     ok: json(flaky.UploadResultResponse),
     otherAnswers: { '202': { description: 'Stored but not processed within FLAKY_UPLOAD_WAIT_SECONDS: follow status_url', answer: json(flaky.UploadAcceptedResponse) } },
   },
-  {
-    method: 'get',
-    path: UPLOAD_STATUS_PATH,
-    operationId: 'getUploadStatus',
-    tag: TAGS.flakyTests,
-    summary: 'The state of an upload that was answered 202',
-    description: 'An upload not processed within FLAKY_UPLOAD_WAIT_SECONDS is answered `202 {upload_id, status_url}`; this is the status_url. `result` is the upload\'s counts once complete, `error` its refusal once failed.',
-    token: true,
-    compatible: false,
-    request: { kind: 'query', schema: UploadStatusQuerySchema },
-    ok: json(flaky.UploadStatusResponse),
-  },
 
   {
     method: 'get',

@@ -7,6 +7,7 @@ import type Router from '@koa/router';
 import { startTestService, type ApiResponse, type TestService } from '../../scripts/lib/test-service.js';
 import { createApp } from '../../api/app.js';
 import { appDepsOf } from '../../api/server.js';
+import { OPERATIONS } from '../../api/openapi/operations.js';
 import { expectDescribedAnswer, type ServiceDoc } from '../helpers/openapi.js';
 import { CI, makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
 import { ORG, REPO, bundle, junit, sha, uploadOk } from './flaky-support.js';
@@ -56,6 +57,12 @@ describe('OpenAPI description of this service', function () {
     const described = new Set(describedOperations(doc));
     expect([...registered].filter((r) => !described.has(r)), 'registered but not described').to.deep.equal([]);
     expect([...described].filter((d) => !registered.has(d)), 'described but not registered').to.deep.equal([]);
+  });
+
+  it('describes each operation once (one table row per method and path, one operation id each)', () => {
+    const count = (keys: string[]) => keys.filter((k, i) => keys.indexOf(k) !== i);
+    expect(count(OPERATIONS.map((op) => `${op.method} ${op.path}`)), 'method and path described twice').to.deep.equal([]);
+    expect(count(OPERATIONS.map((op) => op.operationId)), 'operation id used twice').to.deep.equal([]);
   });
 
   it('serves the reference page and its script from this service', async () => {

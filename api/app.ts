@@ -26,6 +26,10 @@ import { createFlakyUploadRouter } from './flaky-tests/routes/upload-routes.js';
 import { registerFlakyRoutes } from './flaky-tests/routes/test-routes.js';
 import { registerFlakyCliRoutes } from './flaky-tests/routes/cli-routes.js';
 import { withTimeout } from '../shared/runtime/with-timeout.js';
+import { DashboardReadService } from './dashboard-reads/dashboard-read-service.js';
+import { registerDashboardReadRoutes } from './dashboard-reads/dashboard-read-routes.js';
+import { serveDashboard } from './dashboard/serve-dashboard.js';
+import { webBuildDir } from './dashboard/web-build-dir.js';
 
 export interface AppDeps {
   logger: Logger;
@@ -45,6 +49,8 @@ export interface AppDeps {
   trustProxy?: boolean;
   /** Request counts and latencies for the operator metrics. */
   metrics?: HttpInstruments;
+  /** The dashboard's built assets (default: web/dist of the package). */
+  dashboardDir?: string;
 }
 
 export function createApp(deps: AppDeps): Koa {
@@ -126,8 +132,11 @@ export function createApp(deps: AppDeps): Koa {
     registerFlakyRoutes(v1, deps.services.flaky);
     registerFlakyCliRoutes(v1, deps.services.flaky);
   }
+  registerDashboardReadRoutes(v1, new DashboardReadService({ store: deps.store, queues: deps.services.queues }));
   app.use(v1.routes());
   app.use(v1.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
+  // Last: the dashboard answers only what no route above did (docs/dashboard.md).
+  app.use(serveDashboard(deps.dashboardDir ?? webBuildDir()));
   return app;
 }
 

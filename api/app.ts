@@ -28,6 +28,9 @@ import { registerFlakyCliRoutes } from './flaky-tests/routes/cli-routes.js';
 import { withTimeout } from '../shared/runtime/with-timeout.js';
 import { DashboardReadService } from './dashboard-reads/dashboard-read-service.js';
 import { registerDashboardReadRoutes } from './dashboard-reads/dashboard-read-routes.js';
+import { FlakyTestHistoryService } from './dashboard-reads/flaky-test-history-service.js';
+import { registerFlakyTestHistoryRoutes } from './dashboard-reads/flaky-test-history-routes.js';
+import { createFlakyStore } from '../shared/flaky-tests/store/flaky-store.js';
 import { serveDashboard } from './dashboard/serve-dashboard.js';
 import { webBuildDir } from './dashboard/web-build-dir.js';
 
@@ -131,6 +134,7 @@ export function createApp(deps: AppDeps): Koa {
   if (deps.services.flaky) {
     registerFlakyRoutes(v1, deps.services.flaky);
     registerFlakyCliRoutes(v1, deps.services.flaky);
+    registerFlakyTestHistoryRoutes(v1, new FlakyTestHistoryService({ orgs: deps.store.orgs, store: createFlakyStore(deps.store.db) }));
   }
   registerDashboardReadRoutes(v1, new DashboardReadService({ store: deps.store, queues: deps.services.queues }));
   app.use(v1.routes());

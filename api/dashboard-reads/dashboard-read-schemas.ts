@@ -1,6 +1,6 @@
 // Request schemas of the dashboard's read endpoints (docs/api.md, "Dashboard reads").
 import type { RepoRef } from '../../shared/repo-ref.js';
-import { branchSchema, repoSchema } from '../validation/common.js';
+import { branchSchema, MAX_NAME, repoSchema } from '../validation/common.js';
 import { compileValidator } from '../validation/validator.js';
 
 export const HEALTH_LIMITS = {
@@ -40,5 +40,27 @@ export const parseQueueHealth = compileValidator<QueueHealthBody>({
     targetBranch: branchSchema,
     windowHours: { type: 'integer', ...HEALTH_LIMITS.windowHours },
     buckets: { type: 'integer', ...HEALTH_LIMITS.buckets },
+  },
+});
+
+export const HISTORY_DAYS = { minimum: 1, maximum: 45 } as const;
+
+export interface TestHistoryBody {
+  repo: RepoRef;
+  org_url_slug: string;
+  test_id: string;
+  days?: number;
+}
+
+// snake_case like the flaky-tests API it sits beside.
+export const parseTestHistory = compileValidator<TestHistoryBody>({
+  type: 'object',
+  additionalProperties: false,
+  required: ['repo', 'org_url_slug', 'test_id'],
+  properties: {
+    repo: repoSchema,
+    org_url_slug: { type: 'string', minLength: 1, maxLength: MAX_NAME },
+    test_id: { type: 'string', format: 'uuid' },
+    days: { type: 'integer', ...HISTORY_DAYS },
   },
 });

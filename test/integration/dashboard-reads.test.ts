@@ -106,4 +106,12 @@ describe('dashboard reads', function () {
     const other = await svc.addOrg('fourth-org');
     expectError(await svc.post('/flaky-tests/get-test-history', { repo: REPO, org_url_slug: ORG, test_id: test!.id }, { token: other.token }), 404, 'organization_not_found');
   });
+
+  it('html_url names the host of a repository outside github.com, so the dashboard finds it', async () => {
+    const repo = { host: 'git.example.com', owner: 'acme', name: 'tools' };
+    await uploadOk(svc, { repo, commit_sha: sha(8) }, [{ name: 'a.xml', data: junit({ test_a: 'f' }) }]);
+    await uploadOk(svc, { repo, commit_sha: sha(8) }, [{ name: 'a.xml', data: junit({ test_a: 'p' }) }]);
+    const [test] = (await unhealthy(svc, 'FLAKY', { repo })).tests;
+    expect(test!.html_url).to.equal(`${svc.url}/${ORG}/flaky-tests/test/${test!.id}?repo=acme%2Ftools&host=git.example.com`);
+  });
 });

@@ -23,7 +23,7 @@ const WINDOWS = [
 
 const bucketLabel = (iso: string, hours: number) => {
   const d = new Date(iso);
-  return hours <= 48 ? d.toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' }) : d.toLocaleDateString('en', { month: 'short', day: 'numeric' });
+  return hours <= 48 ? d.toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }) : d.toLocaleDateString('en', { month: 'short', day: 'numeric' });
 };
 
 export function HealthPage() {

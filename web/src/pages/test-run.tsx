@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { call } from '../api/client';
-import type { TestingDetails } from '../api/types';
+import type { TestingDetails, TestRunSummary } from '../api/types';
 import { useSession } from '../session';
 import { queueKey, useQueueRef } from '../queue-ref';
 import { paths } from '../links';
@@ -20,12 +20,20 @@ export function TestRunPage() {
     enabled: ref !== null,
     refetchInterval: 2000,
   });
+  // The predicted base of any run (getMergeQueueTestingDetails names it only in parallel mode).
+  const summaries = useQuery({
+    queryKey: ['listTestRuns', ref ? queueKey(ref) : ''],
+    queryFn: () => call<{ testRuns: TestRunSummary[] }>('listTestRuns', ref!),
+    enabled: ref !== null,
+  });
   if (!ref) return <ErrorMessage error="This link names no queue." />;
   if (details.isPending) return <Loading what="the test run" />;
   if (details.isError) return <ErrorMessage error={details.error} />;
   const d = details.data;
   const reported = new Map(d.statusChecks.map((s) => [s.context, s]));
   const prLink = (n: number) => paths.pullRequest(org, ref.repo, ref.targetBranch, n);
+  const summary = summaries.data?.testRuns.find((r) => r.id === id);
+  const base = summary ? summary.basePrs : d.dependentPrs;
 
   return (
     <>
@@ -35,7 +43,10 @@ export function TestRunPage() {
       <h1>Test run {id.slice(0, 8)}</h1>
       <dl className="facts">
         <dt>Status</dt>
-        <dd>{d.status.replaceAll('_', ' ')}</dd>
+        <dd>
+          {d.status.replaceAll('_', ' ')}
+          {summary?.kind === 'bisection' ? ' (bisection run)' : ''}
+        </dd>
         <dt>Test branch</dt>
         <dd>
           <code>{d.testBranch}</code>
@@ -56,9 +67,9 @@ export function TestRunPage() {
         </dd>
         <dt>On top of</dt>
         <dd>
-          {d.dependentPrs.length === 0
+          {base.length === 0
             ? `the head of ${ref.targetBranch}`
-            : d.dependentPrs.map((n) => (
+            : base.map((n) => (
                 <span key={n}>
                   <Link to={prLink(n)}>#{n}</Link>{' '}
                 </span>

@@ -38,8 +38,8 @@ describe('dashboard serving', function () {
     expect(res.headers.get('cache-control')).to.equal('max-age=31536000,immutable');
   });
 
-  it('answers a missing asset with the JSON 404, never with the app', async () => {
-    for (const p of ['/assets/missing-123.js', '/favicon.ico']) {
+  it('answers a missing asset or a path that is no page with the JSON 404, never with the app', async () => {
+    for (const p of ['/assets/missing-123.js', '/favicon.ico', '/no/such/path', '/default/elsewhere']) {
       const res = await svc.raw('GET', p);
       expect(res.status, p).to.equal(404);
       expect((res.body as { error: { code: string } }).error.code, p).to.equal('route_not_found');

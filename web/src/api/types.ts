@@ -1,7 +1,11 @@
 // Wire shapes the dashboard reads (docs/api.md). Only the fields the pages use.
 import type { Reason } from '../../../shared/merge-queue/domain/model';
+import type { QueueHealth } from '../../../api/dashboard-reads/queue-health';
 
 export type { Reason };
+
+/** getQueueHealth's answer, typed by the service's own definition (it holds JSON values only). */
+export type { QueueHealth };
 
 export interface RepoRef {
   host: string;
@@ -103,29 +107,6 @@ export interface TestingDetails {
   testedPullRequests: { prNumber: number; prUrl: string; title: string }[];
   impactedTargets?: string[] | 'ALL';
   dependentPrs: number[];
-}
-
-export interface HealthBucket {
-  start: string;
-  end: string;
-  merged: number;
-  failed: number;
-  cancelled: number;
-  restarts: number;
-  testRuns: number;
-  timeInQueueP50: number | null;
-  timeInQueueP90: number | null;
-}
-
-export interface QueueHealth {
-  windowStart: string;
-  windowEnd: string;
-  bucketSeconds: number;
-  buckets: HealthBucket[];
-  failuresByReason: { reason: string; count: number }[];
-  merged: number;
-  testRuns: number;
-  ciRunsPerMergedPr: number | null;
 }
 
 export interface FlakyTest {

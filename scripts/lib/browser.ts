@@ -1,6 +1,7 @@
 // Debian's Chromium driven by playwright-core (never a browser download): the browser tests and
 // the dashboard screenshots use it. Missing Chromium is an error naming the package to install.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_MISSING_MESSAGE =
@@ -59,4 +60,21 @@ export async function signIn(page: Page, baseUrl: string, token: string): Promis
   await page.getByLabel('API token').fill(token);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Merge queues' }).waitFor();
+}
+
+export interface AccessibilityViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+const axeSource = () => readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** What axe-core finds wrong on the page as it is now (WCAG A and AA rules, best practices). */
+export async function accessibilityViolations(page: Page): Promise<AccessibilityViolation[]> {
+  await page.addScriptTag({ content: axeSource() });
+  // A string, so this file type-checks without the DOM library.
+  return (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+    r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })))`)) as AccessibilityViolation[];
 }

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { ensureWebBuild } from '../../scripts/lib/web-build.mjs';
-import { openDashboardBrowser, signIn, type DashboardBrowser } from '../../scripts/lib/browser.js';
+import { accessibilityViolations, openDashboardBrowser, signIn, type DashboardBrowser } from '../../scripts/lib/browser.js';
 import { PRS, startDashboardScenario, type DashboardScenario } from '../../scripts/lib/dashboard-scenario.js';
 
 describe('dashboard in the browser', function () {
@@ -31,6 +31,8 @@ describe('dashboard in the browser', function () {
   });
 
   const queueRow = (pr: number) => page.locator(`tr[data-pr="${pr}"]`);
+  /** axe-core finds nothing wrong (WCAG A/AA: names, labels, landmarks, contrast…). */
+  const expectAccessible = async (p: Page = page) => expect(await accessibilityViolations(p)).to.deep.equal([]);
 
   it('signs in with a token and lists the organisation’s queues with counts by state', async () => {
     await signIn(page, s.svc.url, s.svc.token);
@@ -39,6 +41,7 @@ describe('dashboard in the browser', function () {
     await row.waitFor();
     // not_ready, pending, testing, passed, failing
     expect(await row.locator('td.num').allTextContents()).to.deep.equal(['1', '1', '1', '0', '0']);
+    await expectAccessible();
     // The token never appears in a URL.
     expect(page.url()).not.to.contain(s.svc.token);
   });
@@ -57,7 +60,8 @@ describe('dashboard in the browser', function () {
       expect(await recent.locator('li', { hasText: `#${pr} ` }).textContent()).to.contain(state);
     }
     // The group being tested is drawn on its predicted base.
-    await page.getByRole('link', { name: new RegExp(`Test run of #${PRS.testing} \\(single\\), in progress`) }).waitFor();
+    await page.getByRole('link', { name: `#${PRS.testing} single · in progress` }).waitFor();
+    await expectAccessible();
   });
 
   it('follows a failed pull request to its timeline with every reason in words and its test run', async () => {
@@ -70,10 +74,12 @@ describe('dashboard in the browser', function () {
     const ciLink = page.locator('table').getByRole('link', { name: 'ci/test' });
     await ciLink.waitFor();
     expect(await ciLink.getAttribute('href')).to.equal(`https://ci.example/runs/${PRS.failed}-failure`);
+    await expectAccessible();
     await page.locator('table').getByRole('link').first().click();
     await page.getByRole('heading', { name: /^Test run / }).waitFor();
     expect(await page.locator('dl.facts').textContent()).to.contain(`#${PRS.failed} Refactor billing totals`);
     expect(await page.getByRole('row', { name: /ci\/test/ }).textContent()).to.contain('failure');
+    await expectAccessible();
   });
 
   it('pauses and resumes the queue from its page', async () => {
@@ -114,6 +120,7 @@ describe('dashboard in the browser', function () {
     expect(painted).to.have.length(5);
     for (const n of painted) expect(n).to.be.greaterThan(500);
     expect(await page.getByRole('table').textContent()).to.contain('A required status failed on its test branch');
+    await expectAccessible();
   });
 
   it('opens a flaky test from the html_url the API hands out, after signing in', async () => {
@@ -124,14 +131,27 @@ describe('dashboard in the browser', function () {
     try {
       await other.goto(s.flakyTestUrl);
       await other.getByLabel('API token').waitFor();
+      await expectAccessible(other);
+      // By keyboard: type the token and press Enter.
       await other.getByLabel('API token').fill(s.svc.token);
-      await other.getByRole('button', { name: 'Sign in' }).click();
+      await other.getByLabel('API token').press('Enter');
       await other.getByRole('heading', { name: 'adds items to the cart' }).waitFor();
       expect(other.url()).to.equal(s.flakyTestUrl);
       await other.getByTestId('test-status').getByText('flaky').waitFor();
       expect(await other.locator('dl.facts').textContent()).to.contain('@acme/payments');
       await other.getByText('expected 3 items, got 2').first().waitFor();
       expect(await other.locator('#run-history ~ .chart canvas').count()).to.equal(1);
+      await expectAccessible(other);
+
+      // Its list, filtered by search and owner.
+      await other.getByRole('link', { name: 'Flaky tests of acme/widgets' }).click();
+      const listed = other.getByRole('link', { name: 'adds items to the cart' });
+      await listed.waitFor();
+      await expectAccessible(other);
+      await other.getByLabel('Owner', { exact: true }).fill('@acme/payments');
+      await listed.waitFor();
+      await other.getByLabel('Search', { exact: true }).fill('no such test');
+      await other.getByText('No test in this list matches the filters.').waitFor();
     } finally {
       await fresh.close();
     }

@@ -62,7 +62,8 @@ export function RunGraph({ runs, branch, linkTo }: Props) {
         const title = run.testedPrs.map((n) => `#${n}`).join(' + ');
         const kind = run.kind === 'bisection' ? 'bisection' : batch ? `batch of ${run.testedPrs.length}` : 'single';
         return (
-          <Link key={run.id} to={linkTo(run.id)} aria-label={`Test run of ${title} (${kind}), ${run.status.replaceAll('_', ' ')}`}>
+          // Named by its visible text (what it tests, its kind and status), as a sighted user reads it.
+          <Link key={run.id} to={linkTo(run.id)}>
             <g transform={`translate(${box.x - NODE_W / 2},${box.y - NODE_H / 2})`}>
               <rect width={NODE_W} height={NODE_H} rx={6} className={`node-run status-${run.status} kind-${run.kind}`} />
               <text x={10} y={22} className="node-title">

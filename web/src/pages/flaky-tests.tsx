@@ -46,9 +46,9 @@ export function FlakyTestsPage() {
       <RepoPicker repo={repo} onPick={(r) => setParams(new URLSearchParams(paths.flakyTests(org, r).split('?')[1]))} />
       {repo && (
         <>
-          <div role="tablist" aria-label="Lists" className="tabs">
+          <div role="group" aria-label="Lists" className="tabs">
             {TABS.map((t) => (
-              <button key={t.id} type="button" role="tab" aria-selected={tab === t.id} onClick={() => setParam('tab', t.id)}>
+              <button key={t.id} type="button" aria-pressed={tab === t.id} onClick={() => setParam('tab', t.id)}>
                 {t.label}
               </button>
             ))}

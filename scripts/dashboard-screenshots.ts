@@ -39,11 +39,11 @@ async function main(): Promise<void> {
     await shot('flaky-tests', () => page.getByRole('link', { name: 'adds items to the cart' }).waitFor());
     await page.goto(s.flakyTestUrl);
     await shot('flaky-test', () => page.getByTestId('override').waitFor());
-    // The health page once the queue has moved on: #3 merges, #4 fails.
+    // The health page once the queue has moved on: #3 merges, #4 (on top of it) fails.
     await s.reportCi(PRS.testing, 'success');
     await s.waitState(PRS.testing, 'merged');
-    await s.reportCi(PRS.pending, 'failure');
-    await s.waitState(PRS.pending, 'failed');
+    await s.reportCi(PRS.testingOnTop, 'failure');
+    await s.waitState(PRS.testingOnTop, 'failed');
     await page.goto(`${s.svc.url}/${s.org}/merge-queue/health?repo=github.com%2Facme%2Fwidgets&branch=main&window=6`);
     await shot('health', () => page.getByTestId('merged-total').getByText('2').waitFor());
     if (b.errors.length > 0) throw new Error(`errors in the browser console:\n${b.errors.join('\n')}`);

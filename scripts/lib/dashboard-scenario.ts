@@ -11,14 +11,16 @@ export const SCENARIO_REPO: RepoRef = { host: 'github.com', owner: 'acme', name:
 export const SCENARIO_BRANCH = 'main';
 export const CI_CONTEXT = 'ci/test';
 
-/** Pull requests of the scenario and the state each is left in. */
+/** Pull requests of the scenario and the state each is left in (two test slots). */
 export const PRS = {
   merged: 1,
   failed: 2,
   testing: 3,
-  pending: 4,
+  /** Tested at the same time on the predicted base holding #3. */
+  testingOnTop: 4,
   notReady: 5,
   cancelled: 6,
+  pending: 7,
 } as const;
 
 const TITLES: Record<number, string> = {
@@ -28,6 +30,7 @@ const TITLES: Record<number, string> = {
   4: 'Fix typo in the README',
   5: 'Backport the cache fix',
   6: 'Experiment: new theme',
+  7: 'Bump the lint rules',
 };
 
 export interface DashboardScenario {
@@ -73,7 +76,7 @@ async function populate(svc: TestService): Promise<DashboardScenario> {
       metadata: { title: TITLES[n]!, author: n % 2 ? 'alice' : 'bob', ...(n === PRS.notReady ? { base: 'release' } : {}) },
     });
   }
-  await post('/createQueue', { ...queueRef, concurrency: 1 });
+  await post('/createQueue', { ...queueRef, concurrency: 2 });
   await post('/updateQueue', { ...queueRef, requiredStatuses: [CI_CONTEXT] });
 
   const get = (pr: number) => post<Submitted>('/getSubmittedPullRequest', { ...queueRef, pr: { number: pr }, includeTimeline: true });
@@ -91,6 +94,7 @@ async function populate(svc: TestService): Promise<DashboardScenario> {
     await post('/setCommitStatus', { repo: SCENARIO_REPO, sha, context: CI_CONTEXT, state, targetUrl: `https://ci.example/runs/${pr}-${state}` });
   };
 
+  // One at a time first, so #1 and #2 are each tested alone.
   await post('/submitPullRequest', { ...queueRef, pr: { number: PRS.merged } });
   await reportCi(PRS.merged, 'success');
   await waitState(PRS.merged, 'merged');
@@ -101,6 +105,8 @@ async function populate(svc: TestService): Promise<DashboardScenario> {
   await post('/cancelPullRequest', { ...queueRef, pr: { number: PRS.cancelled } });
   await post('/submitPullRequest', { ...queueRef, pr: { number: PRS.testing } });
   await waitState(PRS.testing, 'testing');
+  await post('/submitPullRequest', { ...queueRef, pr: { number: PRS.testingOnTop } });
+  await waitState(PRS.testingOnTop, 'testing');
   await post('/submitPullRequest', { ...queueRef, pr: { number: PRS.pending } });
   await post('/submitPullRequest', { ...queueRef, pr: { number: PRS.notReady } });
   await waitState(PRS.pending, 'pending');

@@ -40,7 +40,7 @@ describe('dashboard in the browser', function () {
     const row = page.getByRole('row', { name: /acme\/widgets → main/ });
     await row.waitFor();
     // not_ready, pending, testing, passed, failing
-    expect(await row.locator('td.num').allTextContents()).to.deep.equal(['1', '1', '1', '0', '0']);
+    expect(await row.locator('td.num').allTextContents()).to.deep.equal(['1', '1', '2', '0', '0']);
     await expectAccessible();
     // The token never appears in a URL.
     expect(page.url()).not.to.contain(s.svc.token);
@@ -54,14 +54,21 @@ describe('dashboard in the browser', function () {
     expect(await queueRow(PRS.notReady).textContent()).to.contain('Not ready');
     const waiting = page.locator('ul.waiting');
     await waiting.getByText('its base branch is release, not main').waitFor();
-    await waiting.getByText(/Waiting for a test slot: 1 of 1 in use/).waitFor();
+    await waiting.getByText(/Waiting for a test slot: 2 of 2 in use/).waitFor();
     const recent = page.locator('ul.recent');
     for (const [state, pr] of [['Merged', PRS.merged], ['Failed', PRS.failed], ['Cancelled', PRS.cancelled]] as const) {
       expect(await recent.locator('li', { hasText: `#${pr} ` }).textContent()).to.contain(state);
     }
-    // The group being tested is drawn on its predicted base.
+    // The groups being tested, each drawn on its predicted base: #4 on top of #3.
     await page.getByRole('link', { name: `#${PRS.testing} single · in progress` }).waitFor();
     await expectAccessible();
+    await page.getByRole('link', { name: `#${PRS.testingOnTop} single · in progress` }).click();
+    await page.getByRole('heading', { name: /^Test run / }).waitFor();
+    const facts = page.locator('dl.facts');
+    await facts.getByRole('link', { name: `#${PRS.testing}`, exact: true }).waitFor();
+    expect(await facts.textContent()).to.contain(`#${PRS.testingOnTop} Fix typo in the README`);
+    await page.goBack();
+    await page.getByRole('heading', { name: 'In the queue' }).waitFor();
   });
 
   it('follows a failed pull request to its timeline with every reason in words and its test run', async () => {

@@ -1,6 +1,7 @@
 // Wire shapes the dashboard reads (docs/api.md). Only the fields the pages use.
 import type { Reason } from '../../../shared/merge-queue/domain/model';
 import type { QueueHealth } from '../../../api/dashboard-reads/queue-health';
+import type { WireTest } from '../../../api/flaky-tests/serializers/tests';
 
 export type { Reason };
 
@@ -109,23 +110,8 @@ export interface TestingDetails {
   dependentPrs: number[];
 }
 
-export interface FlakyTest {
-  id: string;
-  html_url: string;
-  name: string;
-  variant: string;
-  status: { value: string; reason: string; timestamp: string };
-  file_path?: string;
-  parent?: string;
-  classname?: string;
-  codeowners: string[];
-  pull_requests_impacted_last_7d: number;
-  quarantined: boolean;
-  ticket?: { html_url: string };
-  most_common_failures?: { summary: string; occurrence_count: number; last_occurrence: string }[];
-  failure_rate_last_7d?: number;
-  failure_rate_last_24h?: number;
-}
+/** A flaky-tests API test item, typed by the service's own wire definition. */
+export type FlakyTest = WireTest;
 
 export interface QuarantinedTest {
   name: string;

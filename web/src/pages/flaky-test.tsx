@@ -118,7 +118,7 @@ function FlakyTestDetails({ repo, id }: { repo: RepoRef; id: string }) {
               <li key={f.summary}>
                 <pre>{f.summary}</pre>
                 <span className="muted">
-                  {f.occurrence_count}× · last {ago(f.last_occurrence)}
+                  {f.occurrence_count}×{f.last_occurrence ? ` · last ${ago(f.last_occurrence)}` : ''}
                 </span>
               </li>
             ))}

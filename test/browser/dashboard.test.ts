@@ -130,6 +130,40 @@ describe('dashboard in the browser', function () {
     await expectAccessible();
   });
 
+  it('edits the queue settings from its page', async () => {
+    await page.getByRole('link', { name: /acme\/widgets → main/ }).first().click();
+    await page.getByText('Settings', { exact: true }).click();
+    await page.getByLabel('Test runs at a time').fill('3');
+    await page.getByLabel(/^Required statuses/).fill('ci/test, lint');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').getByText('Saved.').waitFor();
+    const stored = (await s.svc.post<{ concurrency: number; requiredStatuses: string[] }>('/getQueue', s.queueRef)).body;
+    expect(stored).to.deep.include({ concurrency: 3, requiredStatuses: ['ci/test', 'lint'] });
+    await page.getByText('Mode: single, 3 at a time').waitFor();
+    await expectAccessible();
+  });
+
+  it('shows a newcomer what to do, and nothing of another organisation', async () => {
+    const newcomer = await s.svc.addOrg('newcomers');
+    const fresh = await b.browser.newContext();
+    const other = await fresh.newPage();
+    const errors: string[] = [];
+    other.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    try {
+      await signIn(other, s.svc.url, newcomer.token);
+      await other.getByRole('heading', { name: 'No merge queue yet' }).waitFor();
+      expect(await other.locator('section.empty pre').textContent()).to.contain('/v1/createQueue');
+      await expectAccessible(other);
+      // A link into the first organisation shows none of its data.
+      await other.goto(`${s.svc.url}/${s.org}/merge-queue/queue?repo=github.com%2Facme%2Fwidgets&branch=main`);
+      await other.getByRole('heading', { name: 'Another organisation' }).waitFor();
+      expect(await other.locator('main').textContent()).not.to.contain('Speed up the search index');
+    } finally {
+      await fresh.close();
+    }
+    expect(errors).to.deep.equal([]);
+  });
+
   it('opens a flaky test from the html_url the API hands out, after signing in', async () => {
     const fresh = await b.browser.newContext();
     const other = await fresh.newPage();

@@ -1,4 +1,5 @@
-# Production image: compiled JavaScript, production dependencies only, git for the local provider.
+# Production image: compiled JavaScript, the dashboard's build, production dependencies only, git
+# for the local provider.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -8,7 +9,8 @@ COPY api ./api
 COPY workers ./workers
 COPY shared ./shared
 COPY scripts ./scripts
-RUN npx tsc -p tsconfig.build.json
+COPY web ./web
+RUN npx tsc -p tsconfig.build.json && node scripts/build-web.mjs --force
 
 FROM node:20-bookworm-slim
 RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends git ca-certificates && rm -rf /var/lib/apt/lists/*
@@ -17,6 +19,8 @@ ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
+# The dashboard's static build, served by the API from / (docs/dashboard.md).
+COPY --from=build /app/web/dist ./web/dist
 USER node
 ENV HOST=0.0.0.0 PORT=8080 DATA_DIR=/data LOCAL_GIT_ROOT=/data/git
 EXPOSE 8080 9464

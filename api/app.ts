@@ -29,6 +29,11 @@ import { registerFlakyRoutes } from './flaky-tests/routes/test-routes.js';
 import { registerFlakyCliRoutes } from './flaky-tests/routes/cli-routes.js';
 import { createOpenApiRouter } from './openapi/openapi-routes.js';
 import { PUBLIC_V1_PATHS } from './openapi/operations.js';
+import { registerDashboardReadRoutes } from './dashboard-reads/dashboard-read-routes.js';
+import type { QueueReadService } from '../shared/merge-queue/services/queue-read-service.js';
+import { registerFlakyTestHistoryRoutes } from './dashboard-reads/flaky-test-history-routes.js';
+import { serveDashboard } from './dashboard/serve-dashboard.js';
+import { webBuildDir } from './dashboard/web-build-dir.js';
 
 export interface AppDeps {
   logger: Logger;
@@ -42,6 +47,8 @@ export interface AppDeps {
     mergeQueueMetrics?: MergeQueueMetricsService;
     /** Flaky tests: ingestion, detection, quarantine and the flaky-tests API. */
     flaky?: FlakyServices;
+    /** The dashboard's reads of queues, runs and health. */
+    queueReads: QueueReadService;
   };
   /** Dependency checks for /readyz: each resolves when the dependency answers. */
   readiness: Record<string, () => Promise<void>>;
@@ -50,6 +57,8 @@ export interface AppDeps {
   trustProxy?: boolean;
   /** Request counts and latencies for the operator metrics. */
   metrics?: HttpInstruments;
+  /** The dashboard's built assets (default: web/dist of the package). */
+  dashboardDir?: string;
 }
 
 export function createApp(deps: AppDeps): Koa {
@@ -134,9 +143,13 @@ export function createApp(deps: AppDeps): Koa {
   if (deps.services.flaky) {
     registerFlakyRoutes(v1, deps.services.flaky);
     registerFlakyCliRoutes(v1, deps.services.flaky);
+    registerFlakyTestHistoryRoutes(v1, deps.services.flaky.history);
   }
+  registerDashboardReadRoutes(v1, deps.services.queueReads);
   app.use(v1.routes());
   app.use(v1.allowedMethods(ROUTER_ERRORS));
+  // Last: the dashboard answers only what no route above did (docs/dashboard.md).
+  app.use(serveDashboard(deps.dashboardDir ?? webBuildDir()));
   return app;
 }
 

@@ -1,8 +1,9 @@
 // `npm start`: the whole service in one process with embedded defaults.
 // 1. installs dependencies when node_modules is missing or stale;
-// 2. launches a private redis-server (data under DATA_DIR/redis) unless REDIS_URL is set, and
+// 2. builds the dashboard (web/ → web/dist) when it is missing or stale;
+// 3. launches a private redis-server (data under DATA_DIR/redis) unless REDIS_URL is set, and
 //    restarts it when it dies; when it cannot come back, stops the service and exits 1;
-// 3. runs the all-in-one entry point (API + workers), which prints the URL and a token.
+// 4. runs the all-in-one entry point (API + workers), which prints the URL and a token.
 // Plain JavaScript on purpose: it must run before dependencies are installed.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, mkdirSync } from 'node:fs';
@@ -29,6 +30,10 @@ if (dependenciesStale()) {
     process.exit(res.status ?? 1);
   }
 }
+
+// Imported only now: it loads Vite, which the step above may just have installed.
+const { ensureWebBuild } = await import('./lib/web-build.mjs');
+await ensureWebBuild({ quiet: true });
 
 const dataDir = path.resolve(process.env.DATA_DIR || '.data');
 mkdirSync(dataDir, { recursive: true });

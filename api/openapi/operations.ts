@@ -13,6 +13,8 @@ import * as settingsRequest from '../flaky-tests/schemas/settings-schemas.js';
 import * as cliRequest from '../flaky-tests/schemas/cli-schemas.js';
 import { UploadMetaSchema, UploadStatusQuerySchema } from '../flaky-tests/schemas/upload-schemas.js';
 import * as flaky from '../flaky-tests/schemas/response-schemas.js';
+import * as dashboard from '../dashboard-reads/dashboard-read-schemas.js';
+import * as dashboardAnswer from '../dashboard-reads/dashboard-read-responses.js';
 import { UPLOAD_STATUS_PATH } from '../flaky-tests/serializers/upload-status.js';
 import { DependencyLostResponse, HealthResponse, ReadinessResponse, ServiceStatusResponse } from './health-schemas.js';
 
@@ -83,6 +85,11 @@ const flakyTests = (name: string, summary: string, request: TSchema, ok: TSchema
   });
 
 export const OPERATIONS: readonly Operation[] = [
+  mergeQueue('getTokenInfo', 'The organisation the API token belongs to', dashboard.EmptyBodySchema, dashboardAnswer.TokenInfoResponse, false),
+  mergeQueue('listQueues', "The organisation's queues with their counts by state and merges in the last 24 hours", dashboard.EmptyBodySchema, dashboardAnswer.ListQueuesResponse, false),
+  mergeQueue('listTestRuns', "A queue's runs in progress, then its 20 most recent concluded runs", dashboard.ListTestRunsSchema, dashboardAnswer.ListTestRunsResponse, false),
+  mergeQueue('getQueueHealth', "A queue's health over a window, in buckets (the dashboard's charts)", dashboard.QueueHealthSchema, dashboardAnswer.QueueHealthResponse, false),
+  flakyTests('get-test-history', "A test's status changes and runs per day", dashboard.TestHistorySchema, dashboardAnswer.TestHistoryResponse, false),
   mergeQueue('submitPullRequest', 'Submit a pull request to the queue', mqRequest.SubmitSchema, mq.EmptyResponse),
   mergeQueue('cancelPullRequest', 'Cancel a submitted pull request', mqRequest.PrRefSchema, mq.EmptyResponse),
   mergeQueue('restartTestsOnPullRequest', 'Restart the tests of a pull request under test', mqRequest.PrRefSchema, mq.EmptyResponse),

@@ -22,6 +22,7 @@ import { OperatorMetrics } from '../metrics/operator-metrics.js';
 import { instrumentDatabase } from '../metrics/instrumented-database.js';
 import { jobCountsSource } from '../metrics/job-metrics.js';
 import { MergeQueueMetricsService } from '../merge-queue/services/metrics-service.js';
+import { QueueReadService } from '../merge-queue/services/queue-read-service.js';
 import { createFlakyStore } from '../flaky-tests/store/flaky-store.js';
 import { createFlakyServices, type FlakyServices } from '../flaky-tests/services/flaky-services.js';
 import { openUploadBlobStore } from '../flaky-tests/store/open-upload-blob-store.js';
@@ -43,6 +44,7 @@ export interface ServiceContext {
     sync: SyncService;
     engine: EngineService;
     mergeQueueMetrics: MergeQueueMetricsService;
+    queueReads: QueueReadService;
     flaky: FlakyServices;
   };
   readiness: Record<string, () => Promise<void>>;
@@ -127,6 +129,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
       evaluateRun: (run, repo) => commitStatuses.evaluateRun(run, repo),
     }),
     mergeQueueMetrics: new MergeQueueMetricsService({ store }),
+    queueReads: new QueueReadService({ store, queues }),
   };
   logger.info({ database: db.kind, localGitRoot: config.localGitRoot }, 'service context ready');
   return {

@@ -121,6 +121,11 @@ describe('OpenAPI description of this service', function () {
     post('/v1/deleteQueue', { repo: ref.repo, targetBranch: 'release' });
     calls.set('GET /v1/getMergeQueueMetrics', () => svc.raw('GET', `/v1/getMergeQueueMetrics?repo=${ref.repo.owner}/${ref.repo.name}&repoHost=${ref.repo.host}`, { headers: token }));
 
+    post('/v1/getTokenInfo', {});
+    post('/v1/listQueues', {});
+    post('/v1/listTestRuns', ref);
+    post('/v1/getQueueHealth', { ...ref, windowHours: 2, buckets: 4 });
+    post('/v1/flaky-tests/get-test-history', { ...flakyRepo, test_id: testId, days: 3 });
     post('/v1/flaky-tests/get-repo-settings', flakyRepo);
     post('/v1/flaky-tests/update-repo-settings', { ...flakyRepo, quarantine: { enabled: true }, ticket_url_template: 'https://tickets.example/{ticket}', reason: 'described' });
     post('/v1/flaky-tests/set-quarantine-override', { ...flakyRepo, test_id: testId, override: 'ALWAYS_QUARANTINE', reason: 'described' });

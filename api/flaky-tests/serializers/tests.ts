@@ -40,7 +40,9 @@ export function repositoryUrl(repo: RepoRef): string {
 /** The test's page, in the hosted product's URL layout (`/<org>/flaky-tests/test/<id>?repo=owner/name`). */
 export function testUrl(links: LinkContext, repo: RepoRef, testId: string): string {
   const base = links.baseUrl.replace(/\/+$/, '');
-  return `${base}/${encodeURIComponent(links.orgSlug)}/flaky-tests/test/${encodeURIComponent(testId)}?repo=${encodeURIComponent(`${repo.owner}/${repo.name}`)}`;
+  // The hosted product has one forge; this service names any other host so the page can find the repository.
+  const host = repo.host === 'github.com' ? '' : `&host=${encodeURIComponent(repo.host)}`;
+  return `${base}/${encodeURIComponent(links.orgSlug)}/flaky-tests/test/${encodeURIComponent(testId)}?repo=${encodeURIComponent(`${repo.owner}/${repo.name}`)}${host}`;
 }
 
 export interface WireTest {

@@ -13,6 +13,7 @@ import { RepoResolver } from './repo-resolver.js';
 import { SettingsService } from './settings-service.js';
 import { TestQueryService } from './test-query-service.js';
 import { TicketService } from './ticket-service.js';
+import { TestHistoryService } from './test-history-service.js';
 
 export interface FlakyServices {
   settings: FlakySettings;
@@ -23,6 +24,7 @@ export interface FlakyServices {
   quarantine: QuarantineService;
   repoSettings: SettingsService;
   tickets: TicketService;
+  history: TestHistoryService;
 }
 
 export interface FlakyServiceDeps {
@@ -55,5 +57,6 @@ export function createFlakyServices(deps: FlakyServiceDeps): FlakyServices {
     quarantine: new QuarantineService({ store, resolver, detection, queries, now }),
     repoSettings: new SettingsService({ store, resolver, settings, detection, now }),
     tickets: new TicketService({ store, resolver, settings, now }),
+    history: new TestHistoryService({ store, resolver }),
   };
 }

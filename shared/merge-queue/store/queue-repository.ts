@@ -66,6 +66,8 @@ export interface QueueRepository {
   find(orgId: string, repo: RepoRef, branch: string): Promise<Queue | null>;
   findById(id: string): Promise<Queue | null>;
   listRefs(orgId: string, repo: RepoRef | null): Promise<{ id: string; repo: RepoRef; branch: string }[]>;
+  /** Every queue of an organisation, by repository then branch. */
+  listByOrg(orgId: string): Promise<Queue[]>;
   /** Null when the queue is no longer at `expectedVersion`. */
   update(id: string, expectedVersion: number, patch: QueuePatch, change: string, now?: Date): Promise<Queue | null>;
   /** True when the head differs from the one seen before. */
@@ -123,6 +125,10 @@ export class DbQueueRepository implements QueueRepository {
    * Id, repository and branch of the organisation's queues (of one repository when given): what
    * the metrics label series with. Projected, because a queue document carries its history.
    */
+  async listByOrg(orgId: string): Promise<Queue[]> {
+    return (await this.col.find({ orgId }, { sort: { repoKey: 1, branch: 1 } })).map(toQueue);
+  }
+
   async listRefs(orgId: string, repo: RepoRef | null): Promise<{ id: string; repo: RepoRef; branch: string }[]> {
     const filter = repo ? { orgId, repoKey: repoKey(repo) } : { orgId };
     const docs = await this.col.find(filter, { sort: { repoKey: 1, branch: 1 }, projection: { _id: 1, repo: 1, branch: 1 } });

@@ -32,6 +32,10 @@ export interface TestRunRepository {
   /** Queues that have a run in progress or a test branch still to delete. */
   queueIdsWithOpenRuns(): Promise<string[]>;
   findInProgressBySha(sha: string): Promise<TestRun[]>;
+  /** Runs of the queue created at or after `since`, newest first, at most `limit` (history replays). */
+  listCreatedSince(queueId: string, since: Date, limit: number): Promise<TestRun[]>;
+  /** Runs of the queue in progress, then the `limit` most recently concluded; newest first within each. */
+  listCurrentAndRecent(queueId: string, limit: number): Promise<TestRun[]>;
   /** Null when the run already concluded. */
   conclude(id: string, status: Exclude<TestRunStatus, 'in_progress'>, reason: Reason, now?: Date, culpritEntryIds?: string[]): Promise<TestRun | null>;
   /** Null when another build already recorded the branch's head. */
@@ -86,6 +90,18 @@ export class DbTestRunRepository implements TestRunRepository {
 
   async findInProgressBySha(sha: string): Promise<TestRun[]> {
     return (await this.col.find({ sha, status: 'in_progress' })).map(toTestRun);
+  }
+
+  async listCreatedSince(queueId: string, since: Date, limit: number): Promise<TestRun[]> {
+    return (await this.col.find({ queueId, createdAt: { $gte: since } }, { sort: { createdAt: -1 }, limit })).map(toTestRun);
+  }
+
+  async listCurrentAndRecent(queueId: string, limit: number): Promise<TestRun[]> {
+    const [inProgress, recent] = await Promise.all([
+      this.col.find({ queueId, status: 'in_progress' }, { sort: { createdAt: -1 } }),
+      this.col.find({ queueId, status: { $ne: 'in_progress' } }, { sort: { createdAt: -1 }, limit }),
+    ]);
+    return [...inProgress, ...recent].map(toTestRun);
   }
 
   /**

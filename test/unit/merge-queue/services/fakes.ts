@@ -72,6 +72,13 @@ export class FakeQueueRepository implements QueueRepository {
     return q ? this.out(q) : null;
   }
 
+  async listByOrg(orgId: string): Promise<Queue[]> {
+    return [...this.rows.values()]
+      .filter((q) => q.orgId === orgId)
+      .sort((a, b) => repoKey(a.repo).localeCompare(repoKey(b.repo)) || a.branch.localeCompare(b.branch))
+      .map((q) => this.out(q));
+  }
+
   async listRefs(orgId: string, repo: RepoRef | null): Promise<{ id: string; repo: RepoRef; branch: string }[]> {
     return [...this.rows.values()]
       .filter((q) => q.orgId === orgId && (!repo || repoKey(q.repo) === repoKey(repo)))
@@ -223,6 +230,8 @@ export class FakeEntryRepository implements EntryRepository {
   }
 }
 
+const newestFirst = (runs: TestRun[]): TestRun[] => [...runs].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+
 export class FakeTestRunRepository implements TestRunRepository {
   readonly rows = new Map<string, TestRun>();
 
@@ -266,6 +275,15 @@ export class FakeTestRunRepository implements TestRunRepository {
 
   async findInProgressBySha(sha: string): Promise<TestRun[]> {
     return this.all((r) => r.sha === sha && r.status === 'in_progress');
+  }
+
+  async listCreatedSince(queueId: string, since: Date, limit: number): Promise<TestRun[]> {
+    return newestFirst(this.all((r) => r.queueId === queueId && r.createdAt >= since)).slice(0, limit);
+  }
+
+  async listCurrentAndRecent(queueId: string, limit: number): Promise<TestRun[]> {
+    const runs = newestFirst(this.all((r) => r.queueId === queueId));
+    return [...runs.filter((r) => r.status === 'in_progress'), ...runs.filter((r) => r.status !== 'in_progress').slice(0, limit)];
   }
 
   async conclude(id: string, status: Exclude<TestRunStatus, 'in_progress'>, reason: Reason, now = new Date(), culpritEntryIds?: string[]): Promise<TestRun | null> {

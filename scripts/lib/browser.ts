@@ -1,0 +1,80 @@
+// Debian's Chromium driven by playwright-core (never a browser download): the browser tests and
+// the dashboard screenshots use it. Missing Chromium is an error naming the package to install.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM_MISSING_MESSAGE =
+  'Chromium is needed for the browser tests and screenshots: install the Debian package `chromium` (apt-get install -y chromium) or set CHROMIUM_PATH.';
+
+export function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => Boolean(p));
+  const found = candidates.find((p) => existsSync(p));
+  if (!found) throw new Error(CHROMIUM_MISSING_MESSAGE);
+  return found;
+}
+
+export interface DashboardBrowser {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Every console error and uncaught page error seen so far. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+export async function openDashboardBrowser(): Promise<DashboardBrowser> {
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  // A fresh context: its own empty profile (storage, cookies), thrown away with it.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US', timezoneId: 'UTC' });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => errors.push(`page: ${err.message}`));
+  return {
+    browser,
+    context,
+    page,
+    errors,
+    close: () => browser.close(),
+  };
+}
+
+/** Signs in through the form, as a person does. */
+export async function signIn(page: Page, baseUrl: string, token: string): Promise<void> {
+  await page.goto(`${baseUrl}/sign-in`);
+  await page.getByLabel('API token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Merge queues' }).waitFor();
+}
+
+export interface AccessibilityViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+const axeSource = () => readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** What axe-core finds wrong on the page as it is now (WCAG A and AA rules, best practices). */
+export async function accessibilityViolations(page: Page): Promise<AccessibilityViolation[]> {
+  await page.addScriptTag({ content: axeSource() });
+  // A string, so this file type-checks without the DOM library.
+  return (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+    r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })))`)) as AccessibilityViolation[];
+}

@@ -1,0 +1,210 @@
+// The dashboard in a real browser (Debian's Chromium through playwright-core), against the
+// whole service with workers, a real git repository and real Redis. One journey, in order: the
+// steps share one scenario because building it (merges, a failure, a flaky test) is the slow part.
+// Any console error or uncaught page error fails the step it happened in.
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { ensureWebBuild } from '../../scripts/lib/web-build.mjs';
+import { accessibilityViolations, openDashboardBrowser, signIn, type DashboardBrowser } from '../../scripts/lib/browser.js';
+import { PRS, startDashboardScenario, type DashboardScenario } from '../../scripts/lib/dashboard-scenario.js';
+
+describe('dashboard in the browser', function () {
+  this.timeout(60_000);
+  let s: DashboardScenario;
+  let b: DashboardBrowser;
+  let page: Page;
+
+  before(async function () {
+    this.timeout(180_000);
+    await ensureWebBuild({ quiet: true });
+    s = await startDashboardScenario();
+    b = await openDashboardBrowser();
+    page = b.page;
+  });
+  after(async () => {
+    await b?.close();
+    await s?.close();
+  });
+  afterEach(() => {
+    const errors = b.errors.splice(0);
+    expect(errors, 'errors in the browser console').to.deep.equal([]);
+  });
+
+  const queueRow = (pr: number) => page.locator(`tr[data-pr="${pr}"]`);
+  /** axe-core finds nothing wrong (WCAG A/AA: names, labels, landmarks, contrast…). */
+  const expectAccessible = async (p: Page = page) => expect(await accessibilityViolations(p)).to.deep.equal([]);
+
+  it('signs in with a token and lists the organisation’s queues with counts by state', async () => {
+    await signIn(page, s.svc.url, s.svc.token);
+    expect(new URL(page.url()).pathname).to.equal(`/${s.org}/merge-queue`);
+    const row = page.getByRole('row', { name: /acme\/widgets → main/ });
+    await row.waitFor();
+    // not_ready, pending, testing, passed, failing
+    expect(await row.locator('td.num').allTextContents()).to.deep.equal(['1', '1', '2', '0', '0']);
+    await expectAccessible();
+    // The token never appears in a URL.
+    expect(page.url()).not.to.contain(s.svc.token);
+  });
+
+  it('opens a queue holding pull requests in several states, with why each waits', async () => {
+    await page.getByRole('link', { name: /acme\/widgets → main/ }).click();
+    await page.getByRole('heading', { name: 'In the queue' }).waitFor();
+    await queueRow(PRS.testing).getByText('Testing').waitFor();
+    expect(await queueRow(PRS.pending).textContent()).to.contain('Pending');
+    expect(await queueRow(PRS.notReady).textContent()).to.contain('Not ready');
+    const waiting = page.locator('ul.waiting');
+    await waiting.getByText('its base branch is release, not main').waitFor();
+    await waiting.getByText(/Waiting for a test slot: 2 of 2 in use/).waitFor();
+    const recent = page.locator('ul.recent');
+    for (const [state, pr] of [['Merged', PRS.merged], ['Failed', PRS.failed], ['Cancelled', PRS.cancelled]] as const) {
+      expect(await recent.locator('li', { hasText: `#${pr} ` }).textContent()).to.contain(state);
+    }
+    // The groups being tested, each drawn on its predicted base: #4 on top of #3.
+    await page.getByRole('link', { name: `#${PRS.testing} single · in progress` }).waitFor();
+    await expectAccessible();
+    await page.getByRole('link', { name: `#${PRS.testingOnTop} single · in progress` }).click();
+    await page.getByRole('heading', { name: /^Test run / }).waitFor();
+    const facts = page.locator('dl.facts');
+    await facts.getByRole('link', { name: `#${PRS.testing}`, exact: true }).waitFor();
+    expect(await facts.textContent()).to.contain(`#${PRS.testingOnTop} Fix typo in the README`);
+    await page.goBack();
+    await page.getByRole('heading', { name: 'In the queue' }).waitFor();
+  });
+
+  it('follows a failed pull request to its timeline with every reason in words and its test run', async () => {
+    await page.locator('ul.recent').getByRole('link', { name: new RegExp(`#${PRS.failed} `) }).click();
+    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    const timeline = page.locator('ol.timeline');
+    await timeline.getByText('A required status failed on its test branch').waitFor();
+    await timeline.getByText('Submitted to the queue through the API').waitFor();
+    await timeline.getByText('A test run started on its predicted base').waitFor();
+    const ciLink = page.locator('table').getByRole('link', { name: 'ci/test' });
+    await ciLink.waitFor();
+    expect(await ciLink.getAttribute('href')).to.equal(`https://ci.example/runs/${PRS.failed}-failure`);
+    await expectAccessible();
+    await page.locator('table').getByRole('link').first().click();
+    await page.getByRole('heading', { name: /^Test run / }).waitFor();
+    expect(await page.locator('dl.facts').textContent()).to.contain(`#${PRS.failed} Refactor billing totals`);
+    expect(await page.getByRole('row', { name: /ci\/test/ }).textContent()).to.contain('failure');
+    await expectAccessible();
+  });
+
+  it('pauses and resumes the queue from its page', async () => {
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: /acme\/widgets/ }).click();
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByTestId('queue-state').getByText('paused').waitFor();
+    const stored = await s.svc.post<{ state: string }>('/getQueue', s.queueRef);
+    expect(stored.body.state).to.equal('paused');
+    await page.locator('ul.waiting').getByText('The queue is paused.').waitFor();
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.getByTestId('queue-state').getByText('running').waitFor();
+    expect((await s.svc.post<{ state: string }>('/getQueue', s.queueRef)).body.state).to.equal('running');
+  });
+
+  it('shows a state change without a reload', async () => {
+    // Browser-side code as strings: the test type-checks without the DOM library.
+    await page.evaluate('window.notReloaded = true');
+    await s.reportCi(PRS.testing, 'success');
+    await s.waitState(PRS.testing, 'merged');
+    await page.locator('ul.recent li', { hasText: `#${PRS.testing} ` }).getByText('Merged').waitFor();
+    await queueRow(PRS.pending).getByText('Testing').waitFor();
+    expect(await page.evaluate('window.notReloaded === true')).to.equal(true);
+  });
+
+  it('draws the health charts with data', async () => {
+    await page.getByRole('link', { name: 'Queue health charts' }).click();
+    await page.getByRole('heading', { name: 'Queue health' }).waitFor();
+    await page.getByTestId('merged-total').getByText('2').waitFor();
+    const canvases = page.locator('figure canvas');
+    expect(await canvases.count()).to.equal(5);
+    // Every chart painted something: a canvas with no opaque pixel is an empty chart.
+    const painted = (await page.evaluate(`[...document.querySelectorAll('figure canvas')].map((c) => {
+      const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let opaque = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] > 0) opaque++;
+      return opaque;
+    })`)) as number[];
+    expect(painted).to.have.length(5);
+    for (const n of painted) expect(n).to.be.greaterThan(500);
+    expect(await page.getByRole('table').textContent()).to.contain('A required status failed on its test branch');
+    await expectAccessible();
+  });
+
+  it('edits the queue settings from its page', async () => {
+    await page.getByRole('link', { name: /acme\/widgets → main/ }).first().click();
+    await page.getByText('Settings', { exact: true }).click();
+    await page.getByLabel('Test runs at a time').fill('3');
+    await page.getByLabel(/^Required statuses/).fill('ci/test, lint');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').getByText('Saved.').waitFor();
+    const stored = (await s.svc.post<{ concurrency: number; requiredStatuses: string[] }>('/getQueue', s.queueRef)).body;
+    expect(stored).to.deep.include({ concurrency: 3, requiredStatuses: ['ci/test', 'lint'] });
+    await page.getByText('Mode: single, 3 at a time').waitFor();
+    await expectAccessible();
+  });
+
+  it('shows a newcomer what to do, and nothing of another organisation', async () => {
+    const newcomer = await s.svc.addOrg('newcomers');
+    const fresh = await b.browser.newContext();
+    const other = await fresh.newPage();
+    const errors: string[] = [];
+    other.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    try {
+      await signIn(other, s.svc.url, newcomer.token);
+      await other.getByRole('heading', { name: 'No merge queue yet' }).waitFor();
+      expect(await other.locator('section.empty pre').textContent()).to.contain('/v1/createQueue');
+      await expectAccessible(other);
+      // A link into the first organisation shows none of its data.
+      await other.goto(`${s.svc.url}/${s.org}/merge-queue/queue?repo=github.com%2Facme%2Fwidgets&branch=main`);
+      await other.getByRole('heading', { name: 'Another organisation' }).waitFor();
+      expect(await other.locator('main').textContent()).not.to.contain('Speed up the search index');
+    } finally {
+      await fresh.close();
+    }
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('opens a flaky test from the html_url the API hands out, after signing in', async () => {
+    const fresh = await b.browser.newContext();
+    const other = await fresh.newPage();
+    const errors: string[] = [];
+    other.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    try {
+      await other.goto(s.flakyTestUrl);
+      await other.getByLabel('API token').waitFor();
+      await expectAccessible(other);
+      // By keyboard: type the token and press Enter.
+      await other.getByLabel('API token').fill(s.svc.token);
+      await other.getByLabel('API token').press('Enter');
+      await other.getByRole('heading', { name: 'adds items to the cart' }).waitFor();
+      expect(other.url()).to.equal(s.flakyTestUrl);
+      await other.getByTestId('test-status').getByText('flaky').waitFor();
+      expect(await other.locator('dl.facts').textContent()).to.contain('@acme/payments');
+      await other.getByText('expected 3 items, got 2').first().waitFor();
+      expect(await other.locator('#run-history ~ .chart canvas').count()).to.equal(1);
+      await expectAccessible(other);
+
+      // Its list, filtered by search and owner.
+      await other.getByRole('link', { name: 'Flaky tests of acme/widgets' }).click();
+      const listed = other.getByRole('link', { name: 'adds items to the cart' });
+      await listed.waitFor();
+      await expectAccessible(other);
+      await other.getByLabel('Owner', { exact: true }).fill('@acme/payments');
+      await listed.waitFor();
+      await other.getByLabel('Search', { exact: true }).fill('no such test');
+      await other.getByText('No test in this list matches the filters.').waitFor();
+    } finally {
+      await fresh.close();
+    }
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('signs out: the token is forgotten and pages ask to sign in again', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API token').waitFor();
+    expect(await page.evaluate('sessionStorage.length')).to.equal(0);
+    await page.goto(`${s.svc.url}/${s.org}/merge-queue`);
+    await page.getByLabel('API token').waitFor();
+    expect(new URL(page.url()).pathname).to.equal('/sign-in');
+  });
+});

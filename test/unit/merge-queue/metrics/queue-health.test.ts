@@ -1,0 +1,59 @@
+// Queue health buckets: exits land in the bucket of their transition, time in queue counts only
+// admitted time, percentiles are nearest-rank, and runs per merge spans the whole window.
+import { expect } from 'chai';
+import { computeQueueHealth } from '../../../../shared/merge-queue/domain/metrics/queue-health.js';
+import type { EntryState, HistoryEntry, Reason } from '../../../../shared/merge-queue/domain/model.js';
+
+const END = new Date('2026-11-23T12:00:00Z');
+const at = (minutesBeforeEnd: number) => new Date(END.getTime() - minutesBeforeEnd * 60_000);
+const step = (min: number, from: EntryState | null, to: EntryState, reason: Reason): HistoryEntry => ({ at: at(min), from, to, reason });
+
+/** Submitted, ready `waitMin` later… then merged (or failed) at `endMin` before the end. */
+function entry(startMin: number, readyMin: number, endMin: number, end: 'merged' | 'failed'): HistoryEntry[] {
+  return [
+    step(startMin, null, 'not_ready', 'api_requested'),
+    step(readyMin, 'not_ready', 'pending', 'merge_item_now_ready'),
+    step(readyMin - 1, 'pending', 'testing', 'test_run_started'),
+    end === 'merged'
+      ? step(endMin, 'testing', 'merged', 'merge_graph_merge')
+      : step(endMin, 'testing', 'failed', 'test_run_required_status_failed'),
+  ];
+}
+
+describe('queue health', () => {
+  it('buckets exits, takes nearest-rank percentiles of admitted time, and counts failures by reason', () => {
+    const h = computeQueueHealth({
+      histories: [
+        entry(100, 90, 80, 'merged'), // 10 min admitted, ends in bucket 0 (120–60 min before the end)
+        entry(50, 40, 10, 'merged'), // 30 min, bucket 1
+        entry(50, 45, 30, 'merged'), // 15 min, bucket 1
+        entry(40, 35, 5, 'failed'), // bucket 1
+        entry(300, 290, 200, 'merged'), // before the window
+      ],
+      testRunsCreatedAt: [at(91), at(41), at(46), at(36), at(36), at(500)],
+      end: END,
+      windowSeconds: 2 * 3600,
+      bucketCount: 2,
+    });
+    expect(h.bucketSeconds).to.equal(3600);
+    expect(h.buckets.map((b) => [b.merged, b.failed, b.testRuns])).to.deep.equal([
+      [1, 0, 1],
+      [2, 1, 4],
+    ]);
+    expect(h.buckets[0]).to.include({ timeInQueueP50: 600, timeInQueueP90: 600 });
+    expect(h.buckets[1]).to.include({ timeInQueueP50: 900, timeInQueueP90: 1800 });
+    expect(h.failuresByReason).to.deep.equal([{ reason: 'test_run_required_status_failed', count: 1 }]);
+    expect(h.merged).to.equal(3);
+    expect(h.testRuns).to.equal(5);
+    expect(h.ciRunsPerMergedPr).to.equal(5 / 3);
+    expect(h.windowStart).to.equal('2026-11-23T10:00:00.000Z');
+  });
+
+  it('has null percentiles and runs per merge without merges', () => {
+    const h = computeQueueHealth({ histories: [], testRunsCreatedAt: [at(5)], end: END, windowSeconds: 3600, bucketCount: 4 });
+    expect(h.buckets).to.have.length(4);
+    expect(h.buckets.every((b) => b.timeInQueueP50 === null && b.timeInQueueP90 === null)).to.equal(true);
+    expect(h.ciRunsPerMergedPr).to.equal(null);
+    expect(h.buckets[3]!.testRuns).to.equal(1);
+  });
+});

@@ -1,0 +1,34 @@
+// The dashboard's only way to the service: the public API, same origin, the token in the
+// x-api-token header (never in a URL). A 401 ends the session.
+import { readToken } from '../session-storage';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Called when the service no longer accepts the token (revoked, or another service). */
+let onUnauthorized: () => void = () => {};
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+export async function call<T>(operation: string, body: object = {}, token = readToken()): Promise<T> {
+  const res = await fetch(`/v1/${operation}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-token': token ?? '' },
+    body: JSON.stringify(body),
+  });
+  const payload: unknown = await res.json().catch(() => null);
+  if (!res.ok) {
+    const error = (payload as { error?: { code?: string; message?: string } } | null)?.error;
+    if (res.status === 401) onUnauthorized();
+    throw new ApiError(res.status, error?.code ?? 'http_error', error?.message ?? `the service answered ${res.status}`);
+  }
+  return payload as T;
+}

@@ -8,8 +8,7 @@ import { openDatabase } from '../database/open-database.js';
 import { createStore, ensureIndexes, type Store } from '../merge-queue/store/store.js';
 import { createRedis, pingRedis } from '../jobs/connection.js';
 import { JobProducer } from '../jobs/producer.js';
-import { createProviderRegistry } from '../providers/registry.js';
-import type { ProviderRegistry } from '../providers/provider.js';
+import { createProviderRegistry, type ServiceProviders } from '../providers/registry.js';
 import { QueueService } from '../merge-queue/services/queue-service.js';
 import { PullRequestService } from '../merge-queue/services/pull-request-service.js';
 import { CommitStatusService } from '../merge-queue/services/commit-status-service.js';
@@ -29,7 +28,7 @@ export interface ServiceContext {
   logger: Logger;
   db: Database;
   store: Store;
-  providers: ProviderRegistry;
+  providers: ServiceProviders;
   /** Fail-fast connection for enqueues made while serving requests. */
   producerRedis: Redis;
   jobs: JobProducer;
@@ -83,7 +82,10 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   metrics.setJobCountsReader(() => jobCounts.read());
   shutdown.add({ name: 'job-counts', order: 20, close: () => jobCounts.close() });
 
-  const providers = createProviderRegistry({ localGitRoot: config.localGitRoot });
+  const providers = createProviderRegistry({
+    localGitRoot: config.localGitRoot,
+    github: config.github ? { config: config.github, dataDir: config.dataDir, logger } : null,
+  });
   const requestPlan = (queueId: string, why: string) => jobs.requestPlan(queueId, why);
   const queues = new QueueService({ store, providers, logger, requestPlan });
   const pullRequests = new PullRequestService({ store, providers, queues, logger, requestPlan });

@@ -26,6 +26,8 @@ import { createFlakyUploadRouter } from './flaky-tests/routes/upload-routes.js';
 import { registerFlakyRoutes } from './flaky-tests/routes/test-routes.js';
 import { registerFlakyCliRoutes } from './flaky-tests/routes/cli-routes.js';
 import { withTimeout } from '../shared/runtime/with-timeout.js';
+import type { GitHubWebhooks } from '../shared/providers/github/github-webhooks.js';
+import { createGitHubWebhookRouter } from './webhooks/github-webhook-routes.js';
 
 export interface AppDeps {
   logger: Logger;
@@ -40,6 +42,8 @@ export interface AppDeps {
     /** Flaky tests: ingestion, detection, quarantine and the flaky-tests API. */
     flaky?: FlakyServices;
   };
+  /** POST /webhooks/github, when GitHub webhooks are configured. */
+  githubWebhooks?: GitHubWebhooks | null;
   /** Dependency checks for /readyz: each resolves when the dependency answers. */
   readiness: Record<string, () => Promise<void>>;
   trustProxy?: boolean;
@@ -105,6 +109,8 @@ export function createApp(deps: AppDeps): Koa {
     app.use(uploads.routes());
     app.use(uploads.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
   }
+
+  if (deps.githubWebhooks) app.use(createGitHubWebhookRouter(deps.githubWebhooks).routes());
 
   const v1 = new Router({ prefix: '/v1' });
   v1.use(

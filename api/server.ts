@@ -12,6 +12,7 @@ export async function startHttpServer(ctx: ServiceContext): Promise<http.Server>
     logger: ctx.logger,
     store: ctx.store,
     services: ctx.services,
+    githubWebhooks: ctx.githubWebhooks,
     readiness: ctx.readiness,
     trustProxy: ctx.config.trustProxy,
     metrics: ctx.metrics,

@@ -15,6 +15,7 @@ import { timeoutProcessor } from './processors/timeout-processor.js';
 import { wakeProcessor } from './processors/wake-processor.js';
 import { syncProcessor } from './processors/sync-processor.js';
 import { reconcileProcessor } from './processors/reconcile-processor.js';
+import { githubWebhookProcessor } from './processors/github-webhook-processor.js';
 
 function processorsOf(ctx: ServiceContext): ProcessorRegistry {
   return {
@@ -23,6 +24,7 @@ function processorsOf(ctx: ServiceContext): ProcessorRegistry {
     wake: wakeProcessor(ctx),
     sync: syncProcessor(ctx),
     reconcile: reconcileProcessor(ctx),
+    githubWebhook: githubWebhookProcessor(ctx),
   };
 }
 

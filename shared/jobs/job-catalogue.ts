@@ -25,6 +25,11 @@ export interface WakeJob {
   why: string;
 }
 
+export interface GitHubWebhookJob {
+  /** X-GitHub-Delivery: the recorded delivery (its payload is in the database, not in Redis). */
+  deliveryId: string;
+}
+
 /** A periodic job: everything it needs is read from stored state. */
 export type PeriodicJob = Record<string, never>;
 
@@ -39,6 +44,8 @@ export interface JobPayloads {
   sync: PeriodicJob;
   /** Periodic: re-plan queues whose stored state says work is due. */
   reconcile: PeriodicJob;
+  /** One verified GitHub webhook delivery: sync the repository's queues or record a CI result. */
+  githubWebhook: GitHubWebhookJob;
 }
 
 export type JobName = keyof JobPayloads;
@@ -113,6 +120,16 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     keepCompleted: KEEP_COMPLETED,
     keepFailed: KEEP_FAILED,
     every: 'reconcileSeconds',
+  },
+  githubWebhook: {
+    // GitHub does not redeliver: a failing delivery is tried again here, then left to the poller.
+    attempts: 5,
+    backoffMs: 1000,
+    concurrency: 4,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+    // A delivery is processed once even if enqueued twice.
+    jobId: (p) => `github-webhook-${p.deliveryId}`,
   },
 };
 

@@ -22,6 +22,9 @@ import { jobCountsSource } from '../metrics/job-metrics.js';
 import { MergeQueueMetricsService } from '../merge-queue/services/metrics-service.js';
 import { createFlakyStore, ensureFlakyIndexes } from '../flaky-tests/store/flaky-store.js';
 import { createFlakyServices, type FlakyServices } from '../flaky-tests/services/flaky-services.js';
+import { GitHubWebhooks } from '../providers/github/github-webhooks.js';
+import { GitHubWebhookEvents } from '../providers/github/webhook-events.js';
+import { WebhookDeliveryRepository } from '../providers/github/webhook-delivery-repository.js';
 
 export interface ServiceContext {
   config: Config;
@@ -42,6 +45,8 @@ export interface ServiceContext {
     mergeQueueMetrics: MergeQueueMetricsService;
     flaky: FlakyServices;
   };
+  /** POST /webhooks/github and its jobs; null unless GitHub and GITHUB_WEBHOOK_SECRET are configured. */
+  githubWebhooks: GitHubWebhooks | null;
   readiness: Record<string, () => Promise<void>>;
   shutdown: Shutdown;
   /** Operator metrics of this context (served by shared/metrics/operator-server.ts). */
@@ -124,7 +129,24 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     }),
     mergeQueueMetrics: new MergeQueueMetricsService({ store }),
   };
-  logger.info({ database: db.kind, localGitRoot: config.localGitRoot }, 'service context ready');
+  const githubWebhooks =
+    config.github?.webhookSecret && providers.github
+      ? new GitHubWebhooks({
+          secret: config.github.webhookSecret,
+          deliveries: new WebhookDeliveryRepository(db),
+          events: new GitHubWebhookEvents({
+            store,
+            sync: services.sync,
+            commitStatuses,
+            clients: providers.github.githubClients,
+            host: config.github.host,
+            logger,
+          }),
+          enqueue: (deliveryId) => jobs.enqueue('githubWebhook', { deliveryId }),
+          logger,
+        })
+      : null;
+  logger.info({ database: db.kind, localGitRoot: config.localGitRoot, github: config.github?.host ?? null }, 'service context ready');
   return {
     config,
     logger,
@@ -134,6 +156,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     producerRedis,
     jobs,
     services,
+    githubWebhooks,
     readiness: { mongodb: () => db.ping(), redis: () => pingRedis(producerRedis) },
     shutdown,
     metrics,

@@ -21,6 +21,7 @@ import type { MergeMethod } from '../../../shared/merge-queue/domain/model.js';
 import type { PullRequestInfo } from '../../../shared/providers/provider.js';
 import type { RepoRef } from '../../../shared/repo-ref.js';
 import { serveGitHttp } from './git-http-backend.js';
+import { examplePayload, payloadFor } from './webhook-payloads.js';
 import { documentedExample, matchOperation, requestProblems, responseProblems, type MatchedOperation } from './openapi-validator.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -83,6 +84,8 @@ export class GitHubDouble {
   readonly faults: DoubleFaults = { mergeableNull: false, secondaryLimit: null, mergeServerError: null };
   /** Required status checks per `owner/name/branch`: from rulesets and from classic protection. */
   readonly protection = new Map<string, { rulesets: string[]; classic: string[] | null }>();
+  /** Events whose delivery could not reach the service. */
+  readonly failedDeliveries: string[] = [];
   /** Webhook deliveries are posted here, signed with the secret, when set. */
   webhook: { url: string; secret: string } | null = null;
   private readonly plainTokens: Set<string>;
@@ -287,7 +290,9 @@ export class GitHubDouble {
     if (!this.webhook) return null;
     const body = JSON.stringify(payload);
     const signature = await signPayload(opts.secret ?? this.webhook.secret, body);
-    const res = await fetch(this.webhook.url, {
+    let res: Response;
+    try {
+      res = await fetch(this.webhook.url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -296,25 +301,30 @@ export class GitHubDouble {
         'x-github-delivery': opts.deliveryId ?? randomBytes(16).toString('hex'),
         'x-hub-signature-256': signature,
       },
-      body,
-    });
+        body,
+      });
+    } catch {
+      // GitHub records a failed delivery and does not retry it.
+      this.failedDeliveries.push(event);
+      return null;
+    }
     await res.arrayBuffer();
     return res.status;
   }
 
-  private repositoryPayload(owner: string, name: string): JsonObject {
-    return { id: 1296269, name, full_name: `${owner}/${name}`, owner: { login: owner, id: 1, type: 'Organization' }, private: false, default_branch: 'main', html_url: `https://${this.host}/${owner}/${name}` };
+  private event(event: string, action: string | undefined, owner: string, name: string, fields: JsonObject): JsonObject {
+    return payloadFor(event, action, { owner, name, installationId: this.installationId(owner) }, fields) as JsonObject;
   }
 
   private pushPayload(owner: string, name: string, ref: string, before: string | null, after: string | null): JsonObject {
     const zero = '0'.repeat(40);
-    return { ref, before: before ?? zero, after: after ?? zero, created: before === null, deleted: after === null, forced: false, repository: this.repositoryPayload(owner, name), installation: { id: this.installationId(owner) }, sender: { login: 'octocat', id: 1 } };
+    return this.event('push', undefined, owner, name, { ref, before: before ?? zero, after: after ?? zero, created: before === null, deleted: after === null, forced: false, commits: [], head_commit: null });
   }
 
   /** A pull_request event payload for the pull request as it is now. */
   async pullPayload(owner: string, name: string, number: number, action: string, extra: JsonObject = {}): Promise<JsonObject> {
     const pull = await this.pullObject(owner, name, number);
-    return { action, number, pull_request: pull, repository: this.repositoryPayload(owner, name), installation: { id: this.installationId(owner) }, sender: { login: 'octocat', id: 1 }, ...extra };
+    return this.event('pull_request', action === 'synchronize' || action === 'edited' ? 'opened' : action, owner, name, { action, number, pull_request: pull, ...extra });
   }
 
   // ---- REST -----------------------------------------------------------------------------
@@ -516,7 +526,7 @@ export class GitHubDouble {
     const record = { sha, context: String(body.context ?? 'default'), state: String(body.state) };
     this.statuses.push(record);
     const example = documentedExample<JsonObject>(op, 201);
-    await this.deliver('status', { id: this.statuses.length, sha, name: `${owner}/${name}`, context: record.context, state: record.state, target_url: null, description: null, branches: [], commit: { sha }, repository: this.repositoryPayload(owner, name), installation: { id: this.installationId(owner) }, sender: { login: 'ci', id: 2 } });
+    await this.deliver('status', this.event('status', undefined, owner, name, { id: this.statuses.length, sha, name: `${owner}/${name}`, context: record.context, state: record.state, target_url: null, description: null, branches: [] }));
     return [201, { ...example, state: record.state, context: record.context }];
   }
 
@@ -526,7 +536,9 @@ export class GitHubDouble {
     this.checkRuns.push(record);
     const example = documentedExample<JsonObject>(op, 201, 'example-of-completed-conclusion');
     const run = { ...example, id: this.checkRuns.length, head_sha: record.head_sha, name: record.name, status: record.status, conclusion: record.conclusion };
-    await this.deliver('check_run', { action: record.status === 'completed' ? 'completed' : 'created', check_run: run, repository: this.repositoryPayload(owner, name), installation: { id: this.installationId(owner) }, sender: { login: 'ci', id: 2 } });
+    const action = record.status === 'completed' ? 'completed' : 'created';
+    const hook = examplePayload('check_run', action);
+    await this.deliver('check_run', this.event('check_run', action, owner, name, { check_run: { ...(hook.check_run as JsonObject), head_sha: record.head_sha, name: record.name, status: record.status, conclusion: record.conclusion } }));
     return [201, run];
   }
 }

@@ -15,7 +15,7 @@ import { registerQueueRoutes } from './merge-queue/routes/queue-routes.js';
 import type { QueueService } from '../shared/merge-queue/services/queue-service.js';
 import type { PullRequestService } from '../shared/merge-queue/services/pull-request-service.js';
 import { registerPullRequestRoutes } from './merge-queue/routes/pull-request-routes.js';
-import { registerEngineRoutes } from './merge-queue/routes/test-run-routes.js';
+import { registerTestRunRoutes } from './merge-queue/routes/test-run-routes.js';
 import type { CommitStatusService } from '../shared/merge-queue/services/commit-status-service.js';
 import type { TestingDetailsService } from '../shared/merge-queue/services/testing-details-service.js';
 import type { MergeQueueMetricsService } from '../shared/merge-queue/services/metrics-service.js';
@@ -126,7 +126,7 @@ export function createApp(deps: AppDeps): Koa {
   );
   registerQueueRoutes(v1, deps.services.queues);
   registerPullRequestRoutes(v1, deps.services.pullRequests);
-  registerEngineRoutes(v1, deps.services.commitStatuses, deps.services.testingDetails);
+  registerTestRunRoutes(v1, deps.services.commitStatuses, deps.services.testingDetails);
   if (deps.services.mergeQueueMetrics) registerMetricsRoutes(v1, deps.services.mergeQueueMetrics);
   if (deps.services.flaky) {
     registerFlakyRoutes(v1, deps.services.flaky);

@@ -1,4 +1,4 @@
-// The `api` entry point: HTTP only. It needs MONGO_URL because the embedded engine serves one
+// The `api` entry point: HTTP only. It needs MONGO_URL because the embedded database serves one
 // process; `npm start` runs API and workers together with embedded defaults instead.
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';

@@ -20,7 +20,15 @@ export const ORG_INDEXES: IndexSpec[] = [
 
 const toOrg = (d: OrgDoc): Org => ({ id: d._id, slug: d.slug, createdAt: d.createdAt });
 
-export class OrgRepository {
+/** Organisations as the services see them. */
+export interface OrgRepository {
+  findById(id: string): Promise<Org | null>;
+  findBySlug(slug: string): Promise<Org | null>;
+  /** The organisation with this slug, created if needed (safe under races). */
+  ensure(slug: string, now?: Date): Promise<Org>;
+}
+
+export class DbOrgRepository implements OrgRepository {
   private readonly col: DocCollection<OrgDoc>;
   constructor(db: Database) {
     this.col = db.collection<OrgDoc>('orgs');

@@ -42,7 +42,19 @@ export function generateToken(): string {
   return `omq_${randomBytes(32).toString('base64url')}`;
 }
 
-export class TokenRepository {
+/** API tokens as the services see them; only hashes are stored. */
+export interface TokenRepository {
+  /** A token already stored is left as it is. */
+  register(orgId: string, token: string, name: string, now?: Date): Promise<ApiToken>;
+  /** The active token matching `token`, or null. */
+  authenticate(token: string): Promise<ApiToken | null>;
+  list(orgId: string): Promise<ApiToken[]>;
+  countActive(orgId: string): Promise<number>;
+  /** False when there is no such active token. */
+  revoke(id: string, now?: Date): Promise<boolean>;
+}
+
+export class DbTokenRepository implements TokenRepository {
   private readonly col: DocCollection<TokenDoc>;
   constructor(db: Database) {
     this.col = db.collection<TokenDoc>('api_tokens');
@@ -78,11 +90,6 @@ export class TokenRepository {
 
   async list(orgId: string): Promise<ApiToken[]> {
     const docs = await this.col.find({ orgId }, { sort: { createdAt: 1 } });
-    return docs.map(toToken);
-  }
-
-  async listAll(): Promise<ApiToken[]> {
-    const docs = await this.col.find({}, { sort: { createdAt: 1 } });
     return docs.map(toToken);
   }
 

@@ -94,7 +94,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   const requestPlan = (queueId: string, why: string) => jobs.requestPlan(queueId, why);
   const queues = new QueueService({ store, providers, logger, requestPlan });
   const pullRequests = new PullRequestService({ store, providers, queues, logger, requestPlan });
-  const commitStatuses = new CommitStatusService({ store, providers, logger, requestPlan });
+  const commitStatuses = new CommitStatusService({ store, logger, requestPlan });
   const flakyStore = createFlakyStore(db);
   await ensureFlakyIndexes(flakyStore);
   const flaky = createFlakyServices({
@@ -125,7 +125,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
       logger,
       scheduleTimeout: (run) => (run.deadlineAt ? jobs.scheduleTimeout(run.queueId, run.id, run.deadlineAt) : Promise.resolve()),
       scheduleWake: (queueId, at, why) => jobs.scheduleWake(queueId, at, why),
-      evaluateRun: (run) => commitStatuses.evaluateRun(run),
+      evaluateRun: (run, repo) => commitStatuses.evaluateRun(run, repo),
     }),
     mergeQueueMetrics: new MergeQueueMetricsService({ store }),
   };

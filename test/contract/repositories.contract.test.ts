@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { forEachDatabase } from '../helpers/databases.js';
 import { createStore, ensureIndexes, type Store } from '../../shared/merge-queue/store/store.js';
 import { QueueExistsError } from '../../shared/merge-queue/store/queue-repository.js';
+import { headKey } from '../../shared/merge-queue/store/impacted-targets-repository.js';
 import { isDuplicateKeyError } from '../../shared/database/collection.js';
 import { makeEntry } from '../../scripts/lib/entries.js';
 import type { TestRun } from '../../shared/merge-queue/domain/model.js';
@@ -113,6 +114,25 @@ forEachDatabase('repositories', (getDb) => {
       expect((await store.entries.findLatestByBranch('q', 'feat'))?.id).to.equal(a.id);
       expect(await store.entries.findLatestByBranch('q', 'nope')).to.equal(null);
     });
+
+    it('answers the named queries of the services: by states, merged since, a page before a sequence number', async () => {
+      const at = (ms: number) => new Date(1_700_000_000_000 + ms);
+      const entries = [
+        makeEntry({ orgId: 'o', queueId: 'q', prNumber: 1, seq: 1, state: 'merged', stateChangedAt: at(0) }),
+        makeEntry({ orgId: 'o', queueId: 'q', prNumber: 2, seq: 2, state: 'merged', stateChangedAt: at(2000) }),
+        makeEntry({ orgId: 'o', queueId: 'q', prNumber: 3, seq: 3, state: 'pending', stateChangedAt: at(3000) }),
+        makeEntry({ orgId: 'o', queueId: 'q', prNumber: 4, seq: 4, state: 'not_ready', stateChangedAt: at(4000) }),
+        makeEntry({ orgId: 'o', queueId: 'other', prNumber: 5, seq: 1, state: 'merged', stateChangedAt: at(5000) }),
+      ];
+      for (const e of entries) await store.entries.insert(e);
+      const numbers = (list: { prNumber: number }[]) => list.map((e) => e.prNumber);
+      expect(numbers(await store.entries.listInStates('q', ['not_ready', 'pending']))).to.deep.equal([3, 4]);
+      expect(numbers(await store.entries.listMergedSince('q', at(1000)))).to.deep.equal([2]);
+      expect(numbers(await store.entries.listPage('q', { limit: 10 }))).to.deep.equal([4, 3, 2, 1]);
+      expect(numbers(await store.entries.listPage('q', { limit: 2, beforeSeq: 4 }))).to.deep.equal([3, 2]);
+      expect(numbers(await store.entries.listPage('q', { limit: 10, states: ['merged'], changedSince: at(1) }))).to.deep.equal([2]);
+      expect(numbers(await store.entries.findByIds([entries[0]!.id, entries[4]!.id, 'absent']))).to.have.members([1, 5]);
+    });
   });
 
   describe('tokens', () => {
@@ -151,6 +171,20 @@ forEachDatabase('repositories', (getDb) => {
       expect(await store.impactedTargets.has('q', 7, 'fedcba9')).to.equal(true);
       expect(await store.impactedTargets.get('q', 8, 'fedcba9')).to.equal(null);
     });
+
+    it('reads several heads at once, by head key; heads without an upload are absent', async () => {
+      const big = Array.from({ length: 7_001 }, (_, i) => `//big/${i}`);
+      await store.impactedTargets.set('q', 1, 'AAAA', big);
+      await store.impactedTargets.set('q', 2, 'bbbb', 'ALL');
+      await store.impactedTargets.set('q', 3, 'cccc', []);
+      await store.impactedTargets.set('other', 4, 'dddd', ['//x']);
+      const heads = [{ prNumber: 1, sha: 'aaaa' }, { prNumber: 2, sha: 'bbbb' }, { prNumber: 3, sha: 'cccc' }, { prNumber: 4, sha: 'dddd' }];
+      const found = await store.impactedTargets.getMany('q', heads);
+      expect([...found.keys()]).to.have.members([headKey(heads[0]!), headKey(heads[1]!), headKey(heads[2]!)]);
+      expect(found.get(headKey(heads[0]!))).to.deep.equal(big);
+      expect(found.get(headKey(heads[1]!))).to.equal('ALL');
+      expect(found.get(headKey(heads[2]!))).to.deep.equal([]);
+    });
   });
 
   describe('test runs and commit statuses', () => {
@@ -178,6 +212,24 @@ forEachDatabase('repositories', (getDb) => {
       const all = await store.commitStatuses.forCommit('o', base.repoKey, base.sha);
       expect(all.map((s) => s.id)).to.deep.equal(['s1', 's2', 's3']);
       expect(await store.commitStatuses.forCommit('other-org', base.repoKey, base.sha)).to.deep.equal([]);
+      await store.commitStatuses.add({ ...base, sha: 'd'.repeat(40), id: 's4', context: 'ci', state: 'success', createdAt: new Date(3000) });
+      const many = await store.commitStatuses.forCommits('o', base.repoKey, [base.sha, 'd'.repeat(40), 'e'.repeat(40)]);
+      expect([...many.entries()].map(([sha, list]) => [sha[0], list.map((x) => x.id)])).to.deep.equal([['c', ['s1', 's2', 's3']], ['d', ['s4']], ['e', []]]);
+    });
+
+    it('lists the runs a planning pass needs: open ones, bisections of roots, unbuilt ones, queues with open runs', async () => {
+      await store.testRuns.insert(run({ id: 'open' }));
+      await store.testRuns.insert(run({ id: 'unbuilt', sha: null }));
+      await store.testRuns.insert(run({ id: 'branch-left', status: 'failed' }));
+      await store.testRuns.insert(run({ id: 'done', status: 'succeeded', branchDeleted: true }));
+      await store.testRuns.insert(run({ id: 'bisect', kind: 'bisection', bisectionOf: 'done', status: 'failed', branchDeleted: true }));
+      await store.testRuns.insert(run({ id: 'elsewhere', queueId: 'q2', status: 'failed', branchDeleted: true }));
+      const ids = (list: TestRun[]) => list.map((r) => r.id).sort();
+      expect(ids(await store.testRuns.listOpen('q'))).to.deep.equal(['branch-left', 'open', 'unbuilt']);
+      expect(ids(await store.testRuns.listBisectionsOf('q', ['done']))).to.deep.equal(['bisect']);
+      expect(ids(await store.testRuns.listUnbuilt('q'))).to.deep.equal(['unbuilt']);
+      expect(ids(await store.testRuns.findByIds(['done', 'elsewhere', 'absent']))).to.deep.equal(['done', 'elsewhere']);
+      expect(await store.testRuns.queueIdsWithOpenRuns()).to.deep.equal(['q']);
     });
   });
 });

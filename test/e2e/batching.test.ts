@@ -5,6 +5,7 @@ import { waitFor } from '../../scripts/lib/wait.js';
 import { readTree } from '../../scripts/lib/git-fixtures.js';
 import { parseExposition, sampleValue } from '../helpers/prometheus-text.js';
 import { Harness, repo } from './engine-support.js';
+import { entryDocuments, storedEntries } from '../helpers/stored-documents.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
@@ -156,7 +157,7 @@ describe('merge engine, batching and bisection (end to end)', function () {
 
     const summary = await h.planNow();
     expect(summary.applied, 'a batch of 2 with a target of 4 does not start yet').to.equal(0);
-    const entries = await h.svc.ctx.store.entries.find({ queueId: h.queueId });
+    const entries = await storedEntries(h.svc.ctx.db, { queueId: h.queueId });
     const oldest = Math.min(...entries.map((e) => e.stateChangedAt.getTime()));
     expect(summary.wakeAt?.getTime()).to.equal(oldest + 60_000);
     const wake = await h.svc.ctx.jobs.queue('wake').getJob(`wake-${h.queueId}-${oldest + 60_000}`);
@@ -164,7 +165,7 @@ describe('merge engine, batching and bisection (end to end)', function () {
     expect(await h.testBranches()).to.deep.equal([]);
     expect((await h.get(1)).state).to.equal('pending');
 
-    await h.svc.ctx.store.entries.col.updateMany({ queueId: h.queueId }, { $set: { stateChangedAt: new Date(Date.now() - 61_000) } });
+    await entryDocuments(h.svc.ctx.db).updateMany({ queueId: h.queueId }, { $set: { stateChangedAt: new Date(Date.now() - 61_000) } });
     await h.svc.ctx.jobs.requestPlan(h.queueId, 'test: the batch max wait is over');
     const run = await h.currentRun(1);
     expect(await h.currentRun(2)).to.equal(run);

@@ -6,6 +6,7 @@ import { createPullRequest, createRepo, DEFAULT_REPO, listCommits, pushToBranch,
 import { startFakeCi, type FakeCi, type Verdict } from '../helpers/fake-ci.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
+import { planExclusively } from '../helpers/planning.js';
 
 const repo = DEFAULT_REPO;
 const ref = { repo, targetBranch: 'main' };
@@ -172,7 +173,7 @@ describe('merge engine rules (end to end)', function () {
     });
     expect(merged.ok).to.equal(true);
     expect((await svc.post('/updateQueue', { ...ref, state: 'running' })).status).to.equal(200);
-    await svc.ctx.services.engine.planQueue(queue.id);
+    await planExclusively(svc, queue.id);
     const done = await untilState(1, ['merged']);
     expect(done.timeline[0]?.detail).to.match(/before the service restarted/);
     expect(done.verifiedByTestRun).to.equal(runOf(testing));

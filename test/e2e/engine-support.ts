@@ -9,6 +9,8 @@ import { startFakeCi, type FakeCi, type Verdict } from '../helpers/fake-ci.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
 import { gitText } from '../../shared/providers/local/git-runner.js';
+import type { PassSummary } from '../../shared/merge-queue/services/engine/engine-service.js';
+import { planExclusively } from '../helpers/planning.js';
 
 export const repo = DEFAULT_REPO;
 export const ref = { repo, targetBranch: 'main' };
@@ -170,8 +172,8 @@ export class Harness {
       .slice(1);
   }
 
-  /** One planning pass right now (for negative assertions: nothing may change). */
-  planNow(): ReturnType<TestService['ctx']['services']['engine']['planQueue']> {
-    return this.svc.ctx.services.engine.planQueue(this.queueId);
+  /** One planning pass right now, the workers' paused meanwhile (for negative assertions: nothing may change). */
+  planNow(): Promise<PassSummary> {
+    return planExclusively(this.svc, this.queueId);
   }
 }

@@ -6,6 +6,8 @@ import { createPullRequest, createRepo, DEFAULT_REPO, listCommits, pushToBranch,
 import { startFakeCi, type FakeCi, type Verdict } from '../helpers/fake-ci.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
+import { testRunDocuments } from '../helpers/stored-documents.js';
+import { planExclusively } from '../helpers/planning.js';
 
 const repo = DEFAULT_REPO;
 const ref = { repo, targetBranch: 'main' };
@@ -137,7 +139,7 @@ describe('merge engine, single mode (end to end)', function () {
     expect(runId).to.be.a('string');
     // Bring the deadline forward instead of waiting five minutes; the real timeout job acts on it.
     const deadline = new Date(Date.now() + 300);
-    await svc.ctx.store.testRuns.col.updateOne({ _id: runId! }, { $set: { deadlineAt: deadline } });
+    await testRunDocuments(svc.ctx.db).updateOne({ _id: runId! }, { $set: { deadlineAt: deadline } });
     await svc.ctx.jobs.scheduleTimeout((await svc.ctx.store.queues.find(svc.orgId, repo, 'main'))!.id, runId!, deadline);
 
     const failed = await untilState(1, ['failed']);
@@ -183,7 +185,7 @@ describe('merge engine, single mode (end to end)', function () {
     answer = true;
     await untilState(1, ['tests_passed']);
     // A full planning pass while paused merges nothing and admits nothing.
-    const summary = await svc.ctx.services.engine.planQueue((await svc.ctx.store.queues.find(svc.orgId, repo, 'main'))!.id);
+    const summary = await planExclusively(svc, (await svc.ctx.store.queues.find(svc.orgId, repo, 'main'))!.id);
     expect(summary.applied).to.equal(0);
     expect((await get(1)).state).to.equal('tests_passed');
     expect((await get(2)).state).to.equal('not_ready');

@@ -7,7 +7,8 @@ import { expectOpenApiResponse } from '../helpers/openapi.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 import { pushToBranch } from '../../scripts/lib/git-fixtures.js';
 import type { ApiResponse } from '../../scripts/lib/test-service.js';
-import { expectConsistentHistory, expectError, makeQueue, planIdle, SERVICE_OPTIONS } from './pull-requests-support.js';
+import { expectConsistentHistory, expectError, makeQueue, SERVICE_OPTIONS } from './pull-requests-support.js';
+import { planExclusively, planIdle } from '../helpers/planning.js';
 
 function expectOk(res: ApiResponse, path: string): void {
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -181,7 +182,7 @@ describe('pull requests: cancel and restart', function () {
       await planIdle(svc);
       expectOk(await q.restart(1), '/restartTestsOnPullRequest');
       await waitFor('#1 run cancelled', async () => (await svc.ctx.store.testRuns.findById(first.id))?.status === 'cancelled');
-      await svc.ctx.services.engine.planQueue(q.queueId);
+      await planExclusively(svc, q.queueId);
       const s = await q.get(1);
       expect(s.state).to.equal('pending');
       expect(s.restartCount).to.equal(1);
@@ -249,7 +250,7 @@ describe('pull requests: cancel and restart', function () {
         const e = await q.entry(1);
         return e.state === 'testing' && e.currentRunId !== first.id;
       });
-      await svc.ctx.services.engine.planQueue(q.queueId);
+      await planExclusively(svc, q.queueId);
       const behind = await q.entry(2);
       expect(behind.currentRunId, JSON.stringify(behind.history.map((h) => [h.from, h.to, h.reason]))).to.equal(second.id);
       expect(behind.restartCount).to.equal(0);

@@ -6,6 +6,7 @@ import { startTestService, type TestService } from '../../scripts/lib/test-servi
 import { expectOpenApiResponse } from '../helpers/openapi.js';
 import { pushToPullRequest } from '../../scripts/lib/git-fixtures.js';
 import { expectConsistentHistory, expectError, makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
+import { planExclusively } from '../helpers/planning.js';
 
 describe('pull requests: setImpactedTargets', function () {
   this.timeout(60_000);
@@ -92,13 +93,13 @@ describe('pull requests: setImpactedTargets', function () {
       const q = await makeQueue(svc, { mode: 'parallel' });
       const head = await q.pr(1);
       await q.submitOk(1);
-      await svc.ctx.services.engine.planQueue(q.queueId);
+      await planExclusively(svc, q.queueId);
       const waiting = await q.get(1);
       expect(waiting.state).to.equal('not_ready');
       expect(waiting.readiness).to.deep.equal({ doesBaseBranchMatch: true, gitHubMergeability: 'mergeable', requiresImpactedTargets: true, hasImpactedTargets: false });
 
       await upload(q, { number: 1, sha: 'a'.repeat(40) }, ['//elsewhere']);
-      await svc.ctx.services.engine.planQueue(q.queueId);
+      await planExclusively(svc, q.queueId);
       const stillWaiting = await q.get(1);
       expect(stillWaiting.state, 'targets of another sha do not count').to.equal('not_ready');
       expect(stillWaiting.readiness.hasImpactedTargets).to.equal(false);

@@ -4,7 +4,8 @@
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { pushToBranch } from '../../scripts/lib/git-fixtures.js';
-import { bulkPullRequests, expectError, makeQueue, planIdle, SERVICE_OPTIONS, UUID, type EnqueuedBody, type PrQueue } from './pull-requests-support.js';
+import { bulkPullRequests, expectError, makeQueue, SERVICE_OPTIONS, UUID, type EnqueuedBody, type PrQueue } from './pull-requests-support.js';
+import { planIdle } from '../helpers/planning.js';
 
 const ITEM_KEYS = [
   'id',

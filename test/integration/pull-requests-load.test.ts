@@ -7,6 +7,7 @@ import { waitFor } from '../../scripts/lib/wait.js';
 import type { ApiResponse } from '../../scripts/lib/test-service.js';
 import { PRIORITY_VALUES } from '../../shared/merge-queue/domain/model.js';
 import { bulkPullRequests, expectConsistentHistory, makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
+import { entryDocuments, storedEntries } from '../helpers/stored-documents.js';
 
 describe('pull requests: correctness under load', function () {
   this.timeout(120_000);
@@ -19,7 +20,7 @@ describe('pull requests: correctness under load', function () {
     await svc.close();
   });
 
-  const activeCount = (q: PrQueue, n: number) => svc.ctx.store.entries.col.countDocuments({ queueId: q.queueId, prNumber: n, active: true });
+  const activeCount = (q: PrQueue, n: number) => entryDocuments(svc.ctx.db).countDocuments({ queueId: q.queueId, prNumber: n, active: true });
 
   it('50 concurrent identical submissions of one pull request leave exactly one active entry', async () => {
     const q = await makeQueue(svc);
@@ -181,7 +182,7 @@ describe('pull requests: correctness under load', function () {
   });
 
   it('every entry this service created has a consistent history', async () => {
-    const all = await svc.ctx.store.entries.find({});
+    const all = await storedEntries(svc.ctx.db, {});
     expect(all.length).to.be.greaterThan(1000);
     for (const e of all) expectConsistentHistory(e);
   });

@@ -8,7 +8,8 @@ import { startTestService, type TestService } from '../../scripts/lib/test-servi
 import { pushToBranch, pushToPullRequest, resolve, setRef, writePullMetadata } from '../../scripts/lib/git-fixtures.js';
 import { gitText } from '../../shared/providers/local/git-runner.js';
 import { waitFor } from '../../scripts/lib/wait.js';
-import { expectConsistentHistory, makeQueue, planIdle, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
+import { expectConsistentHistory, makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
+import { planExclusively, planIdle } from '../helpers/planning.js';
 
 /** main and pull requests both edit the second line of shared.txt (created by makeQueue). */
 const lines = (two: string) => `one\n${two}\nthree\n`;
@@ -52,7 +53,7 @@ describe('pull requests: readiness, admission and provider changes', function ()
       await pushToBranch(q.fx, 'main', [{ message: 'main edits line two', files: { 'shared.txt': lines('TWO (main)') } }]);
       await conflictingPr(q, 1, 'TWO (pr)');
       await q.submitOk(1);
-      await svc.ctx.services.engine.planQueue(q.queueId);
+      await planExclusively(svc, q.queueId);
       expect((await q.get(1)).state).to.equal('not_ready');
       // main makes the same change as the pull request: the merge is clean again.
       await pushToBranch(q.fx, 'main', [{ message: 'main agrees', files: { 'shared.txt': lines('TWO (pr)') } }]);
@@ -100,7 +101,7 @@ describe('pull requests: readiness, admission and provider changes', function ()
       await pushToBranch(q.fx, 'feature/base', [{ message: 'parent change', files: { 'parent.txt': 'p\n' } }]);
       await q.pr(1, { base: 'feature/base', metadata: { base: 'feature/base', title: 'Child' } });
       await q.submitOk(1);
-      await svc.ctx.services.engine.planQueue(q.queueId);
+      await planExclusively(svc, q.queueId);
       const waiting = await q.get(1);
       expect(waiting).to.deep.include({ state: 'not_ready', prBaseBranch: 'feature/base' });
       expect(waiting.readiness.doesBaseBranchMatch).to.equal(false);
@@ -159,7 +160,7 @@ describe('pull requests: readiness, admission and provider changes', function ()
       await q.sync();
       expect((await q.get(1)).readiness.requiresImpactedTargets).to.equal(true);
       await q.update({ state: 'running' });
-      await svc.ctx.services.engine.planQueue(q.queueId);
+      await planExclusively(svc, q.queueId);
       expect((await q.get(1)).state, 'no targets, no admission').to.equal('not_ready');
     });
 
@@ -173,7 +174,7 @@ describe('pull requests: readiness, admission and provider changes', function ()
       await q.submitOk(1);
       await q.update({ mode: 'parallel' });
       await q.update({ state: 'running' });
-      await svc.ctx.services.engine.planQueue(q.queueId);
+      await planExclusively(svc, q.queueId);
       const s = await q.get(1);
       expect(s.readiness.requiresImpactedTargets).to.equal(true);
       expect(s.state, 'no targets, no admission').to.equal('not_ready');

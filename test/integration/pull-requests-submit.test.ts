@@ -14,6 +14,7 @@ import {
   type ErrorBody,
   type PrQueue,
 } from './pull-requests-support.js';
+import { planExclusively } from '../helpers/planning.js';
 
 describe('pull requests: submitPullRequest', function () {
   this.timeout(60_000);
@@ -61,7 +62,7 @@ describe('pull requests: submitPullRequest', function () {
       const s = await q.get(3);
       expect(s.prBaseBranch).to.equal('release');
       expect(s.readiness.doesBaseBranchMatch).to.equal(false);
-      await svc.ctx.services.engine.planQueue(q.queueId);
+      await planExclusively(svc, q.queueId);
       expect((await q.get(3)).state).to.equal('not_ready');
     });
   });
@@ -249,7 +250,7 @@ describe('pull requests: submitPullRequest', function () {
     it('raising a pending entry to high restarts nothing; it only goes first', async () => {
       const testing = await q.entry(1);
       await q.submitOk(4, { priority: 'high' });
-      await svc.ctx.services.engine.planQueue(q.queueId);
+      await planExclusively(svc, q.queueId);
       const after = await q.entry(1);
       expect(after.currentRunId).to.equal(testing.currentRunId);
       expect(after.restartCount).to.equal(0);
@@ -324,7 +325,7 @@ describe('pull requests: submitPullRequest', function () {
         await q.pr(1);
         await q.submitOk(1);
         // A planning pass changes nothing while the queue is not running.
-        await svc.ctx.services.engine.planQueue(q.queueId);
+        await planExclusively(svc, q.queueId);
         const held = await q.get(1);
         expect(held.state).to.equal('not_ready');
         expect(held.readiness).to.deep.equal({ doesBaseBranchMatch: true, gitHubMergeability: 'mergeable', requiresImpactedTargets: false, hasImpactedTargets: false });
@@ -343,14 +344,14 @@ describe('pull requests: submitPullRequest', function () {
       await q.update({ mode: 'parallel' });
       expect((await q.queue()).state).to.equal('switching_modes');
       await q.submitOk(2);
-      await svc.ctx.services.engine.planQueue(q.queueId);
+      await planExclusively(svc, q.queueId);
       const held = await q.get(2);
       expect(held.state).to.equal('not_ready');
       // Judged in the mode being switched to: parallel needs impacted targets.
       expect(held.readiness.requiresImpactedTargets).to.equal(true);
       const targets = await q.targets({ number: 2, sha: held.prSha }, ['//widgets:spin']);
       expect(targets.status).to.equal(200);
-      await svc.ctx.services.engine.planQueue(q.queueId);
+      await planExclusively(svc, q.queueId);
       expect((await q.get(2)).state).to.equal('not_ready');
 
       await q.ci(1, 'success');

@@ -12,6 +12,7 @@ import type { RepoRef } from '../../shared/repo-ref.js';
 import { ENTRY_STATES, REASONS, TERMINAL_ENTRY_STATES } from '../../shared/merge-queue/domain/model.js';
 import { gitText } from '../../shared/providers/local/git-runner.js';
 import type { PullMetadata } from '../../shared/providers/local/pull-metadata.js';
+import { storedEntries } from '../helpers/stored-documents.js';
 
 export interface ErrorBody {
   error: { code: string; message: string; details: { path: string; message: string }[]; requestId: string };
@@ -201,7 +202,7 @@ export class PrQueue {
   }
 
   async entries(n?: number): Promise<Entry[]> {
-    return this.svc.ctx.store.entries.find(n === undefined ? { queueId: this.queueId } : { queueId: this.queueId, prNumber: n }, { sort: { seq: 1 } });
+    return storedEntries(this.svc.ctx.db, n === undefined ? { queueId: this.queueId } : { queueId: this.queueId, prNumber: n });
   }
 
   /** Waits until #N's latest entry is in `state` (read over HTTP). */
@@ -238,18 +239,6 @@ export class PrQueue {
   sync(): Promise<void> {
     return this.svc.ctx.services.sync.syncAll();
   }
-}
-
-/**
- * Waits until no planning pass is queued or running. A pass that loaded the queue before a
- * settings change may still act on the old settings; tests that need the new ones to hold wait
- * for the passes in flight to finish (see the report: actions are not guarded by the queue's version).
- */
-export async function planIdle(svc: TestService): Promise<void> {
-  await waitFor('planner idle', async () => {
-    const counts = await svc.ctx.jobs.queue('plan').getJobCounts('active', 'waiting', 'prioritized', 'waiting-children');
-    return Object.values(counts).every((c) => c === 0);
-  });
 }
 
 /**

@@ -16,7 +16,7 @@ export function registerPullRequestRoutes(router: Router, prs: PullRequestServic
   router.post('/submitPullRequest', async (ctx) => {
     const body = parseSubmit(ctx.request.body);
     const { orgId } = authOf(ctx.state);
-    await prs.submit(orgId, body.repo, body.targetBranch, body.pr.number, body.priority, body.noBatch);
+    await prs.submit(orgId, { repo: body.repo, branch: body.targetBranch, prNumber: body.pr.number, priority: body.priority, noBatch: body.noBatch });
     ctx.body = {};
   });
 

@@ -6,7 +6,7 @@ import { authOf } from '../../middleware/auth.js';
 import type { CommitStatusService } from '../../../shared/merge-queue/services/commit-status-service.js';
 import type { TestingDetailsService } from '../../../shared/merge-queue/services/testing-details-service.js';
 
-export function registerEngineRoutes(router: Router, statuses: CommitStatusService, details: TestingDetailsService): void {
+export function registerTestRunRoutes(router: Router, statuses: CommitStatusService, details: TestingDetailsService): void {
   router.post('/setCommitStatus', async (ctx) => {
     const body = parseSetCommitStatus(ctx.request.body);
     await statuses.record(authOf(ctx.state).orgId, body);

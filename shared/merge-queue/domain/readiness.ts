@@ -25,16 +25,6 @@ export function isReady(r: Readiness): boolean {
   return r.doesBaseBranchMatch && r.gitHubMergeability === 'mergeable' && (!r.requiresImpactedTargets || r.hasImpactedTargets);
 }
 
-/** Why an entry is not ready, for logs and the timeline. */
-export function notReadyReasons(r: Readiness): string[] {
-  const reasons: string[] = [];
-  if (!r.doesBaseBranchMatch) reasons.push("the pull request's base branch is not the queue's branch");
-  if (r.gitHubMergeability === 'not_mergeable') reasons.push('the pull request does not merge cleanly onto the target branch');
-  else if (r.gitHubMergeability !== 'mergeable') reasons.push('mergeability is not known yet');
-  if (r.requiresImpactedTargets && !r.hasImpactedTargets) reasons.push('no impacted targets were uploaded for the current head');
-  return reasons;
-}
-
 /**
  * Readiness judged in `mode`: only `requiresImpactedTargets` depends on the mode, so a mode
  * change can be applied at once, without asking the provider again. Null when nothing changes.

@@ -5,9 +5,8 @@ import type { RepoRef } from '../../repo-ref.js';
 import type { CommitStatus } from '../store/commit-status-repository.js';
 import { repoKey } from '../../repo-ref.js';
 import { evaluateRequiredStatuses } from '../domain/required-statuses.js';
-import { notFound } from '../../errors.js';
-import type { Store } from '../store/store.js';
-import type { ProviderRegistry } from '../../providers/provider.js';
+import { repositoryNotFound } from '../../errors.js';
+import type { MergeQueueRepositories } from '../store/store.js';
 import type { Logger } from '../../logging.js';
 
 export interface CommitStatusInput {
@@ -20,8 +19,7 @@ export interface CommitStatusInput {
 }
 
 export interface CommitStatusServiceDeps {
-  store: Store;
-  providers: ProviderRegistry;
+  store: Pick<MergeQueueRepositories, 'queues' | 'testRuns' | 'commitStatuses'>;
   logger: Logger;
   requestPlan: (queueId: string, why: string) => Promise<void>;
 }
@@ -29,11 +27,14 @@ export interface CommitStatusServiceDeps {
 export class CommitStatusService {
   constructor(private readonly deps: CommitStatusServiceDeps) {}
 
+  /**
+   * Records the status and concludes the runs of this commit it decides. A repository is the
+   * caller's when its organisation has a merge queue on it; any other (unknown, or another
+   * organisation's) is a 404, like every other resource of another organisation.
+   */
   async record(orgId: string, input: CommitStatusInput, now = new Date()): Promise<void> {
-    const provider = await this.deps.providers.providerFor(input.repo);
-    if (!provider) {
-      throw notFound('repository_not_found', `repository ${input.repo.host}/${input.repo.owner}/${input.repo.name} was not found`);
-    }
+    const queues = await this.deps.store.queues.listRefs(orgId, input.repo);
+    if (queues.length === 0) throw repositoryNotFound(input.repo);
     const key = repoKey(input.repo);
     const sha = input.sha.toLowerCase();
     await this.deps.store.commitStatuses.add({
@@ -48,39 +49,36 @@ export class CommitStatusService {
       createdAt: now,
     });
     this.deps.logger.info({ sha, context: input.context, state: input.state }, 'commit status recorded');
-    await this.evaluateRunsOf(orgId, key, sha);
-  }
-
-  /** Concludes every in-progress run of this commit that its statuses now decide. */
-  async evaluateRunsOf(orgId: string, key: string, sha: string): Promise<void> {
     const runs = (await this.deps.store.testRuns.findInProgressBySha(sha)).filter((r) => r.orgId === orgId);
     if (runs.length === 0) return;
     const statuses = await this.deps.store.commitStatuses.forCommit(orgId, key, sha);
-    for (const run of runs) await this.conclude(run, statuses);
+    for (const run of runs) {
+      const concluded = await this.conclude(run, statuses);
+      if (concluded) await this.deps.requestPlan(run.queueId, `test run ${run.id} ${concluded.status}`);
+    }
   }
 
-  /** Concludes a freshly built run at once when CI already reported on its commit. */
-  async evaluateRun(run: TestRun): Promise<void> {
-    if (!run.sha) return;
-    const queue = await this.deps.store.queues.findById(run.queueId);
-    if (!queue) return;
-    await this.conclude(run, await this.deps.store.commitStatuses.forCommit(run.orgId, repoKey(queue.repo), run.sha));
+  /**
+   * Concludes a freshly built run at once when CI already reported on its commit. Called by the
+   * planning pass that built it, which goes on with the verdict itself: no other pass is asked for.
+   */
+  async evaluateRun(run: TestRun, repo: RepoRef): Promise<TestRun | null> {
+    if (!run.sha) return null;
+    return this.conclude(run, await this.deps.store.commitStatuses.forCommit(run.orgId, repoKey(repo), run.sha));
   }
 
-  private async conclude(run: TestRun, statuses: CommitStatus[]): Promise<void> {
+  private async conclude(run: TestRun, statuses: CommitStatus[]): Promise<TestRun | null> {
     const verdict = evaluateRequiredStatuses(
       run.requiredStatuses,
       statuses.map((s) => ({ context: s.context, state: s.state, at: s.createdAt })),
     );
-    if (verdict === 'pending') return;
+    if (verdict === 'pending') return null;
     const concluded = await this.deps.store.testRuns.conclude(
       run.id,
       verdict === 'success' ? 'succeeded' : 'failed',
       verdict === 'success' ? 'test_run_passed' : 'test_run_failed',
     );
-    if (concluded) {
-      this.deps.logger.info({ testRunId: run.id, status: concluded.status }, 'test run concluded by commit statuses');
-      await this.deps.requestPlan(run.queueId, `test run ${run.id} ${concluded.status}`);
-    }
+    if (concluded) this.deps.logger.info({ testRunId: run.id, status: concluded.status }, 'test run concluded by commit statuses');
+    return concluded;
   }
 }

@@ -2,13 +2,13 @@
 // projected queries — the queues' labels, the state of each active entry, and the histories of
 // entries that changed within the window — and hands them to the domain. Entries that ended
 // before the window are never read, however long the history kept in the store.
-import { notFound } from '../../errors.js';
+import { repositoryNotFound } from '../../errors.js';
 import type { RepoRef } from '../../repo-ref.js';
 import { computeMergeQueueMetrics, WINDOW_MS, type QueueTypeSeries } from '../domain/metrics/index.js';
-import type { Store } from '../store/store.js';
+import type { MergeQueueRepositories } from '../store/store.js';
 
 export interface MergeQueueMetricsDeps {
-  store: Store;
+  store: Pick<MergeQueueRepositories, 'queues' | 'entries'>;
 }
 
 export class MergeQueueMetricsService {
@@ -22,7 +22,7 @@ export class MergeQueueMetricsService {
     const { store } = this.deps;
     const queues = await store.queues.listRefs(orgId, repo);
     if (repo && queues.length === 0) {
-      throw notFound('repository_not_found', `no merge queue for repository ${repo.host}/${repo.owner}/${repo.name}`);
+      throw repositoryNotFound(repo, `no merge queue for repository ${repo.host}/${repo.owner}/${repo.name}`);
     }
     if (queues.length === 0) return [];
     // A repository's few queues by id; a whole organisation by orgId alone (a list of every

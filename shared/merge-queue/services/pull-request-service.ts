@@ -7,16 +7,18 @@ import type { RepoRef } from '../../repo-ref.js';
 import { ACTIVE_ENTRY_STATES, TERMINAL_ENTRY_STATES } from '../domain/model.js';
 import { resolvePriority, type PriorityInput } from '../domain/priority.js';
 import { evaluateReadiness } from '../domain/readiness.js';
-import { conflict, invalid, notFound } from '../../errors.js';
+import { conflict, invalid, notFound, repositoryNotFound } from '../../errors.js';
+import { CAS_LOST, retryCompareAndSet } from '../../compare-and-set.js';
 import { isDuplicateKeyError } from '../../database/collection.js';
-import type { Store } from '../store/store.js';
+import type { MergeQueueRepositories } from '../store/store.js';
 import type { ImpactedTargets } from '../store/impacted-targets-repository.js';
+import type { EntryPageQuery } from '../store/entry-repository.js';
 import type { GitProvider, ProviderRegistry, PullRequestInfo } from '../../providers/provider.js';
 import type { Logger } from '../../logging.js';
 import type { QueueService } from './queue-service.js';
 
 export interface PullRequestServiceDeps {
-  store: Store;
+  store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'impactedTargets'>;
   providers: ProviderRegistry;
   queues: QueueService;
   logger: Logger;
@@ -24,7 +26,18 @@ export interface PullRequestServiceDeps {
 }
 
 const RESTARTABLE: readonly EntryState[] = ['testing', 'tests_passed', 'pending_failure'];
-const CAS_ATTEMPTS = 20;
+const ENTRY = 'the pull request';
+
+/** submitPullRequest. */
+export interface SubmitInput {
+  repo: RepoRef;
+  branch: string;
+  prNumber: number;
+  /** Omitted (undefined) keeps an active entry's priority; null asks for the default. */
+  priority: PriorityInput;
+  /** Omitted keeps an active entry's setting (false for a new entry). */
+  noBatch: boolean | undefined;
+}
 
 export interface ListPage {
   entries: Entry[];
@@ -34,14 +47,8 @@ export interface ListPage {
 export class PullRequestService {
   constructor(private readonly deps: PullRequestServiceDeps) {}
 
-  async submit(
-    orgId: string,
-    repo: RepoRef,
-    branch: string,
-    prNumber: number,
-    priorityInput: PriorityInput,
-    noBatch: boolean | undefined,
-  ): Promise<Entry> {
+  async submit(orgId: string, input: SubmitInput): Promise<Entry> {
+    const { repo, branch, prNumber, priority: priorityInput, noBatch } = input;
     const resolved = resolvePriority(priorityInput);
     if (!resolved.ok) throw invalid('invalid_priority', resolved.message, [{ path: '/priority', message: resolved.message }]);
     const { priority } = resolved;
@@ -49,7 +56,7 @@ export class PullRequestService {
     const provider = await this.providerOf(repo);
     const pr = await this.pullRequestAt(provider, repo, prNumber);
 
-    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+    return retryCompareAndSet(ENTRY, async () => {
       const active = await this.deps.store.entries.findActiveByPr(queue.id, prNumber);
       if (active) {
         // Resubmitting an active entry only updates its priority and batching; it keeps its place.
@@ -66,7 +73,7 @@ export class PullRequestService {
           active.priorityValue === set.priorityValue && active.priorityName === set.priorityName && active.noBatch === set.noBatch;
         if (unchanged) return active;
         const patched = await this.deps.store.entries.patch(active.id, active.version, set);
-        if (!patched) continue;
+        if (!patched) return CAS_LOST;
         this.deps.logger.info({ entryId: active.id, prNumber, priority: set.priorityValue, noBatch: set.noBatch }, 'resubmitted: priority/noBatch updated');
         await this.deps.requestPlan(queue.id, `pull request #${prNumber} resubmitted`);
         return patched;
@@ -80,7 +87,7 @@ export class PullRequestService {
         await this.deps.store.entries.insert(entry);
       } catch (err) {
         // Another submission of the same pull request won the race: treat this one as a resubmit.
-        if (isDuplicateKeyError(err)) continue;
+        if (isDuplicateKeyError(err)) return CAS_LOST;
         throw err;
       }
       this.deps.logger.info({ entryId: entry.id, queueId: queue.id, prNumber, sha: pr.headSha }, 'pull request submitted');
@@ -91,8 +98,7 @@ export class PullRequestService {
       }
       await this.deps.requestPlan(queue.id, `pull request #${prNumber} submitted`);
       return entry;
-    }
-    throw conflict('concurrent_update', 'the pull request was changed concurrently too many times; retry');
+    });
   }
 
   private async newEntry(
@@ -161,7 +167,7 @@ export class PullRequestService {
 
   async cancel(orgId: string, repo: RepoRef, branch: string, prNumber: number): Promise<void> {
     const queue = await this.deps.queues.get(orgId, repo, branch);
-    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+    await retryCompareAndSet(ENTRY, async () => {
       const entry = await this.latestOrThrow(queue, prNumber);
       if (!ACTIVE_ENTRY_STATES.includes(entry.state)) {
         throw conflict('pr_not_active', `pull request #${prNumber} is not in the queue any more (it was ${entry.state})`);
@@ -171,18 +177,15 @@ export class PullRequestService {
         { from: [entry.state], version: entry.version },
         { to: 'cancelled', reason: 'user_requested', detail: 'cancelled through the API' },
       );
-      if (done) {
-        this.deps.logger.info({ entryId: entry.id, prNumber, from: entry.state }, 'pull request cancelled');
-        await this.deps.requestPlan(queue.id, `pull request #${prNumber} cancelled`);
-        return;
-      }
-    }
-    throw conflict('concurrent_update', 'the pull request was changed concurrently too many times; retry');
+      if (!done) return CAS_LOST;
+      this.deps.logger.info({ entryId: entry.id, prNumber, from: entry.state }, 'pull request cancelled');
+      await this.deps.requestPlan(queue.id, `pull request #${prNumber} cancelled`);
+    });
   }
 
   async restartTests(orgId: string, repo: RepoRef, branch: string, prNumber: number): Promise<void> {
     const queue = await this.deps.queues.get(orgId, repo, branch);
-    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+    await retryCompareAndSet(ENTRY, async () => {
       const entry = await this.latestOrThrow(queue, prNumber);
       if (!RESTARTABLE.includes(entry.state)) {
         throw conflict(
@@ -195,13 +198,10 @@ export class PullRequestService {
         { from: [entry.state], version: entry.version },
         { to: 'pending', reason: 'tests_restarted_by_api_request', restart: true, set: { currentRunId: null } },
       );
-      if (done) {
-        this.deps.logger.info({ entryId: entry.id, prNumber, from: entry.state }, 'tests restarted');
-        await this.deps.requestPlan(queue.id, `tests of pull request #${prNumber} restarted`);
-        return;
-      }
-    }
-    throw conflict('concurrent_update', 'the pull request was changed concurrently too many times; retry');
+      if (!done) return CAS_LOST;
+      this.deps.logger.info({ entryId: entry.id, prNumber, from: entry.state }, 'tests restarted');
+      await this.deps.requestPlan(queue.id, `tests of pull request #${prNumber} restarted`);
+    });
   }
 
   async getSubmitted(orgId: string, repo: RepoRef, branch: string, pr: { number: number } | { branch: string }): Promise<Entry> {
@@ -236,18 +236,16 @@ export class PullRequestService {
     // Compare-and-set, retried: a concurrent change of the entry (a resubmission, the provider
     // poller) must not make this upload's readiness change vanish — nothing else would redo it
     // until the head or the target moved.
-    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+    await retryCompareAndSet(ENTRY, async () => {
       const active = await this.deps.store.entries.findActiveByPr(queue.id, prNumber);
       if (!active || active.prSha.toLowerCase() !== forSha) return;
       if (!active.readiness.hasImpactedTargets) {
         const patched = await this.deps.store.entries.patch(active.id, active.version, { readiness: { ...active.readiness, hasImpactedTargets: true } });
-        if (!patched) continue;
+        if (!patched) return CAS_LOST;
       }
       // New targets for a queued head can change its lanes (parallel mode) as well as its readiness.
       await this.deps.requestPlan(queue.id, `impacted targets uploaded for pull request #${prNumber}`);
-      return;
-    }
-    throw conflict('concurrent_update', 'the pull request was changed concurrently too many times; retry');
+    });
   }
 
   /**
@@ -261,21 +259,20 @@ export class PullRequestService {
     opts: { state?: EntryState; since?: Date; cursor?: string; take: number },
   ): Promise<ListPage> {
     const queue = await this.deps.queues.get(orgId, repo, branch);
-    const filter: Record<string, unknown> = { queueId: queue.id };
+    const query: EntryPageQuery = { limit: opts.take + 1 };
     if (opts.since) {
       // `since` selects pull requests that concluded since then; a non-final state filter selects none.
-      const states = TERMINAL_ENTRY_STATES.filter((s) => !opts.state || s === opts.state);
-      filter.state = { $in: states };
-      filter.stateChangedAt = { $gte: opts.since };
+      query.states = TERMINAL_ENTRY_STATES.filter((s) => !opts.state || s === opts.state);
+      query.changedSince = opts.since;
     } else if (opts.state) {
-      filter.state = opts.state;
+      query.states = [opts.state];
     }
     if (opts.cursor) {
       const after = await this.deps.store.entries.findById(opts.cursor);
       if (!after || after.queueId !== queue.id) throw invalid('invalid_cursor', 'the cursor does not belong to this queue', [{ path: '/cursor', message: 'unknown cursor' }]);
-      filter.seq = { $lt: after.seq };
+      query.beforeSeq = after.seq;
     }
-    const entries = await this.deps.store.entries.find(filter, { sort: { seq: -1 }, limit: opts.take + 1 });
+    const entries = await this.deps.store.entries.listPage(queue.id, query);
     const page = entries.slice(0, opts.take);
     const last = page.at(-1);
     return { entries: page, nextCursor: entries.length > opts.take && last ? last.id : null };
@@ -296,7 +293,7 @@ export class PullRequestService {
 
   private async providerOf(repo: RepoRef): Promise<GitProvider> {
     const provider = await this.deps.providers.providerFor(repo);
-    if (!provider) throw notFound('repository_not_found', `repository ${repo.host}/${repo.owner}/${repo.name} was not found`);
+    if (!provider) throw repositoryNotFound(repo);
     return provider;
   }
 }

@@ -2,9 +2,10 @@
 import type { Entry, Queue, QueueMode, QueueSettings, QueueState } from '../domain/model.js';
 import type { RepoRef } from '../../repo-ref.js';
 import { IN_FLIGHT } from '../domain/planner/entry-states.js';
-import { conflict, invalid, notFound } from '../../errors.js';
-import type { Store } from '../store/store.js';
-import { QueueExistsError } from '../store/queue-repository.js';
+import { conflict, invalid, notFound, repositoryNotFound } from '../../errors.js';
+import { CAS_LOST, retryCompareAndSet } from '../../compare-and-set.js';
+import type { MergeQueueRepositories } from '../store/store.js';
+import { QueueExistsError, type QueuePatch } from '../store/queue-repository.js';
 import type { ProviderRegistry } from '../../providers/provider.js';
 import type { Logger } from '../../logging.js';
 
@@ -16,15 +17,14 @@ export type QueueSettingsPatch = Partial<Omit<QueueSettings, 'requiredStatuses'>
 
 
 export interface QueueServiceDeps {
-  store: Store;
+  store: Pick<MergeQueueRepositories, 'queues' | 'entries'>;
   providers: ProviderRegistry;
   logger: Logger;
   /** Asks the engine to plan this queue again (state changed). */
   requestPlan: (queueId: string, why: string) => Promise<void>;
 }
 
-/** How many times a compare-and-set is retried against concurrent writers before giving up. */
-const CAS_ATTEMPTS = 20;
+const QUEUE = 'the queue';
 
 export class QueueService {
   constructor(private readonly deps: QueueServiceDeps) {}
@@ -38,7 +38,7 @@ export class QueueService {
 
   async create(orgId: string, repo: RepoRef, branch: string, init: { mode?: QueueMode; concurrency?: number }): Promise<Queue> {
     const provider = await this.deps.providers.providerFor(repo);
-    if (!provider) throw notFound('repository_not_found', `repository ${repo.host}/${repo.owner}/${repo.name} was not found`);
+    if (!provider) throw repositoryNotFound(repo);
     const head = await provider.branchHead(repo, branch);
     if (head === null) throw notFound('branch_not_found', `branch "${branch}" does not exist in ${repo.owner}/${repo.name}`);
     try {
@@ -62,24 +62,19 @@ export class QueueService {
   }
 
   async update(orgId: string, repo: RepoRef, branch: string, patch: QueueSettingsPatch): Promise<Queue> {
-    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+    return retryCompareAndSet(QUEUE, async () => {
       const queue = await this.get(orgId, repo, branch);
       const { set, changes } = await this.computeUpdate(queue, patch);
       if (changes.length === 0) return queue;
       const updated = await this.deps.store.queues.update(queue.id, queue.version, set, changes.join(', '));
-      if (updated) {
-        this.deps.logger.info({ queueId: queue.id, changes }, 'queue updated');
-        await this.deps.requestPlan(queue.id, 'queue settings changed');
-        return updated;
-      }
-    }
-    throw conflict('concurrent_update', 'the queue was changed concurrently too many times; retry');
+      if (!updated) return CAS_LOST;
+      this.deps.logger.info({ queueId: queue.id, changes }, 'queue updated');
+      await this.deps.requestPlan(queue.id, 'queue settings changed');
+      return updated;
+    });
   }
 
-  private async computeUpdate(
-    queue: Queue,
-    patch: QueueSettingsPatch,
-  ): Promise<{ set: Partial<QueueSettings> & { state?: QueueState; pendingMode?: QueueMode | null }; changes: string[] }> {
+  private async computeUpdate(queue: Queue, patch: QueueSettingsPatch): Promise<{ set: QueuePatch; changes: string[] }> {
     const { state, mode, requiredStatuses, deleteRequiredStatuses, ...settings } = patch;
     if (deleteRequiredStatuses && requiredStatuses !== undefined) {
       throw invalid('invalid_request', 'requiredStatuses and deleteRequiredStatuses cannot be combined', [
@@ -93,7 +88,7 @@ export class QueueService {
         `the queue is switching to ${queue.pendingMode} mode; mode and state can change again once the switch completes`,
       );
     }
-    const set: Partial<QueueSettings> & { state?: QueueState; pendingMode?: QueueMode | null } = {};
+    const set: QueuePatch = {};
     const changes: string[] = [];
     for (const [key, value] of Object.entries(settings) as [keyof QueueSettings, unknown][]) {
       if (value === undefined || JSON.stringify(queue[key]) === JSON.stringify(value)) continue;
@@ -131,7 +126,7 @@ export class QueueService {
   }
 
   async delete(orgId: string, repo: RepoRef, branch: string): Promise<void> {
-    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+    await retryCompareAndSet(QUEUE, async () => {
       const queue = await this.get(orgId, repo, branch);
       const active = await this.deps.store.entries.countActive(queue.id);
       if (active > 0) {
@@ -140,11 +135,8 @@ export class QueueService {
           `the queue still holds ${active} pull request(s) that are not merged, failed or cancelled; cancel them or drain the queue first`,
         );
       }
-      if (await this.deps.store.queues.delete(queue.id, queue.version)) {
-        this.deps.logger.info({ queueId: queue.id }, 'queue deleted');
-        return;
-      }
-    }
-    throw conflict('concurrent_update', 'the queue was changed concurrently too many times; retry');
+      if (!(await this.deps.store.queues.delete(queue.id, queue.version))) return CAS_LOST;
+      this.deps.logger.info({ queueId: queue.id }, 'queue deleted');
+    });
   }
 }

@@ -3,13 +3,13 @@
 // asks for a planning pass when anything changed (including the target branch moving).
 import type { Entry, Queue } from '../domain/model.js';
 import { syncDecision } from '../domain/pr-sync.js';
-import type { Store } from '../store/store.js';
+import type { MergeQueueRepositories } from '../store/store.js';
 import type { GitProvider, ProviderRegistry, PullRequestInfo } from '../../providers/provider.js';
 import type { Logger } from '../../logging.js';
 import type { PullRequestService } from './pull-request-service.js';
 
 export interface SyncServiceDeps {
-  store: Store;
+  store: Pick<MergeQueueRepositories, 'queues' | 'entries'>;
   providers: ProviderRegistry;
   pullRequests: PullRequestService;
   logger: Logger;

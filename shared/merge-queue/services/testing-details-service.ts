@@ -5,7 +5,8 @@ import { repoKey } from '../../repo-ref.js';
 import { runImpactedTargets, type RunImpactedTargets } from '../domain/run-impacted-targets.js';
 import type { ImpactedTargetSet } from '../domain/planner/index.js';
 import { notFound } from '../../errors.js';
-import type { Store } from '../store/store.js';
+import type { MergeQueueRepositories } from '../store/store.js';
+import { headKey } from '../store/impacted-targets-repository.js';
 import type { CommitStatus } from '../store/commit-status-repository.js';
 import type { QueueService } from './queue-service.js';
 
@@ -20,7 +21,7 @@ export interface TestingDetails {
 }
 
 export class TestingDetailsService {
-  constructor(private readonly deps: { store: Store; queues: QueueService }) {}
+  constructor(private readonly deps: { store: Pick<MergeQueueRepositories, 'testRuns' | 'entries' | 'commitStatuses' | 'impactedTargets'>; queues: QueueService }) {}
 
   async get(orgId: string, repo: RepoRef, branch: string, testRunId: string): Promise<TestingDetails> {
     const queue = await this.deps.queues.get(orgId, repo, branch);
@@ -32,9 +33,12 @@ export class TestingDetailsService {
     const statuses = run.sha ? await this.deps.store.commitStatuses.forCommit(orgId, repoKey(repo), run.sha) : [];
     // Targets of the head each entry was tested at (an entry's prSha never changes: a push
     // to the pull request makes a new entry).
-    const uploads = new Map<string, ImpactedTargetSet | null>();
-    for (const e of entries) uploads.set(e.id, await this.deps.store.impactedTargets.get(queue.id, e.prNumber, e.prSha));
-    const targets = runImpactedTargets(run.baseEntryIds, run.entryIds, (id) => uploads.get(id) ?? null);
+    const heads = new Map(entries.map((e) => [e.id, { prNumber: e.prNumber, sha: e.prSha }]));
+    const uploads: ReadonlyMap<string, ImpactedTargetSet> = await this.deps.store.impactedTargets.getMany(queue.id, [...heads.values()]);
+    const targets = runImpactedTargets(run.baseEntryIds, run.entryIds, (id) => {
+      const head = heads.get(id);
+      return (head && uploads.get(headKey(head))) ?? null;
+    });
     return { queue, run, tested: pick(run.entryIds), base: pick(run.baseEntryIds), statuses, targets };
   }
 }

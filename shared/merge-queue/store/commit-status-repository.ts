@@ -28,7 +28,16 @@ const toStatus = (d: CommitStatusDoc): CommitStatus => {
   return { id: _id, ...rest };
 };
 
-export class CommitStatusRepository {
+/** CI statuses by commit, as the merge-queue services see them. */
+export interface CommitStatusRepository {
+  add(status: Omit<CommitStatus, 'seq'>): Promise<CommitStatus>;
+  /** The commit's statuses in arrival order. */
+  forCommit(orgId: string, repoKey: string, sha: string): Promise<CommitStatus[]>;
+  /** The statuses of several commits in one read, by sha (every sha given has an entry). */
+  forCommits(orgId: string, repoKey: string, shas: readonly string[]): Promise<Map<string, CommitStatus[]>>;
+}
+
+export class DbCommitStatusRepository implements CommitStatusRepository {
   private readonly col: DocCollection<CommitStatusDoc>;
   private counter = 0;
   constructor(db: Database) {
@@ -50,5 +59,14 @@ export class CommitStatusRepository {
 
   async forCommit(orgId: string, repoKey: string, sha: string): Promise<CommitStatus[]> {
     return (await this.col.find({ orgId, repoKey, sha }, { sort: { seq: 1 } })).map(toStatus);
+  }
+
+  async forCommits(orgId: string, repoKey: string, shas: readonly string[]): Promise<Map<string, CommitStatus[]>> {
+    const bySha = new Map<string, CommitStatus[]>(shas.map((sha) => [sha, []]));
+    if (shas.length === 0) return bySha;
+    for (const d of await this.col.find({ orgId, repoKey, sha: { $in: [...new Set(shas)] } }, { sort: { seq: 1 } })) {
+      bySha.get(d.sha)?.push(toStatus(d));
+    }
+    return bySha;
   }
 }

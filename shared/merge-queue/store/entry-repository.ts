@@ -57,8 +57,47 @@ export interface TransitionGuard {
   version?: number;
 }
 
-export class EntryRepository {
-  readonly col: DocCollection<EntryDoc>;
+/** One page of a queue's entries, newest submission first (listPullRequests). */
+export interface EntryPageQuery {
+  /** Only entries in these states. */
+  states?: readonly EntryState[];
+  /** Only entries whose last transition is at or after this time. */
+  changedSince?: Date;
+  /** Only entries admitted before this sequence number (the previous page's last). */
+  beforeSeq?: number;
+  limit: number;
+}
+
+/** Queue entries as the merge-queue services see them: named reads and compare-and-set writes. */
+export interface EntryRepository {
+  /** Throws a duplicate-key error (isDuplicateKeyError) if the PR already has an active entry. */
+  insert(entry: Entry): Promise<void>;
+  findById(id: string): Promise<Entry | null>;
+  findByIds(ids: readonly string[]): Promise<Entry[]>;
+  findActiveByPr(queueId: string, prNumber: number): Promise<Entry | null>;
+  findLatestByPr(queueId: string, prNumber: number): Promise<Entry | null>;
+  findLatestByBranch(queueId: string, branch: string): Promise<Entry | null>;
+  /** Every entry of the queue that has not ended, in priority then admission order. */
+  listActive(queueId: string): Promise<Entry[]>;
+  listInStates(queueId: string, states: readonly EntryState[]): Promise<Entry[]>;
+  /** Entries the queue merged at or after `since`. */
+  listMergedSince(queueId: string, since: Date): Promise<Entry[]>;
+  listPage(queueId: string, query: EntryPageQuery): Promise<Entry[]>;
+  listActiveAll(): Promise<Entry[]>;
+  countInStates(queueId: string, states: readonly EntryState[]): Promise<number>;
+  countActive(queueId: string): Promise<number>;
+  listActiveStates(scope: EntryScope): Promise<{ queueId: string; state: EntryState; inBisection: boolean }[]>;
+  listHistoriesChangedSince(scope: EntryScope, since: Date): Promise<{ id: string; queueId: string; history: HistoryEntry[] }[]>;
+  /** Null when the guard no longer holds. */
+  transition(id: string, guard: TransitionGuard, change: TransitionChange, now?: Date): Promise<Entry | null>;
+  /** Null when the entry is no longer at `version`. */
+  patch(id: string, version: number, set: EntryPatch): Promise<Entry | null>;
+}
+
+export type EntryPatch = Partial<Omit<Entry, 'id' | 'state' | 'history' | 'version'>>;
+
+export class DbEntryRepository implements EntryRepository {
+  private readonly col: DocCollection<EntryDoc>;
   constructor(db: Database) {
     this.col = db.collection<EntryDoc>('entries');
   }
@@ -78,9 +117,9 @@ export class EntryRepository {
     return d ? toEntry(d) : null;
   }
 
-  async findByIds(ids: string[]): Promise<Entry[]> {
+  async findByIds(ids: readonly string[]): Promise<Entry[]> {
     if (ids.length === 0) return [];
-    return (await this.col.find({ _id: { $in: ids } })).map(toEntry);
+    return (await this.col.find({ _id: { $in: [...ids] } })).map(toEntry);
   }
 
   async findActiveByPr(queueId: string, prNumber: number): Promise<Entry | null> {
@@ -107,16 +146,28 @@ export class EntryRepository {
     return docs.map(toEntry);
   }
 
+  async listInStates(queueId: string, states: readonly EntryState[]): Promise<Entry[]> {
+    return (await this.col.find({ queueId, state: { $in: [...states] } }, { sort: { priorityValue: 1, seq: 1 } })).map(toEntry);
+  }
+
+  async listMergedSince(queueId: string, since: Date): Promise<Entry[]> {
+    return (await this.col.find({ queueId, state: 'merged', stateChangedAt: { $gte: since } })).map(toEntry);
+  }
+
+  async listPage(queueId: string, query: EntryPageQuery): Promise<Entry[]> {
+    const filter: Filter<EntryDoc> = { queueId };
+    if (query.states) filter.state = { $in: [...query.states] };
+    if (query.changedSince) filter.stateChangedAt = { $gte: query.changedSince };
+    if (query.beforeSeq !== undefined) filter.seq = { $lt: query.beforeSeq };
+    return (await this.col.find(filter, { sort: { seq: -1 }, limit: query.limit })).map(toEntry);
+  }
+
   async countInStates(queueId: string, states: readonly EntryState[]): Promise<number> {
     return this.col.countDocuments({ queueId, state: { $in: [...states] } });
   }
 
   async countActive(queueId: string): Promise<number> {
     return this.col.countDocuments({ queueId, active: true });
-  }
-
-  async listActiveByOrg(orgId: string): Promise<Entry[]> {
-    return (await this.col.find({ orgId, active: true })).map(toEntry);
   }
 
   async listActiveAll(): Promise<Entry[]> {
@@ -140,10 +191,6 @@ export class EntryRepository {
   async listHistoriesChangedSince(scope: EntryScope, since: Date): Promise<{ id: string; queueId: string; history: HistoryEntry[] }[]> {
     const docs = await this.col.find({ ...scopeFilter(scope), stateChangedAt: { $gte: since } }, { projection: { _id: 1, queueId: 1, history: 1 } });
     return docs.map((d) => ({ id: d._id, queueId: d.queueId, history: d.history }));
-  }
-
-  async find(filter: Filter<EntryDoc>, options: { sort?: Record<string, 1 | -1>; limit?: number } = {}): Promise<Entry[]> {
-    return (await this.col.find(filter, options)).map(toEntry);
   }
 
   /**
@@ -183,7 +230,7 @@ export class EntryRepository {
   }
 
   /** Updates fields that are not a state change (priority, readiness) under a version guard. */
-  async patch(id: string, version: number, set: Partial<Omit<Entry, 'id' | 'state' | 'history' | 'version'>>): Promise<Entry | null> {
+  async patch(id: string, version: number, set: EntryPatch): Promise<Entry | null> {
     const d = await this.col.findOneAndUpdate({ _id: id, version }, { $set: set, $inc: { version: 1 } });
     return d ? toEntry(d) : null;
   }

@@ -36,7 +36,27 @@ export const IMPACTED_CHUNK_INDEXES: IndexSpec[] = [
 
 const headerId = (queueId: string, prNumber: number, sha: string) => `${queueId}:${prNumber}:${sha.toLowerCase()}`;
 
-export class ImpactedTargetsRepository {
+/** A pull request's head, the key impacted targets are stored under. */
+export interface PullRequestHead {
+  prNumber: number;
+  sha: string;
+}
+
+/** Impacted targets per pull request head, as the merge-queue services see them. */
+export interface ImpactedTargetsRepository {
+  /** Replaces the targets stored for this head (the last upload wins). */
+  set(queueId: string, prNumber: number, sha: string, targets: ImpactedTargets, now?: Date): Promise<void>;
+  has(queueId: string, prNumber: number, sha: string): Promise<boolean>;
+  /** Null when none were uploaded for this head. */
+  get(queueId: string, prNumber: number, sha: string): Promise<ImpactedTargets | null>;
+  /** The targets of several heads in two reads, by `headKey`; heads without an upload are absent. */
+  getMany(queueId: string, heads: readonly PullRequestHead[]): Promise<Map<string, ImpactedTargets>>;
+}
+
+/** The key getMany answers a head under. */
+export const headKey = (head: PullRequestHead): string => `${head.prNumber}:${head.sha.toLowerCase()}`;
+
+export class DbImpactedTargetsRepository implements ImpactedTargetsRepository {
   private readonly headers: DocCollection<HeaderDoc>;
   private readonly chunks: DocCollection<ChunkDoc>;
   constructor(db: Database) {
@@ -80,5 +100,19 @@ export class ImpactedTargetsRepository {
     if (header.all) return 'ALL';
     const chunks = await this.chunks.find({ headerId: header._id, generation: header.generation }, { sort: { index: 1 } });
     return chunks.flatMap((c) => c.targets);
+  }
+
+  async getMany(queueId: string, heads: readonly PullRequestHead[]): Promise<Map<string, ImpactedTargets>> {
+    const found = new Map<string, ImpactedTargets>();
+    if (heads.length === 0) return found;
+    const headers = await this.headers.find({ _id: { $in: heads.map((h) => headerId(queueId, h.prNumber, h.sha)) } });
+    const listed = headers.filter((h) => !h.all);
+    const chunks =
+      listed.length === 0 ? [] : await this.chunks.find({ headerId: { $in: listed.map((h) => h._id) } }, { sort: { headerId: 1, index: 1 } });
+    const generationOf = new Map(listed.map((h) => [h._id, h.generation]));
+    const targetsOf = new Map<string, string[]>(listed.map((h) => [h._id, []]));
+    for (const c of chunks) if (generationOf.get(c.headerId) === c.generation) targetsOf.get(c.headerId)!.push(...c.targets);
+    for (const h of headers) found.set(headKey(h), h.all ? 'ALL' : targetsOf.get(h._id)!);
+    return found;
   }
 }

@@ -36,7 +36,47 @@ const toQueue = (d: QueueDoc): Queue => {
 
 export class QueueExistsError extends Error {}
 
-export class QueueRepository {
+/** A new running queue with the default settings (what createQueue stores). */
+export function newQueue(orgId: string, repo: RepoRef, branch: string, init: { mode: QueueMode; concurrency: number; targetSha: string }, now: Date): Queue {
+  return {
+    id: randomUUID(),
+    orgId,
+    repo: { host: repo.host, owner: repo.owner, name: repo.name },
+    branch,
+    ...structuredClone(DEFAULT_QUEUE_SETTINGS),
+    mode: init.mode,
+    concurrency: init.concurrency,
+    bisectionConcurrency: init.concurrency,
+    state: 'running',
+    pendingMode: null,
+    observedTargetSha: init.targetSha,
+    nextSeq: 1,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+export type QueuePatch = Partial<QueueSettings> & { state?: QueueState; pendingMode?: QueueMode | null };
+
+/** Merge queues as the services see them: named reads and compare-and-set writes on `version`. */
+export interface QueueRepository {
+  /** Throws QueueExistsError when the branch already has a queue of this organisation. */
+  create(orgId: string, repo: RepoRef, branch: string, init: { mode: QueueMode; concurrency: number; targetSha: string }, now?: Date): Promise<Queue>;
+  find(orgId: string, repo: RepoRef, branch: string): Promise<Queue | null>;
+  findById(id: string): Promise<Queue | null>;
+  listRefs(orgId: string, repo: RepoRef | null): Promise<{ id: string; repo: RepoRef; branch: string }[]>;
+  /** Null when the queue is no longer at `expectedVersion`. */
+  update(id: string, expectedVersion: number, patch: QueuePatch, change: string, now?: Date): Promise<Queue | null>;
+  /** True when the head differs from the one seen before. */
+  observeTargetHead(id: string, sha: string | null): Promise<boolean>;
+  allocateSeq(id: string): Promise<number>;
+  history(id: string): Promise<QueueHistoryEntry[]>;
+  /** False when the queue is no longer at `expectedVersion`. */
+  delete(id: string, expectedVersion: number): Promise<boolean>;
+}
+
+export class DbQueueRepository implements QueueRepository {
   private readonly col: DocCollection<QueueDoc>;
   constructor(db: Database) {
     this.col = db.collection<QueueDoc>('queues');
@@ -53,23 +93,11 @@ export class QueueRepository {
     init: { mode: QueueMode; concurrency: number; targetSha: string },
     now = new Date(),
   ): Promise<Queue> {
+    const { id, ...queue } = newQueue(orgId, repo, branch, init, now);
     const doc: QueueDoc = {
-      _id: randomUUID(),
-      orgId,
-      repo: { host: repo.host, owner: repo.owner, name: repo.name },
+      _id: id,
+      ...queue,
       repoKey: repoKey(repo),
-      branch,
-      ...structuredClone(DEFAULT_QUEUE_SETTINGS),
-      mode: init.mode,
-      concurrency: init.concurrency,
-      bisectionConcurrency: init.concurrency,
-      state: 'running',
-      pendingMode: null,
-      observedTargetSha: init.targetSha,
-      nextSeq: 1,
-      version: 1,
-      createdAt: now,
-      updatedAt: now,
       history: [{ at: now, change: 'created', detail: `mode ${init.mode}, concurrency ${init.concurrency}` }],
     };
     try {
@@ -91,16 +119,6 @@ export class QueueRepository {
     return d ? toQueue(d) : null;
   }
 
-  async listByOrg(orgId: string): Promise<Queue[]> {
-    const docs = await this.col.find({ orgId }, { sort: { repoKey: 1, branch: 1 } });
-    return docs.map(toQueue);
-  }
-
-  async listByRepo(orgId: string, repo: RepoRef): Promise<Queue[]> {
-    const docs = await this.col.find({ orgId, repoKey: repoKey(repo) }, { sort: { branch: 1 } });
-    return docs.map(toQueue);
-  }
-
   /**
    * Id, repository and branch of the organisation's queues (of one repository when given): what
    * the metrics label series with. Projected, because a queue document carries its history.
@@ -111,10 +129,6 @@ export class QueueRepository {
     return docs.map((d) => ({ id: d._id, repo: d.repo, branch: d.branch }));
   }
 
-  async listAll(): Promise<Queue[]> {
-    return (await this.col.find({}, { sort: { _id: 1 } })).map(toQueue);
-  }
-
   /**
    * Compare-and-set: applies `patch` only if the queue is still at `expectedVersion`.
    * Returns the new queue, or null when another writer got there first.
@@ -122,7 +136,7 @@ export class QueueRepository {
   async update(
     id: string,
     expectedVersion: number,
-    patch: Partial<QueueSettings> & { state?: QueueState; pendingMode?: QueueMode | null },
+    patch: QueuePatch,
     change: string,
     now = new Date(),
   ): Promise<Queue | null> {

@@ -1,17 +1,17 @@
 // All repositories over one database, and the start-up step that creates their indexes.
+// Services depend on the repository interfaces (MergeQueueRepositories), never on a collection:
+// unit tests build them over in-memory fakes.
 import type { Database } from '../../database/collection.js';
-import { OrgRepository } from '../../accounts/org-repository.js';
-import { TokenRepository } from '../../accounts/token-repository.js';
-import { QueueRepository } from './queue-repository.js';
-import { EntryRepository } from './entry-repository.js';
-import { ImpactedTargetsRepository } from './impacted-targets-repository.js';
-import { TestRunRepository } from './test-run-repository.js';
-import { CommitStatusRepository } from './commit-status-repository.js';
+import { DbOrgRepository } from '../../accounts/org-repository.js';
+import { DbTokenRepository } from '../../accounts/token-repository.js';
+import { DbQueueRepository, type QueueRepository } from './queue-repository.js';
+import { DbEntryRepository, type EntryRepository } from './entry-repository.js';
+import { DbImpactedTargetsRepository, type ImpactedTargetsRepository } from './impacted-targets-repository.js';
+import { DbTestRunRepository, type TestRunRepository } from './test-run-repository.js';
+import { DbCommitStatusRepository, type CommitStatusRepository } from './commit-status-repository.js';
 
-export interface Store {
-  db: Database;
-  orgs: OrgRepository;
-  tokens: TokenRepository;
+/** What the merge-queue services read and write. */
+export interface MergeQueueRepositories {
   queues: QueueRepository;
   entries: EntryRepository;
   impactedTargets: ImpactedTargetsRepository;
@@ -19,16 +19,27 @@ export interface Store {
   commitStatuses: CommitStatusRepository;
 }
 
+export interface Store extends MergeQueueRepositories {
+  db: Database;
+  orgs: DbOrgRepository;
+  tokens: DbTokenRepository;
+  queues: DbQueueRepository;
+  entries: DbEntryRepository;
+  impactedTargets: DbImpactedTargetsRepository;
+  testRuns: DbTestRunRepository;
+  commitStatuses: DbCommitStatusRepository;
+}
+
 export function createStore(db: Database): Store {
   return {
     db,
-    orgs: new OrgRepository(db),
-    tokens: new TokenRepository(db),
-    queues: new QueueRepository(db),
-    entries: new EntryRepository(db),
-    impactedTargets: new ImpactedTargetsRepository(db),
-    testRuns: new TestRunRepository(db),
-    commitStatuses: new CommitStatusRepository(db),
+    orgs: new DbOrgRepository(db),
+    tokens: new DbTokenRepository(db),
+    queues: new DbQueueRepository(db),
+    entries: new DbEntryRepository(db),
+    impactedTargets: new DbImpactedTargetsRepository(db),
+    testRuns: new DbTestRunRepository(db),
+    commitStatuses: new DbCommitStatusRepository(db),
   };
 }
 

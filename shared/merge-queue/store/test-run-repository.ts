@@ -18,8 +18,31 @@ export const toTestRun = (d: TestRunDoc): TestRun => {
   return { id: _id, ...rest };
 };
 
-export class TestRunRepository {
-  readonly col: DocCollection<TestRunDoc>;
+/** Test runs as the merge-queue services see them; a run concludes only by compare-and-set. */
+export interface TestRunRepository {
+  insert(run: TestRun): Promise<void>;
+  findById(id: string): Promise<TestRun | null>;
+  findByIds(ids: readonly string[]): Promise<TestRun[]>;
+  /** Runs of the queue still in progress or whose test branch still exists. */
+  listOpen(queueId: string): Promise<TestRun[]>;
+  /** Bisection runs of the queue started for these (main) runs. */
+  listBisectionsOf(queueId: string, rootRunIds: readonly string[]): Promise<TestRun[]>;
+  /** Runs in progress whose test branch was never built (a crash between record and build). */
+  listUnbuilt(queueId: string): Promise<TestRun[]>;
+  /** Queues that have a run in progress or a test branch still to delete. */
+  queueIdsWithOpenRuns(): Promise<string[]>;
+  findInProgressBySha(sha: string): Promise<TestRun[]>;
+  /** Null when the run already concluded. */
+  conclude(id: string, status: Exclude<TestRunStatus, 'in_progress'>, reason: Reason, now?: Date, culpritEntryIds?: string[]): Promise<TestRun | null>;
+  /** Null when another build already recorded the branch's head. */
+  recordBuild(id: string, sha: string, tree: string): Promise<TestRun | null>;
+  markBranchDeleted(id: string): Promise<void>;
+}
+
+const OPEN: Filter<TestRunDoc> = { $or: [{ status: 'in_progress' }, { branchDeleted: false }] };
+
+export class DbTestRunRepository implements TestRunRepository {
+  private readonly col: DocCollection<TestRunDoc>;
   constructor(db: Database) {
     this.col = db.collection<TestRunDoc>('test_runs');
   }
@@ -38,12 +61,31 @@ export class TestRunRepository {
     return d ? toTestRun(d) : null;
   }
 
-  async find(filter: Filter<TestRunDoc>, options: { sort?: Record<string, 1 | -1>; limit?: number } = {}): Promise<TestRun[]> {
-    return (await this.col.find(filter, options)).map(toTestRun);
+  async findByIds(ids: readonly string[]): Promise<TestRun[]> {
+    if (ids.length === 0) return [];
+    return (await this.col.find({ _id: { $in: [...ids] } })).map(toTestRun);
+  }
+
+  async listOpen(queueId: string): Promise<TestRun[]> {
+    return (await this.col.find({ queueId, ...OPEN })).map(toTestRun);
+  }
+
+  async listBisectionsOf(queueId: string, rootRunIds: readonly string[]): Promise<TestRun[]> {
+    if (rootRunIds.length === 0) return [];
+    return (await this.col.find({ queueId, bisectionOf: { $in: [...rootRunIds] } })).map(toTestRun);
+  }
+
+  async listUnbuilt(queueId: string): Promise<TestRun[]> {
+    return (await this.col.find({ queueId, status: 'in_progress', sha: null })).map(toTestRun);
+  }
+
+  async queueIdsWithOpenRuns(): Promise<string[]> {
+    const docs = await this.col.find(OPEN, { projection: { _id: 0, queueId: 1 } });
+    return [...new Set(docs.map((d) => d.queueId))];
   }
 
   async findInProgressBySha(sha: string): Promise<TestRun[]> {
-    return this.find({ sha, status: 'in_progress' });
+    return (await this.col.find({ sha, status: 'in_progress' })).map(toTestRun);
   }
 
   /**
@@ -72,11 +114,5 @@ export class TestRunRepository {
   /** The run's test branch was removed (idempotent: deleting twice changes nothing). */
   async markBranchDeleted(id: string): Promise<void> {
     await this.col.updateOne({ _id: id, branchDeleted: false }, { $set: { branchDeleted: true } });
-  }
-
-  /** Sets fields of a run under a version guard. */
-  async patch(id: string, version: number, set: Partial<Omit<TestRun, 'id' | 'version'>>): Promise<TestRun | null> {
-    const d = await this.col.findOneAndUpdate({ _id: id, version }, { $set: set, $inc: { version: 1 } });
-    return d ? toTestRun(d) : null;
   }
 }

@@ -54,10 +54,12 @@ export class GitHubWebhookEvents {
     return { host: this.deps.host, owner, name };
   }
 
-  /** Queues of every organisation on this repository. */
-  private async queuesOf(repo: RepoRef): Promise<Queue[]> {
+  /** Queues of this repository that have pull requests in them (of any organisation): the ones a change can affect. */
+  private async activeQueuesOf(repo: RepoRef): Promise<Queue[]> {
     const key = repoKey(repo);
-    return (await this.deps.store.queues.listAll()).filter((q) => repoKey(q.repo) === key);
+    const queueIds = [...new Set((await this.deps.store.entries.listActiveAll()).map((e) => e.queueId))];
+    const queues = await Promise.all(queueIds.map((id) => this.deps.store.queues.findById(id)));
+    return queues.filter((q): q is Queue => q !== null && repoKey(q.repo) === key);
   }
 
   async handle(delivery: WebhookDelivery): Promise<WebhookOutcome> {
@@ -89,16 +91,18 @@ export class GitHubWebhookEvents {
   }
 
   private async syncRepository(repo: RepoRef): Promise<WebhookOutcome> {
-    const queues = await this.queuesOf(repo);
+    // SyncService has no entry point per repository: each of its queues is synced on its own.
+    const queues = await this.activeQueuesOf(repo);
     for (const queue of queues) await this.deps.sync.syncQueue(queue);
     return queues.length > 0 ? 'synced' : 'ignored';
   }
 
   /** Only commits that are the head of a test run in progress matter; anything else is CI on pull requests or branches. */
   private async recordStatus(repo: RepoRef, sha: string, context: string, state: StatusState, targetUrl: unknown, description: unknown): Promise<WebhookOutcome> {
+    const key = repoKey(repo);
     const runs = await this.deps.store.testRuns.findInProgressBySha(sha.toLowerCase());
-    const orgIds = new Set((await this.queuesOf(repo)).map((q) => q.orgId));
-    const owners = [...new Set(runs.map((r) => r.orgId))].filter((orgId) => orgIds.has(orgId));
+    const queues = await Promise.all([...new Set(runs.map((r) => r.queueId))].map((id) => this.deps.store.queues.findById(id)));
+    const owners = [...new Set(queues.filter((q): q is Queue => q !== null && repoKey(q.repo) === key).map((q) => q.orgId))];
     for (const orgId of owners) {
       await this.deps.commitStatuses.record(orgId, {
         repo,

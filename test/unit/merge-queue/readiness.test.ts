@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { evaluateReadiness, isReady, notReadyReasons, readinessInMode } from '../../../shared/merge-queue/domain/readiness.js';
+import { evaluateReadiness, isReady, readinessInMode } from '../../../shared/merge-queue/domain/readiness.js';
 
 const facts = { prBaseBranch: 'main', queueBranch: 'main', mergeability: 'mergeable' as const, mode: 'single' as const, hasImpactedTargets: false };
 
@@ -8,14 +8,12 @@ describe('readiness', () => {
     const r = evaluateReadiness(facts);
     expect(r).to.deep.equal({ doesBaseBranchMatch: true, gitHubMergeability: 'mergeable', requiresImpactedTargets: false, hasImpactedTargets: false });
     expect(isReady(r)).to.equal(true);
-    expect(notReadyReasons(r)).to.deep.equal([]);
   });
 
   it('is not ready with another base, a conflict or unknown mergeability', () => {
     expect(isReady(evaluateReadiness({ ...facts, prBaseBranch: 'develop' }))).to.equal(false);
     expect(isReady(evaluateReadiness({ ...facts, mergeability: 'not_mergeable' }))).to.equal(false);
     expect(isReady(evaluateReadiness({ ...facts, mergeability: 'unspecified' }))).to.equal(false);
-    expect(notReadyReasons(evaluateReadiness({ ...facts, prBaseBranch: 'develop', mergeability: 'not_mergeable' }))).to.have.length(2);
   });
 
   it('requires impacted targets in parallel mode only', () => {

@@ -49,11 +49,15 @@ export function targetsOf(world: World, id: string): ImpactedTargetSet {
 export function buildDependencies(world: World, line: readonly Entry[]): Dependencies {
   const ids = line.map((e) => e.id);
   const key = ids.join(',');
-  if (world.dependencyCache?.key === key) return world.dependencyCache.deps;
+  const cached = lastBuilt.get(world);
+  if (cached?.key === key) return cached.deps;
   const deps = computeDependencies(world, ids);
-  world.dependencyCache = { key, deps };
+  lastBuilt.set(world, { key, deps });
   return deps;
 }
+
+/** The last graph built per pass (a pass's World), by the line it was built for. */
+const lastBuilt = new WeakMap<World, { key: string; deps: Dependencies }>();
 
 function computeDependencies(world: World, ids: string[]): Dependencies {
   const position = new Map(ids.map((id, i) => [id, i]));

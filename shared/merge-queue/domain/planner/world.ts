@@ -4,7 +4,6 @@
 // private copy is mutated; the caller's input is never touched.
 import type { Entry, EntryState, Reason, TestRun } from '../model.js';
 import { compareEntries } from './order-key.js';
-import type { Dependencies } from './dependencies.js';
 import type {
   Action,
   EntryGuard,
@@ -38,8 +37,6 @@ export class World {
   readonly starting = new Set<string>();
   /** Runs this pass starts, per pool (they take slots). */
   readonly startedRuns = { main: 0, bisection: 0 };
-  /** The last dependency graph built (dependencies.ts), by the line it was built for. */
-  dependencyCache: { key: string; deps: Dependencies } | null = null;
   /** Entries merged by the queue, by the target sha their merge produced. */
   readonly mergedByResultSha = new Map<string, Entry>();
 

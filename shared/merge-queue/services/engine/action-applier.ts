@@ -1,6 +1,8 @@
 // Applies the planner's actions, each with the compare-and-set its preconditions describe. An
 // action whose precondition no longer holds is "stale": the caller stops and plans again from
-// fresh state, so a lost race is never overwritten.
+// fresh state, so a lost race is never overwritten. The pass hands the applier what it loaded
+// (the queue, the provider, the entries of the snapshot), so applying reads nothing again —
+// except the entries of a merge, checked once more right before the forge's irreversible merge.
 import { randomUUID } from 'node:crypto';
 import type { Entry, Queue, TestRun } from '../../domain/model.js';
 import type {
@@ -9,45 +11,87 @@ import type {
   CompleteModeSwitchAction,
   DeleteBranchAction,
   MergeAction,
+  PullRequestRef,
   StartRunAction,
   TransitionEntryAction,
 } from '../../domain/planner/index.js';
 import { testBranchName } from '../../domain/test-branch.js';
 import type { GitProvider } from '../../../providers/provider.js';
-import type { Store } from '../../store/store.js';
+import type { MergeQueueRepositories } from '../../store/store.js';
+import type { TransitionChange } from '../../store/entry-repository.js';
 import type { Logger } from '../../../logging.js';
+import type { RepoRef } from '../../../repo-ref.js';
 
 export type ApplyOutcome = 'applied' | 'stale';
 
 export interface ApplierDeps {
-  store: Store;
+  store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'testRuns'>;
   logger: Logger;
   /** Schedules the delayed timeout check of a run. */
   scheduleTimeout: (run: TestRun) => Promise<void>;
-  /** Concludes a freshly built run at once if CI already reported on its sha. */
-  evaluateRun: (run: TestRun) => Promise<void>;
+  /**
+   * Concludes a freshly built run at once if CI already reported on its sha; returns the
+   * concluded run (null when its statuses do not decide it yet).
+   */
+  evaluateRun: (run: TestRun, repo: RepoRef) => Promise<TestRun | null>;
+}
+
+/** What one planning round loaded, shared by every action of the round. */
+export interface ApplyContext {
+  queue: Queue;
+  provider: GitProvider;
+  /** The snapshot's entries by id (pull request facts: number, head, title). */
+  entries: ReadonlyMap<string, Entry>;
+  now: Date;
+}
+
+/** A pull request of a test branch, in the order it is merged onto the branch. */
+export interface BuiltPullRequest {
+  entryId: string;
+  number: number;
+  headSha: string;
+  title: string;
+}
+
+export function toBuilt(entryId: string, e: Entry | undefined): BuiltPullRequest {
+  // The planner only names entries of the snapshot it was given.
+  if (!e) throw new Error(`entry ${entryId} of a test run is not in the planning snapshot`);
+  return { entryId, number: e.prNumber, headSha: e.prSha, title: e.prTitle };
 }
 
 export class ActionApplier {
   constructor(private readonly deps: ApplierDeps) {}
 
-  async apply(queue: Queue, provider: GitProvider, action: Action, now: Date): Promise<ApplyOutcome> {
-    // Starting a run and merging depend on the queue's state and settings (paused, concurrency,
-    // merge method): if the queue changed since the snapshot (say, it was paused), plan again.
-    if ((action.kind === 'start_run' || action.kind === 'merge') && !(await this.queueUnchanged(queue))) return 'stale';
+  /**
+   * Applies the round's actions in order and stops at the first stale one. Starting runs and
+   * merging depend on the queue's state and settings (paused, concurrency, merge method): if
+   * the queue changed since the snapshot (say, it was paused), nothing is applied.
+   */
+  async applyAll(ctx: ApplyContext, actions: readonly Action[]): Promise<{ applied: number; stale: boolean }> {
+    const needsQueue = actions.some((a) => a.kind === 'start_run' || a.kind === 'merge');
+    if (needsQueue && !(await this.queueUnchanged(ctx.queue))) return { applied: 0, stale: true };
+    let applied = 0;
+    for (const action of actions) {
+      if ((await this.apply(ctx, action)) === 'stale') return { applied, stale: true };
+      applied++;
+    }
+    return { applied, stale: false };
+  }
+
+  private async apply(ctx: ApplyContext, action: Action): Promise<ApplyOutcome> {
     switch (action.kind) {
       case 'transition_entry':
-        return this.transition(action, now);
+        return this.transition(action, ctx.now);
       case 'start_run':
-        return this.startRun(queue, provider, action, now);
+        return this.startRun(ctx, action);
       case 'cancel_run':
-        return this.cancelRun(action, now);
+        return this.cancelRun(action, ctx.now);
       case 'merge':
-        return this.merge(queue, provider, action, now);
+        return this.merge(ctx, action);
       case 'complete_mode_switch':
-        return this.completeModeSwitch(action, now);
+        return this.completeModeSwitch(action, ctx.now);
       case 'delete_branch':
-        return this.deleteBranch(queue, provider, action);
+        return this.deleteBranch(ctx, action);
     }
   }
 
@@ -60,7 +104,7 @@ export class ActionApplier {
     const set: Partial<Entry> = {};
     if (a.set.currentRunId !== undefined) set.currentRunId = a.set.currentRunId;
     if (a.set.bisectionOf !== undefined) set.bisectionOf = a.set.bisectionOf;
-    const change: Parameters<Store['entries']['transition']>[2] = { to: a.to, reason: a.reason, detail: a.detail, restart: a.restart, set };
+    const change: TransitionChange = { to: a.to, reason: a.reason, detail: a.detail, restart: a.restart, set };
     if (a.testRunId) change.testRunId = a.testRunId;
     const done = await this.deps.store.entries.transition(a.entry.entryId, { from: [a.entry.expectedState], version: a.entry.expectedVersion }, change, now);
     if (!done) return 'stale';
@@ -73,9 +117,10 @@ export class ActionApplier {
 
   /**
    * Records the run first (sha unknown), moves its entries to testing, then builds the branch.
-   * A crash in between leaves a run without a sha, which resumeBuilds completes on the next pass.
+   * A crash in between leaves a run without a sha, which the next pass builds (resumeBuilds).
    */
-  private async startRun(queue: Queue, provider: GitProvider, a: StartRunAction, now: Date): Promise<ApplyOutcome> {
+  private async startRun(ctx: ApplyContext, a: StartRunAction): Promise<ApplyOutcome> {
+    const { queue, now } = ctx;
     const id = a.runKind === 'bisection' ? `${randomUUID()}-bisection` : randomUUID();
     const run: TestRun = {
       id,
@@ -114,34 +159,42 @@ export class ActionApplier {
       }
     }
     this.deps.logger.info({ testRunId: id, kind: a.runKind, prs: a.tested.map((t) => t.prNumber), base: a.base.map((b) => b.prNumber) }, 'test run started');
-    await this.build(queue, provider, run, now);
+    const refs: PullRequestRef[] = [...a.base, ...a.tested];
+    await this.build(queue, ctx.provider, run, refs.map((r) => toBuilt(r.entryId, ctx.entries.get(r.entryId))), now);
     return 'applied';
   }
 
-  /** Builds the test branch of a recorded run (idempotent: a retried build finds its branch). */
-  async build(queue: Queue, provider: GitProvider, run: TestRun, now = new Date()): Promise<void> {
-    const entries = await this.deps.store.entries.findByIds([...run.baseEntryIds, ...run.entryIds]);
-    const byId = new Map(entries.map((e) => [e.id, e]));
-    const ordered = [...run.baseEntryIds, ...run.entryIds].map((id) => byId.get(id)).filter((e): e is Entry => e !== undefined);
+  /**
+   * Builds the test branch of a recorded run, its pull requests in order (idempotent: a retried
+   * build finds its branch). Returns the run as it stands after the build: built, concluded by
+   * statuses CI already reported, or failed on a merge conflict.
+   */
+  async build(
+    queue: Queue,
+    provider: GitProvider,
+    run: TestRun,
+    pullRequests: BuiltPullRequest[],
+    now = new Date(),
+  ): Promise<TestRun | null> {
     const result = await provider.buildTestBranch(queue.repo, {
       branch: run.branch,
       baseSha: run.targetSha,
-      pullRequests: ordered.map((e) => ({ number: e.prNumber, headSha: e.prSha, title: e.prTitle })),
+      pullRequests: pullRequests.map(({ number, headSha, title }) => ({ number, headSha, title })),
     });
     if (!result.ok) {
-      const culprit = ordered.find((e) => e.prNumber === result.conflictPrNumber);
-      await this.deps.store.testRuns.conclude(run.id, 'failed', 'start_test_run_merge_conflict', now, culprit ? [culprit.id] : []);
+      const culprit = pullRequests.find((p) => p.number === result.conflictPrNumber);
+      const failed = await this.deps.store.testRuns.conclude(run.id, 'failed', 'start_test_run_merge_conflict', now, culprit ? [culprit.entryId] : []);
       this.deps.logger.info(
         { testRunId: run.id, conflictPrNumber: result.conflictPrNumber, files: result.conflictedFiles },
         'test branch could not be built: merge conflict',
       );
-      return;
+      return failed;
     }
-    const fresh = await this.deps.store.testRuns.recordBuild(run.id, result.sha, result.tree);
-    if (!fresh) return;
+    const built = await this.deps.store.testRuns.recordBuild(run.id, result.sha, result.tree);
+    if (!built) return null;
     this.deps.logger.info({ testRunId: run.id, branch: run.branch, sha: result.sha }, 'test branch built');
-    if (fresh.deadlineAt) await this.deps.scheduleTimeout(fresh);
-    await this.deps.evaluateRun(fresh);
+    if (built.deadlineAt) await this.deps.scheduleTimeout(built);
+    return (await this.deps.evaluateRun(built, queue.repo)) ?? built;
   }
 
   private async cancelRun(a: CancelRunAction, now: Date): Promise<ApplyOutcome> {
@@ -151,7 +204,9 @@ export class ActionApplier {
     return 'applied';
   }
 
-  private async merge(queue: Queue, provider: GitProvider, a: MergeAction, now: Date): Promise<ApplyOutcome> {
+  private async merge(ctx: ApplyContext, a: MergeAction): Promise<ApplyOutcome> {
+    const { queue, now } = ctx;
+    // The forge's merge cannot be undone: the entries are checked against the store once more.
     const entries = await this.deps.store.entries.findByIds(a.items.map((i) => i.entryId));
     const byId = new Map(entries.map((e) => [e.id, e]));
     for (const item of a.items) {
@@ -164,7 +219,7 @@ export class ActionApplier {
       if (!proof?.tree) return 'stale';
       expectedTree = proof.tree;
     }
-    const result = await provider.mergePullRequests(queue.repo, {
+    const result = await ctx.provider.mergePullRequests(queue.repo, {
       targetBranch: queue.branch,
       expectedHeadSha: a.expectedTargetSha,
       method: queue.mergeMethod,
@@ -230,8 +285,8 @@ export class ActionApplier {
     return 'applied';
   }
 
-  private async deleteBranch(queue: Queue, provider: GitProvider, a: DeleteBranchAction): Promise<ApplyOutcome> {
-    const result = await provider.deleteBranch(queue.repo, a.branch);
+  private async deleteBranch(ctx: ApplyContext, a: DeleteBranchAction): Promise<ApplyOutcome> {
+    const result = await ctx.provider.deleteBranch(ctx.queue.repo, a.branch);
     await this.deps.store.testRuns.markBranchDeleted(a.runId);
     this.deps.logger.debug({ testRunId: a.runId, branch: a.branch, result }, 'test branch deleted');
     return 'applied';

@@ -1,26 +1,30 @@
-// One planning pass over one merge queue: finish builds a crash interrupted, load a snapshot,
-// ask the pure planner what to do, apply its actions with compare-and-set writes, and repeat
-// until the planner has nothing more to do. Time-driven follow-ups become delayed wake-ups.
+// One planning pass over one merge queue: first recover from a crash (finish interrupted builds
+// and merges, judge waiting entries in the queue's mode), then rounds of load → plan → apply: load
+// a snapshot, ask the pure planner what to do, apply its actions with compare-and-set writes, until
+// the planner has nothing more to do. Time-driven follow-ups become delayed wake-ups.
 import { plan } from '../../domain/planner/index.js';
 import { readinessInMode } from '../../domain/readiness.js';
 import type { Queue, TestRun } from '../../domain/model.js';
-import type { Store } from '../../store/store.js';
+import type { MergeQueueRepositories } from '../../store/store.js';
 import type { GitProvider, ProviderRegistry } from '../../../providers/provider.js';
 import type { Logger } from '../../../logging.js';
+import type { RepoRef } from '../../../repo-ref.js';
 import { loadSnapshot } from './plan-snapshot.js';
-import { ActionApplier } from './action-applier.js';
+import { ActionApplier, toBuilt } from './action-applier.js';
 
 export interface EngineDeps {
-  store: Store;
+  store: MergeQueueRepositories;
   providers: ProviderRegistry;
   logger: Logger;
   scheduleTimeout: (run: TestRun) => Promise<void>;
   scheduleWake: (queueId: string, at: Date, why: string) => Promise<void>;
-  evaluateRun: (run: TestRun) => Promise<void>;
+  /** Concludes a built run its commit's statuses already decide; returns it concluded, or null. */
+  evaluateRun: (run: TestRun, repo: RepoRef) => Promise<TestRun | null>;
   clock?: () => Date;
 }
 
 export interface PassSummary {
+  /** Planning rounds (load → plan → apply) of the pass. */
   iterations: number;
   applied: number;
   stale: number;
@@ -41,33 +45,28 @@ export class EngineService {
 
   async planQueue(queueId: string): Promise<PassSummary> {
     const summary: PassSummary = { iterations: 0, applied: 0, stale: 0, wakeAt: null };
+    const found = await this.deps.store.queues.findById(queueId);
+    if (!found) return summary;
+    const provider = await this.deps.providers.providerFor(found.repo);
+    if (!provider) {
+      this.deps.logger.warn({ queueId, repo: found.repo }, 'repository not found by any provider; queue not planned');
+      return summary;
+    }
+    await this.recover(found, provider);
     for (; summary.iterations < MAX_ITERATIONS; summary.iterations++) {
-      const queue = await this.deps.store.queues.findById(queueId);
+      // Rounds apply queue changes (a mode switch completing): each plans on the queue as it is.
+      const queue = summary.iterations === 0 ? found : await this.deps.store.queues.findById(queueId);
       if (!queue) return summary;
-      const provider = await this.deps.providers.providerFor(queue.repo);
-      if (!provider) {
-        this.deps.logger.warn({ queueId, repo: queue.repo }, 'repository not found by any provider; queue not planned');
-        return summary;
-      }
-      await this.resumeBuilds(queue, provider);
-      await this.completeInterruptedMerges(queue, provider);
-      await this.applyModeToReadiness(queue);
       const now = this.now();
       const snapshot = await loadSnapshot(this.deps.store, queue, provider, now);
       const result = plan(snapshot.input);
       summary.wakeAt = result.wakeAt;
       if (result.actions.length === 0) break;
-      let stale = false;
-      for (const action of result.actions) {
-        const outcome = await this.applier.apply(queue, provider, action, now);
-        if (outcome === 'stale') {
-          summary.stale++;
-          stale = true;
-          break;
-        }
-        summary.applied++;
-      }
-      if (!stale && result.actions.every((a) => a.kind === 'delete_branch')) break;
+      const entries = new Map(snapshot.input.entries.map((e) => [e.id, e]));
+      const round = await this.applier.applyAll({ queue, provider, entries, now }, result.actions);
+      summary.applied += round.applied;
+      if (round.stale) summary.stale++;
+      if (!round.stale && result.actions.every((a) => a.kind === 'delete_branch')) break;
     }
     if (summary.iterations >= MAX_ITERATIONS) {
       this.deps.logger.error({ queueId, ...summary }, 'planning pass did not settle; it will run again');
@@ -100,8 +99,18 @@ export class EngineService {
   async queuesWithWork(): Promise<string[]> {
     const ids = new Set<string>();
     for (const e of await this.deps.store.entries.listActiveAll()) ids.add(e.queueId);
-    for (const r of await this.deps.store.testRuns.find({ $or: [{ status: 'in_progress' }, { branchDeleted: false }] })) ids.add(r.queueId);
+    for (const id of await this.deps.store.testRuns.queueIdsWithOpenRuns()) ids.add(id);
     return [...ids];
+  }
+
+  /**
+   * What a crash (or a change made outside a pass) can leave behind, put right once at the
+   * start of every pass, before anything is planned.
+   */
+  private async recover(queue: Queue, provider: GitProvider): Promise<void> {
+    await this.resumeBuilds(queue, provider);
+    await this.completeInterruptedMerges(queue, provider);
+    await this.applyModeToReadiness(queue);
   }
 
   /**
@@ -110,7 +119,7 @@ export class EngineService {
    */
   private async applyModeToReadiness(queue: Queue): Promise<void> {
     const mode = queue.pendingMode ?? queue.mode;
-    for (const e of await this.deps.store.entries.find({ queueId: queue.id, state: { $in: ['not_ready', 'pending'] } })) {
+    for (const e of await this.deps.store.entries.listInStates(queue.id, ['not_ready', 'pending'])) {
       const readiness = readinessInMode(e.readiness, mode);
       if (readiness) await this.deps.store.entries.patch(e.id, e.version, { readiness });
     }
@@ -146,10 +155,11 @@ export class EngineService {
 
   /** Runs recorded before a crash but never built: build them now (the build is idempotent). */
   private async resumeBuilds(queue: Queue, provider: GitProvider): Promise<void> {
-    const unbuilt = await this.deps.store.testRuns.find({ queueId: queue.id, status: 'in_progress', sha: null });
-    for (const run of unbuilt) {
+    for (const run of await this.deps.store.testRuns.listUnbuilt(queue.id)) {
       this.deps.logger.info({ testRunId: run.id }, 'resuming an interrupted test branch build');
-      await this.applier.build(queue, provider, run);
+      const ids = [...run.baseEntryIds, ...run.entryIds];
+      const entries = new Map((await this.deps.store.entries.findByIds(ids)).map((e) => [e.id, e]));
+      await this.applier.build(queue, provider, run, ids.map((id) => toBuilt(id, entries.get(id))));
     }
   }
 }

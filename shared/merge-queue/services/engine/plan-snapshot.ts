@@ -1,6 +1,7 @@
 // Loads what the planner needs about one queue: entries, runs, the target head, impacted targets,
-// direct-merge facts and the required statuses at the target head. All I/O of a planning pass
-// before the pure plan() call happens here.
+// direct-merge facts and the required statuses at the target head. All I/O of a planning round
+// before the pure plan() call happens here, in a bounded number of reads whatever the queue's
+// length (lists by queue, then by id sets).
 import type { Entry, Queue, TestRun } from '../../domain/model.js';
 import { TERMINAL_ENTRY_STATES } from '../../domain/model.js';
 import type { DirectMergeFacts, ImpactedTargetSet, PlanInput } from '../../domain/planner/index.js';
@@ -9,16 +10,17 @@ import { evaluateRequiredStatuses } from '../../domain/required-statuses.js';
 import { repoKey } from '../../../repo-ref.js';
 import type { GitProvider } from '../../../providers/provider.js';
 import { readTrunkRequiredStatuses } from '../../../providers/trunk-config.js';
-import type { Store } from '../../store/store.js';
+import type { MergeQueueRepositories } from '../../store/store.js';
+import { headKey } from '../../store/impacted-targets-repository.js';
+
+export type SnapshotRepositories = Pick<MergeQueueRepositories, 'entries' | 'testRuns' | 'impactedTargets' | 'commitStatuses'>;
 
 export interface Snapshot {
-  queue: Queue;
-  provider: GitProvider;
   input: PlanInput;
   required: ResolvedRequiredStatuses;
 }
 
-export async function loadSnapshot(store: Store, queue: Queue, provider: GitProvider, now: Date): Promise<Snapshot> {
+export async function loadSnapshot(store: SnapshotRepositories, queue: Queue, provider: GitProvider, now: Date): Promise<Snapshot> {
   const targetSha = await provider.branchHead(queue.repo, queue.branch);
   const active = await store.entries.listActive(queue.id);
   const runs = await relevantRuns(store, queue.id, active);
@@ -28,18 +30,20 @@ export async function loadSnapshot(store: Store, queue: Queue, provider: GitProv
   const mode = queue.mode;
   const impactedTargets: Record<string, ImpactedTargetSet> = {};
   if (mode === 'parallel') {
-    for (const e of entries) {
-      if (TERMINAL_ENTRY_STATES.includes(e.state)) continue;
-      const targets = await store.impactedTargets.get(queue.id, e.prNumber, e.prSha);
-      if (targets !== null) impactedTargets[e.id] = targets;
+    const open = entries.filter((e) => !TERMINAL_ENTRY_STATES.includes(e.state));
+    const uploads = await store.impactedTargets.getMany(queue.id, open.map((e) => ({ prNumber: e.prNumber, sha: e.prSha })));
+    for (const e of open) {
+      const targets = uploads.get(headKey({ prNumber: e.prNumber, sha: e.prSha }));
+      if (targets !== undefined) impactedTargets[e.id] = targets;
     }
   }
 
   const directMerge: Record<string, DirectMergeFacts> = {};
   if (queue.directMergeMode === 'always' && targetSha) {
-    for (const e of active) {
-      if (e.state !== 'not_ready' && e.state !== 'pending') continue;
-      const statuses = await store.commitStatuses.forCommit(queue.orgId, repoKey(queue.repo), e.prSha);
+    const waiting = active.filter((e) => e.state === 'not_ready' || e.state === 'pending');
+    const statusesOf = await store.commitStatuses.forCommits(queue.orgId, repoKey(queue.repo), waiting.map((e) => e.prSha));
+    for (const e of waiting) {
+      const statuses = statusesOf.get(e.prSha) ?? [];
       directMerge[e.id] = {
         basedOnTargetTip: await provider.isAncestor(queue.repo, targetSha, e.prSha),
         requiredStatusesPassing:
@@ -53,8 +57,6 @@ export async function loadSnapshot(store: Store, queue: Queue, provider: GitProv
   }
 
   return {
-    queue,
-    provider,
     required,
     input: {
       queue,
@@ -73,20 +75,18 @@ export async function loadSnapshot(store: Store, queue: Queue, provider: GitProv
  * Runs in progress, runs referenced by active entries (current run, bisection root), bisection
  * runs of those roots, and concluded runs whose branch still exists.
  */
-async function relevantRuns(store: Store, queueId: string, active: Entry[]): Promise<TestRun[]> {
+async function relevantRuns(store: SnapshotRepositories, queueId: string, active: Entry[]): Promise<TestRun[]> {
   const runs = new Map<string, TestRun>();
-  for (const r of await store.testRuns.find({ queueId, $or: [{ status: 'in_progress' }, { branchDeleted: false }] })) runs.set(r.id, r);
+  for (const r of await store.testRuns.listOpen(queueId)) runs.set(r.id, r);
   const referenced = new Set<string>();
   for (const e of active) {
     if (e.currentRunId) referenced.add(e.currentRunId);
     if (e.bisectionOf) referenced.add(e.bisectionOf);
   }
   const missing = [...referenced].filter((id) => !runs.has(id));
-  if (missing.length > 0) for (const r of await store.testRuns.find({ _id: { $in: missing } })) runs.set(r.id, r);
+  for (const r of await store.testRuns.findByIds(missing)) runs.set(r.id, r);
   const roots = [...referenced].filter((id) => runs.get(id)?.kind === 'main');
-  if (roots.length > 0) {
-    for (const r of await store.testRuns.find({ queueId, bisectionOf: { $in: roots } })) runs.set(r.id, r);
-  }
+  for (const r of await store.testRuns.listBisectionsOf(queueId, roots)) runs.set(r.id, r);
   return [...runs.values()];
 }
 
@@ -94,14 +94,14 @@ async function relevantRuns(store: Store, queueId: string, active: Entry[]): Pro
  * Active entries plus the terminal ones that runs reference, plus (parallel mode) entries the
  * queue merged since the oldest relevant run was created.
  */
-async function withReferencedEntries(store: Store, queue: Queue, active: Entry[], runs: TestRun[]): Promise<Entry[]> {
+async function withReferencedEntries(store: SnapshotRepositories, queue: Queue, active: Entry[], runs: TestRun[]): Promise<Entry[]> {
   const byId = new Map(active.map((e) => [e.id, e]));
   const wanted = new Set<string>();
   for (const r of runs) for (const id of [...r.entryIds, ...r.baseEntryIds]) if (!byId.has(id)) wanted.add(id);
   for (const e of await store.entries.findByIds([...wanted])) byId.set(e.id, e);
   if (queue.mode === 'parallel' && runs.length > 0) {
     const oldest = runs.reduce((min, r) => (r.createdAt < min ? r.createdAt : min), runs[0]!.createdAt);
-    for (const e of await store.entries.find({ queueId: queue.id, state: 'merged', stateChangedAt: { $gte: oldest } })) {
+    for (const e of await store.entries.listMergedSince(queue.id, oldest)) {
       byId.set(e.id, e);
     }
   }

@@ -1,0 +1,212 @@
+// The planning pass (EngineService) over in-memory repositories and an in-memory forge: the
+// business rules end to end without a database, Redis or git — admission, a run recorded before
+// its branch is built, merging in order, crash recovery, timeouts.
+import { expect } from 'chai';
+import { EngineService } from '../../../../shared/merge-queue/services/engine/engine-service.js';
+import { CommitStatusService } from '../../../../shared/merge-queue/services/commit-status-service.js';
+import { PullRequestService } from '../../../../shared/merge-queue/services/pull-request-service.js';
+import { QueueService } from '../../../../shared/merge-queue/services/queue-service.js';
+import { createLogger } from '../../../../shared/logging.js';
+import type { Entry, Queue, TestRun } from '../../../../shared/merge-queue/domain/model.js';
+import { FakeForge, fakeRepositories } from './fakes.js';
+
+const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
+const ORG = 'org1';
+const T0 = new Date('2026-01-01T00:00:00Z');
+const logger = createLogger('silent');
+
+async function newTestService(settings: Partial<Queue> = {}) {
+  const repos = fakeRepositories();
+  const forge = new FakeForge(REPO);
+  const providers = forge.registry();
+  let now = T0;
+  const planRequests: string[] = [];
+  const timeouts: TestRun[] = [];
+  const wakes: Date[] = [];
+  const requestPlan = async (queueId: string) => void planRequests.push(queueId);
+  const statuses = new CommitStatusService({ store: repos, logger, requestPlan });
+  const queues = new QueueService({ store: repos, providers, logger, requestPlan });
+  const pullRequests = new PullRequestService({ store: repos, providers, queues, logger, requestPlan });
+  const sut = new EngineService({
+    store: repos,
+    providers,
+    logger,
+    scheduleTimeout: async (run) => void timeouts.push(run),
+    scheduleWake: async (_queueId, at) => void wakes.push(at),
+    evaluateRun: (run, repo) => statuses.evaluateRun(run, repo),
+    clock: () => now,
+  });
+  const created = await queues.create(ORG, REPO, 'main', { mode: 'single', concurrency: 2 });
+  const queue = await repos.queues.update(created.id, created.version, { requiredStatuses: ['ci'], ...settings }, 'test settings');
+  const mocks = {
+    repos,
+    forge,
+    planRequests,
+    timeouts,
+    wakes,
+    queueId: queue!.id,
+    setNow: (at: Date) => void (now = at),
+    /** Opens pull request n (adding f<n>.txt) into `base` and submits it to the queue of main. */
+    submit: async (n: number, changes: Record<string, string> = { [`f${n}.txt`]: `${n}\n` }, base = 'main') => {
+      forge.openPullRequest(n, changes);
+      forge.pulls.get(n)!.info.baseBranch = base;
+      return pullRequests.submit(ORG, { repo: REPO, branch: 'main', prNumber: n, priority: undefined, noBatch: undefined });
+    },
+    entry: async (n: number): Promise<Entry> => (await repos.entries.findLatestByPr(queue!.id, n))!,
+    runOf: async (n: number): Promise<TestRun> => {
+      const e = await repos.entries.findLatestByPr(queue!.id, n);
+      return (await repos.testRuns.findById(e!.currentRunId!))!;
+    },
+    ci: (sha: string, state: 'success' | 'failure') => statuses.record(ORG, { repo: REPO, sha, context: 'ci', state }),
+  };
+  return { sut, mocks };
+}
+
+const states = (history: Entry['history']) => history.map((h) => h.to);
+
+describe('EngineService.planQueue (in-memory repositories and forge)', () => {
+  it('admits a ready entry and starts its run; an entry that is not ready stays out', async () => {
+    const { sut, mocks } = await newTestService();
+    await mocks.submit(1);
+    await mocks.submit(2, { 'g.txt': 'x' }, 'develop');
+    await sut.planQueue(mocks.queueId);
+    const one = await mocks.entry(1);
+    expect(states(one.history)).to.deep.equal(['not_ready', 'pending', 'testing']);
+    const run = await mocks.runOf(1);
+    expect(run.status).to.equal('in_progress');
+    expect(run.sha).to.equal(mocks.forge.branches.get(run.branch));
+    expect(mocks.forge.filesAt(run.branch)).to.include({ 'f1.txt': '1\n' });
+    const two = await mocks.entry(2);
+    expect(two.state, 'a pull request based on another branch is not ready').to.equal('not_ready');
+    expect(two.readiness.doesBaseBranchMatch).to.equal(false);
+  });
+
+  it('records the run and moves its entries to testing before the test branch is built', async () => {
+    const { sut, mocks } = await newTestService();
+    await mocks.submit(1);
+    const atBuild: { runs: TestRun[]; entry: Entry }[] = [];
+    const build = mocks.forge.buildTestBranch.bind(mocks.forge);
+    mocks.forge.buildTestBranch = async (repo, input) => {
+      atBuild.push({ runs: await mocks.repos.testRuns.listOpen(mocks.queueId), entry: await mocks.entry(1) });
+      return build(repo, input);
+    };
+    await sut.planQueue(mocks.queueId);
+    expect(atBuild).to.have.length(1);
+    expect(atBuild[0]!.runs.map((r) => [r.status, r.sha])).to.deep.equal([['in_progress', null]]);
+    expect(atBuild[0]!.entry.state).to.equal('testing');
+    expect(atBuild[0]!.entry.currentRunId).to.equal(atBuild[0]!.runs[0]!.id);
+  });
+
+  it('merges passing runs in queue order, each onto the one before, and deletes the test branches', async () => {
+    const { sut, mocks } = await newTestService();
+    await mocks.submit(1);
+    await mocks.submit(2);
+    await sut.planQueue(mocks.queueId);
+    const [run1, run2] = [await mocks.runOf(1), await mocks.runOf(2)];
+    expect(run2.baseEntryIds, '#2 is tested on top of #1').to.deep.equal([(await mocks.entry(1)).id]);
+    // #2 passes first: it waits for #1, whose merge it was tested on.
+    await mocks.ci(run2.sha!, 'success');
+    await sut.planQueue(mocks.queueId);
+    expect((await mocks.entry(2)).state).to.equal('tests_passed');
+    expect(mocks.forge.writes.filter((w) => w.startsWith('merge'))).to.deep.equal([]);
+    await mocks.ci(run1.sha!, 'success');
+    await sut.planQueue(mocks.queueId);
+    const [one, two] = [await mocks.entry(1), await mocks.entry(2)];
+    expect([one.state, two.state]).to.deep.equal(['merged', 'merged']);
+    expect(mocks.forge.writes.filter((w) => w.startsWith('merge')), 'one merge, #1 then #2').to.deep.equal(['merge #1 #2']);
+    expect(two.mergedOntoSha).to.equal(one.mergedSha);
+    expect(mocks.forge.branches.get('main')).to.equal(two.mergedSha);
+    expect(mocks.forge.filesAt('main')).to.include({ 'f1.txt': '1\n', 'f2.txt': '2\n' });
+    expect([...mocks.forge.branches.keys()], 'test branches are removed once merged').to.deep.equal(['main']);
+  });
+
+  it('fails the run of a pull request CI rejects and restarts the one tested on top of it', async () => {
+    const { sut, mocks } = await newTestService();
+    await mocks.submit(1);
+    await mocks.submit(2);
+    await sut.planQueue(mocks.queueId);
+    const [run1, run2] = [await mocks.runOf(1), await mocks.runOf(2)];
+    await mocks.ci(run1.sha!, 'failure');
+    await sut.planQueue(mocks.queueId);
+    expect((await mocks.entry(1)).state).to.equal('failed');
+    const two = await mocks.entry(2);
+    expect(two.state).to.equal('testing');
+    expect(two.currentRunId, '#2 is tested again, without #1').to.not.equal(run2.id);
+    expect((await mocks.runOf(2)).baseEntryIds).to.deep.equal([]);
+    expect(two.restartCount).to.equal(1);
+  });
+
+  it('completes a merge the forge made before a crash as merged, once, without testing it again', async () => {
+    const { sut, mocks } = await newTestService();
+    await mocks.submit(1);
+    await sut.planQueue(mocks.queueId);
+    const run = await mocks.runOf(1);
+    await mocks.ci(run.sha!, 'success');
+    // The forge merged #1, then the process died before the entry's transition.
+    const one = await mocks.entry(1);
+    await mocks.forge.mergePullRequests(REPO, {
+      targetBranch: 'main',
+      expectedHeadSha: run.targetSha,
+      method: 'merge_commit',
+      pullRequests: [{ number: 1, headSha: one.prSha, title: one.prTitle, author: one.prAuthor }],
+    });
+    let reads = 0;
+    const read = mocks.forge.getPullRequests.bind(mocks.forge);
+    mocks.forge.getPullRequests = async (repo, numbers) => {
+      reads++;
+      return read(repo, numbers);
+    };
+    await sut.planQueue(mocks.queueId);
+    const after = await mocks.entry(1);
+    expect(after.state).to.equal('merged');
+    expect(after.history.at(-1)).to.deep.include({ reason: 'merge_graph_merge', detail: 'the merge completed before the service restarted' });
+    expect(after.verifiedByTestRun).to.equal(run.id);
+    expect(mocks.forge.writes.filter((w) => w.startsWith('merge')), 'merged once').to.have.length(1);
+    expect(mocks.repos.testRuns.rows.size, 'no new run').to.equal(1);
+    expect(reads, 'crash recovery reads the pull requests once per pass').to.equal(1);
+    expect([...mocks.forge.branches.keys()], 'its test branch is removed').to.deep.equal(['main']);
+  });
+
+  it('builds a run a crash left unbuilt and concludes it in the same pass when CI already reported', async () => {
+    const { sut, mocks } = await newTestService();
+    await mocks.submit(1);
+    await sut.planQueue(mocks.queueId);
+    const run = await mocks.runOf(1);
+    // As if the process died after pushing the branch, before recording its head: CI saw it.
+    mocks.repos.testRuns.rows.get(run.id)!.sha = null;
+    mocks.repos.testRuns.rows.get(run.id)!.tree = null;
+    await mocks.ci(run.sha!, 'success');
+    mocks.planRequests.length = 0;
+    await sut.planQueue(mocks.queueId);
+    expect((await mocks.repos.testRuns.findById(run.id))).to.deep.include({ sha: run.sha, status: 'succeeded' });
+    expect((await mocks.entry(1)).state).to.equal('merged');
+    expect(mocks.planRequests, 'the verdict went to the pass, not to another pass').to.deep.equal([]);
+  });
+
+  it('times a run out at its deadline: the timeout check cancels it and the next pass fails its entry', async () => {
+    const { sut, mocks } = await newTestService({ testingTimeoutMinutes: 10 });
+    await mocks.submit(1);
+    await sut.planQueue(mocks.queueId);
+    const run = await mocks.runOf(1);
+    const deadline = T0.getTime() + 10 * 60_000;
+    expect(run.deadlineAt?.getTime()).to.equal(deadline);
+    expect(mocks.timeouts.map((r) => r.id)).to.deep.equal([run.id]);
+    expect(await sut.expireRun(run.id, deadline), 'not before the deadline').to.equal(false);
+    mocks.setNow(new Date(deadline + 1));
+    expect(await sut.expireRun(run.id, deadline - 1), 'only the attempt it was scheduled for').to.equal(false);
+    expect(await sut.expireRun(run.id, deadline)).to.equal(true);
+    expect(await sut.expireRun(run.id, deadline), 'once').to.equal(false);
+    expect((await mocks.repos.testRuns.findById(run.id))).to.deep.include({ status: 'cancelled', conclusionReason: 'test_run_timeout' });
+    await sut.planQueue(mocks.queueId);
+    const one = await mocks.entry(1);
+    expect(one.state).to.equal('failed');
+    expect(one.history.at(-1)?.testRunId).to.equal(run.id);
+  });
+
+  it('lists the queues with work: active entries, runs in progress, branches to delete', async () => {
+    const { sut, mocks } = await newTestService();
+    expect(await sut.queuesWithWork()).to.deep.equal([]);
+    await mocks.submit(1);
+    expect(await sut.queuesWithWork()).to.deep.equal([mocks.queueId]);
+  });
+});

@@ -1,0 +1,526 @@
+// In-memory fakes of the merge-queue repositories and of a forge, for service unit tests. They
+// implement the interfaces' semantics, not a script: compare-and-set on state and version with
+// history, ordering, one active entry per pull request, a run concluding once, a target branch
+// moved only by compare-and-swap. Stored objects are cloned in and out, as a database would.
+import { createHash } from 'node:crypto';
+import type { CommitStatus, CommitStatusRepository } from '../../../../shared/merge-queue/store/commit-status-repository.js';
+import type { EntryPageQuery, EntryPatch, EntryRepository, EntryScope, TransitionChange, TransitionGuard } from '../../../../shared/merge-queue/store/entry-repository.js';
+import {
+  headKey,
+  type ImpactedTargets,
+  type ImpactedTargetsRepository,
+  type PullRequestHead,
+} from '../../../../shared/merge-queue/store/impacted-targets-repository.js';
+import { newQueue, QueueExistsError, type QueueHistoryEntry, type QueuePatch, type QueueRepository } from '../../../../shared/merge-queue/store/queue-repository.js';
+import type { TestRunRepository } from '../../../../shared/merge-queue/store/test-run-repository.js';
+import type { MergeQueueRepositories } from '../../../../shared/merge-queue/store/store.js';
+import {
+  TERMINAL_ENTRY_STATES,
+  type Entry,
+  type EntryState,
+  type HistoryEntry,
+  type Queue,
+  type QueueMode,
+  type Reason,
+  type TestRun,
+  type TestRunStatus,
+} from '../../../../shared/merge-queue/domain/model.js';
+import { repoKey, type RepoRef } from '../../../../shared/repo-ref.js';
+import type {
+  BuildTestBranchInput,
+  BuildTestBranchResult,
+  DeleteBranchResult,
+  GitProvider,
+  MergePullRequestsInput,
+  MergePullRequestsResult,
+  ProviderMergeability,
+  ProviderRegistry,
+  PullRequestInfo,
+} from '../../../../shared/providers/provider.js';
+
+const clone = <T>(value: T): T => structuredClone(value);
+
+/** A duplicate-key error as both database engines raise it (isDuplicateKeyError). */
+class DuplicateKeyError extends Error {
+  readonly code = 11000;
+}
+
+export class FakeQueueRepository implements QueueRepository {
+  readonly rows = new Map<string, Queue & { history: QueueHistoryEntry[] }>();
+
+  async create(orgId: string, repo: RepoRef, branch: string, init: { mode: QueueMode; concurrency: number; targetSha: string }, now = new Date()): Promise<Queue> {
+    if ([...this.rows.values()].some((q) => q.orgId === orgId && repoKey(q.repo) === repoKey(repo) && q.branch === branch)) {
+      throw new QueueExistsError(`a merge queue already exists for branch "${branch}"`);
+    }
+    const queue = { ...newQueue(orgId, repo, branch, init, now), history: [{ at: now, change: 'created' }] };
+    this.rows.set(queue.id, queue);
+    return this.out(queue);
+  }
+
+  private out(q: Queue & { history: QueueHistoryEntry[] }): Queue {
+    const { history: _history, ...rest } = clone(q);
+    return rest;
+  }
+
+  async find(orgId: string, repo: RepoRef, branch: string): Promise<Queue | null> {
+    const q = [...this.rows.values()].find((r) => r.orgId === orgId && repoKey(r.repo) === repoKey(repo) && r.branch === branch);
+    return q ? this.out(q) : null;
+  }
+
+  async findById(id: string): Promise<Queue | null> {
+    const q = this.rows.get(id);
+    return q ? this.out(q) : null;
+  }
+
+  async listRefs(orgId: string, repo: RepoRef | null): Promise<{ id: string; repo: RepoRef; branch: string }[]> {
+    return [...this.rows.values()]
+      .filter((q) => q.orgId === orgId && (!repo || repoKey(q.repo) === repoKey(repo)))
+      .map((q) => ({ id: q.id, repo: { ...q.repo }, branch: q.branch }));
+  }
+
+  async update(id: string, expectedVersion: number, patch: QueuePatch, change: string, now = new Date()): Promise<Queue | null> {
+    const q = this.rows.get(id);
+    if (!q || q.version !== expectedVersion) return null;
+    Object.assign(q, clone(patch), { updatedAt: now, version: q.version + 1 });
+    q.history.push({ at: now, change });
+    return this.out(q);
+  }
+
+  async observeTargetHead(id: string, sha: string | null): Promise<boolean> {
+    const q = this.rows.get(id);
+    if (!q || q.observedTargetSha === sha) return false;
+    q.observedTargetSha = sha;
+    return true;
+  }
+
+  async allocateSeq(id: string): Promise<number> {
+    const q = this.rows.get(id);
+    if (!q) throw new Error(`queue ${id} vanished while allocating a sequence number`);
+    return q.nextSeq++;
+  }
+
+  async history(id: string): Promise<QueueHistoryEntry[]> {
+    return clone(this.rows.get(id)?.history ?? []);
+  }
+
+  async delete(id: string, expectedVersion: number): Promise<boolean> {
+    if (this.rows.get(id)?.version !== expectedVersion) return false;
+    return this.rows.delete(id);
+  }
+}
+
+const byQueueOrder = (a: Entry, b: Entry) => a.priorityValue - b.priorityValue || a.seq - b.seq;
+const isActive = (e: Entry) => !TERMINAL_ENTRY_STATES.includes(e.state);
+
+export class FakeEntryRepository implements EntryRepository {
+  readonly rows = new Map<string, Entry>();
+
+  private all(pred: (e: Entry) => boolean): Entry[] {
+    return [...this.rows.values()].filter(pred).map(clone);
+  }
+
+  async insert(entry: Entry): Promise<void> {
+    if (this.rows.has(entry.id)) throw new DuplicateKeyError(`duplicate _id ${entry.id}`);
+    if (isActive(entry) && [...this.rows.values()].some((e) => e.queueId === entry.queueId && e.prNumber === entry.prNumber && isActive(e))) {
+      throw new DuplicateKeyError('one_active_entry_per_pr');
+    }
+    this.rows.set(entry.id, clone(entry));
+  }
+
+  async findById(id: string): Promise<Entry | null> {
+    const e = this.rows.get(id);
+    return e ? clone(e) : null;
+  }
+
+  async findByIds(ids: readonly string[]): Promise<Entry[]> {
+    return this.all((e) => ids.includes(e.id));
+  }
+
+  async findActiveByPr(queueId: string, prNumber: number): Promise<Entry | null> {
+    return this.all((e) => e.queueId === queueId && e.prNumber === prNumber && isActive(e))[0] ?? null;
+  }
+
+  private latest(list: Entry[]): Entry | null {
+    return list.sort((a, b) => b.submittedAt.getTime() - a.submittedAt.getTime() || b.seq - a.seq)[0] ?? null;
+  }
+
+  async findLatestByPr(queueId: string, prNumber: number): Promise<Entry | null> {
+    return this.latest(this.all((e) => e.queueId === queueId && e.prNumber === prNumber));
+  }
+
+  async findLatestByBranch(queueId: string, branch: string): Promise<Entry | null> {
+    const mine = this.all((e) => e.queueId === queueId && e.prHeadBranch === branch);
+    return this.latest(mine.filter(isActive)) ?? this.latest(mine);
+  }
+
+  async listActive(queueId: string): Promise<Entry[]> {
+    return this.all((e) => e.queueId === queueId && isActive(e)).sort(byQueueOrder);
+  }
+
+  async listInStates(queueId: string, states: readonly EntryState[]): Promise<Entry[]> {
+    return this.all((e) => e.queueId === queueId && states.includes(e.state)).sort(byQueueOrder);
+  }
+
+  async listMergedSince(queueId: string, since: Date): Promise<Entry[]> {
+    return this.all((e) => e.queueId === queueId && e.state === 'merged' && e.stateChangedAt >= since);
+  }
+
+  async listPage(queueId: string, q: EntryPageQuery): Promise<Entry[]> {
+    return this.all(
+      (e) =>
+        e.queueId === queueId &&
+        (!q.states || q.states.includes(e.state)) &&
+        (!q.changedSince || e.stateChangedAt >= q.changedSince) &&
+        (q.beforeSeq === undefined || e.seq < q.beforeSeq),
+    )
+      .sort((a, b) => b.seq - a.seq)
+      .slice(0, q.limit);
+  }
+
+  async listActiveAll(): Promise<Entry[]> {
+    return this.all(isActive);
+  }
+
+  async countInStates(queueId: string, states: readonly EntryState[]): Promise<number> {
+    return this.all((e) => e.queueId === queueId && states.includes(e.state)).length;
+  }
+
+  async countActive(queueId: string): Promise<number> {
+    return this.all((e) => e.queueId === queueId && isActive(e)).length;
+  }
+
+  private inScope(scope: EntryScope) {
+    return (e: Entry) => e.orgId === scope.orgId && (!scope.queueIds || scope.queueIds.includes(e.queueId));
+  }
+
+  async listActiveStates(scope: EntryScope): Promise<{ queueId: string; state: EntryState; inBisection: boolean }[]> {
+    return this.all((e) => this.inScope(scope)(e) && isActive(e)).map((e) => ({ queueId: e.queueId, state: e.state, inBisection: typeof e.bisectionOf === 'string' }));
+  }
+
+  async listHistoriesChangedSince(scope: EntryScope, since: Date): Promise<{ id: string; queueId: string; history: HistoryEntry[] }[]> {
+    return this.all((e) => this.inScope(scope)(e) && e.stateChangedAt >= since).map((e) => ({ id: e.id, queueId: e.queueId, history: e.history }));
+  }
+
+  async transition(id: string, guard: TransitionGuard, change: TransitionChange, now = new Date()): Promise<Entry | null> {
+    const e = this.rows.get(id);
+    if (!e || !guard.from.includes(e.state)) return null;
+    if (guard.version !== undefined && e.version !== guard.version) return null;
+    const at = e.stateChangedAt > now ? e.stateChangedAt : now;
+    const history: HistoryEntry = { at, from: e.state, to: change.to, reason: change.reason };
+    if (change.detail !== undefined) history.detail = change.detail;
+    if (change.testRunId !== undefined) history.testRunId = change.testRunId;
+    Object.assign(e, clone(change.set ?? {}), { state: change.to, stateChangedAt: at, lastReason: change.reason, version: e.version + 1 });
+    if (change.restart) e.restartCount += 1;
+    e.history.push(history);
+    return clone(e);
+  }
+
+  async patch(id: string, version: number, set: EntryPatch): Promise<Entry | null> {
+    const e = this.rows.get(id);
+    if (!e || e.version !== version) return null;
+    Object.assign(e, clone(set), { version: e.version + 1 });
+    return clone(e);
+  }
+}
+
+export class FakeTestRunRepository implements TestRunRepository {
+  readonly rows = new Map<string, TestRun>();
+
+  private all(pred: (r: TestRun) => boolean): TestRun[] {
+    return [...this.rows.values()].filter(pred).map(clone);
+  }
+
+  private static open(r: TestRun): boolean {
+    return r.status === 'in_progress' || !r.branchDeleted;
+  }
+
+  async insert(run: TestRun): Promise<void> {
+    if (this.rows.has(run.id)) throw new DuplicateKeyError(`duplicate _id ${run.id}`);
+    this.rows.set(run.id, clone(run));
+  }
+
+  async findById(id: string): Promise<TestRun | null> {
+    const r = this.rows.get(id);
+    return r ? clone(r) : null;
+  }
+
+  async findByIds(ids: readonly string[]): Promise<TestRun[]> {
+    return this.all((r) => ids.includes(r.id));
+  }
+
+  async listOpen(queueId: string): Promise<TestRun[]> {
+    return this.all((r) => r.queueId === queueId && FakeTestRunRepository.open(r));
+  }
+
+  async listBisectionsOf(queueId: string, rootRunIds: readonly string[]): Promise<TestRun[]> {
+    return this.all((r) => r.queueId === queueId && typeof r.bisectionOf === 'string' && rootRunIds.includes(r.bisectionOf));
+  }
+
+  async listUnbuilt(queueId: string): Promise<TestRun[]> {
+    return this.all((r) => r.queueId === queueId && r.status === 'in_progress' && r.sha === null);
+  }
+
+  async queueIdsWithOpenRuns(): Promise<string[]> {
+    return [...new Set(this.all(FakeTestRunRepository.open).map((r) => r.queueId))];
+  }
+
+  async findInProgressBySha(sha: string): Promise<TestRun[]> {
+    return this.all((r) => r.sha === sha && r.status === 'in_progress');
+  }
+
+  async conclude(id: string, status: Exclude<TestRunStatus, 'in_progress'>, reason: Reason, now = new Date(), culpritEntryIds?: string[]): Promise<TestRun | null> {
+    const r = this.rows.get(id);
+    if (!r || r.status !== 'in_progress') return null;
+    Object.assign(r, { status, conclusionReason: reason, concludedAt: now, version: r.version + 1 });
+    if (culpritEntryIds) r.culpritEntryIds = [...culpritEntryIds];
+    return clone(r);
+  }
+
+  async recordBuild(id: string, sha: string, tree: string): Promise<TestRun | null> {
+    const r = this.rows.get(id);
+    if (!r || r.sha !== null) return null;
+    Object.assign(r, { sha, tree, version: r.version + 1 });
+    return clone(r);
+  }
+
+  async markBranchDeleted(id: string): Promise<void> {
+    const r = this.rows.get(id);
+    if (r) r.branchDeleted = true;
+  }
+}
+
+export class FakeCommitStatusRepository implements CommitStatusRepository {
+  readonly rows: CommitStatus[] = [];
+
+  async add(status: Omit<CommitStatus, 'seq'>): Promise<CommitStatus> {
+    const stored = { ...clone(status), seq: this.rows.length + 1 };
+    this.rows.push(stored);
+    return clone(stored);
+  }
+
+  async forCommit(orgId: string, key: string, sha: string): Promise<CommitStatus[]> {
+    return this.rows.filter((s) => s.orgId === orgId && s.repoKey === key && s.sha === sha).map(clone);
+  }
+
+  async forCommits(orgId: string, key: string, shas: readonly string[]): Promise<Map<string, CommitStatus[]>> {
+    const out = new Map<string, CommitStatus[]>();
+    for (const sha of shas) out.set(sha, await this.forCommit(orgId, key, sha));
+    return out;
+  }
+}
+
+export class FakeImpactedTargetsRepository implements ImpactedTargetsRepository {
+  readonly rows = new Map<string, ImpactedTargets>();
+  private key = (queueId: string, prNumber: number, sha: string) => `${queueId}|${headKey({ prNumber, sha })}`;
+
+  async set(queueId: string, prNumber: number, sha: string, targets: ImpactedTargets): Promise<void> {
+    this.rows.set(this.key(queueId, prNumber, sha), targets === 'ALL' ? 'ALL' : [...new Set(targets)]);
+  }
+
+  async has(queueId: string, prNumber: number, sha: string): Promise<boolean> {
+    return this.rows.has(this.key(queueId, prNumber, sha));
+  }
+
+  async get(queueId: string, prNumber: number, sha: string): Promise<ImpactedTargets | null> {
+    return clone(this.rows.get(this.key(queueId, prNumber, sha)) ?? null);
+  }
+
+  async getMany(queueId: string, heads: readonly PullRequestHead[]): Promise<Map<string, ImpactedTargets>> {
+    const out = new Map<string, ImpactedTargets>();
+    for (const h of heads) {
+      const t = await this.get(queueId, h.prNumber, h.sha);
+      if (t !== null) out.set(headKey(h), t);
+    }
+    return out;
+  }
+}
+
+export interface FakeRepositories extends MergeQueueRepositories {
+  queues: FakeQueueRepository;
+  entries: FakeEntryRepository;
+  testRuns: FakeTestRunRepository;
+  commitStatuses: FakeCommitStatusRepository;
+  impactedTargets: FakeImpactedTargetsRepository;
+}
+
+export function fakeRepositories(): FakeRepositories {
+  return {
+    queues: new FakeQueueRepository(),
+    entries: new FakeEntryRepository(),
+    testRuns: new FakeTestRunRepository(),
+    commitStatuses: new FakeCommitStatusRepository(),
+    impactedTargets: new FakeImpactedTargetsRepository(),
+  };
+}
+
+type Files = Record<string, string>;
+
+interface FakeCommit {
+  files: Files;
+  parents: string[];
+}
+
+interface FakePull {
+  info: PullRequestInfo;
+  /** The files the pull request sets, on top of whatever it is merged onto. */
+  changes: Files;
+}
+
+const digest = (value: unknown) => createHash('sha1').update(JSON.stringify(value)).digest('hex');
+
+/**
+ * One forge repository in memory. Commits are file maps; a pull request is a set of file
+ * changes; putting a pull request on a tree conflicts when a file it sets already holds other
+ * content. Branches move only by compare-and-swap, as the real providers' refs do.
+ */
+export class FakeForge implements GitProvider {
+  readonly kind = 'fake';
+  readonly commits = new Map<string, FakeCommit>();
+  readonly branches = new Map<string, string>();
+  readonly pulls = new Map<number, FakePull>();
+  /** Every call that writes to the forge, in order (tests assert what happened, not how). */
+  readonly writes: string[] = [];
+
+  constructor(
+    readonly repo: RepoRef,
+    files: Files = { 'README.md': 'hello\n' },
+  ) {
+    this.branches.set('main', this.commit(files, []));
+  }
+
+  private commit(files: Files, parents: string[]): string {
+    const sha = digest({ files, parents, n: this.commits.size });
+    this.commits.set(sha, { files: { ...files }, parents });
+    return sha;
+  }
+
+  private knows(repo: RepoRef): boolean {
+    return repoKey(repo) === repoKey(this.repo);
+  }
+
+  /** Opens pull request `number` setting `changes` on top of main. */
+  openPullRequest(number: number, changes: Files, title = `Change ${number}`): string {
+    const headSha = this.commit({ ...this.commits.get(this.branches.get('main')!)!.files, ...changes }, [this.branches.get('main')!]);
+    this.pulls.set(number, {
+      changes,
+      info: { number, title, author: `dev${number}`, baseBranch: 'main', headSha, headBranch: `feature/${number}`, state: 'open', merged: false, draft: false, url: `fake://${number}` },
+    });
+    return headSha;
+  }
+
+  /** Someone pushes to the target branch outside the queue. */
+  pushToMain(changes: Files): string {
+    const head = this.branches.get('main')!;
+    const sha = this.commit({ ...this.commits.get(head)!.files, ...changes }, [head]);
+    this.branches.set('main', sha);
+    return sha;
+  }
+
+  filesAt(ref: string): Files {
+    const sha = this.branches.get(ref) ?? ref;
+    return { ...this.commits.get(sha)!.files };
+  }
+
+  private apply(files: Files, n: number): { ok: true; files: Files } | { ok: false; conflicted: string[] } {
+    const pull = this.pulls.get(n);
+    if (!pull) throw new Error(`no pull request #${n}`);
+    const conflicted = Object.entries(pull.changes)
+      .filter(([path, content]) => path in files && files[path] !== content)
+      .map(([path]) => path);
+    return conflicted.length > 0 ? { ok: false, conflicted } : { ok: true, files: { ...files, ...pull.changes } };
+  }
+
+  async repositoryExists(repo: RepoRef): Promise<boolean> {
+    return this.knows(repo);
+  }
+
+  async branchHead(_repo: RepoRef, branch: string): Promise<string | null> {
+    return this.branches.get(branch) ?? null;
+  }
+
+  async getPullRequest(_repo: RepoRef, number: number): Promise<PullRequestInfo | null> {
+    const p = this.pulls.get(number);
+    return p ? clone(p.info) : null;
+  }
+
+  async getPullRequests(repo: RepoRef, numbers: readonly number[]): Promise<Map<number, PullRequestInfo | null>> {
+    const out = new Map<number, PullRequestInfo | null>();
+    for (const n of numbers) out.set(n, await this.getPullRequest(repo, n));
+    return out;
+  }
+
+  async listOpenPullRequests(): Promise<PullRequestInfo[]> {
+    return [...this.pulls.values()].filter((p) => p.info.state === 'open').map((p) => clone(p.info));
+  }
+
+  async mergeability(_repo: RepoRef, shas: { baseSha: string; headSha: string }): Promise<ProviderMergeability> {
+    const pull = [...this.pulls.values()].find((p) => p.info.headSha === shas.headSha);
+    if (!pull) return 'not_mergeable';
+    return this.apply(this.commits.get(shas.baseSha)!.files, pull.info.number).ok ? 'mergeable' : 'not_mergeable';
+  }
+
+  async isAncestor(_repo: RepoRef, ancestorSha: string, descendantSha: string): Promise<boolean> {
+    const todo = [descendantSha];
+    while (todo.length > 0) {
+      const sha = todo.pop()!;
+      if (sha === ancestorSha) return true;
+      todo.push(...(this.commits.get(sha)?.parents ?? []));
+    }
+    return false;
+  }
+
+  async readFile(_repo: RepoRef, sha: string, path: string): Promise<string | null> {
+    return this.commits.get(sha)?.files[path] ?? null;
+  }
+
+  async branchProtectionRequiredStatuses(): Promise<string[] | null> {
+    return null;
+  }
+
+  async buildTestBranch(_repo: RepoRef, input: BuildTestBranchInput): Promise<BuildTestBranchResult> {
+    const existing = this.branches.get(input.branch);
+    if (existing) return { ok: true, sha: existing, tree: digest(this.commits.get(existing)!.files) };
+    let files = this.commits.get(input.baseSha)!.files;
+    for (const pr of input.pullRequests) {
+      const next = this.apply(files, pr.number);
+      if (!next.ok) return { ok: false, reason: 'conflict', conflictPrNumber: pr.number, conflictedFiles: next.conflicted };
+      files = next.files;
+    }
+    const sha = this.commit(files, [input.baseSha]);
+    this.branches.set(input.branch, sha);
+    this.writes.push(`build ${input.branch}`);
+    return { ok: true, sha, tree: digest(files) };
+  }
+
+  async mergePullRequests(_repo: RepoRef, input: MergePullRequestsInput): Promise<MergePullRequestsResult> {
+    const head = this.branches.get(input.targetBranch) ?? null;
+    if (head !== input.expectedHeadSha) return { ok: false, reason: 'target_moved', actualHeadSha: head };
+    let files = this.commits.get(head)!.files;
+    let tip = head;
+    const mergedShas: Record<number, string> = {};
+    for (const pr of input.pullRequests) {
+      const next = this.apply(files, pr.number);
+      if (!next.ok) return { ok: false, reason: 'conflict', prNumber: pr.number, conflictedFiles: next.conflicted };
+      files = next.files;
+      tip = this.commit(files, [tip]);
+      mergedShas[pr.number] = tip;
+    }
+    if (input.expectedTree !== undefined && digest(files) !== input.expectedTree) {
+      return { ok: false, reason: 'tree_mismatch', expectedTree: input.expectedTree, actualTree: digest(files) };
+    }
+    this.branches.set(input.targetBranch, tip);
+    for (const pr of input.pullRequests) Object.assign(this.pulls.get(pr.number)!.info, { state: 'closed', merged: true });
+    this.writes.push(`merge ${input.pullRequests.map((p) => `#${p.number}`).join(' ')}`);
+    return { ok: true, newHeadSha: tip, mergedShas };
+  }
+
+  async deleteBranch(_repo: RepoRef, branch: string): Promise<DeleteBranchResult> {
+    if (!this.branches.delete(branch)) return 'not_found';
+    this.writes.push(`delete ${branch}`);
+    return 'deleted';
+  }
+
+  registry(): ProviderRegistry {
+    return { providerFor: async (repo) => (this.knows(repo) ? this : null) };
+  }
+}

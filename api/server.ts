@@ -12,7 +12,7 @@ export async function startHttpServer(ctx: ServiceContext): Promise<http.Server>
     logger: ctx.logger,
     store: ctx.store,
     services: ctx.services,
-    githubWebhooks: ctx.githubWebhooks,
+    githubWebhooks: ctx.github?.webhooks ?? null,
     readiness: ctx.readiness,
     trustProxy: ctx.config.trustProxy,
     metrics: ctx.metrics,

@@ -16,6 +16,7 @@ import { wakeProcessor } from './processors/wake-processor.js';
 import { syncProcessor } from './processors/sync-processor.js';
 import { reconcileProcessor } from './processors/reconcile-processor.js';
 import { githubWebhookProcessor } from './processors/github-webhook-processor.js';
+import { githubCiResultsProcessor } from './processors/github-ci-results-processor.js';
 
 function processorsOf(ctx: ServiceContext): ProcessorRegistry {
   return {
@@ -25,6 +26,7 @@ function processorsOf(ctx: ServiceContext): ProcessorRegistry {
     sync: syncProcessor(ctx),
     reconcile: reconcileProcessor(ctx),
     githubWebhook: githubWebhookProcessor(ctx),
+    githubCiResults: githubCiResultsProcessor(ctx),
   };
 }
 

@@ -46,6 +46,8 @@ export interface JobPayloads {
   reconcile: PeriodicJob;
   /** One verified GitHub webhook delivery: sync the repository's queues or record a CI result. */
   githubWebhook: GitHubWebhookJob;
+  /** Periodic: read back from GitHub the CI results of runs that have waited (lost deliveries). */
+  githubCiResults: PeriodicJob;
 }
 
 export type JobName = keyof JobPayloads;
@@ -130,6 +132,15 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     keepFailed: KEEP_FAILED,
     // A delivery is processed once even if enqueued twice.
     jobId: (p) => `github-webhook-${p.deliveryId}`,
+  },
+  githubCiResults: {
+    attempts: 1,
+    backoffMs: 0,
+    concurrency: 1,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+    // As slow as the reconciler: it only catches what webhooks lost, within GitHub's rate limits.
+    every: 'reconcileSeconds',
   },
 };
 

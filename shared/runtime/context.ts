@@ -22,9 +22,7 @@ import { jobCountsSource } from '../metrics/job-metrics.js';
 import { MergeQueueMetricsService } from '../merge-queue/services/metrics-service.js';
 import { createFlakyStore, ensureFlakyIndexes } from '../flaky-tests/store/flaky-store.js';
 import { createFlakyServices, type FlakyServices } from '../flaky-tests/services/flaky-services.js';
-import { GitHubWebhooks } from '../providers/github/github-webhooks.js';
-import { GitHubWebhookEvents } from '../providers/github/webhook-events.js';
-import { WebhookDeliveryRepository } from '../providers/github/webhook-delivery-repository.js';
+import { createGitHubServices, type GitHubServices } from '../providers/github/github-services.js';
 
 export interface ServiceContext {
   config: Config;
@@ -45,8 +43,8 @@ export interface ServiceContext {
     mergeQueueMetrics: MergeQueueMetricsService;
     flaky: FlakyServices;
   };
-  /** POST /webhooks/github and its jobs; null unless GitHub and GITHUB_WEBHOOK_SECRET are configured. */
-  githubWebhooks: GitHubWebhooks | null;
+  /** Webhooks and CI results of the GitHub provider; null unless GitHub is configured. */
+  github: GitHubServices | null;
   readiness: Record<string, () => Promise<void>>;
   shutdown: Shutdown;
   /** Operator metrics of this context (served by shared/metrics/operator-server.ts). */
@@ -129,20 +127,16 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     }),
     mergeQueueMetrics: new MergeQueueMetricsService({ store }),
   };
-  const githubWebhooks =
-    config.github?.webhookSecret && providers.github
-      ? new GitHubWebhooks({
-          secret: config.github.webhookSecret,
-          deliveries: new WebhookDeliveryRepository(db),
-          events: new GitHubWebhookEvents({
-            store,
-            sync: services.sync,
-            commitStatuses,
-            clients: providers.github.githubClients,
-            host: config.github.host,
-            logger,
-          }),
-          enqueue: (deliveryId) => jobs.enqueue('githubWebhook', { deliveryId }),
+  const github =
+    config.github && providers.github
+      ? createGitHubServices({
+          config: config.github,
+          provider: providers.github,
+          db,
+          store,
+          sync: services.sync,
+          commitStatuses,
+          enqueueDelivery: (deliveryId) => jobs.enqueue('githubWebhook', { deliveryId }),
           logger,
         })
       : null;
@@ -156,7 +150,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     producerRedis,
     jobs,
     services,
-    githubWebhooks,
+    github,
     readiness: { mongodb: () => db.ping(), redis: () => pingRedis(producerRedis) },
     shutdown,
     metrics,

@@ -4,6 +4,8 @@ import type { MergeMethod } from '../../shared/merge-queue/domain/model.js';
 import { branchSha, listCommits, pushToPullRequest, treeOf } from '../../scripts/lib/git-fixtures.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 import { GitHubHarness, repo } from './github-support.js';
+import { READ_BACK_AFTER_MS } from '../../shared/providers/github/ci-results.js';
+import { payloadFor } from '../doubles/github/webhook-payloads.js';
 
 describe('merge queue on GitHub (end to end, through webhooks)', function () {
   this.timeout(90_000);
@@ -120,6 +122,35 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
         expect(head?.subject).to.equal({ merge_commit: 'Merge pull request #1 from change-1', squash: 'Change 1 (#1)', rebase: 'Change 1' }[method]);
       });
     }
+
+    it('lost status deliveries: the waiting run is read back from GitHub and the pull request merges', async () => {
+      await h.configure({});
+      h.double.faults.lostEvents.add('status');
+      const ci = h.runCi('statuses');
+      await h.pr(1);
+      await h.submit(1);
+      await waitFor('CI answered', async () => ci.runs.length > 0);
+      const ciResults = h.svc.ctx.github?.ciResults;
+      if (!ciResults) throw new Error('GitHub is configured');
+      // Not before the run has waited: a result still on its way is not fetched.
+      expect(await ciResults.readBackWaitingRuns(new Date())).to.equal(0);
+      expect(await ciResults.readBackWaitingRuns(new Date(Date.now() + READ_BACK_AFTER_MS + 1000))).to.equal(1);
+      await h.untilState(1, ['merged']);
+    });
+
+    it('lost check_run deliveries: a completed check_suite reads the check runs back', async () => {
+      await h.configure({});
+      h.double.faults.lostEvents.add('check_run');
+      const ci = h.runCi('check-runs');
+      await h.pr(1);
+      await h.submit(1);
+      await waitFor('CI answered', async () => ci.runs.length > 0);
+      const [run] = ci.runs;
+      const example = payloadFor('check_suite', 'completed', { owner: repo.owner, name: repo.name, installationId: 1 }, {});
+      const suite = { ...(example.check_suite as Record<string, unknown>), head_sha: run?.sha, head_branch: run?.branch, status: 'completed', conclusion: 'success' };
+      expect(await h.double.deliver('check_suite', { ...example, check_suite: suite })).to.equal(202);
+      await h.untilState(1, ['merged']);
+    });
 
     it('a secondary rate limit in the middle of a merge is waited out and the merge completes once', async () => {
       await h.configure({ mergeMethod: 'squash' });

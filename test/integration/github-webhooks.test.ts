@@ -9,7 +9,7 @@ import { startTestService, type TestService } from '../../scripts/lib/test-servi
 import { createRepo, makeGitRoot, removeGitRoot } from '../../scripts/lib/git-fixtures.js';
 import { startGitHubDouble, type GitHubDouble } from '../doubles/github/github-double.js';
 import { examplePayload, payloadFor } from '../doubles/github/webhook-payloads.js';
-import { checkRunState } from '../../shared/providers/github/webhook-events.js';
+import { checkRunState } from '../../shared/providers/github/ci-results.js';
 
 const SECRET = 'webhook-secret-of-the-tests';
 
@@ -75,7 +75,7 @@ describe('GitHub webhooks', function () {
   });
 
   it('processes a delivery as a job: pushes to test branches and statuses of other commits change nothing', async () => {
-    const webhooks = svc.ctx.githubWebhooks;
+    const webhooks = svc.ctx.github?.webhooks;
     if (!webhooks) throw new Error('webhooks are configured');
     const repo = { owner: 'acme', name: 'widgets', installationId: 1 };
     const events = [

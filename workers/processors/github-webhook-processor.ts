@@ -5,7 +5,7 @@ import type { JobProcessor } from '../job-processor.js';
 
 export function githubWebhookProcessor(ctx: ServiceContext): JobProcessor<'githubWebhook'> {
   return async (job) => {
-    const webhooks = ctx.githubWebhooks;
+    const webhooks = ctx.github?.webhooks;
     if (!webhooks) throw notFound('github_not_configured', 'a GitHub delivery was queued but GitHub webhooks are not configured');
     await webhooks.process(job.data.deliveryId);
   };

@@ -35,6 +35,7 @@ import { branchName, branchRef, objectId, pullNumber, treePath } from '../local/
 import type { GitRepository } from '../local/git-repository.js';
 import { GitCache } from './git-cache.js';
 import { GitHubClients, messageOf, statusOf, type RepositoryAccess } from './github-client.js';
+import { checkRunState, isStatusState, type CommitCheck } from './ci-results.js';
 
 export interface GitHubProviderOptions {
   config: GitHubConfig;
@@ -236,6 +237,23 @@ export class GitHubProvider implements GitProvider {
       if (status !== 404 && status !== 403) throw err;
     }
     return contexts.size > 0 ? [...contexts].sort() : null;
+  }
+
+  /** The latest commit status per context and the latest check run per name on a commit. */
+  async commitChecks(repo: RepoRef, sha: string): Promise<CommitCheck[]> {
+    const ref = objectId(sha);
+    const { octokit } = await this.access(repo);
+    const params = { owner: repo.owner, repo: repo.name, ref, per_page: 100 };
+    const [combined, runs] = await Promise.all([
+      octokit.rest.repos.getCombinedStatusForRef(params),
+      octokit.paginate(octokit.rest.checks.listForRef, { ...params, filter: 'latest' }),
+    ]);
+    const checks: CommitCheck[] = [];
+    for (const s of combined.data.statuses) {
+      if (isStatusState(s.state)) checks.push({ context: s.context, state: s.state, targetUrl: s.target_url, description: s.description });
+    }
+    for (const r of runs) checks.push({ context: r.name, state: checkRunState(r.status, r.conclusion), targetUrl: r.details_url ?? r.html_url });
+    return checks;
   }
 
   private async clone(repo: RepoRef): Promise<{ git: GitRepository; token: string }> {

@@ -1,13 +1,13 @@
 // What a GitHub webhook delivery triggers, by event. Nothing here decides anything about the
 // queue: a change at the forge (pull request, push, installation) runs the existing sync of the
 // queues of that repository, and a CI result on a commit (status, check run) is recorded through
-// the same path as POST /v1/setCommitStatus. A lost delivery only delays: the poller still runs.
-import { STATUS_STATES, type Queue, type StatusState } from '../../merge-queue/domain/model.js';
-import type { CommitStatusService } from '../../merge-queue/services/commit-status-service.js';
+// the same path as POST /v1/setCommitStatus (ci-results.ts). A lost delivery only delays: the
+// poller and the read-back of CI results still run.
+import type { Queue } from '../../merge-queue/domain/model.js';
 import type { SyncService } from '../../merge-queue/services/sync-service.js';
-import type { Store } from '../../merge-queue/store/store.js';
-import type { Logger } from '../../logging.js';
+import type { MergeQueueRepositories } from '../../merge-queue/store/store.js';
 import { repoKey, type RepoRef } from '../../repo-ref.js';
+import { checkRunState, isStatusState, type GitHubCiResults } from './ci-results.js';
 import type { GitHubClients } from './github-client.js';
 import type { WebhookDelivery } from './webhook-delivery-repository.js';
 
@@ -18,13 +18,12 @@ const TEST_BRANCH_REF = 'refs/heads/trunk-merge/';
 const SYNC_EVENTS = new Set(['pull_request', 'push', 'installation_repositories']);
 
 export interface WebhookEventDeps {
-  store: Store;
+  store: Pick<MergeQueueRepositories, 'entries' | 'queues'>;
   sync: SyncService;
-  commitStatuses: CommitStatusService;
+  ciResults: GitHubCiResults;
   clients: GitHubClients;
   /** GITHUB_HOST: the `host` of the repositories named in payloads. */
   host: string;
-  logger: Logger;
 }
 
 interface RepositoryPayload {
@@ -34,14 +33,6 @@ interface RepositoryPayload {
 
 /** The outcome of one delivery, for logs and tests. */
 export type WebhookOutcome = 'synced' | 'status_recorded' | 'ignored';
-
-/** A check run's conclusion as a commit status state (GitHub's own mapping for required checks). */
-export function checkRunState(status: string, conclusion: string | null): StatusState {
-  if (status !== 'completed') return 'pending';
-  if (conclusion === 'success' || conclusion === 'neutral' || conclusion === 'skipped') return 'success';
-  if (conclusion === 'cancelled' || conclusion === 'stale') return 'error';
-  return 'failure';
-}
 
 export class GitHubWebhookEvents {
   constructor(private readonly deps: WebhookEventDeps) {}
@@ -77,17 +68,28 @@ export class GitHubWebhookEvents {
       return 'synced';
     }
     if (delivery.event === 'status' && repo) {
-      const state = payload.state as StatusState;
-      if (!(STATUS_STATES as readonly string[]).includes(state) || typeof payload.sha !== 'string' || typeof payload.context !== 'string') return 'ignored';
-      return this.recordStatus(repo, payload.sha, payload.context, state, payload.target_url, payload.description);
+      const { sha, context, state, target_url: targetUrl, description } = payload;
+      if (!isStatusState(state) || typeof sha !== 'string' || typeof context !== 'string') return 'ignored';
+      const check = { context, state, targetUrl: typeof targetUrl === 'string' ? targetUrl : null, description: typeof description === 'string' ? description : null };
+      return this.recorded(await this.deps.ciResults.record(repo, sha, [check]));
     }
     if (delivery.event === 'check_run' && repo) {
-      const run = payload.check_run as { head_sha?: unknown; name?: unknown; status?: unknown; conclusion?: unknown; html_url?: unknown } | undefined;
+      const run = payload.check_run as { head_sha?: unknown; name?: unknown; status?: unknown; conclusion?: unknown; details_url?: unknown; html_url?: unknown } | undefined;
       if (!run || typeof run.head_sha !== 'string' || typeof run.name !== 'string' || typeof run.status !== 'string') return 'ignored';
       const state = checkRunState(run.status, typeof run.conclusion === 'string' ? run.conclusion : null);
-      return this.recordStatus(repo, run.head_sha, run.name, state, run.html_url, undefined);
+      const url = typeof run.details_url === 'string' ? run.details_url : typeof run.html_url === 'string' ? run.html_url : null;
+      return this.recorded(await this.deps.ciResults.record(repo, run.head_sha, [{ context: run.name, state, targetUrl: url }]));
+    }
+    if (delivery.event === 'check_suite' && repo && payload.action === 'completed') {
+      // A suite says its runs finished without naming them: read the commit's results back.
+      const headSha = (payload.check_suite as { head_sha?: unknown } | undefined)?.head_sha;
+      if (typeof headSha === 'string') return this.recorded(await this.deps.ciResults.readBack(repo, headSha));
     }
     return 'ignored';
+  }
+
+  private recorded(count: number): WebhookOutcome {
+    return count > 0 ? 'status_recorded' : 'ignored';
   }
 
   private async syncRepository(repo: RepoRef): Promise<WebhookOutcome> {
@@ -95,24 +97,5 @@ export class GitHubWebhookEvents {
     const queues = await this.activeQueuesOf(repo);
     for (const queue of queues) await this.deps.sync.syncQueue(queue);
     return queues.length > 0 ? 'synced' : 'ignored';
-  }
-
-  /** Only commits that are the head of a test run in progress matter; anything else is CI on pull requests or branches. */
-  private async recordStatus(repo: RepoRef, sha: string, context: string, state: StatusState, targetUrl: unknown, description: unknown): Promise<WebhookOutcome> {
-    const key = repoKey(repo);
-    const runs = await this.deps.store.testRuns.findInProgressBySha(sha.toLowerCase());
-    const queues = await Promise.all([...new Set(runs.map((r) => r.queueId))].map((id) => this.deps.store.queues.findById(id)));
-    const owners = [...new Set(queues.filter((q): q is Queue => q !== null && repoKey(q.repo) === key).map((q) => q.orgId))];
-    for (const orgId of owners) {
-      await this.deps.commitStatuses.record(orgId, {
-        repo,
-        sha,
-        context,
-        state,
-        targetUrl: typeof targetUrl === 'string' ? targetUrl : undefined,
-        description: typeof description === 'string' ? description.slice(0, 1000) : undefined,
-      });
-    }
-    return owners.length > 0 ? 'status_recorded' : 'ignored';
   }
 }

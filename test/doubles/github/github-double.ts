@@ -34,6 +34,8 @@ export interface DoubleFaults {
   secondaryLimit: { method: string; pathIncludes: string; remaining: number; retryAfterSeconds: number } | null;
   /** The next merge answers 500: `after` = the merge happened first (a lost answer), else nothing was done. */
   mergeServerError: { after: boolean; remaining: number } | null;
+  /** Webhook events that are lost on the way (GitHub does not redeliver them). */
+  lostEvents: Set<string>;
 }
 
 export interface RecordedRequest {
@@ -47,6 +49,7 @@ export interface StatusRecord {
   sha: string;
   context: string;
   state: string;
+  target_url: string | null;
 }
 
 export interface CheckRunRecord {
@@ -81,7 +84,7 @@ export class GitHubDouble {
   readonly requests: RecordedRequest[] = [];
   readonly statuses: StatusRecord[] = [];
   readonly checkRuns: CheckRunRecord[] = [];
-  readonly faults: DoubleFaults = { mergeableNull: false, secondaryLimit: null, mergeServerError: null };
+  readonly faults: DoubleFaults = { mergeableNull: false, secondaryLimit: null, mergeServerError: null, lostEvents: new Set() };
   /** Required status checks per `owner/name/branch`: from rulesets and from classic protection. */
   readonly protection = new Map<string, { rulesets: string[]; classic: string[] | null }>();
   /** Events whose delivery could not reach the service. */
@@ -287,7 +290,7 @@ export class GitHubDouble {
 
   /** Posts a delivery as GitHub does (X-GitHub-Event, X-GitHub-Delivery, X-Hub-Signature-256); resolves to the status. */
   async deliver(event: string, payload: JsonObject, opts: { secret?: string; deliveryId?: string } = {}): Promise<number | null> {
-    if (!this.webhook) return null;
+    if (!this.webhook || this.faults.lostEvents.has(event)) return null;
     const body = JSON.stringify(payload);
     const signature = await signPayload(opts.secret ?? this.webhook.secret, body);
     let res: Response;
@@ -367,6 +370,10 @@ export class GitHubDouble {
         return this.createStatus(op, owner, name, body as JsonObject);
       case 'post /repos/{owner}/{repo}/check-runs':
         return this.createCheckRun(op, owner, name, body as JsonObject);
+      case 'get /repos/{owner}/{repo}/commits/{ref}/status':
+        return [200, this.combinedStatus(op)];
+      case 'get /repos/{owner}/{repo}/commits/{ref}/check-runs':
+        return [200, this.listCheckRuns(op)];
       default:
         this.problems.push(`no handler for ${op.method} ${op.path}`);
         return [404, { message: 'Not Found' }];
@@ -523,11 +530,33 @@ export class GitHubDouble {
 
   private async createStatus(op: MatchedOperation, owner: string, name: string, body: JsonObject): Promise<[number, Json]> {
     const sha = op.params.sha ?? '';
-    const record = { sha, context: String(body.context ?? 'default'), state: String(body.state) };
+    const record = { sha, context: String(body.context ?? 'default'), state: String(body.state), target_url: typeof body.target_url === 'string' ? body.target_url : null };
     this.statuses.push(record);
     const example = documentedExample<JsonObject>(op, 201);
     await this.deliver('status', this.event('status', undefined, owner, name, { id: this.statuses.length, sha, name: `${owner}/${name}`, context: record.context, state: record.state, target_url: null, description: null, branches: [] }));
     return [201, { ...example, state: record.state, context: record.context }];
+  }
+
+  /** The latest status per context on a commit (the double answers commit shas only). */
+  private combinedStatus(op: MatchedOperation): Json {
+    const sha = op.params.ref ?? '';
+    const latest = new Map<string, StatusRecord>();
+    for (const st of this.statuses) if (st.sha === sha) latest.set(st.context, st);
+    const example = documentedExample<JsonObject>(op, 200);
+    const [template] = example.statuses as JsonObject[];
+    const statuses = [...latest.values()].map((st, i) => ({ ...template, id: i + 1, state: st.state, context: st.context, target_url: st.target_url, description: null }));
+    const states = statuses.map((st) => st.state);
+    const state = states.some((x) => x === 'failure' || x === 'error') ? 'failure' : states.length > 0 && states.every((x) => x === 'success') ? 'success' : 'pending';
+    return { ...example, sha, state, statuses, total_count: statuses.length };
+  }
+
+  private listCheckRuns(op: MatchedOperation): Json {
+    const sha = op.params.ref ?? '';
+    const latest = new Map<string, CheckRunRecord>();
+    for (const r of this.checkRuns) if (r.head_sha === sha) latest.set(r.name, r);
+    const template = documentedExample<JsonObject>({ method: 'post', path: '/repos/{owner}/{repo}/check-runs' }, 201, 'example-of-completed-conclusion');
+    const runs = [...latest.values()].map((r, i) => ({ ...template, id: i + 1, head_sha: r.head_sha, name: r.name, status: r.status, conclusion: r.conclusion }));
+    return { total_count: runs.length, check_runs: runs };
   }
 
   private async createCheckRun(op: MatchedOperation, owner: string, name: string, body: JsonObject): Promise<[number, Json]> {

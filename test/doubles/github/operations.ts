@@ -25,4 +25,6 @@ export const GITHUB_OPERATIONS: readonly GitHubOperation[] = [
   { method: 'get', path: '/repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks' },
   { method: 'post', path: '/repos/{owner}/{repo}/statuses/{sha}' },
   { method: 'post', path: '/repos/{owner}/{repo}/check-runs' },
+  { method: 'get', path: '/repos/{owner}/{repo}/commits/{ref}/status' },
+  { method: 'get', path: '/repos/{owner}/{repo}/commits/{ref}/check-runs' },
 ];

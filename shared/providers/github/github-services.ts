@@ -1,0 +1,45 @@
+// The GitHub side of the service, built once by the composition root when GitHub is configured:
+// CI results read from GitHub, and the webhook endpoint's handling (when a secret is set).
+import type { GitHubConfig } from '../../config.js';
+import type { Database } from '../../database/collection.js';
+import type { Logger } from '../../logging.js';
+import type { CommitStatusService } from '../../merge-queue/services/commit-status-service.js';
+import type { SyncService } from '../../merge-queue/services/sync-service.js';
+import type { MergeQueueRepositories } from '../../merge-queue/store/store.js';
+import { GitHubCiResults } from './ci-results.js';
+import type { GitHubProvider } from './github-provider.js';
+import { GitHubWebhooks } from './github-webhooks.js';
+import { WebhookDeliveryRepository } from './webhook-delivery-repository.js';
+import { GitHubWebhookEvents } from './webhook-events.js';
+
+export interface GitHubServices {
+  ciResults: GitHubCiResults;
+  /** Null without GITHUB_WEBHOOK_SECRET: POST /webhooks/github does not exist. */
+  webhooks: GitHubWebhooks | null;
+}
+
+export interface GitHubServicesDeps {
+  config: GitHubConfig;
+  provider: GitHubProvider;
+  db: Database;
+  store: Pick<MergeQueueRepositories, 'entries' | 'queues' | 'testRuns' | 'commitStatuses'>;
+  sync: SyncService;
+  commitStatuses: CommitStatusService;
+  enqueueDelivery: (deliveryId: string) => Promise<void>;
+  logger: Logger;
+}
+
+export function createGitHubServices(deps: GitHubServicesDeps): GitHubServices {
+  const ciResults = new GitHubCiResults({ store: deps.store, commitStatuses: deps.commitStatuses, provider: deps.provider, logger: deps.logger });
+  const secret = deps.config.webhookSecret;
+  const webhooks = secret
+    ? new GitHubWebhooks({
+        secret,
+        deliveries: new WebhookDeliveryRepository(deps.db),
+        events: new GitHubWebhookEvents({ store: deps.store, sync: deps.sync, ciResults, clients: deps.provider.githubClients, host: deps.config.host }),
+        enqueue: deps.enqueueDelivery,
+        logger: deps.logger,
+      })
+    : null;
+  return { ciResults, webhooks };
+}

@@ -123,6 +123,35 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
       });
     }
 
+    it('without queue or trunk.yaml statuses, the rulesets and branch protection of the target decide', async () => {
+      await h.configure({ requiredStatuses: [] });
+      h.double.protection.set('acme/widgets/main', { rulesets: ['lint'], classic: ['ci/test'] });
+      h.runCi('check-runs');
+      await h.pr(1);
+      await h.submit(1);
+      const testing = await h.untilState(1, ['testing']);
+      const runId = testing.timeline.find((t) => t.testRunId)?.testRunId;
+      const details = await waitFor('run built', async () => {
+        const d = await h.svc.post<{ testBranchSha: string; requiredStatuses: string[]; requiredStatusesSource: string }>('/getMergeQueueTestingDetails', { repo, targetBranch: 'main', testRunId: runId });
+        return d.body.testBranchSha ? d.body : undefined;
+      });
+      expect(details.requiredStatuses).to.deep.equal(['ci/test', 'lint']);
+      expect(details.requiredStatusesSource).to.equal('repo_provider_branch_protection');
+      // ci/test alone does not merge it; lint (a status from another CI) completes the set.
+      await waitFor('ci/test recorded', async () => {
+        const d = await h.svc.post<{ statusChecks: { context: string }[] }>('/getMergeQueueTestingDetails', { repo, targetBranch: 'main', testRunId: runId });
+        return d.body.statusChecks.some((c) => c.context === 'ci/test');
+      });
+      expect((await h.get(1)).state).to.equal('testing');
+      const res = await fetch(`${h.double.apiUrl}/repos/acme/widgets/statuses/${details.testBranchSha}`, {
+        method: 'POST',
+        headers: { authorization: 'token ghp_token-of-the-ci-system', 'content-type': 'application/json' },
+        body: JSON.stringify({ state: 'success', context: 'lint' }),
+      });
+      expect(res.status).to.equal(201);
+      await h.untilState(1, ['merged']);
+    });
+
     it('lost status deliveries: the waiting run is read back from GitHub and the pull request merges', async () => {
       await h.configure({});
       h.double.faults.lostEvents.add('status');

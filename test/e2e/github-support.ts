@@ -58,6 +58,8 @@ export class GitHubHarness {
     await this.ci?.stop();
     // Like GitHub towards a stopped service: later deliveries fail (and are not redelivered).
     this.double.webhook = null;
+    // A delivery still in flight would hold the service's HTTP server open through its shutdown.
+    await this.double.deliveriesSettled();
     await this.svc.close();
     await this.double.close();
     await removeGitRoot(this.root);

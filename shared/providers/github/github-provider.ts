@@ -61,6 +61,7 @@ const MERGE_ATTEMPTS = 3;
 const MERGE_TIMEOUT_MS = 60_000;
 const MERGE_BACKOFF_MS = 1_000;
 const READ_CONCURRENCY = 8;
+const EXISTS_CACHE_MS = 60_000;
 
 interface GitHubPull {
   number: number;
@@ -84,6 +85,8 @@ export class GitHubProvider implements GitProvider {
   private readonly plumbing: LocalGitProvider;
   private readonly writes = new KeyedSerializer();
   private readonly logger: Logger;
+  /** Repositories known to exist, until when (epoch ms). */
+  private readonly seen = new Map<string, number>();
 
   constructor(private readonly opts: GitHubProviderOptions) {
     this.logger = opts.logger;
@@ -114,10 +117,14 @@ export class GitHubProvider implements GitProvider {
 
   async repositoryExists(repo: RepoRef): Promise<boolean> {
     if (!this.serves(repo)) return false;
+    // Every use case asks the registry first: a repository seen a moment ago is not asked about again.
+    const key = `${repo.owner}/${repo.name}`.toLowerCase();
+    if ((this.seen.get(key) ?? 0) > Date.now()) return true;
     const access = await this.clients.forRepo(repo);
     if (!access) return false;
     try {
       await access.octokit.rest.repos.get({ owner: repo.owner, repo: repo.name });
+      this.seen.set(key, Date.now() + EXISTS_CACHE_MS);
       return true;
     } catch (err) {
       if (statusOf(err) === 404) return false;

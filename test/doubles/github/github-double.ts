@@ -96,6 +96,7 @@ export class GitHubDouble {
   private readonly installations = new Map<string, number>();
   private readonly git: LocalGitProvider;
   private server: http.Server | null = null;
+  private readonly inFlight = new Set<Promise<number | null>>();
   private baseUrl = '';
 
   constructor(
@@ -291,11 +292,26 @@ export class GitHubDouble {
   /** Posts a delivery as GitHub does (X-GitHub-Event, X-GitHub-Delivery, X-Hub-Signature-256); resolves to the status. */
   async deliver(event: string, payload: JsonObject, opts: { secret?: string; deliveryId?: string } = {}): Promise<number | null> {
     if (!this.webhook || this.faults.lostEvents.has(event)) return null;
+    const delivery = this.post(this.webhook, event, payload, opts);
+    this.inFlight.add(delivery);
+    try {
+      return await delivery;
+    } finally {
+      this.inFlight.delete(delivery);
+    }
+  }
+
+  /** Resolves once the deliveries on their way have been answered (stop new ones first by clearing `webhook`). */
+  async deliveriesSettled(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async post(webhook: { url: string; secret: string }, event: string, payload: JsonObject, opts: { secret?: string; deliveryId?: string }): Promise<number | null> {
     const body = JSON.stringify(payload);
-    const signature = await signPayload(opts.secret ?? this.webhook.secret, body);
+    const signature = await signPayload(opts.secret ?? webhook.secret, body);
     let res: Response;
     try {
-      res = await fetch(this.webhook.url, {
+      res = await fetch(webhook.url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',

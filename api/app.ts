@@ -4,8 +4,10 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import bodyParser from 'koa-bodyparser';
 import type { Logger } from '../shared/logging.js';
+import createHttpError from 'http-errors';
 import { AppError } from '../shared/errors.js';
-import { serviceStatus, type DependencyCheck } from '../shared/runtime/service-status.js';
+import { serviceStatus } from '../shared/runtime/service-status.js';
+import { DependencyHealth } from '../shared/runtime/dependency-health.js';
 import type { Store } from '../shared/merge-queue/store/store.js';
 import { requestId } from './middleware/request-id.js';
 import { errorHandler } from './middleware/errors.js';
@@ -25,7 +27,8 @@ import type { FlakyServices } from '../shared/flaky-tests/services/flaky-service
 import { createFlakyUploadRouter } from './flaky-tests/routes/upload-routes.js';
 import { registerFlakyRoutes } from './flaky-tests/routes/test-routes.js';
 import { registerFlakyCliRoutes } from './flaky-tests/routes/cli-routes.js';
-import { withTimeout } from '../shared/runtime/with-timeout.js';
+import { createOpenApiRouter } from './openapi/openapi-routes.js';
+import { PUBLIC_V1_PATHS } from './openapi/operations.js';
 import type { GitHubWebhooks } from '../shared/providers/github/github-webhooks.js';
 import { createGitHubWebhookRouter } from './webhooks/github-webhook-routes.js';
 
@@ -46,6 +49,8 @@ export interface AppDeps {
   githubWebhooks?: GitHubWebhooks | null;
   /** Dependency checks for /readyz: each resolves when the dependency answers. */
   readiness: Record<string, () => Promise<void>>;
+  /** /healthz fails once a dependency has been unreachable this long (DEPENDENCY_LOST_SECONDS). */
+  dependencyLostAfterMs: number;
   trustProxy?: boolean;
   /** Request counts and latencies for the operator metrics. */
   metrics?: HttpInstruments;
@@ -69,45 +74,49 @@ export function createApp(deps: AppDeps): Koa {
       throw new AppError('not_found', 'route_not_found', 'no such endpoint');
     }
   });
-  // Every /v1 request needs a token, known route or not.
+  // Every /v1 request needs a token, known route or not, except the operations the API
+  // description lists as public (/v1/status, the description and its reference page).
   const auth = requireToken(deps.store.tokens);
-  const needsToken = (path: string) => (path === '/v1' || path.startsWith('/v1/')) && path !== '/v1/status';
+  const needsToken = (path: string) => (path === '/v1' || path.startsWith('/v1/')) && !PUBLIC_V1_PATHS.has(path);
   app.use((ctx, next) => (needsToken(ctx.path) ? auth(ctx, next) : next()));
 
+  const dependencies = new DependencyHealth(deps.readiness, { lostAfterMs: deps.dependencyLostAfterMs, checkTimeoutMs: 2000 });
   const health = new Router();
   health.get('/healthz', (ctx) => {
-    ctx.body = { status: 'ok' };
+    // Liveness never waits on a dependency: it answers from the checks so far and starts a round.
+    void dependencies.check();
+    const lost = dependencies.lost();
+    if (lost.length === 0) {
+      ctx.body = { status: 'ok' };
+      return;
+    }
+    ctx.status = 503;
+    ctx.body = { status: 'dependency_lost', lost: Object.fromEntries(lost.map((d) => [d.name, d.detail])) };
   });
-  const runChecks = (): Promise<DependencyCheck[]> =>
-    Promise.all(
-      Object.entries(deps.readiness).map(async ([name, check]) => {
-        try {
-          await withTimeout(check(), 2000);
-          return { name, ok: true, detail: 'ok' };
-        } catch (err) {
-          return { name, ok: false, detail: `unavailable: ${err instanceof Error ? err.message : String(err)}` };
-        }
-      }),
-    );
   health.get('/readyz', async (ctx) => {
-    const results = await runChecks();
+    const results = await dependencies.check();
     const ready = results.every((r) => r.ok);
     ctx.status = ready ? 200 : 503;
     ctx.body = { status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results.map((r) => [r.name, r.detail])) };
   });
   // The compatible API's status endpoint: no token, like the hosted one.
   health.get('/v1/status', async (ctx) => {
-    ctx.body = serviceStatus(await runChecks());
+    ctx.body = serviceStatus(await dependencies.check());
   });
   app.use(health.routes());
-  app.use(health.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
+  app.use(health.allowedMethods(ROUTER_ERRORS));
+
+  // This service's OpenAPI description and its reference page.
+  const description = createOpenApiRouter();
+  app.use(description.routes());
+  app.use(description.allowedMethods(ROUTER_ERRORS));
 
   // Streamed uploads (multipart, CLI bundle PUT) are read by their handlers, never by the JSON
   // body parser, so they are routed before the /v1 JSON router.
   if (deps.services.flaky) {
     const uploads = createFlakyUploadRouter(deps.services.flaky);
     app.use(uploads.routes());
-    app.use(uploads.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
+    app.use(uploads.allowedMethods(ROUTER_ERRORS));
   }
 
   if (deps.githubWebhooks) app.use(createGitHubWebhookRouter(deps.githubWebhooks).routes());
@@ -133,10 +142,9 @@ export function createApp(deps: AppDeps): Koa {
     registerFlakyCliRoutes(v1, deps.services.flaky);
   }
   app.use(v1.routes());
-  app.use(v1.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
+  app.use(v1.allowedMethods(ROUTER_ERRORS));
   return app;
 }
 
-function methodNotAllowed(): Error {
-  return new AppError('method_not_allowed', 'method_not_allowed', 'this endpoint does not accept that HTTP method');
-}
+// A method the routers do not implement at all is answered like any other wrong method.
+const ROUTER_ERRORS = { throw: true, notImplemented: () => new createHttpError.MethodNotAllowed() };

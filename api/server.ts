@@ -2,21 +2,27 @@
 // process; `npm start` runs API and workers together with embedded defaults instead.
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { createApp } from './app.js';
+import { createApp, type AppDeps } from './app.js';
 import type { ServiceContext } from '../shared/runtime/context.js';
 import { runEntryPoint } from '../shared/runtime/entry-point.js';
 import { startConfiguredOperatorServer } from '../shared/metrics/operator-server.js';
 
-export async function startHttpServer(ctx: ServiceContext): Promise<http.Server> {
-  const app = createApp({
+/** The application's dependencies, taken from a service context. */
+export function appDepsOf(ctx: ServiceContext): AppDeps {
+  return {
     logger: ctx.logger,
     store: ctx.store,
     services: ctx.services,
     githubWebhooks: ctx.github?.webhooks ?? null,
     readiness: ctx.readiness,
+    dependencyLostAfterMs: ctx.config.dependencyLostSeconds * 1000,
     trustProxy: ctx.config.trustProxy,
     metrics: ctx.metrics,
-  });
+  };
+}
+
+export async function startHttpServer(ctx: ServiceContext): Promise<http.Server> {
+  const app = createApp(appDepsOf(ctx));
   const server = http.createServer(app.callback());
   // Slow clients must not hold sockets forever; long uploads still fit in these limits.
   server.requestTimeout = 120_000;

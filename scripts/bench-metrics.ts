@@ -13,7 +13,6 @@ import { startRedis } from './lib/redis-server.mjs';
 import { machineSummary, median, percentile } from './lib/bench-stats.js';
 import { startTestService } from './lib/test-service.js';
 import { makeEntry } from './lib/entries.js';
-import { openDatabase } from '../shared/database/open-database.js';
 import type { Entry, EntryState, HistoryEntry, Queue, Reason } from '../shared/merge-queue/domain/model.js';
 
 const { values } = parseArgs({
@@ -86,11 +85,8 @@ function lifeOf(start: number, now: number): { state: EntryState; history: Histo
 async function main(): Promise<void> {
   const redis = process.env.REDIS_URL ? null : await startRedis();
   if (redis) process.env.REDIS_URL = redis.url;
-  const mongoUrl = process.env.MONGO_URL;
-  const database = mongoUrl
-    ? await openDatabase({ mongoUrl: `${mongoUrl.replace(/\/[^/?]*(\?|$)/, `/openmq-bench-${Date.now()}$1`)}` })
-    : await openDatabase({});
-  const svc = await startTestService({ database });
+  // With MONGO_URL, the service runs on a throw-away database on that server, dropped on close.
+  const svc = await startTestService();
   try {
     const now = Date.now();
     const queues: Queue[] = [];
@@ -130,11 +126,10 @@ async function main(): Promise<void> {
     }
     const round = (n: number) => Math.round(n * 10) / 10;
     console.log(`machine: ${machineSummary()}`);
-    console.log(`database: ${database.kind}`);
+    console.log(`database: ${svc.ctx.db.kind}`);
     console.log(`answer: ${bytes} bytes, ${QUEUES * 2} label sets`);
     console.log(`scrapes: ${SCRAPES}; median ${round(median(samples))} ms, p99 ${round(percentile(samples, 99))} ms, max ${round(Math.max(...samples))} ms`);
   } finally {
-    if (mongoUrl) await database.dropAll();
     await svc.close();
     if (redis) await redis.stop();
   }

@@ -1,7 +1,28 @@
 // `npm test`: runs the whole suite with mocha (through tsx) against a private redis-server,
-// unless REDIS_URL points at one already. Extra arguments go to mocha (e.g. a file or --grep).
+// unless REDIS_URL points at one already. Extra arguments go to mocha: a file, a folder (every
+// *.test.ts under it), --grep and other options. MONGO_URL, when set, is passed on: the database
+// contract suite and the integration tier then run against MongoDB too.
 import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { startRedis, REDIS_MISSING_MESSAGE, redisServerAvailable } from './lib/redis-server.mjs';
+
+const TESTS = '**/*.test.ts';
+
+/** 'dir', 'file' or null for an argument that names no path (an option or its value). */
+function pathKind(arg) {
+  if (arg.startsWith('-')) return null;
+  try {
+    return statSync(arg).isDirectory() ? 'dir' : 'file';
+  } catch {
+    return null;
+  }
+}
+
+// Mocha reads a folder without descending into it and would also load its support modules;
+// a folder therefore stands for the test files anywhere below it.
+const args = process.argv.slice(2).map((arg) => (pathKind(arg) === 'dir' ? path.join(arg, TESTS) : arg));
+const hasSpec = process.argv.slice(2).some((arg) => pathKind(arg) !== null);
 
 let redis;
 if (!process.env.REDIS_URL) {
@@ -13,10 +34,7 @@ if (!process.env.REDIS_URL) {
   process.env.REDIS_URL = redis.url;
 }
 
-// Without a file or folder argument, the whole suite runs.
-const args = process.argv.slice(2);
-const hasSpec = args.some((a) => a.endsWith('.ts') || a.startsWith('test/') || a.startsWith('./test/'));
-const mocha = spawn(process.execPath, ['node_modules/mocha/bin/mocha.js', ...(hasSpec ? [] : ['test/**/*.test.ts']), ...args], {
+const mocha = spawn(process.execPath, ['node_modules/mocha/bin/mocha.js', ...(hasSpec ? [] : [`test/${TESTS}`]), ...args], {
   stdio: 'inherit',
   env: process.env,
 });

@@ -1,13 +1,15 @@
 // `npm start`: the whole service in one process with embedded defaults.
 // 1. installs dependencies when node_modules is missing or stale;
-// 2. launches a private redis-server (data under DATA_DIR/redis) unless REDIS_URL is set;
+// 2. launches a private redis-server (data under DATA_DIR/redis) unless REDIS_URL is set, and
+//    restarts it when it dies; when it cannot come back, stops the service and exits 1;
 // 3. runs the all-in-one entry point (API + workers), which prints the URL and a token.
 // Plain JavaScript on purpose: it must run before dependencies are installed.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startRedis, redisServerAvailable, REDIS_MISSING_MESSAGE } from './lib/redis-server.mjs';
+import { redisServerAvailable, REDIS_MISSING_MESSAGE } from './lib/redis-server.mjs';
+import { superviseRedis } from './lib/redis-supervisor.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -32,16 +34,26 @@ const dataDir = path.resolve(process.env.DATA_DIR || '.data');
 mkdirSync(dataDir, { recursive: true });
 
 let redis = null;
+/** Why the service is being stopped when Redis cannot come back; null otherwise. */
+let redisLost = null;
+let child = null;
 if (!process.env.REDIS_URL) {
   if (!redisServerAvailable()) {
     console.error(REDIS_MISSING_MESSAGE);
     process.exit(1);
   }
   stopStaleRedis(path.join(dataDir, 'redis'));
-  redis = await startRedis({ dataDir: path.join(dataDir, 'redis'), persistent: true });
+  redis = await superviseRedis({
+    dataDir: path.join(dataDir, 'redis'),
+    log: (message) => console.error(`openmq: ${message}`),
+    onGiveUp: (message) => {
+      redisLost = message;
+      if (child && child.exitCode === null) child.kill('SIGTERM');
+    },
+  });
 }
 
-const child = spawn(process.execPath, ['--import', 'tsx', path.join('scripts', 'all-in-one.ts')], {
+child = spawn(process.execPath, ['--import', 'tsx', path.join('scripts', 'all-in-one.ts')], {
   stdio: 'inherit',
   env: { ...process.env, DATA_DIR: dataDir, ...(redis ? { REDIS_URL: redis.url } : {}) },
 });
@@ -56,6 +68,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 const code = await new Promise((resolve) => child.once('exit', (c, s) => resolve(c ?? (s ? 1 : 0))));
 if (redis) await redis.stop();
+if (redisLost) {
+  console.error(`openmq: stopped because Redis cannot come back: ${redisLost}. Exiting with status 1 so that a supervisor restarts the service.`);
+  process.exit(1);
+}
 process.exit(stopping ? 0 : code);
 
 /** A redis-server left behind by a start that was killed (SIGKILL) still holds the data dir. */

@@ -34,6 +34,8 @@ export interface Config {
   operatorHost: string;
   /** Seconds allowed for a graceful shutdown before the process exits anyway. */
   shutdownGraceSeconds: number;
+  /** Seconds a dependency (database, Redis) may stay unreachable before /healthz fails. */
+  dependencyLostSeconds: number;
   /** Public base URL used in links the service hands out (upload URLs, PR links). */
   publicUrl: string | null;
   /** Trust X-Forwarded-* headers (behind a reverse proxy). */
@@ -146,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       OPERATOR_PORT: positiveInt(0, 65_535)({ default: 9464 }),
       OPERATOR_HOST: str({ default: '127.0.0.1' }),
       SHUTDOWN_GRACE_SECONDS: positiveInt(1, 600)({ default: 20 }),
+      DEPENDENCY_LOST_SECONDS: positiveInt(1, 86_400)({ default: 60 }),
       PUBLIC_URL: url({ default: undefined }),
       TRUST_PROXY: bool({ default: false }),
       FLAKY_RETENTION_DAYS: positiveInt(1, 3_650)({ default: 45 }),
@@ -191,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorPort: clean.OPERATOR_PORT,
     operatorHost: clean.OPERATOR_HOST,
     shutdownGraceSeconds: clean.SHUTDOWN_GRACE_SECONDS,
+    dependencyLostSeconds: clean.DEPENDENCY_LOST_SECONDS,
     publicUrl: clean.PUBLIC_URL ?? null,
     trustProxy: clean.TRUST_PROXY,
     flakyRetentionDays: clean.FLAKY_RETENTION_DAYS,

@@ -15,7 +15,6 @@ export type ErrorKind =
   | 'not_found'
   | 'conflict'
   | 'too_large'
-  | 'method_not_allowed'
   | 'unavailable';
 
 export class AppError extends Error {

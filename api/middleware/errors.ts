@@ -1,38 +1,59 @@
-// Maps every error to the JSON envelope `{"error": {"code", "message", "details", "requestId"}}`
-// with one table. Anything that is not an AppError is a 500 that reveals no internals.
+// Maps every error to the JSON envelope `{"error": {"code", "message", "details", "requestId"}}`:
+// domain errors (AppError) by their kind with one table, HTTP errors of Koa's own stack (body
+// parser, router) by their status and type. Anything else is a 500 that reveals no internals.
 import type { Middleware } from 'koa';
-import { AppError, type ErrorKind } from '../../shared/errors.js';
+import { AppError, type ErrorDetail, type ErrorKind } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logging.js';
 
 const STATUS: Record<ErrorKind, number> = {
   invalid: 400,
   unauthenticated: 401,
   not_found: 404,
-  method_not_allowed: 405,
   conflict: 409,
   too_large: 413,
   unavailable: 503,
 };
 
-interface HttpishError {
-  status?: unknown;
-  statusCode?: unknown;
-  type?: unknown;
-  expose?: unknown;
-  message?: unknown;
+interface Answer {
+  status: number;
+  code: string;
+  message: string;
+  details: ErrorDetail[];
 }
 
-/** Errors raised by Koa's own stack (body parser, router) that carry an HTTP status. */
-function fromHttpError(err: HttpishError): AppError | null {
-  const status = typeof err.status === 'number' ? err.status : typeof err.statusCode === 'number' ? err.statusCode : null;
-  if (status === 413) return new AppError('too_large', 'body_too_large', 'the request body is larger than the 20 MiB limit');
-  if (status === 400 || status === 415 || status === 422) {
-    const parseFailed = err.type === 'entity.parse.failed' || /JSON|parse|Unexpected/i.test(String(err.message ?? ''));
-    return parseFailed
-      ? new AppError('invalid', 'malformed_json', 'the request body is not valid JSON (a JSON object is expected)')
-      : new AppError('invalid', 'bad_request', String(err.message ?? 'bad request'));
+/** An http-errors error (Koa, @koa/router) or a body-parser error, which carry their status. */
+function httpStatusOf(err: unknown): number | null {
+  if (!(err instanceof Error)) return null;
+  const { status, statusCode } = err as { status?: unknown; statusCode?: unknown };
+  const value = typeof status === 'number' ? status : statusCode;
+  return typeof value === 'number' && value >= 400 && value < 500 ? value : null;
+}
+
+function fromHttpError(err: unknown): Answer | null {
+  const status = httpStatusOf(err);
+  const answer = (code: string, message: string): Answer => ({ status: status ?? 500, code, message, details: [] });
+  switch (status) {
+    case 405:
+      return answer('method_not_allowed', 'this endpoint does not accept that HTTP method');
+    case 413:
+      return answer('body_too_large', 'the request body is larger than the 20 MiB limit');
+    case 400:
+    case 415:
+    case 422:
+      // The JSON body parser raises SyntaxError for a body that is not a JSON object.
+      return err instanceof SyntaxError
+        ? { ...answer('malformed_json', 'the request body is not valid JSON (a JSON object is expected)'), status: 400 }
+        : answer('bad_request', (err as Error).message || 'bad request');
+    default:
+      return null;
   }
-  return null;
+}
+
+function toAnswer(err: unknown): Answer | null {
+  if (err instanceof AppError) {
+    return { status: STATUS[err.kind], code: err.code, message: err.message, details: err.details };
+  }
+  return fromHttpError(err);
 }
 
 export function errorHandler(logger: Logger): Middleware {
@@ -40,12 +61,12 @@ export function errorHandler(logger: Logger): Middleware {
     try {
       await next();
     } catch (caught) {
-      const err = caught instanceof AppError ? caught : fromHttpError(caught as HttpishError);
+      const answer = toAnswer(caught);
       const requestId = String(ctx.state.requestId ?? '');
-      if (err) {
-        ctx.status = STATUS[err.kind];
-        ctx.body = { error: { code: err.code, message: err.message, details: err.details, requestId } };
-        if (ctx.status >= 500) logger.warn({ code: err.code, msg: err.message }, 'request failed');
+      if (answer) {
+        ctx.status = answer.status;
+        ctx.body = { error: { code: answer.code, message: answer.message, details: answer.details, requestId } };
+        if (ctx.status >= 500) logger.warn({ code: answer.code, msg: answer.message }, 'request failed');
         return;
       }
       logger.error({ err: caught }, 'unhandled error');

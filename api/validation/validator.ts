@@ -1,22 +1,29 @@
-// One Ajv instance for request bodies. Schemas are compiled once, at module load, and
-// handlers receive typed, validated values. Bodies are strict: unknown fields, wrong types and
-// objects in place of strings are 400s — never query operators.
+// One Ajv instance for every request schema. Schemas are TypeBox definitions (so a handler's type
+// is Static<typeof Schema> and cannot disagree with what is checked), compiled once at module
+// load; handlers receive typed, validated values. Bodies are strict: unknown fields, wrong types
+// and objects in place of strings are 400s — never query operators.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import type { Static, TSchema } from 'typebox';
 import { invalid, type ErrorDetail } from '../../shared/errors.js';
+import { isDateTime } from './date-time.js';
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv, opts?: { mode: 'fast' | 'full'; formats?: string[] }) => Ajv;
 
 export const ajv = new Ajv({ allErrors: false, strict: true, coerceTypes: false, useDefaults: false });
-addFormats(ajv, { mode: 'fast', formats: ['date-time', 'uuid', 'uri'] });
+addFormats(ajv, { mode: 'fast', formats: ['uuid', 'uri'] });
+ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
+
+/** The keyword of a lowercase enum that accepts any letter case (see common.ts, caseInsensitiveEnum). */
+export const CASE_INSENSITIVE_ENUM = 'caseInsensitiveEnum';
 
 /**
  * `caseInsensitiveEnum: [...]` — a lowercase enum that also accepts other letter cases on input
  * (the compatible API accepted UPPERCASE); the value is rewritten to lowercase in place.
  */
 ajv.addKeyword({
-  keyword: 'caseInsensitiveEnum',
+  keyword: CASE_INSENSITIVE_ENUM,
   type: 'string',
   modifying: true,
   errors: true,
@@ -62,9 +69,9 @@ export interface Validator<T> {
 }
 
 /** Compiles `schema` once and returns a function that returns typed data or throws a 400. */
-export function compileValidator<T>(schema: object): Validator<T> {
-  const validate = ajv.compile(schema) as ValidateFunction<T>;
-  return (data: unknown): T => {
+export function compileValidator<S extends TSchema>(schema: S): Validator<Static<S>> {
+  const validate = ajv.compile(schema) as ValidateFunction<Static<S>>;
+  return (data: unknown): Static<S> => {
     if (validate(data)) return data;
     const details = toDetails(validate.errors);
     const summary = details.map((d) => `${d.path} ${d.message}`).join('; ');

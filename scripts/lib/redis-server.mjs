@@ -40,14 +40,38 @@ function waitForPort(port, deadlineMs) {
   });
 }
 
+/** How many lines of redis-server's log are kept to explain an exit. */
+const KEPT_LOG_LINES = 20;
+
+/** Keeps the last lines of a stream (redis-server logs to stdout, which nobody reads otherwise). */
+function logTail(stream) {
+  const lines = [];
+  let partial = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk) => {
+    const parts = (partial + chunk).split('\n');
+    partial = parts.pop() ?? '';
+    for (const line of parts) if (line.trim() !== '') lines.push(line.trim());
+    lines.splice(0, Math.max(0, lines.length - KEPT_LOG_LINES));
+  });
+  return () => [...lines, ...(partial.trim() === '' ? [] : [partial.trim()])];
+}
+
+/** The last log line, without redis-server's "pid:role date time level" prefix. */
+function lastLogLine(lines) {
+  const last = lines.at(-1);
+  return last ? last.replace(/^\d+:[A-Z] \d+ \w+ \d+ [\d:.]+ [#*.-] /, '') : '';
+}
+
 /**
- * @param {{ dataDir?: string, persistent?: boolean }} options
+ * @param {{ dataDir?: string, persistent?: boolean, port?: number }} options
  *   persistent: AOF on with data under dataDir (npm start); otherwise no persistence (tests).
- * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
+ *   port: listen there (a restart keeps its clients' URL); default a free port.
+ * @returns {Promise<import('./redis-server.d.mts').RedisServer>}
  */
-export async function startRedis({ dataDir, persistent = false } = {}) {
+export async function startRedis({ dataDir, persistent = false, port: requestedPort } = {}) {
   if (!redisServerAvailable()) throw new Error(REDIS_MISSING_MESSAGE);
-  const port = await freePort();
+  const port = requestedPort ?? (await freePort());
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--maxmemory-policy', 'noeviction', '--protected-mode', 'yes'];
   if (persistent && dataDir) {
     mkdirSync(dataDir, { recursive: true });
@@ -55,19 +79,26 @@ export async function startRedis({ dataDir, persistent = false } = {}) {
   } else {
     args.push('--save', '', '--appendonly', 'no');
   }
-  const child = spawn('redis-server', args, { stdio: ['ignore', 'ignore', 'inherit'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const log = logTail(child.stdout);
+  /** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null, lastLogLine: string }>} */
+  const exited = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal, lastLogLine: lastLogLine(log()) })));
   await Promise.race([
     waitForPort(port, 10_000),
-    exited.then((code) => { throw new Error(`redis-server exited early with code ${code}`); }),
+    exited.then(({ code, lastLogLine: line }) => {
+      throw new Error(`redis-server exited early with code ${code}${line ? `: ${line}` : ''}`);
+    }),
   ]);
   return {
     url: `redis://127.0.0.1:${port}`,
+    port,
+    pid: child.pid,
+    exited,
     stop: async () => {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       }
     },
   };

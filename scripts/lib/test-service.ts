@@ -1,5 +1,5 @@
 // Starts the service for a test: real HTTP on an ephemeral port, the embedded database in
-// memory, the real Redis that `npm test` provides (unique BullMQ prefix per service), and a
+// memory (with MONGO_URL set: a MongoDB database of its own, dropped on close), the real Redis that `npm test` provides (unique BullMQ prefix per service), and a
 // temporary git root. Returns a small client that checks every response against the OpenAPI
 // document when asked.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
 import { loadConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logging.js';
-import { openDatabase } from '../../shared/database/open-database.js';
+import { openThrowawayDatabase, type ThrowawayDatabase } from './throwaway-database.js';
 import { openContext, type ServiceContext } from '../../shared/runtime/context.js';
 import { bootstrapOrgAndToken } from '../../shared/runtime/bootstrap-token.js';
 import { generateToken } from '../../shared/accounts/token-repository.js';
@@ -41,7 +41,7 @@ export interface TestService {
 
 export interface TestServiceOptions {
   env?: Record<string, string>;
-  /** Share a database between restarts of the service. */
+  /** Share a database between restarts of the service; default a throwaway one. */
   database?: Database;
   gitRoot?: string;
   startWorkers?: boolean;
@@ -62,7 +62,12 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
     OPERATOR_PORT: '0',
     ...(opts.env ?? {}),
   });
-  const database = opts.database ?? (await openDatabase({}));
+  let database = opts.database;
+  let throwaway: ThrowawayDatabase | null = null;
+  if (!database) {
+    throwaway = await openThrowawayDatabase(process.env.MONGO_URL);
+    database = throwaway.db;
+  }
   const ctx = await openContext(config, { logger: createLogger(config.logLevel, 'test'), database });
   const token = generateToken();
   const { orgId } = await bootstrapOrgAndToken(ctx.store, { orgSlug: config.orgSlug, apiToken: token, generateIfNone: false });
@@ -103,6 +108,7 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
     },
     close: async () => {
       await ctx.shutdown.run();
+      await throwaway?.discard();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,5 +1,5 @@
 // The subset of the MongoDB driver's Collection API that repositories use. Two implementations:
-// the official driver (shared/database/mongo-database.ts) and the embedded engine
+// the official driver (shared/database/mongo-database.ts) and the embedded database
 // (shared/database/embedded/). Repositories are written once, against this interface, with real
 // MongoDB filter and update documents.
 import type { Document, Filter, UpdateFilter, Sort } from 'mongodb';
@@ -93,14 +93,12 @@ export interface Database {
   collection<T extends StoredDoc>(name: string): DocCollection<T>;
   /** Resolves when the database answers; rejects otherwise. */
   ping(): Promise<void>;
-  /** Removes every collection (tests only). */
-  dropAll(): Promise<void>;
   close(): Promise<void>;
 }
 
 export const DUPLICATE_KEY_CODE = 11000;
 
-/** True for a unique-index violation from either engine. */
+/** True for a unique-index violation from either database. */
 export function isDuplicateKeyError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === DUPLICATE_KEY_CODE;
 }

@@ -147,13 +147,6 @@ class MongoDatabase implements Database {
     await this.db.command({ ping: 1 });
   }
 
-  async dropAll(): Promise<void> {
-    const collections = await this.db.listCollections({}, { nameOnly: true }).toArray();
-    for (const { name } of collections) {
-      if (!name.startsWith('system.')) await this.db.dropCollection(name);
-    }
-  }
-
   async close(): Promise<void> {
     await this.client.close();
   }

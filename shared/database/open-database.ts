@@ -1,4 +1,4 @@
-// Chooses the engine: MongoDB when a URL is configured, else the embedded engine (persisted
+// Chooses the database: MongoDB when a URL is configured, else the embedded database (persisted
 // under dataDir when given, in memory otherwise).
 import type { Database } from './collection.js';
 import { openEmbeddedDatabase } from './embedded/embedded-database.js';

@@ -17,7 +17,6 @@ export const JOB_FAILURE_ACTIONS: Readonly<Record<ErrorKind, JobFailureAction>> 
   not_found: 'log',
   conflict: 'retry',
   too_large: 'give_up',
-  method_not_allowed: 'give_up',
   unavailable: 'retry',
 };
 

@@ -1,6 +1,6 @@
 // A Database decorator that times every collection operation, so operators see database latency
-// per collection and operation whichever engine (MongoDB or embedded) serves the process. The
-// repositories and the engines stay unaware of metrics.
+// per collection and operation whichever database (MongoDB or embedded) serves the process. The
+// repositories and the databases stay unaware of metrics.
 import type { Counter, Histogram } from 'prom-client';
 import type { Database, DocCollection, StoredDoc } from '../database/collection.js';
 import { isDuplicateKeyError } from '../database/collection.js';
@@ -67,7 +67,6 @@ export function instrumentDatabase(db: Database, m: DatabaseInstruments): Databa
       return col as unknown as DocCollection<T>;
     },
     ping: () => db.ping(),
-    dropAll: () => db.dropAll(),
     close: () => db.close(),
   };
 }

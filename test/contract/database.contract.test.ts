@@ -1,6 +1,6 @@
-// The Database / DocCollection contract, run against every engine (see forEachDatabase): the
-// embedded engine always, MongoDB when MONGO_URL is set. A test here states MongoDB's
-// behaviour; the embedded engine passes it or is wrong. Embedded-only concerns (persistence,
+// The Database / DocCollection contract, run against every database (see forEachDatabase): the
+// embedded database always, MongoDB when MONGO_URL is set. A test here states MongoDB's
+// behaviour; the embedded database passes it or is wrong. Embedded-only concerns (persistence,
 // crash recovery, the data-directory lock, the TTL sweep) follow at the end.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { DUPLICATE_KEY_CODE, isDuplicateKeyError, type DocCollection, type Index
 import { openEmbeddedDatabase, type EmbeddedDatabase } from '../../shared/database/embedded/embedded-database.js';
 import { openDatabase } from '../../shared/database/open-database.js';
 import { forEachDatabase } from '../helpers/databases.js';
+import { waitFor } from '../../scripts/lib/wait.js';
 
 type Doc = StoredDoc;
 
@@ -46,20 +47,11 @@ function index(spec: Omit<IndexSpec, 'comment'>): IndexSpec {
   return { comment: 'contract test', ...spec };
 }
 
-/** Polls until the condition holds or the deadline passes (tests never sleep a fixed time). */
-async function waitFor(condition: () => Promise<boolean>, what: string, deadlineMs = 5000): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  while (!(await condition())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 forEachDatabase('database contract', (getDb) => {
   const col = (name = 'items'): DocCollection<Doc> => getDb().collection<Doc>(name);
 
   describe('insert and read', () => {
-    it('answers ping and names its engine', async () => {
+    it('answers ping and names its kind', async () => {
       await getDb().ping();
       expect(['embedded', 'mongodb']).to.include(getDb().kind);
       expect(col('named').name).to.equal('named');
@@ -586,15 +578,6 @@ forEachDatabase('database contract', (getDb) => {
       await col().insertOne({ _id: '1', expiresAt: new Date(), orgId: 'o', active: true });
       expect(await col().countDocuments({ orgId: 'o', active: true })).to.equal(1);
     });
-
-    it('dropAll removes documents and indexes', async () => {
-      await col().createIndexes([index({ key: { slug: 1 }, name: 'slug_unique', unique: true })]);
-      await col().insertOne({ _id: '1', slug: 'a' });
-      await getDb().dropAll();
-      expect(await col().countDocuments({})).to.equal(0);
-      await col().insertOne({ _id: '1', slug: 'a' });
-      await col().insertOne({ _id: '2', slug: 'a' });
-    });
   });
 
   describe('aggregate', () => {
@@ -736,7 +719,7 @@ forEachDatabase('database contract', (getDb) => {
   });
 });
 
-// ---- embedded engine only ----
+// ---- embedded database only ----
 
 const EMBEDDED_MODULE = fileURLToPath(new URL('../../shared/database/embedded/embedded-database.ts', import.meta.url));
 
@@ -760,7 +743,7 @@ function deadPid(): number {
   return Number(child.stdout);
 }
 
-describe('embedded engine', () => {
+describe('embedded database', () => {
   let dataDir: string;
   const opened: EmbeddedDatabase[] = [];
   const open = async (options: Parameters<typeof openEmbeddedDatabase>[0] = {}) => {
@@ -829,7 +812,7 @@ describe('embedded engine', () => {
         { _id: 'no-date', expiresAt: 'not a date' },
         { _id: 'missing' },
       ]);
-      await waitFor(async () => (await c.findOne({ _id: 'old' })) === null, 'the expired document to be swept');
+      await waitFor('the expired document to be swept', async () => (await c.findOne({ _id: 'old' })) === null, { intervalMs: 10 });
       expect(sortedIds(await c.find({}))).to.deep.equal(['future', 'missing', 'no-date']);
     });
 
@@ -942,15 +925,6 @@ describe('embedded engine', () => {
         expect(doc).to.deep.equal(i % 2 === 0 ? { _id: `d${i}`, n: i, at: new Date(i), even: true } : { _id: `d${i}`, n: i, at: new Date(i) });
       });
       await expectDuplicateKey(c.insertOne({ _id: 'dup', n: 3 }), 'n_unique');
-    });
-
-    it('dropAll persists: a reopened database is empty', async () => {
-      let db = await open({ dataDir });
-      await db.collection<Doc>('t').insertOne({ _id: '1' });
-      await db.dropAll();
-      await db.close();
-      db = await open({ dataDir });
-      expect(await db.collection<Doc>('t').countDocuments({})).to.equal(0);
     });
 
     it('rejects operations on a persisted database after close', async () => {

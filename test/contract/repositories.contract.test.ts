@@ -1,4 +1,4 @@
-// The repositories, run against every database engine (embedded always, MongoDB with MONGO_URL):
+// The repositories, run against every database (embedded always, MongoDB with MONGO_URL):
 // unique indexes, compare-and-set transitions with history, idempotent registration.
 import { expect } from 'chai';
 import { forEachDatabase } from '../helpers/databases.js';

@@ -54,3 +54,28 @@ export function openApiPaths(): string[] {
 export function openApiOperations(): { path: string; method: string }[] {
   return Object.entries(spec.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => ({ path, method: method.toUpperCase() })));
 }
+
+/** This service's own description (GET /v1/openapi.json). */
+export interface ServiceDoc {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+}
+
+const serviceValidators = new Map<string, ValidateFunction>();
+
+/**
+ * Asserts that `body`, answered 200 with `contentType` by `method path`, matches the 200 answer
+ * this service's own description gives for that operation and media type.
+ */
+export function expectDescribedAnswer(doc: ServiceDoc, method: string, path: string, contentType: string, body: unknown): void {
+  const content = doc.paths[path]?.[method.toLowerCase()]?.responses['200']?.content ?? {};
+  const mediaType = Object.keys(content).find((m) => contentType.startsWith(m));
+  expect(mediaType, `${method} ${path} answered ${contentType}; described: ${Object.keys(content).join(', ')}`).to.be.a('string');
+  const key = `${method} ${path} ${mediaType}`;
+  let validate = serviceValidators.get(key);
+  if (!validate) {
+    validate = ajv.compile(content[mediaType!]!.schema);
+    serviceValidators.set(key, validate);
+  }
+  const ok = validate(body);
+  expect(ok, `${method} ${path} does not match its description: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 2000)}`).to.equal(true);
+}

@@ -726,8 +726,11 @@ describe('local git provider (integration, real git)', function () {
     it('runs tasks with one key in call order, and a failure does not block the next', async () => {
       const serializer = new KeyedSerializer();
       const order: string[] = [];
+      // The first task of 'k' finishes only once the task of another key has run.
+      let otherRan: () => void = () => undefined;
+      const otherHasRun = new Promise<void>((resolve) => (otherRan = resolve));
       const slow = serializer.run('k', async () => {
-        await new Promise((r) => setTimeout(r, 20));
+        await otherHasRun;
         order.push('slow');
         throw new Error('boom');
       });
@@ -737,6 +740,7 @@ describe('local git provider (integration, real git)', function () {
       });
       const other = serializer.run('other', async () => {
         order.push('other');
+        otherRan();
       });
       expect(await rejects(slow)).to.match(/boom/);
       expect(await fast).to.equal(1);

@@ -1,43 +1,31 @@
 // Requests of the hosted CLI's internal endpoints (notes §1.5, §2.1). camelCase, and unknown
 // fields are tolerated: CLI versions add fields, and a rejected request would make a CI step fail
 // or lose its quarantine. Every field we read is still type- and length-checked.
-import type { RepoRef } from '../../../shared/repo-ref.js';
+import Type, { type Static } from 'typebox';
 import { MAX_NAME, repoSchema } from '../../validation/common.js';
 import { compileValidator } from '../../validation/validator.js';
 
-export interface CreateBundleUploadBody {
-  repo: RepoRef;
-  orgUrlSlug: string;
-  clientVersion?: string;
-}
+const cliRepo = Type.Object(repoSchema.properties, { additionalProperties: true });
+const orgUrlSlug = Type.String({ minLength: 1, maxLength: MAX_NAME });
+const remoteUrls = Type.Optional(Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 100 }));
 
-const cliRepo = { ...repoSchema, additionalProperties: true };
+export const CreateBundleUploadSchema = Type.Object(
+  { repo: cliRepo, orgUrlSlug, clientVersion: Type.Optional(Type.String({ maxLength: 1024 })), remoteUrls },
+  { additionalProperties: true },
+);
+export type CreateBundleUploadBody = Static<typeof CreateBundleUploadSchema>;
 
-export const parseCreateBundleUpload = compileValidator<CreateBundleUploadBody>({
-  type: 'object',
-  additionalProperties: true,
-  required: ['repo', 'orgUrlSlug'],
-  properties: {
+export const parseCreateBundleUpload = compileValidator(CreateBundleUploadSchema);
+
+export const GetQuarantineConfigSchema = Type.Object(
+  {
     repo: cliRepo,
-    orgUrlSlug: { type: 'string', minLength: 1, maxLength: MAX_NAME },
-    clientVersion: { type: 'string', maxLength: 1024 },
-    remoteUrls: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 2048 } },
+    orgUrlSlug,
+    remoteUrls,
+    testIdentifiers: Type.Optional(Type.Array(Type.Object({}), { maxItems: 1_000_000 })),
   },
-});
+  { additionalProperties: true },
+);
+export type GetQuarantineConfigBody = Static<typeof GetQuarantineConfigSchema>;
 
-export interface GetQuarantineConfigBody {
-  repo: RepoRef;
-  orgUrlSlug: string;
-}
-
-export const parseGetQuarantineConfig = compileValidator<GetQuarantineConfigBody>({
-  type: 'object',
-  additionalProperties: true,
-  required: ['repo', 'orgUrlSlug'],
-  properties: {
-    repo: cliRepo,
-    orgUrlSlug: { type: 'string', minLength: 1, maxLength: MAX_NAME },
-    remoteUrls: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 2048 } },
-    testIdentifiers: { type: 'array', maxItems: 1_000_000, items: { type: 'object' } },
-  },
-});
+export const parseGetQuarantineConfig = compileValidator(GetQuarantineConfigSchema);

@@ -1,24 +1,23 @@
 // Schema pieces shared by the flaky-tests endpoints.
-import { MAX_NAME } from '../../validation/common.js';
+import Type, { type Static } from 'typebox';
+import { caseInsensitiveEnum, MAX_NAME } from '../../validation/common.js';
 
-export const orgSlugSchema = { type: 'string', minLength: 1, maxLength: MAX_NAME } as const;
+export const orgSlugSchema = Type.String({ minLength: 1, maxLength: MAX_NAME });
 
-export const pageQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['page_size'],
-  properties: {
-    page_size: { type: 'integer', minimum: 1, maximum: 100 },
-    page_token: { type: 'string', maxLength: 2048 },
+export const pageQuerySchema = Type.Object(
+  {
+    page_size: Type.Integer({ minimum: 1, maximum: 100 }),
+    page_token: Type.Optional(Type.String({ maxLength: 2048 })),
   },
-} as const;
+  { additionalProperties: false },
+);
 
-export interface PageQuery {
-  page_size: number;
-  page_token?: string;
-}
+export type PageQuery = Static<typeof pageQuerySchema>;
 
-export const testIdSchema = { type: 'string', format: 'uuid' } as const;
+export const testIdSchema = Type.String({ format: 'uuid' });
 
-export const actorSchema = { type: 'string', minLength: 1, maxLength: 128 } as const;
-export const reasonSchema = { type: 'string', minLength: 1, maxLength: 256 } as const;
+export const actorSchema = Type.String({ minLength: 1, maxLength: 128 });
+export const reasonSchema = Type.String({ minLength: 1, maxLength: 256 });
+
+/** `FLAKY`/`BROKEN` on the wire, any letter case accepted, lowercased by the validator. */
+export const classificationSchema = caseInsensitiveEnum(['flaky', 'broken'], 16);

@@ -1,203 +1,127 @@
 // Request schemas of the endpoints this service adds for repository settings and quarantine
 // overrides (documented in docs/flaky-tests.md). snake_case like the rest of the flaky-tests API.
-import type { RepoRef } from '../../../shared/repo-ref.js';
+import Type, { type Static } from 'typebox';
 import { MAX_BRANCH_PATTERNS, MAX_MONITORS_PER_KIND, MAX_RECOVERY_DAYS, MAX_WINDOW_HOURS } from '../../../shared/flaky-tests/domain/detection/config.js';
-import type { BranchClass } from '../../../shared/flaky-tests/domain/branch-class.js';
-import { MAX_NAME, repoSchema } from '../../validation/common.js';
-import { actorSchema, orgSlugSchema, reasonSchema, testIdSchema } from './common-schemas.js';
+import { caseInsensitiveEnum, MAX_NAME, repoSchema } from '../../validation/common.js';
+import { actorSchema, classificationSchema, orgSlugSchema, reasonSchema, testIdSchema } from './common-schemas.js';
 import { compileValidator } from '../../validation/validator.js';
 
 const BRANCH_CLASSES = ['main', 'pull_request', 'merge_queue', 'other'] as const;
 
-const patternList = (max: number) => ({
-  type: 'array',
-  maxItems: max,
-  items: { type: 'string', minLength: 1, maxLength: MAX_NAME },
-});
+const patternList = (max: number, minItems = 0) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: MAX_NAME }), { maxItems: max, ...(minItems > 0 ? { minItems } : {}) });
 
 const scopeProperties = {
-  branch_classes: { type: 'array', maxItems: BRANCH_CLASSES.length, uniqueItems: true, items: { type: 'string', enum: [...BRANCH_CLASSES] } },
-  branch_patterns: patternList(MAX_BRANCH_PATTERNS),
+  branch_classes: Type.Optional(Type.Array(Type.Enum(BRANCH_CLASSES, { type: 'string' }), { maxItems: BRANCH_CLASSES.length, uniqueItems: true })),
+  branch_patterns: Type.Optional(patternList(MAX_BRANCH_PATTERNS)),
 };
 
-const monitorId = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' };
-const classification = { type: 'string', maxLength: 16, caseInsensitiveEnum: ['flaky', 'broken'] };
-const fraction = { type: 'number', minimum: 0, maximum: 1 };
-const windowHours = { type: 'integer', minimum: 1, maximum: MAX_WINDOW_HOURS };
+const monitorId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
+const fraction = (opts: { exclusiveMinimum?: number } = {}) => Type.Number({ minimum: 0, maximum: 1, ...opts });
+const windowHours = Type.Integer({ minimum: 1, maximum: MAX_WINDOW_HOURS });
+const flag = Type.Optional(Type.Boolean());
 
-export interface ScopeBody {
-  branch_classes?: BranchClass[];
-  branch_patterns?: string[];
-}
+const ScopeSchema = Type.Object(scopeProperties);
+export type ScopeBody = Static<typeof ScopeSchema>;
 
-export interface PassOnRetryBody extends ScopeBody {
-  enabled: boolean;
-  recovery_days?: number;
-}
+const PassOnRetrySchema = Type.Object(
+  { enabled: Type.Boolean(), recovery_days: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_RECOVERY_DAYS })), ...scopeProperties },
+  { additionalProperties: false },
+);
+export type PassOnRetryBody = Static<typeof PassOnRetrySchema>;
 
-export interface FailureRateBody extends ScopeBody {
-  id: string;
-  enabled?: boolean;
-  classification: 'flaky' | 'broken';
-  activation_threshold: number;
-  resolution_threshold?: number;
-  window_hours: number;
-  min_sample_size?: number;
-  stale_timeout_hours?: number | null;
-}
+/** What every monitor has: its id, whether it runs, what it classifies tests as. */
+const monitorProperties = { id: monitorId, enabled: flag, classification: classificationSchema };
 
-export interface FailureCountBody extends ScopeBody {
-  id: string;
-  enabled?: boolean;
-  classification: 'flaky' | 'broken';
-  failure_threshold?: number;
-  window_hours: number;
-  resolution_timeout_hours?: number;
-}
+const FailureRateSchema = Type.Object(
+  {
+    ...monitorProperties,
+    activation_threshold: fraction({ exclusiveMinimum: 0 }),
+    resolution_threshold: Type.Optional(fraction()),
+    window_hours: windowHours,
+    min_sample_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+    stale_timeout_hours: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: MAX_WINDOW_HOURS }), Type.Null()])),
+    ...scopeProperties,
+  },
+  { additionalProperties: false },
+);
+export type FailureRateBody = Static<typeof FailureRateSchema>;
 
-export interface DetectionBody {
-  stable_branches?: string[];
-  merge_queue_patterns?: string[];
-  pass_on_retry?: PassOnRetryBody;
-  failure_rate?: FailureRateBody[];
-  failure_count?: FailureCountBody[];
-  infrastructure_failure?: { enabled: boolean; threshold?: number; min_tests?: number };
-}
+const FailureCountSchema = Type.Object(
+  {
+    ...monitorProperties,
+    failure_threshold: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+    window_hours: windowHours,
+    resolution_timeout_hours: Type.Optional(windowHours),
+    ...scopeProperties,
+  },
+  { additionalProperties: false },
+);
+export type FailureCountBody = Static<typeof FailureCountSchema>;
 
-export interface UpdateSettingsBody {
-  repo: RepoRef;
-  org_url_slug: string;
-  quarantine?: { enabled?: boolean; auto_quarantine?: boolean };
-  detection?: DetectionBody;
-  ticket_url_template?: string | null;
-  reason?: string;
-  actor?: string;
-}
+const DetectionSchema = Type.Object(
+  {
+    stable_branches: Type.Optional(patternList(20, 1)),
+    merge_queue_patterns: Type.Optional(patternList(MAX_BRANCH_PATTERNS)),
+    pass_on_retry: Type.Optional(PassOnRetrySchema),
+    failure_rate: Type.Optional(Type.Array(FailureRateSchema, { maxItems: MAX_MONITORS_PER_KIND })),
+    failure_count: Type.Optional(Type.Array(FailureCountSchema, { maxItems: MAX_MONITORS_PER_KIND })),
+    infrastructure_failure: Type.Optional(
+      Type.Object(
+        {
+          enabled: Type.Boolean(),
+          threshold: Type.Optional(fraction({ exclusiveMinimum: 0 })),
+          min_tests: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type DetectionBody = Static<typeof DetectionSchema>;
 
-export const parseUpdateSettings = compileValidator<UpdateSettingsBody>({
-  type: 'object',
-  additionalProperties: false,
-  required: ['repo', 'org_url_slug'],
-  properties: {
+export const UpdateSettingsSchema = Type.Object(
+  {
     repo: repoSchema,
     org_url_slug: orgSlugSchema,
-    reason: reasonSchema,
-    actor: actorSchema,
-    ticket_url_template: { anyOf: [{ type: 'string', maxLength: 1024 }, { type: 'null' }] },
-    quarantine: {
-      type: 'object',
-      additionalProperties: false,
-      minProperties: 1,
-      properties: { enabled: { type: 'boolean' }, auto_quarantine: { type: 'boolean' } },
-    },
-    detection: {
-      type: 'object',
-      additionalProperties: false,
-      minProperties: 1,
-      properties: {
-        stable_branches: { ...patternList(20), minItems: 1 },
-        merge_queue_patterns: patternList(MAX_BRANCH_PATTERNS),
-        pass_on_retry: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['enabled'],
-          properties: { enabled: { type: 'boolean' }, recovery_days: { type: 'integer', minimum: 1, maximum: MAX_RECOVERY_DAYS }, ...scopeProperties },
-        },
-        failure_rate: {
-          type: 'array',
-          maxItems: MAX_MONITORS_PER_KIND,
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['id', 'classification', 'activation_threshold', 'window_hours'],
-            properties: {
-              id: monitorId,
-              enabled: { type: 'boolean' },
-              classification,
-              activation_threshold: { ...fraction, exclusiveMinimum: 0 },
-              resolution_threshold: fraction,
-              window_hours: windowHours,
-              min_sample_size: { type: 'integer', minimum: 1, maximum: 100_000 },
-              stale_timeout_hours: { anyOf: [{ type: 'integer', minimum: 1, maximum: MAX_WINDOW_HOURS }, { type: 'null' }] },
-              ...scopeProperties,
-            },
-          },
-        },
-        failure_count: {
-          type: 'array',
-          maxItems: MAX_MONITORS_PER_KIND,
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['id', 'classification', 'window_hours'],
-            properties: {
-              id: monitorId,
-              enabled: { type: 'boolean' },
-              classification,
-              failure_threshold: { type: 'integer', minimum: 1, maximum: 100_000 },
-              window_hours: windowHours,
-              resolution_timeout_hours: windowHours,
-              ...scopeProperties,
-            },
-          },
-        },
-        infrastructure_failure: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['enabled'],
-          properties: {
-            enabled: { type: 'boolean' },
-            threshold: { ...fraction, exclusiveMinimum: 0 },
-            min_tests: { type: 'integer', minimum: 1, maximum: 1_000_000 },
-          },
-        },
-      },
-    },
+    reason: Type.Optional(reasonSchema),
+    actor: Type.Optional(actorSchema),
+    ticket_url_template: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
+    quarantine: Type.Optional(
+      Type.Object({ enabled: flag, auto_quarantine: flag }, { additionalProperties: false, minProperties: 1 }),
+    ),
+    detection: Type.Optional(DetectionSchema),
   },
-});
+  { additionalProperties: false },
+);
+export type UpdateSettingsBody = Static<typeof UpdateSettingsSchema>;
 
-export interface RepoSettingsQueryBody {
-  repo: RepoRef;
-  org_url_slug: string;
-}
+export const parseUpdateSettings = compileValidator(UpdateSettingsSchema);
 
-export const parseGetSettings = compileValidator<RepoSettingsQueryBody>({
-  type: 'object',
-  additionalProperties: false,
-  required: ['repo', 'org_url_slug'],
-  properties: { repo: repoSchema, org_url_slug: orgSlugSchema },
-});
+export const RepoSettingsQuerySchema = Type.Object({ repo: repoSchema, org_url_slug: orgSlugSchema }, { additionalProperties: false });
+export type RepoSettingsQueryBody = Static<typeof RepoSettingsQuerySchema>;
 
-export interface OverrideQueryBody {
-  repo: RepoRef;
-  org_url_slug: string;
-  test_id: string;
-}
+export const parseGetSettings = compileValidator(RepoSettingsQuerySchema);
 
-export const parseGetOverride = compileValidator<OverrideQueryBody>({
-  type: 'object',
-  additionalProperties: false,
-  required: ['repo', 'org_url_slug', 'test_id'],
-  properties: { repo: repoSchema, org_url_slug: orgSlugSchema, test_id: testIdSchema },
-});
+export const OverrideQuerySchema = Type.Object(
+  { repo: repoSchema, org_url_slug: orgSlugSchema, test_id: testIdSchema },
+  { additionalProperties: false },
+);
+export type OverrideQueryBody = Static<typeof OverrideQuerySchema>;
 
-export interface SetOverrideBody extends OverrideQueryBody {
-  /** Lower-cased by the validator. */
-  override: 'always_quarantine' | 'never_quarantine' | 'unspecified';
-  reason: string;
-  actor?: string;
-}
+export const parseGetOverride = compileValidator(OverrideQuerySchema);
 
-export const parseSetOverride = compileValidator<SetOverrideBody>({
-  type: 'object',
-  additionalProperties: false,
-  required: ['repo', 'org_url_slug', 'test_id', 'override', 'reason'],
-  properties: {
-    repo: repoSchema,
-    org_url_slug: orgSlugSchema,
-    test_id: testIdSchema,
-    override: { type: 'string', maxLength: 32, caseInsensitiveEnum: ['always_quarantine', 'never_quarantine', 'unspecified'] },
+/** `override` is lower-cased by the validator. */
+export const SetOverrideSchema = Type.Object(
+  {
+    ...OverrideQuerySchema.properties,
+    override: caseInsensitiveEnum(['always_quarantine', 'never_quarantine', 'unspecified'], 32),
     reason: reasonSchema,
-    actor: actorSchema,
+    actor: Type.Optional(actorSchema),
   },
-});
+  { additionalProperties: false },
+);
+export type SetOverrideBody = Static<typeof SetOverrideSchema>;
+
+export const parseSetOverride = compileValidator(SetOverrideSchema);

@@ -1,22 +1,21 @@
 // Query of GET /v1/getMergeQueueMetrics: `repo=owner/name` with `repoHost`, or neither (every
 // repository of the organisation). Query values are strings already, so the body validator
 // (no type coercion) serves; a repeated parameter arrives as an array and is a 400.
+import Type from 'typebox';
 import { compileValidator } from '../../validation/validator.js';
-import { MAX_NAME, repoSchema } from '../../validation/common.js';
+import { MAX_NAME, REPO_NAME_PATTERN, REPO_OWNER_PATTERN, repoHostSchema } from '../../validation/common.js';
 import { invalid } from '../../../shared/errors.js';
 import type { RepoRef } from '../../../shared/repo-ref.js';
 
-const OWNER = repoSchema.properties.owner.pattern.slice(1, -1);
-const NAME = repoSchema.properties.name.pattern.slice(1, -1);
-
-const validateQuery = compileValidator<{ repo?: string; repoHost?: string }>({
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    repo: { type: 'string', minLength: 3, maxLength: 2 * MAX_NAME + 1, pattern: `^${OWNER}/${NAME}$` },
-    repoHost: repoSchema.properties.host,
+export const MetricsQuerySchema = Type.Object(
+  {
+    repo: Type.Optional(Type.String({ minLength: 3, maxLength: 2 * MAX_NAME + 1, pattern: `^${REPO_OWNER_PATTERN}/${REPO_NAME_PATTERN}$` })),
+    repoHost: Type.Optional(repoHostSchema),
   },
-});
+  { additionalProperties: false },
+);
+
+const validateQuery = compileValidator(MetricsQuerySchema);
 
 /** The repository asked for, or null for every repository of the organisation. */
 export function parseMetricsQuery(query: unknown): RepoRef | null {

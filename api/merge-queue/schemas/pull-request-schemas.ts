@@ -1,132 +1,81 @@
 // Request schemas of the pull-request endpoints (wire-contract §2.2–§2.6, §2.13).
-import { ENTRY_STATES, type EntryState } from '../../../shared/merge-queue/domain/model.js';
-import { type RepoRef } from '../../../shared/repo-ref.js';
-import { branchSchema, prNumberSchema, repoSchema, MAX_NAME } from '../../validation/common.js';
+import Type, { type Static } from 'typebox';
+import { ENTRY_STATES } from '../../../shared/merge-queue/domain/model.js';
+import { branchSchema, caseInsensitiveEnum, dateTimeSchema, MAX_NAME, prNumberSchema, repoSchema } from '../../validation/common.js';
 import { compileValidator } from '../../validation/validator.js';
 
 const queueRef = { repo: repoSchema, targetBranch: branchSchema };
 
-export interface PrBody {
-  repo: RepoRef;
-  targetBranch: string;
-  pr: { number: number };
-}
+const prNumberOnly = Type.Object({ number: prNumberSchema }, { additionalProperties: false });
+const prBranchOnly = Type.Object({ branch: branchSchema }, { additionalProperties: false });
 
-const prNumberOnly = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['number'],
-  properties: { number: prNumberSchema },
-} as const;
+export const PrRefSchema = Type.Object({ ...queueRef, pr: prNumberOnly }, { additionalProperties: false });
+export type PrBody = Static<typeof PrRefSchema>;
 
-export interface SubmitBody extends PrBody {
-  priority?: number | string | null;
-  noBatch?: boolean;
-}
-
-export const parseSubmit = compileValidator<SubmitBody>({
-  type: 'object',
-  additionalProperties: false,
-  required: ['repo', 'targetBranch', 'pr'],
-  properties: {
+export const SubmitSchema = Type.Object(
+  {
     ...queueRef,
     pr: prNumberOnly,
     // Range and names are checked by the domain (resolvePriority) so the message can list them.
-    priority: { anyOf: [{ type: 'integer' }, { type: 'string', maxLength: 32 }, { type: 'null' }] },
-    noBatch: { type: 'boolean' },
+    priority: Type.Optional(Type.Union([Type.Integer(), Type.String({ maxLength: 32 }), Type.Null()])),
+    noBatch: Type.Optional(Type.Boolean()),
   },
-});
+  { additionalProperties: false },
+);
+export type SubmitBody = Static<typeof SubmitSchema>;
 
-export const parsePrRef = compileValidator<PrBody>({
-  type: 'object',
-  additionalProperties: false,
-  required: ['repo', 'targetBranch', 'pr'],
-  properties: { ...queueRef, pr: prNumberOnly },
-});
+export const parseSubmit = compileValidator(SubmitSchema);
+export const parsePrRef = compileValidator(PrRefSchema);
 
-export interface GetSubmittedBody {
-  repo: RepoRef;
-  targetBranch: string;
-  pr: { number: number } | { branch: string };
-  includeTimeline?: boolean;
-  includeEstimatedTimeToMerge?: boolean;
-}
-
-export const parseGetSubmitted = compileValidator<GetSubmittedBody>({
-  type: 'object',
-  additionalProperties: false,
-  required: ['repo', 'targetBranch', 'pr'],
-  properties: {
+export const GetSubmittedSchema = Type.Object(
+  {
     ...queueRef,
-    pr: {
-      oneOf: [
-        prNumberOnly,
-        { type: 'object', additionalProperties: false, required: ['branch'], properties: { branch: branchSchema } },
-      ],
-    },
-    includeTimeline: { type: 'boolean' },
-    includeEstimatedTimeToMerge: { type: 'boolean' },
+    // oneOf (TypeBox's Union is anyOf): the error details name the keyword the API always named.
+    pr: Type.Unsafe<Static<typeof prNumberOnly> | Static<typeof prBranchOnly>>({ oneOf: [prNumberOnly, prBranchOnly] }),
+    includeTimeline: Type.Optional(Type.Boolean()),
+    includeEstimatedTimeToMerge: Type.Optional(Type.Boolean()),
   },
-});
+  { additionalProperties: false },
+);
+export type GetSubmittedBody = Static<typeof GetSubmittedSchema>;
+
+export const parseGetSubmitted = compileValidator(GetSubmittedSchema);
 
 /** Largest accepted target list; bigger lists should be sent as "ALL" (spec §8). */
 export const MAX_IMPACTED_TARGETS = 1_000_000;
 
-export interface SetImpactedTargetsBody {
-  repo: RepoRef;
-  targetBranch: string;
-  pr: { number: number | string; sha: string };
-  impactedTargets: string[] | 'ALL';
-}
-
-export const parseSetImpactedTargets = compileValidator<SetImpactedTargetsBody>({
-  type: 'object',
-  additionalProperties: false,
-  required: ['repo', 'targetBranch', 'pr', 'impactedTargets'],
-  properties: {
+export const SetImpactedTargetsSchema = Type.Object(
+  {
     ...queueRef,
-    pr: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['number', 'sha'],
-      properties: {
+    pr: Type.Object(
+      {
         // The official uploader sends the number as a JSON string.
-        number: {
-          anyOf: [
-            { type: 'integer', minimum: 1, maximum: 4294967295 },
-            { type: 'string', pattern: '^[1-9][0-9]{0,9}$' },
-          ],
-        },
-        sha: { type: 'string', pattern: '^[0-9a-fA-F]{7,64}$' },
+        number: Type.Union([Type.Integer({ minimum: 1, maximum: 4294967295 }), Type.String({ pattern: '^[1-9][0-9]{0,9}$' })]),
+        sha: Type.String({ pattern: '^[0-9a-fA-F]{7,64}$' }),
       },
-    },
-    impactedTargets: {
-      anyOf: [
-        { type: 'array', maxItems: MAX_IMPACTED_TARGETS, items: { type: 'string', minLength: 1, maxLength: 4096 } },
-        { type: 'string', const: 'ALL' },
-      ],
-    },
+      { additionalProperties: false },
+    ),
+    impactedTargets: Type.Union([
+      Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: MAX_IMPACTED_TARGETS }),
+      Type.Literal('ALL'),
+    ]),
   },
-});
+  { additionalProperties: false },
+);
+export type SetImpactedTargetsBody = Static<typeof SetImpactedTargetsSchema>;
 
-export interface ListPullRequestsBody {
-  repo: RepoRef;
-  targetBranch: string;
-  state?: EntryState;
-  since?: string;
-  cursor?: string;
-  take?: number;
-}
+export const parseSetImpactedTargets = compileValidator(SetImpactedTargetsSchema);
 
-export const parseListPullRequests = compileValidator<ListPullRequestsBody>({
-  type: 'object',
-  additionalProperties: false,
-  required: ['repo', 'targetBranch'],
-  properties: {
+export const ListPullRequestsSchema = Type.Object(
+  {
     ...queueRef,
-    state: { type: 'string', maxLength: 64, caseInsensitiveEnum: [...ENTRY_STATES] },
-    since: { type: 'string', format: 'date-time', maxLength: MAX_NAME },
-    cursor: { type: 'string', format: 'uuid', maxLength: 64 },
-    take: { type: 'integer', minimum: 1, maximum: 100 },
+    state: Type.Optional(caseInsensitiveEnum(ENTRY_STATES, 64)),
+    since: Type.Optional(dateTimeSchema(MAX_NAME)),
+    cursor: Type.Optional(Type.String({ format: 'uuid', maxLength: 64 })),
+    take: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   },
-});
+  { additionalProperties: false },
+);
+export type ListPullRequestsBody = Static<typeof ListPullRequestsSchema>;
+
+export const parseListPullRequests = compileValidator(ListPullRequestsSchema);

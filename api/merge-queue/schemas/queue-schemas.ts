@@ -1,10 +1,8 @@
 // Request schemas of the queue administration endpoints (spec §4.1, wire-contract §2.8–§2.11).
+import Type, { type Static } from 'typebox';
 import { DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES, QUEUE_MODES, SETTABLE_QUEUE_STATES, TEST_BRANCH_CONSTRUCTION_MODES } from '../../../shared/merge-queue/domain/model.js';
-import type { QueueMode } from '../../../shared/merge-queue/domain/model.js';
-import type { RepoRef } from '../../../shared/repo-ref.js';
-import { branchSchema, repoSchema, MAX_NAME } from '../../validation/common.js';
+import { branchSchema, caseInsensitiveEnum, repoSchema, MAX_NAME } from '../../validation/common.js';
 import { compileValidator } from '../../validation/validator.js';
-import type { QueueSettingsPatch } from '../../../shared/merge-queue/services/queue-service.js';
 
 export const QUEUE_LIMITS = {
   concurrency: { minimum: 1, maximum: 1000 },
@@ -16,46 +14,28 @@ export const QUEUE_LIMITS = {
   notReadyTimeoutHours: { minimum: 0, maximum: 8_760 },
 } as const;
 
-const int = (range: { minimum: number; maximum: number }) => ({ type: 'integer', ...range });
-const ciEnum = (values: readonly string[]) => ({ type: 'string', maxLength: 64, caseInsensitiveEnum: [...values] });
-
-export interface QueueRef {
-  repo: RepoRef;
-  targetBranch: string;
-}
+const int = (range: { minimum: number; maximum: number }) => Type.Optional(Type.Integer({ ...range }));
+const ciEnum = <const V extends readonly string[]>(values: V) => Type.Optional(caseInsensitiveEnum(values, 64));
+const flag = () => Type.Optional(Type.Boolean());
+const names = () => Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: MAX_NAME }), { maxItems: 100 }));
 
 const queueRefProperties = { repo: repoSchema, targetBranch: branchSchema };
 
-export const parseQueueRef = compileValidator<QueueRef>({
-  type: 'object',
-  additionalProperties: false,
-  required: ['repo', 'targetBranch'],
-  properties: queueRefProperties,
-});
+export const QueueRefSchema = Type.Object(queueRefProperties, { additionalProperties: false });
+export type QueueRef = Static<typeof QueueRefSchema>;
 
-export interface CreateQueueBody extends QueueRef {
-  mode?: QueueMode;
-  concurrency?: number;
-}
+export const parseQueueRef = compileValidator(QueueRefSchema);
 
-export const parseCreateQueue = compileValidator<CreateQueueBody>({
-  type: 'object',
-  additionalProperties: false,
-  required: ['repo', 'targetBranch'],
-  properties: {
-    ...queueRefProperties,
-    mode: ciEnum(QUEUE_MODES),
-    concurrency: int(QUEUE_LIMITS.concurrency),
-  },
-});
+export const CreateQueueSchema = Type.Object(
+  { ...queueRefProperties, mode: ciEnum(QUEUE_MODES), concurrency: int(QUEUE_LIMITS.concurrency) },
+  { additionalProperties: false },
+);
+export type CreateQueueBody = Static<typeof CreateQueueSchema>;
 
-export type UpdateQueueBody = QueueRef & QueueSettingsPatch;
+export const parseCreateQueue = compileValidator(CreateQueueSchema);
 
-export const parseUpdateQueue = compileValidator<UpdateQueueBody>({
-  type: 'object',
-  additionalProperties: false,
-  required: ['repo', 'targetBranch'],
-  properties: {
+export const UpdateQueueSchema = Type.Object(
+  {
     ...queueRefProperties,
     state: ciEnum(SETTABLE_QUEUE_STATES),
     mode: ciEnum(QUEUE_MODES),
@@ -63,38 +43,30 @@ export const parseUpdateQueue = compileValidator<UpdateQueueBody>({
     bisectionConcurrency: int(QUEUE_LIMITS.bisectionConcurrency),
     testingTimeoutMinutes: int(QUEUE_LIMITS.testingTimeoutMinutes),
     pendingFailureDepth: int(QUEUE_LIMITS.pendingFailureDepth),
-    canOptimisticallyMerge: { type: 'boolean' },
-    batch: { type: 'boolean' },
+    canOptimisticallyMerge: flag(),
+    batch: flag(),
     batchingMaxWaitTimeMinutes: int(QUEUE_LIMITS.batchingMaxWaitTimeMinutes),
     batchingMinSize: int(QUEUE_LIMITS.batchingMinSize),
-    createPrsForTestingBranches: { type: 'boolean' },
-    commentsEnabled: { type: 'boolean' },
-    commandsEnabled: { type: 'boolean' },
-    statusCheckEnabled: { type: 'boolean' },
-    extensionEnabled: { type: 'boolean' },
-    labelCommandsEnabled: { type: 'boolean' },
-    stateLabelsEnabled: { type: 'boolean' },
+    createPrsForTestingBranches: flag(),
+    commentsEnabled: flag(),
+    commandsEnabled: flag(),
+    statusCheckEnabled: flag(),
+    extensionEnabled: flag(),
+    labelCommandsEnabled: flag(),
+    stateLabelsEnabled: flag(),
     directMergeMode: ciEnum(DIRECT_MERGE_MODES),
     optimizationMode: ciEnum(OPTIMIZATION_MODES),
     mergeMethod: ciEnum(MERGE_METHODS),
     testBranchConstructionMode: ciEnum(TEST_BRANCH_CONSTRUCTION_MODES),
-    requiredStatuses: {
-      type: 'array',
-      maxItems: 100,
-      items: { type: 'string', minLength: 1, maxLength: MAX_NAME },
-    },
-    deleteRequiredStatuses: { type: 'boolean' },
-    enqueueingLabel: { type: 'string', maxLength: MAX_NAME },
+    requiredStatuses: names(),
+    deleteRequiredStatuses: flag(),
+    enqueueingLabel: Type.Optional(Type.String({ maxLength: MAX_NAME })),
     notReadyTimeoutHours: int(QUEUE_LIMITS.notReadyTimeoutHours),
-    allowedBotSubmitters: {
-      type: 'array',
-      maxItems: 100,
-      items: { type: 'string', minLength: 1, maxLength: MAX_NAME },
-    },
-    batchingRules: {
-      type: 'array',
-      maxItems: 100,
-      items: { type: 'object', maxProperties: 32 },
-    },
+    allowedBotSubmitters: names(),
+    batchingRules: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 32 }), { maxItems: 100 })),
   },
-});
+  { additionalProperties: false },
+);
+export type UpdateQueueBody = Static<typeof UpdateQueueSchema>;
+
+export const parseUpdateQueue = compileValidator(UpdateQueueSchema);

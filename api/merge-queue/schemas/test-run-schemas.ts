@@ -1,45 +1,28 @@
 // Request schemas of setCommitStatus and getMergeQueueTestingDetails.
-import { STATUS_STATES, type StatusState } from '../../../shared/merge-queue/domain/model.js';
-import { type RepoRef } from '../../../shared/repo-ref.js';
-import { branchSchema, repoSchema, MAX_NAME } from '../../validation/common.js';
+import Type, { type Static } from 'typebox';
+import { STATUS_STATES } from '../../../shared/merge-queue/domain/model.js';
+import { branchSchema, caseInsensitiveEnum, repoSchema, MAX_NAME } from '../../validation/common.js';
 import { compileValidator } from '../../validation/validator.js';
 
-export interface SetCommitStatusBody {
-  repo: RepoRef;
-  sha: string;
-  context: string;
-  state: StatusState;
-  targetUrl?: string;
-  description?: string;
-}
-
-export const parseSetCommitStatus = compileValidator<SetCommitStatusBody>({
-  type: 'object',
-  additionalProperties: false,
-  required: ['repo', 'sha', 'context', 'state'],
-  properties: {
+export const SetCommitStatusSchema = Type.Object(
+  {
     repo: repoSchema,
-    sha: { type: 'string', pattern: '^[0-9a-fA-F]{40}([0-9a-fA-F]{24})?$' },
-    context: { type: 'string', minLength: 1, maxLength: MAX_NAME },
-    state: { type: 'string', maxLength: 32, caseInsensitiveEnum: [...STATUS_STATES] },
-    targetUrl: { type: 'string', maxLength: 2048 },
-    description: { type: 'string', maxLength: 1024 },
+    sha: Type.String({ pattern: '^[0-9a-fA-F]{40}([0-9a-fA-F]{24})?$' }),
+    context: Type.String({ minLength: 1, maxLength: MAX_NAME }),
+    state: caseInsensitiveEnum(STATUS_STATES, 32),
+    targetUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+    description: Type.Optional(Type.String({ maxLength: 1024 })),
   },
-});
+  { additionalProperties: false },
+);
+export type SetCommitStatusBody = Static<typeof SetCommitStatusSchema>;
 
-export interface TestingDetailsBody {
-  repo: RepoRef;
-  targetBranch: string;
-  testRunId: string;
-}
+export const parseSetCommitStatus = compileValidator(SetCommitStatusSchema);
 
-export const parseTestingDetails = compileValidator<TestingDetailsBody>({
-  type: 'object',
-  additionalProperties: false,
-  required: ['repo', 'targetBranch', 'testRunId'],
-  properties: {
-    repo: repoSchema,
-    targetBranch: branchSchema,
-    testRunId: { type: 'string', minLength: 1, maxLength: 128 },
-  },
-});
+export const TestingDetailsSchema = Type.Object(
+  { repo: repoSchema, targetBranch: branchSchema, testRunId: Type.String({ minLength: 1, maxLength: 128 }) },
+  { additionalProperties: false },
+);
+export type TestingDetailsBody = Static<typeof TestingDetailsSchema>;
+
+export const parseTestingDetails = compileValidator(TestingDetailsSchema);

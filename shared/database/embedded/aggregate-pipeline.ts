@@ -26,7 +26,7 @@ function assertStages(pipeline: unknown): Document[] {
 function rewrite(stages: Document[]): Document[] {
   return stages.flatMap((stage): Document[] => {
     if ('$out' in stage || '$merge' in stage) {
-      throw new EmbeddedServerError(ErrorCode.BadValue, 'aggregate: $out and $merge are not supported by the embedded engine');
+      throw new EmbeddedServerError(ErrorCode.BadValue, 'aggregate: $out and $merge are not supported by the embedded database');
     }
     if (typeof stage.$count === 'string') return [{ $group: { _id: null, [stage.$count]: { $sum: 1 } } }, { $project: { _id: 0 } }];
     if (isPlainObject(stage.$facet)) {

@@ -2,11 +2,11 @@
 //
 //   <name>.snapshot      header {openmqEmbedded, collection, generation, count, indexes}, then one document per line
 //   <name>.<gen>.journal records since the snapshot of that generation, one per line:
-//                        {p: doc} (document now is), {d: id} (deleted), {i: spec} (index), {z: 1} (dropped)
+//                        {p: doc} (document now is), {d: id} (deleted), {i: spec} (index)
 //
 // A record is committed once its line, newline included, is written; each write call appends
 // all its records with one write before it resolves. Records carry resulting state, not
-// operations, so replay needs no query engine and replaying a record twice is harmless.
+// operations, so replay evaluates no query and replaying a record twice is harmless.
 // Compaction writes the next generation's snapshot to a temporary file, fsyncs it, renames it
 // into place, and only then starts the next journal and deletes the old one: at every instant
 // the snapshot on disk plus the journal of its generation is the full state.
@@ -29,7 +29,7 @@ import type { Document } from 'mongodb';
 import type { IndexSpec } from '../collection.js';
 import { idKey, isPlainObject } from './document-values.js';
 
-export type JournalRecord = { p: Document } | { d: unknown } | { i: IndexSpec } | { z: 1 };
+export type JournalRecord = { p: Document } | { d: unknown } | { i: IndexSpec };
 
 export interface CollectionFilesOptions {
   /** fsync the journal after every write: survives power loss, not only a killed process. */
@@ -163,10 +163,7 @@ export class CollectionFiles {
       if ('p' in record && isPlainObject(record.p)) docs.set(idKey(record.p._id), record.p);
       else if ('d' in record) docs.delete(idKey(record.d));
       else if ('i' in record && isPlainObject(record.i)) indexes.set(String(record.i.name), record.i as unknown as IndexSpec);
-      else if ('z' in record) {
-        docs.clear();
-        indexes.clear();
-      } else throw new Error(`embedded store: ${file} line ${i + 1} is not a known record`);
+      else throw new Error(`embedded store: ${file} line ${i + 1} is not a known record`);
     });
     if (validBytes < totalBytes) {
       // The process died while appending this line: its write never returned, so drop it.

@@ -75,7 +75,7 @@ export class CollectionStore {
 
   // ---- loading and persistence ----
 
-  /** Restores persisted state (trusted: written by this engine); rebuilding the indexes re-checks uniqueness. */
+  /** Restores persisted state (trusted: written by this database); rebuilding the indexes re-checks uniqueness. */
   load(docs: Document[], indexes: IndexSpec[]): void {
     for (const doc of docs) this.docs.set(idKey(doc._id), doc);
     try {
@@ -192,7 +192,7 @@ export class CollectionStore {
   private prepareInsert(input: unknown): Document {
     if (!isPlainObject(input)) throw new EmbeddedServerError(ErrorCode.BadValue, 'a document must be an object');
     const doc = deepCopy(input);
-    // The driver generates an id when `_id` is null or undefined; this engine keeps ids strings.
+    // The driver generates an id when `_id` is null or undefined; the embedded database keeps ids strings.
     if (input._id === undefined || input._id === null) doc._id = newId();
     if (Array.isArray(doc._id)) throw new EmbeddedServerError(ErrorCode.BadValue, "can't use an array for _id");
     return doc;
@@ -329,15 +329,6 @@ export class CollectionStore {
       }
       for (const doc of expired) this.removeDoc(doc);
       return expired.length;
-    });
-  }
-
-  /** Drops documents and indexes, as dropping the collection does. */
-  drop(): void {
-    this.write(() => {
-      this.docs.clear();
-      this.indexes.reset();
-      this.pending.push({ z: 1 });
     });
   }
 }

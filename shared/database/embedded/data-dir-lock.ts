@@ -1,4 +1,4 @@
-// One process per data directory: the embedded engine keeps state in memory and only appends
+// One process per data directory: the embedded database keeps state in memory and only appends
 // to its files, so a second writer would silently lose data. The lock file holds the owner's
 // pid; a lock whose pid is no longer running (a crash, or a container restarted with the
 // same pid) is taken over.

@@ -1,4 +1,4 @@
-// Value helpers shared by the embedded engine: copying documents the way a BSON round trip
+// Value helpers shared by the embedded database: copying documents the way a BSON round trip
 // would, and turning values into strings that are equal exactly when MongoDB's equality says
 // the values are equal (used as Map keys by the `_id` map and the indexes).
 import { BSON } from 'mongodb';
@@ -11,7 +11,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /**
  * Deep copy. `undefined` becomes null because that is what the driver stores for it (BSON has
- * no undefined and `ignoreUndefined` is off), so both engines hand back the same document.
+ * no undefined and `ignoreUndefined` is off), so both databases hand back the same document.
  */
 export function deepCopy<V>(value: V): V {
   return copyValue(value) as V;

@@ -1,4 +1,4 @@
-// The embedded engine behind the Database interface: collections in memory, persisted to a data
+// The embedded database behind the Database interface: collections in memory, persisted to a data
 // directory (snapshot + journal per collection, see collection-files.ts) when one is given,
 // with a periodic TTL sweep. It serves one process: the directory is locked while open.
 import type { Database, DocCollection, StoredDoc } from '../collection.js';
@@ -163,11 +163,6 @@ export class EmbeddedDatabase implements Database, WriteSink {
     this.assertUsable();
   }
 
-  async dropAll(): Promise<void> {
-    this.assertUsable();
-    for (const store of this.stores.values()) store.drop();
-  }
-
   /** Names of the collections that exist (tests and diagnostics). */
   collectionNames(): string[] {
     return [...this.stores.keys()];
@@ -193,7 +188,7 @@ export class EmbeddedDatabase implements Database, WriteSink {
   }
 }
 
-/** Opens the embedded engine, persisted under `dataDir` when given. */
+/** Opens the embedded database, persisted under `dataDir` when given. */
 export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions = {}): Promise<EmbeddedDatabase> {
   return EmbeddedDatabase.open(options);
 }

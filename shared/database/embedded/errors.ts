@@ -1,9 +1,9 @@
-// Errors the embedded engine raises, shaped like the driver's server errors (`code`, and for
-// duplicate keys `keyPattern`/`keyValue`) so callers handle both engines with the same checks.
+// Errors the embedded database raises, shaped like the driver's server errors (`code`, and for
+// duplicate keys `keyPattern`/`keyValue`) so callers handle both databases with the same checks.
 import { DUPLICATE_KEY_CODE, type BulkResult } from '../collection.js';
 import { renderKeyValue } from './document-values.js';
 
-/** MongoDB server error codes the engine reproduces. */
+/** MongoDB server error codes the embedded database reproduces. */
 export const ErrorCode = {
   BadValue: 2,
   FailedToParse: 9,

@@ -157,12 +157,4 @@ export class IndexCatalog {
     for (const index of this.unique) index.remove(index.entriesOf(doc), id);
     for (const lookup of this.lookups.values()) lookup.remove(doc, id);
   }
-
-  /** Drops every index, as dropping the collection does. */
-  reset(): void {
-    this.specs.clear();
-    this.unique = [];
-    this.lookups.clear();
-    this.ttl = [];
-  }
 }

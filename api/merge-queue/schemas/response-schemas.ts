@@ -1,0 +1,125 @@
+// The 200 answers of the merge-queue endpoints, as api/merge-queue/serializers produce them. The
+// OpenAPI document describes them and a test validates every real answer against them.
+import Type, { type TSchema } from 'typebox';
+import {
+  DIRECT_MERGE_MODES,
+  ENTRY_STATES,
+  MERGE_METHODS,
+  MERGEABILITY,
+  OPTIMIZATION_MODES,
+  QUEUE_MODES,
+  QUEUE_STATES,
+  REASONS,
+  REQUIRED_STATUSES_SOURCES,
+  STATUS_STATES,
+  TEST_BRANCH_CONSTRUCTION_MODES,
+  TEST_RUN_STATUSES,
+} from '../../../shared/merge-queue/domain/model.js';
+
+const closed = <P extends Record<string, TSchema>>(properties: P) => Type.Object(properties, { additionalProperties: false });
+const oneOf = (values: readonly string[]) => Type.Enum([...values], { type: 'string' });
+const dateTime = Type.String({ format: 'date-time' });
+
+/** Mutations answer an empty object. */
+export const EmptyResponse = closed({});
+
+export const QueueSettingsResponse = closed({
+  state: oneOf(QUEUE_STATES),
+  branch: Type.String(),
+  concurrency: Type.Integer(),
+  testingTimeoutMinutes: Type.Integer(),
+  mode: oneOf(QUEUE_MODES),
+  canOptimisticallyMerge: Type.Boolean(),
+  pendingFailureDepth: Type.Integer(),
+  batch: Type.Boolean(),
+  batchingMaxWaitTimeMinutes: Type.Integer(),
+  batchingMinSize: Type.Integer(),
+  createPrsForTestingBranches: Type.Boolean(),
+  commentsEnabled: Type.Boolean(),
+  commandsEnabled: Type.Boolean(),
+  statusCheckEnabled: Type.Boolean(),
+  extensionEnabled: Type.Boolean(),
+  bisectionConcurrency: Type.Integer(),
+  requiredStatuses: Type.Array(Type.String()),
+  allowedBotSubmitters: Type.Array(Type.String()),
+  batchingRules: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+  directMergeMode: oneOf(DIRECT_MERGE_MODES),
+  optimizationMode: oneOf(OPTIMIZATION_MODES),
+  mergeMethod: oneOf(MERGE_METHODS),
+  testBranchConstructionMode: oneOf(TEST_BRANCH_CONSTRUCTION_MODES),
+  enqueueingLabel: Type.String(),
+  labelCommandsEnabled: Type.Boolean(),
+  stateLabelsEnabled: Type.Boolean(),
+  notReadyTimeoutHours: Type.Integer(),
+});
+
+const entryProperties = {
+  id: Type.String(),
+  state: oneOf(ENTRY_STATES),
+  stateChangedAt: dateTime,
+  priorityValue: Type.Integer({ minimum: 0, maximum: 255 }),
+  priorityName: Type.String(),
+  usedDefaultPriorityName: Type.String(),
+  skipTheLine: Type.Boolean(),
+  noBatch: Type.Boolean(),
+  prNumber: Type.Integer({ minimum: 0 }),
+  prTitle: Type.String(),
+  prSha: Type.String(),
+  prBaseBranch: Type.String(),
+  prAuthor: Type.String(),
+};
+
+export const EnqueuedPullRequest = closed(entryProperties);
+
+export const QueueResponse = closed({ ...QueueSettingsResponse.properties, enqueuedPullRequests: Type.Array(EnqueuedPullRequest) });
+
+export const ListPullRequestsResponse = closed({
+  pullRequests: Type.Array(EnqueuedPullRequest),
+  nextCursor: Type.Optional(Type.String({ format: 'uuid' })),
+});
+
+export const SubmittedPullRequestResponse = closed({
+  ...entryProperties,
+  readiness: closed({
+    doesBaseBranchMatch: Type.Boolean(),
+    gitHubMergeability: oneOf(MERGEABILITY),
+    requiresImpactedTargets: Type.Boolean(),
+    hasImpactedTargets: Type.Boolean(),
+  }),
+  forceEnqueued: Type.Boolean(),
+  isCurrentlySubmittedToQueue: Type.Boolean(),
+  verifiedByTestRun: Type.Union([Type.String(), Type.Null()]),
+  restartCount: Type.Integer({ minimum: 0 }),
+  /** Newest first; only with `includeTimeline: true`. */
+  timeline: Type.Optional(
+    Type.Array(
+      closed({
+        timestamp: dateTime,
+        state: oneOf(ENTRY_STATES),
+        previousState: Type.Union([oneOf(ENTRY_STATES), Type.Null()]),
+        reason: oneOf(REASONS),
+        detail: Type.Optional(Type.String()),
+        testRunId: Type.Optional(Type.String()),
+      }),
+    ),
+  ),
+});
+
+export const TestingDetailsResponse = closed({
+  requiredStatuses: Type.Array(Type.String()),
+  requiredStatusesSource: Type.Optional(oneOf(REQUIRED_STATUSES_SOURCES)),
+  testBranch: Type.String(),
+  testBranchSha: Type.String(),
+  createdAt: dateTime,
+  status: oneOf(TEST_RUN_STATUSES),
+  checkSuites: Type.Array(closed({ checkRuns: Type.Array(closed({ name: Type.String(), url: Type.String() })) })),
+  statusChecks: Type.Array(closed({ context: Type.String(), url: Type.String(), state: oneOf(STATUS_STATES.map((s) => s.toUpperCase())) })),
+  testedPullRequests: Type.Array(closed({ prNumber: Type.Integer({ minimum: 0 }), prUrl: Type.String(), title: Type.String() })),
+  /** Present only when targets were uploaded; a union holding ALL is ["ALL"]. */
+  impactedTargets: Type.Optional(Type.Array(Type.String())),
+  impactedTargetsForTestedPrs: Type.Optional(Type.Array(Type.String())),
+  dependentPrs: Type.Array(Type.Integer({ minimum: 0 })),
+});
+
+/** The Prometheus text of GET /v1/getMergeQueueMetrics. */
+export const MetricsTextResponse = Type.String();

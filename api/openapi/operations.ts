@@ -1,0 +1,251 @@
+// Every operation this service serves, with the TypeBox schemas that validate its request and
+// describe its 200 answer. The OpenAPI document (document.ts) is generated from this table, and a
+// test checks that it names every registered route.
+import Type, { type TObject, type TSchema } from 'typebox';
+import { BUNDLE_UPLOAD_PATH } from '../../shared/flaky-tests/services/bundle-upload-service.js';
+import * as mqRequest from '../merge-queue/schemas/pull-request-schemas.js';
+import * as queueRequest from '../merge-queue/schemas/queue-schemas.js';
+import * as runRequest from '../merge-queue/schemas/test-run-schemas.js';
+import { MetricsQuerySchema } from '../merge-queue/schemas/metrics-schemas.js';
+import * as mq from '../merge-queue/schemas/response-schemas.js';
+import * as listRequest from '../flaky-tests/schemas/list-schemas.js';
+import * as settingsRequest from '../flaky-tests/schemas/settings-schemas.js';
+import * as cliRequest from '../flaky-tests/schemas/cli-schemas.js';
+import { UploadMetaSchema } from '../flaky-tests/schemas/upload-schemas.js';
+import * as flaky from '../flaky-tests/schemas/response-schemas.js';
+import { DependencyLostResponse, HealthResponse, ReadinessResponse, ServiceStatusResponse } from './health-schemas.js';
+
+export const TAGS = {
+  mergeQueue: 'Merge queue',
+  flakyTests: 'Flaky tests',
+  cli: 'Hosted CLI',
+  service: 'Service',
+} as const;
+
+/** The description and the reference page need no token (docs/decisions.md). */
+export const DOCUMENT_PATH = '/v1/openapi.json';
+export const REFERENCE_PATH = '/v1/docs';
+export const REFERENCE_SCRIPT_PATH = '/v1/docs/api-reference.js';
+
+export type Tag = (typeof TAGS)[keyof typeof TAGS];
+
+export type RequestBody =
+  | { kind: 'json'; schema: TSchema }
+  | { kind: 'query'; schema: TObject }
+  | { kind: 'multipart'; schema: TObject; encoding: Record<string, { contentType: string }> }
+  | { kind: 'binary'; contentType: string; description: string; query: TObject; pathParams: TObject };
+
+export type Answer = { kind: 'json'; schema: TSchema } | { kind: 'text'; contentType: string; schema: TSchema };
+
+export interface Operation {
+  method: 'get' | 'post' | 'put';
+  /** The full path (with /v1); parameters as `{name}`. */
+  path: string;
+  operationId: string;
+  tag: Tag;
+  summary: string;
+  description?: string;
+  /** Needs `x-api-token`. */
+  token: boolean;
+  /** Part of the compatible hosted API (else this service's addition). */
+  compatible: boolean;
+  request?: RequestBody;
+  ok: Answer;
+  /** Statuses other than 200 that are part of the contract, e.g. 503 from /readyz. */
+  otherAnswers?: Record<string, { description: string; answer: Answer }>;
+}
+
+const json = (schema: TSchema): Answer => ({ kind: 'json', schema });
+const body = (schema: TSchema): RequestBody => ({ kind: 'json', schema });
+
+/** A POST with a JSON body and a JSON answer, behind the API token: almost every operation. */
+const jsonPost = (op: Omit<Operation, 'method' | 'token' | 'request' | 'ok'> & { request: TSchema; ok: TSchema }): Operation => ({
+  ...op,
+  method: 'post',
+  token: true,
+  request: body(op.request),
+  ok: json(op.ok),
+});
+
+const mergeQueue = (name: string, summary: string, request: TSchema, ok: TSchema, compatible = true, description?: string): Operation =>
+  jsonPost({ path: `/v1/${name}`, operationId: name, tag: TAGS.mergeQueue, summary, ...(description ? { description } : {}), compatible, request, ok });
+
+const flakyTests = (name: string, summary: string, request: TSchema, ok: TSchema, compatible: boolean): Operation =>
+  jsonPost({
+    path: `/v1/flaky-tests/${name}`,
+    operationId: name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()),
+    tag: TAGS.flakyTests,
+    summary,
+    compatible,
+    request,
+    ok,
+  });
+
+export const OPERATIONS: readonly Operation[] = [
+  mergeQueue('submitPullRequest', 'Submit a pull request to the queue', mqRequest.SubmitSchema, mq.EmptyResponse),
+  mergeQueue('cancelPullRequest', 'Cancel a submitted pull request', mqRequest.PrRefSchema, mq.EmptyResponse),
+  mergeQueue('restartTestsOnPullRequest', 'Restart the tests of a pull request under test', mqRequest.PrRefSchema, mq.EmptyResponse),
+  mergeQueue('getSubmittedPullRequest', 'A submitted pull request, by number or branch', mqRequest.GetSubmittedSchema, mq.SubmittedPullRequestResponse),
+  mergeQueue('setImpactedTargets', 'Upload the targets a pull request head impacts', mqRequest.SetImpactedTargetsSchema, mq.EmptyResponse),
+  mergeQueue('listPullRequests', 'Pull requests of a queue, newest first, by cursor', mqRequest.ListPullRequestsSchema, mq.ListPullRequestsResponse),
+  mergeQueue('createQueue', 'Create the queue of a branch', queueRequest.CreateQueueSchema, mq.EmptyResponse),
+  mergeQueue('getQueue', 'A queue, its settings and the pull requests in it', queueRequest.QueueRefSchema, mq.QueueResponse),
+  mergeQueue('updateQueue', 'Change the settings or state of a queue', queueRequest.UpdateQueueSchema, mq.QueueSettingsResponse),
+  mergeQueue('deleteQueue', 'Delete an empty queue', queueRequest.QueueRefSchema, mq.EmptyResponse),
+  mergeQueue('getMergeQueueTestingDetails', 'A test run: its branch, statuses and pull requests', runRequest.TestingDetailsSchema, mq.TestingDetailsResponse),
+  mergeQueue(
+    'setCommitStatus',
+    'Report a CI status on a commit (a test branch head)',
+    runRequest.SetCommitStatusSchema,
+    mq.EmptyResponse,
+    false,
+    'How CI reports results on test branches to this service (the hosted product reads them from the forge).',
+  ),
+  {
+    method: 'get',
+    path: '/v1/getMergeQueueMetrics',
+    operationId: 'getMergeQueueMetrics',
+    tag: TAGS.mergeQueue,
+    summary: "The organisation's merge-queue metrics in the Prometheus text format",
+    description: 'Every repository of the organisation, or one with `repo` (owner/name) and `repoHost`.',
+    token: true,
+    compatible: true,
+    request: { kind: 'query', schema: MetricsQuerySchema },
+    ok: { kind: 'text', contentType: 'text/plain', schema: mq.MetricsTextResponse },
+  },
+
+  flakyTests('list-failing-tests', 'Tests that failed in a time window (at most 7 days)', listRequest.ListFailingSchema, flaky.ListFailingResponse, true),
+  flakyTests('list-unhealthy-tests', 'Flaky or broken tests', listRequest.ListUnhealthySchema, flaky.ListUnhealthyResponse, true),
+  flakyTests('list-quarantined-tests', 'Quarantined tests', listRequest.ListQuarantinedSchema, flaky.ListQuarantinedResponse, true),
+  flakyTests('get-test-details', 'One test, with its failure summary and rates', listRequest.TestDetailsSchema, flaky.TestDetailsResponse, true),
+  flakyTests('link-ticket-to-test-case', 'Link a ticket to a test', listRequest.LinkTicketSchema, mq.EmptyResponse, true),
+  flakyTests('get-repo-settings', "A repository's quarantine and detection settings", settingsRequest.RepoSettingsQuerySchema, flaky.RepoSettingsResponse, false),
+  flakyTests('update-repo-settings', "Change a repository's quarantine and detection settings", settingsRequest.UpdateSettingsSchema, flaky.RepoSettingsResponse, false),
+  flakyTests('get-quarantine-override', "A test's quarantine override and its history", settingsRequest.OverrideQuerySchema, flaky.QuarantineOverrideResponse, false),
+  flakyTests('set-quarantine-override', 'Always or never quarantine a test, or clear the override', settingsRequest.SetOverrideSchema, flaky.QuarantineOverrideResponse, false),
+  {
+    method: 'post',
+    path: '/v1/flaky-tests/upload',
+    operationId: 'uploadTestResults',
+    tag: TAGS.flakyTests,
+    summary: 'Upload JUnit XML reports of a CI job',
+    description: 'multipart/form-data: the `meta` part (JSON) first, then one or more `junit` parts (XML, optionally gzip-compressed), and an optional `codeowners` part.',
+    token: true,
+    compatible: false,
+    request: {
+      kind: 'multipart',
+      schema: Type.Object({
+        meta: UploadMetaSchema,
+        junit: Type.Array(Type.String({ contentMediaType: 'application/octet-stream' }), { minItems: 1 }),
+        codeowners: Type.Optional(Type.String()),
+      }),
+      encoding: { meta: { contentType: 'application/json' }, junit: { contentType: 'application/xml, application/gzip' } },
+    },
+    ok: json(flaky.UploadResultResponse),
+  },
+
+  jsonPost({
+    path: '/v1/metrics/createBundleUpload',
+    operationId: 'createBundleUpload',
+    tag: TAGS.cli,
+    summary: 'Where the hosted CLI uploads a test bundle',
+    description: "The hosted CLI's internal endpoint (unknown fields are accepted): answers a one-time upload URL.",
+    compatible: false,
+    request: cliRequest.CreateBundleUploadSchema,
+    ok: flaky.CreateBundleUploadResponse,
+  }),
+  jsonPost({
+    path: '/v1/metrics/getQuarantineConfig',
+    operationId: 'getQuarantineConfig',
+    tag: TAGS.cli,
+    summary: 'Quarantined test ids for the hosted CLI',
+    description: "The hosted CLI's internal endpoint (unknown fields are accepted).",
+    compatible: false,
+    request: cliRequest.GetQuarantineConfigSchema,
+    ok: flaky.QuarantineConfigResponse,
+  }),
+  {
+    method: 'put',
+    path: `${BUNDLE_UPLOAD_PATH}/{id}`,
+    operationId: 'putBundleUpload',
+    tag: TAGS.cli,
+    summary: 'Receive a test bundle at the URL createBundleUpload issued',
+    description: 'Like a presigned URL it carries no API token: the `key` of the issued URL authorises the one upload.',
+    token: false,
+    compatible: false,
+    request: {
+      kind: 'binary',
+      contentType: 'application/octet-stream',
+      description: 'The bundle the hosted CLI builds: a tar archive, zstd- or gzip-compressed, with JUnit reports and bundle metadata.',
+      query: Type.Object({ key: Type.String({ pattern: '^[A-Za-z0-9_-]{20,100}$' }) }),
+      pathParams: Type.Object({ id: Type.String({ format: 'uuid' }) }),
+    },
+    ok: json(flaky.UploadResultResponse),
+  },
+
+  {
+    method: 'get',
+    path: '/v1/status',
+    operationId: 'getStatus',
+    tag: TAGS.service,
+    summary: 'Service status in the compatible API’s form (no token)',
+    token: false,
+    compatible: true,
+    ok: json(ServiceStatusResponse),
+  },
+  {
+    method: 'get',
+    path: '/healthz',
+    operationId: 'health',
+    tag: TAGS.service,
+    summary: 'The process is alive and no dependency is lost for good (no token)',
+    token: false,
+    compatible: false,
+    ok: json(HealthResponse),
+    otherAnswers: { '503': { description: 'A dependency has been unreachable longer than DEPENDENCY_LOST_SECONDS', answer: json(DependencyLostResponse) } },
+  },
+  {
+    method: 'get',
+    path: '/readyz',
+    operationId: 'readiness',
+    tag: TAGS.service,
+    summary: 'The database and Redis answer (no token)',
+    token: false,
+    compatible: false,
+    ok: json(ReadinessResponse),
+    otherAnswers: { '503': { description: 'A dependency does not answer', answer: json(ReadinessResponse) } },
+  },
+  {
+    method: 'get',
+    path: DOCUMENT_PATH,
+    operationId: 'getOpenApiDocument',
+    tag: TAGS.service,
+    summary: 'This description: OpenAPI 3.1 (no token)',
+    token: false,
+    compatible: false,
+    ok: json(Type.Object({ openapi: Type.Literal('3.1.0') })),
+  },
+  {
+    method: 'get',
+    path: REFERENCE_PATH,
+    operationId: 'getApiReference',
+    tag: TAGS.service,
+    summary: 'The API reference page, rendered from this description (no token)',
+    token: false,
+    compatible: false,
+    ok: { kind: 'text', contentType: 'text/html', schema: Type.String() },
+  },
+  {
+    method: 'get',
+    path: REFERENCE_SCRIPT_PATH,
+    operationId: 'getApiReferenceScript',
+    tag: TAGS.service,
+    summary: "The reference page's script (Scalar's standalone bundle, served from this service)",
+    token: false,
+    compatible: false,
+    ok: { kind: 'text', contentType: 'text/javascript', schema: Type.String() },
+  },
+];
+
+/** Paths under /v1 that need no token: the public operations of the table. */
+export const PUBLIC_V1_PATHS: ReadonlySet<string> = new Set(OPERATIONS.filter((op) => !op.token && op.path.startsWith('/v1/')).map((op) => op.path));

@@ -1,0 +1,159 @@
+// GET /v1/openapi.json describes this service (issue 10 §7): it is valid OpenAPI 3.1, it names
+// every route the application registers (and nothing else), and every described 200 answer is
+// what the service really answers — each operation is called over HTTP on a service with data.
+import { expect } from 'chai';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import type Router from '@koa/router';
+import { startTestService, type ApiResponse, type TestService } from '../../scripts/lib/test-service.js';
+import { createApp } from '../../api/app.js';
+import { appDepsOf } from '../../api/server.js';
+import { expectDescribedAnswer, type ServiceDoc } from '../helpers/openapi.js';
+import { CI, makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
+import { ORG, REPO, bundle, junit, sha, uploadOk } from './flaky-support.js';
+import { pushToBranch } from '../../scripts/lib/git-fixtures.js';
+
+/** `METHOD /path` of every route of the application's routers, parameters as `{name}`. */
+function registeredRoutes(svc: TestService): string[] {
+  const { ctx } = svc;
+  const app = createApp(appDepsOf(ctx));
+  // @koa/router's routes() middleware carries its router.
+  const routers = app.middleware.flatMap((m) => (m as { router?: Router }).router ?? []);
+  expect(routers.length, 'routers found in the middleware stack').to.be.greaterThan(2);
+  return routers.flatMap((r) =>
+    r.stack.flatMap((layer) =>
+      layer.methods.filter((m) => m !== 'HEAD' && m !== 'OPTIONS').map((m) => `${m} ${String(layer.path).replace(/:(\w+)/g, '{$1}')}`),
+    ),
+  );
+}
+
+function describedOperations(doc: ServiceDoc): string[] {
+  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+}
+
+describe('OpenAPI description of this service', function () {
+  this.timeout(60_000);
+  let svc: TestService;
+  let doc: ServiceDoc;
+
+  before(async () => {
+    svc = await startTestService(SERVICE_OPTIONS);
+    const res = await svc.raw('GET', '/v1/openapi.json');
+    expect(res.status).to.equal(200);
+    doc = res.body as ServiceDoc;
+  });
+  after(async () => {
+    await svc.close();
+  });
+
+  it('is served without a token and is valid OpenAPI 3.1', async () => {
+    const result = await new Validator().validate(doc as unknown as Record<string, unknown>);
+    expect(result.valid, JSON.stringify(result.errors, null, 1)?.slice(0, 3000)).to.equal(true);
+    expect((doc as unknown as { openapi: string }).openapi).to.equal('3.1.0');
+  });
+
+  it('describes every registered route, and only those', () => {
+    const registered = new Set(registeredRoutes(svc));
+    const described = new Set(describedOperations(doc));
+    expect([...registered].filter((r) => !described.has(r)), 'registered but not described').to.deep.equal([]);
+    expect([...described].filter((d) => !registered.has(d)), 'described but not registered').to.deep.equal([]);
+  });
+
+  it('serves the reference page and its script from this service', async () => {
+    const page = await svc.raw('GET', '/v1/docs');
+    expect(page.status).to.equal(200);
+    expect(page.headers.get('content-type')).to.match(/^text\/html/);
+    const scripts = [...(page.body as string).matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!);
+    expect(scripts).to.deep.equal(['/v1/docs/api-reference.js']);
+    expect(page.body as string).to.include('/v1/openapi.json');
+    expect(page.body as string, 'no resource from elsewhere').not.to.match(/(src|href)="https?:/);
+    const script = await svc.raw('GET', scripts[0]!);
+    expect(script.status).to.equal(200);
+    expect(script.headers.get('content-type')).to.match(/^text\/javascript/);
+    expect((script.body as string).length).to.be.greaterThan(100_000);
+  });
+
+  it('every described 200 answer is what the service answers', async () => {
+    const q: PrQueue = await makeQueue(svc);
+    const { ref } = q;
+    const token = { 'x-api-token': svc.token };
+    const json = { ...token, 'content-type': 'application/json' };
+    const calls = new Map<string, () => Promise<ApiResponse>>();
+    const post = (path: string, body: unknown) => calls.set(`POST ${path}`, () => svc.raw('POST', path, { body: JSON.stringify(body), headers: json }));
+
+    // Data: #1 under test with impacted targets and a CI status, #2 waiting, a failing flaky test.
+    await q.pr(1);
+    await q.pr(2);
+    await pushToBranch(q.fx, 'release', [{ message: 'Release', files: { 'release.txt': '1\n' } }], { from: q.fx.initialSha });
+    await q.submitOk(1);
+    const run = await q.runOf(1);
+    const entry = await q.entry(1);
+    await uploadOk(svc, { branch: 'main', commit_sha: sha(1) }, [{ name: 'r.xml', data: junit({ a: 'f', b: 'p' }) }]);
+    const failing = await svc.post<{ tests: { id: string }[] }>('/flaky-tests/list-failing-tests', {
+      repo: REPO,
+      org_url_slug: ORG,
+      page_query: { page_size: 10 },
+      start_time: new Date(Date.now() - 3_600_000).toISOString(),
+      end_time: new Date(Date.now() + 60_000).toISOString(),
+    });
+    const testId = failing.body.tests[0]!.id;
+    const flakyRepo = { repo: REPO, org_url_slug: ORG };
+
+    post('/v1/submitPullRequest', { ...ref, pr: { number: 2 } });
+    post('/v1/setImpactedTargets', { ...ref, pr: { number: 1, sha: entry.prSha }, impactedTargets: ['//app:test'] });
+    post('/v1/setCommitStatus', { repo: ref.repo, sha: run.sha, context: CI, state: 'PENDING', targetUrl: 'https://ci.example/1' });
+    post('/v1/getMergeQueueTestingDetails', { ...ref, testRunId: run.id });
+    post('/v1/getSubmittedPullRequest', { ...ref, pr: { number: 1 }, includeTimeline: true });
+    post('/v1/getQueue', ref);
+    post('/v1/listPullRequests', { ...ref, take: 1 });
+    post('/v1/updateQueue', { ...ref, batchingMinSize: 2 });
+    post('/v1/restartTestsOnPullRequest', { ...ref, pr: { number: 1 } });
+    post('/v1/cancelPullRequest', { ...ref, pr: { number: 2 } });
+    post('/v1/createQueue', { repo: ref.repo, targetBranch: 'release' });
+    post('/v1/deleteQueue', { repo: ref.repo, targetBranch: 'release' });
+    calls.set('GET /v1/getMergeQueueMetrics', () => svc.raw('GET', `/v1/getMergeQueueMetrics?repo=${ref.repo.owner}/${ref.repo.name}&repoHost=${ref.repo.host}`, { headers: token }));
+
+    post('/v1/flaky-tests/get-repo-settings', flakyRepo);
+    post('/v1/flaky-tests/update-repo-settings', { ...flakyRepo, quarantine: { enabled: true }, ticket_url_template: 'https://tickets.example/{ticket}', reason: 'described' });
+    post('/v1/flaky-tests/set-quarantine-override', { ...flakyRepo, test_id: testId, override: 'ALWAYS_QUARANTINE', reason: 'described' });
+    post('/v1/flaky-tests/get-quarantine-override', { ...flakyRepo, test_id: testId });
+    post('/v1/flaky-tests/link-ticket-to-test-case', { repo: REPO, test_case_id: testId, external_ticket_id: 'OPS-1' });
+    post('/v1/flaky-tests/list-failing-tests', { ...flakyRepo, page_query: { page_size: 10 }, start_time: new Date(Date.now() - 3_600_000).toISOString(), end_time: new Date(Date.now() + 60_000).toISOString() });
+    post('/v1/flaky-tests/list-unhealthy-tests', { ...flakyRepo, page_query: { page_size: 10 }, status: 'BROKEN' });
+    post('/v1/flaky-tests/list-quarantined-tests', { ...flakyRepo, page_query: { page_size: 10 } });
+    post('/v1/flaky-tests/get-test-details', { ...flakyRepo, test_id: testId });
+    post('/v1/metrics/getQuarantineConfig', { repo: REPO, orgUrlSlug: ORG, remoteUrls: [] });
+    calls.set('POST /v1/flaky-tests/upload', async () => {
+      const fd = new FormData();
+      fd.append('meta', JSON.stringify({ repo: REPO, org_url_slug: ORG, commit_sha: sha(2), branch: 'main', started_at: new Date().toISOString() }));
+      fd.append('junit', new Blob([junit({ a: 'p' })]), 'r.xml');
+      const res = await fetch(`${svc.url}/v1/flaky-tests/upload`, { method: 'POST', body: fd, headers: token });
+      return { status: res.status, headers: res.headers, body: JSON.parse(await res.text()) as unknown };
+    });
+    let bundleUrl = '';
+    calls.set('POST /v1/metrics/createBundleUpload', async () => {
+      const res = await svc.post<{ url: string }>('/metrics/createBundleUpload', { repo: REPO, orgUrlSlug: ORG, clientVersion: 'cli 0.10' });
+      bundleUrl = res.body.url;
+      return res;
+    });
+    calls.set('PUT /flaky-tests/bundle-uploads/{id}', async () => {
+      const meta = { version: '1', org: ORG, repo: { repo: REPO, repo_head_sha: sha(3), repo_head_branch: 'refs/heads/main' }, file_sets: [{ file_set_type: 'Junit', files: [{ original_path: 'r.xml', path: 'junit/0', owners: [] }] }] };
+      const body = await bundle([
+        { name: 'meta.json', data: JSON.stringify(meta) },
+        { name: 'junit/0', data: junit({ a: 'p' }) },
+      ]);
+      const res = await fetch(bundleUrl, { method: 'PUT', body, headers: { 'content-type': 'application/octet-stream' } });
+      return { status: res.status, headers: res.headers, body: JSON.parse(await res.text()) as unknown };
+    });
+    for (const path of ['/v1/status', '/healthz', '/readyz', '/v1/openapi.json', '/v1/docs', '/v1/docs/api-reference.js']) {
+      calls.set(`GET ${path}`, () => svc.raw('GET', path));
+    }
+
+    expect([...calls.keys()].sort(), 'one call per described operation').to.deep.equal(describedOperations(doc).sort());
+    for (const [operation, call] of calls) {
+      const res = await call();
+      expect(res.status, `${operation}: ${JSON.stringify(res.body).slice(0, 500)}`).to.equal(200);
+      const [method, path] = operation.split(' ') as [string, string];
+      expectDescribedAnswer(doc, method, path, res.headers.get('content-type') ?? '', res.body);
+    }
+  });
+});

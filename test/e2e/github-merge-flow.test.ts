@@ -181,6 +181,17 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
       await h.untilState(1, ['merged']);
     });
 
+    it('a merge GitHub refuses fails the pull request with a reason that quotes GitHub', async () => {
+      await h.configure({ mergeMethod: 'rebase' });
+      h.double.faults.mergeRefusal = { status: 405, message: 'Repository rule violations found' };
+      h.runCi('check-runs');
+      await h.pr(1);
+      await h.submit(1);
+      const failed = await h.untilState(1, ['failed']);
+      expect(failed.timeline[0]).to.include({ reason: 'github_api_merge_pr_failed', detail: 'GitHub refused to merge #1 (405): Repository rule violations found' });
+      expect(await h.onGitHub(1)).to.include({ state: 'open', merged: false });
+    });
+
     it('a secondary rate limit in the middle of a merge is waited out and the merge completes once', async () => {
       await h.configure({ mergeMethod: 'squash' });
       h.double.faults.secondaryLimit = { method: 'PUT', pathIncludes: '/merge', remaining: 1, retryAfterSeconds: 1 };

@@ -19,7 +19,7 @@ const QUEUE_TOKEN = 'ghp_token-of-the-queue-service';
 export interface Submitted {
   state: string;
   restartCount: number;
-  timeline: { state: string; reason: string; testRunId?: string }[];
+  timeline: { state: string; reason: string; detail?: string; testRunId?: string }[];
 }
 
 export class GitHubHarness {

@@ -41,6 +41,7 @@ describe('GitHub provider against the GitHub double', function () {
     double.faults.mergeableNull = false;
     double.faults.secondaryLimit = null;
     double.faults.mergeServerError = null;
+    double.faults.mergeRefusal = null;
     double.assertClean();
   });
   after(async () => {
@@ -103,6 +104,15 @@ describe('GitHub provider against the GitHub double', function () {
     expect(result.ok).to.equal(true);
     expect(double.requestsTo('PUT', `/gh-${seq}/pulls/7/merge`).map((r) => r.status)).to.deep.equal([403, 200]);
     expect(Date.now() - started).to.be.at.least(1000);
+  });
+
+  it('a merge GitHub refuses fails that pull request in GitHub’s own words; nothing is retried', async () => {
+    const { fx, pr } = await repoWithPull();
+    double.faults.mergeRefusal = { status: 405, message: 'Repository rule violations found' };
+    const { result } = await squashMerge(fx, pr);
+    expect(result).to.deep.equal({ ok: false, reason: 'conflict', prNumber: 7, conflictedFiles: [], forgeMessage: 'GitHub refused to merge #7 (405): Repository rule violations found' });
+    expect(double.requestsTo('PUT', `/gh-${seq}/pulls/7/merge`)).to.have.length(1);
+    expect(await listCommits(fx, 'main')).to.have.length(1);
   });
 
   it('GitHub still computing mergeability (mergeable: null) is not a conflict', async () => {

@@ -44,18 +44,6 @@ export interface GitHubProviderOptions {
   logger: Logger;
 }
 
-/** GitHub refused a merge for a reason the queue cannot fix by retrying (protection, permissions). */
-export class GitHubMergeRefusedError extends Error {
-  constructor(
-    readonly prNumber: number,
-    readonly status: number,
-    readonly githubMessage: string,
-  ) {
-    super(`GitHub refused to merge #${prNumber} (${status}): ${githubMessage}`);
-    this.name = 'GitHubMergeRefusedError';
-  }
-}
-
 /** Tries of GitHub's merge after a 5xx or a timeout, each preceded by a look at whether it landed. */
 const MERGE_ATTEMPTS = 3;
 const MERGE_TIMEOUT_MS = 60_000;
@@ -74,6 +62,8 @@ interface GitHubPull {
   draft?: boolean;
   html_url: string;
 }
+
+type MergeStep = { kind: 'merged'; sha: string } | { kind: 'moved' } | { kind: 'refused'; message: string };
 
 const GITHUB_METHOD: Record<Exclude<MergeMethod, 'merge_commit'>, 'squash' | 'rebase'> = { squash: 'squash', rebase: 'rebase' };
 
@@ -315,8 +305,10 @@ export class GitHubProvider implements GitProvider {
     for (const pr of input.pullRequests) {
       const now = await this.branchHead(repo, input.targetBranch);
       if (now !== head) return { ok: false, reason: 'target_moved', actualHeadSha: now };
-      const mergedSha = await this.mergeOne(repo, method, pr, input.targetBranch, head);
-      if (mergedSha === null) return { ok: false, reason: 'target_moved', actualHeadSha: await this.branchHead(repo, input.targetBranch) };
+      const merged = await this.mergeOne(repo, method, pr, input.targetBranch, head);
+      if (merged.kind === 'moved') return { ok: false, reason: 'target_moved', actualHeadSha: await this.branchHead(repo, input.targetBranch) };
+      if (merged.kind === 'refused') return { ok: false, reason: 'conflict', prNumber: pr.number, conflictedFiles: [], forgeMessage: merged.message };
+      const mergedSha = merged.sha;
       await this.cache.ensureCommits(git, repo, token, [mergedSha]);
       const expected = computed[pr.number] as string;
       const verified =
@@ -335,9 +327,9 @@ export class GitHubProvider implements GitProvider {
   /**
    * PUT /pulls/N/merge without the automatic retry: a 5xx or a timeout may hide a merge that
    * happened, so before trying again the pull request is read, and a merged one is taken as done.
-   * Returns the merge commit, or null when the pull request's head or the target moved.
+   * `moved`: the pull request's head or the target moved; `refused`: GitHub said no (its words).
    */
-  private async mergeOne(repo: RepoRef, method: 'squash' | 'rebase', pr: MergePullRequest, targetBranch: string, head: string): Promise<string | null> {
+  private async mergeOne(repo: RepoRef, method: 'squash' | 'rebase', pr: MergePullRequest, targetBranch: string, head: string): Promise<MergeStep> {
     const { octokit } = await this.access(repo);
     for (let attempt = 1; ; attempt++) {
       try {
@@ -350,16 +342,16 @@ export class GitHubProvider implements GitProvider {
           ...(method === 'squash' ? { commit_title: `${pr.title.replace(/\s+/g, ' ').trim()} (#${pr.number})` } : {}),
           request: { retries: 0, signal: AbortSignal.timeout(MERGE_TIMEOUT_MS) },
         });
-        return data.sha;
+        return { kind: 'merged', sha: data.sha };
       } catch (err) {
         const status = statusOf(err);
         // 409: the pull request's head is not the tested one any more; the sync cancels the entry.
-        if (status === 409) return null;
-        if (status !== null && status < 500) throw new GitHubMergeRefusedError(pr.number, status, messageOf(err));
+        if (status === 409) return { kind: 'moved' };
+        if (status !== null && status < 500) return { kind: 'refused', message: `GitHub refused to merge #${pr.number} (${status}): ${messageOf(err)}` };
         this.logger.warn({ prNumber: pr.number, attempt, err: messageOf(err) }, 'GitHub merge failed; checking whether it landed');
         const { data: landed } = await octokit.rest.pulls.get({ owner: repo.owner, repo: repo.name, pull_number: pr.number });
-        if (landed.merged && landed.merge_commit_sha) return landed.merge_commit_sha;
-        if ((await this.branchHead(repo, targetBranch)) !== head) return null;
+        if (landed.merged && landed.merge_commit_sha) return { kind: 'merged', sha: landed.merge_commit_sha };
+        if ((await this.branchHead(repo, targetBranch)) !== head) return { kind: 'moved' };
         if (attempt >= MERGE_ATTEMPTS) throw err;
         await new Promise((resolve) => setTimeout(resolve, MERGE_BACKOFF_MS * 2 ** (attempt - 1)));
       }

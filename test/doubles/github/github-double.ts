@@ -36,6 +36,8 @@ export interface DoubleFaults {
   mergeServerError: { after: boolean; remaining: number } | null;
   /** Webhook events that are lost on the way (GitHub does not redeliver them). */
   lostEvents: Set<string>;
+  /** Merges are refused as branch protection or a ruleset would refuse them. */
+  mergeRefusal: { status: 403 | 405; message: string } | null;
 }
 
 export interface RecordedRequest {
@@ -84,7 +86,7 @@ export class GitHubDouble {
   readonly requests: RecordedRequest[] = [];
   readonly statuses: StatusRecord[] = [];
   readonly checkRuns: CheckRunRecord[] = [];
-  readonly faults: DoubleFaults = { mergeableNull: false, secondaryLimit: null, mergeServerError: null, lostEvents: new Set() };
+  readonly faults: DoubleFaults = { mergeableNull: false, secondaryLimit: null, mergeServerError: null, lostEvents: new Set(), mergeRefusal: null };
   /** Required status checks per `owner/name/branch`: from rulesets and from classic protection. */
   readonly protection = new Map<string, { rulesets: string[]; classic: string[] | null }>();
   /** Events whose delivery could not reach the service. */
@@ -478,6 +480,8 @@ export class GitHubDouble {
     if (!pr) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
     if (pr.state !== 'open') return [405, { message: 'Pull Request is not mergeable' }];
     if (typeof body.sha === 'string' && body.sha !== pr.headSha) return [409, { message: 'Head branch was modified. Review and try the merge again.' }];
+    const refusal = this.faults.mergeRefusal;
+    if (refusal) return [refusal.status, { message: refusal.message, documentation_url: 'https://docs.github.com/rest' }];
     const fault = this.faults.mergeServerError;
     if (fault && fault.remaining > 0 && !fault.after) {
       fault.remaining--;

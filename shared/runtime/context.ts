@@ -22,7 +22,8 @@ import { jobCountsSource } from '../metrics/job-metrics.js';
 import { MergeQueueMetricsService } from '../merge-queue/services/metrics-service.js';
 import { createFlakyStore, ensureFlakyIndexes } from '../flaky-tests/store/flaky-store.js';
 import { createFlakyServices, type FlakyServices } from '../flaky-tests/services/flaky-services.js';
-import { createGitHubServices, type GitHubServices } from '../providers/github/github-services.js';
+import { claimGitHubRepository, createGitHubServices, type GitHubServices } from '../providers/github/github-services.js';
+import { RepositoryOwners } from '../providers/github/repository-owners.js';
 
 export interface ServiceContext {
   config: Config;
@@ -90,7 +91,14 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     github: config.github ? { config: config.github, dataDir: config.dataDir, logger } : null,
   });
   const requestPlan = (queueId: string, why: string) => jobs.requestPlan(queueId, why);
-  const queues = new QueueService({ store, providers, logger, requestPlan });
+  const githubOwners = providers.github ? new RepositoryOwners(db) : null;
+  const queues = new QueueService({
+    store,
+    providers,
+    logger,
+    requestPlan,
+    ...(githubOwners && providers.github ? { claimRepository: claimGitHubRepository(providers.github, githubOwners) } : {}),
+  });
   const pullRequests = new PullRequestService({ store, providers, queues, logger, requestPlan });
   const commitStatuses = new CommitStatusService({ store, logger, requestPlan });
   const flakyStore = createFlakyStore(db);

@@ -1,12 +1,12 @@
 // POST /webhooks/github at the edge: signatures as GitHub computes them (X-Hub-Signature-256 over
-// the raw body), deduplication by X-GitHub-Delivery, what is ignored; and the GitHub settings,
-// validated at start-up.
+// the raw body), deduplication by X-GitHub-Delivery, what is ignored; a GitHub repository
+// belonging to one organisation; and the GitHub settings, validated at start-up.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { sign } from '@octokit/webhooks-methods';
 import { ConfigError, loadConfig } from '../../shared/config.js';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
-import { createRepo, makeGitRoot, removeGitRoot } from '../../scripts/lib/git-fixtures.js';
+import { createRepo, makeGitRoot, pushToBranch, removeGitRoot } from '../../scripts/lib/git-fixtures.js';
 import { startGitHubDouble, type GitHubDouble } from '../doubles/github/github-double.js';
 import { examplePayload, payloadFor } from '../doubles/github/webhook-payloads.js';
 import { checkRunState } from '../../shared/providers/github/ci-results.js';
@@ -22,7 +22,8 @@ describe('GitHub webhooks', function () {
   before(async () => {
     root = await makeGitRoot();
     double = await startGitHubDouble(root);
-    await createRepo(root, { repo: { host: 'github.com', owner: 'acme', name: 'widgets' } });
+    const fx = await createRepo(root, { repo: { host: 'github.com', owner: 'acme', name: 'widgets' } });
+    await pushToBranch(fx, 'release', [{ message: 'release', files: { 'r.txt': 'r\n' } }]);
     svc = await startTestService({
       env: { GITHUB_APP_ID: double.appId, GITHUB_APP_PRIVATE_KEY: double.privateKey, GITHUB_WEBHOOK_SECRET: SECRET, GITHUB_API_URL: double.apiUrl, GITHUB_GIT_URL: double.gitUrl },
     });
@@ -92,6 +93,21 @@ describe('GitHub webhooks', function () {
       expect(doc?.payload, event).to.equal(null);
     }
     expect(await svc.ctx.store.commitStatuses.forCommit(svc.orgId, 'github.com/acme/widgets', 'a'.repeat(40))).to.deep.equal([]);
+  });
+
+  it('a GitHub repository belongs to the organisation that created its first queue; local repositories do not', async () => {
+    const other = await svc.addOrg('other-org');
+    const repo = { host: 'github.com', owner: 'acme', name: 'widgets' };
+    expect((await svc.post('/createQueue', { repo, targetBranch: 'main' })).status).to.equal(200);
+    const refused = await svc.post('/createQueue', { repo, targetBranch: 'release' }, { token: other.token });
+    expect(refused.status).to.equal(404);
+    expect(JSON.stringify(refused.body)).to.contain('repository_not_found');
+    expect((await svc.post('/getQueue', { repo, targetBranch: 'main' }, { token: other.token })).status).to.equal(404);
+    expect((await svc.post('/createQueue', { repo, targetBranch: 'release' })).status).to.equal(200);
+    const local = { host: 'git.example.org', owner: 'acme', name: 'tools' };
+    await createRepo(svc.gitRoot, { repo: local });
+    expect((await svc.post('/createQueue', { repo: local, targetBranch: 'main' }, { token: other.token })).status).to.equal(200);
+    expect((await svc.post('/createQueue', { repo: local, targetBranch: 'main' })).status).to.equal(200);
   });
 
   it('maps check run conclusions to status states as GitHub does for required checks', () => {

@@ -11,6 +11,8 @@ import type { GitHubProvider } from './github-provider.js';
 import { GitHubWebhooks } from './github-webhooks.js';
 import { WebhookDeliveryRepository } from './webhook-delivery-repository.js';
 import { GitHubWebhookEvents } from './webhook-events.js';
+import type { RepositoryOwners } from './repository-owners.js';
+import type { RepoRef } from '../../repo-ref.js';
 
 export interface GitHubServices {
   ciResults: GitHubCiResults;
@@ -42,4 +44,9 @@ export function createGitHubServices(deps: GitHubServicesDeps): GitHubServices {
       })
     : null;
   return { ciResults, webhooks };
+}
+
+/** The queue service's ownership check: GitHub repositories are claimed, other forges' are not. */
+export function claimGitHubRepository(provider: GitHubProvider, owners: RepositoryOwners): (orgId: string, repo: RepoRef) => Promise<boolean> {
+  return async (orgId, repo) => !provider.serves(repo) || owners.claim(orgId, repo);
 }

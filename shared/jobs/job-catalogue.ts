@@ -48,6 +48,8 @@ export interface JobPayloads {
   githubWebhook: GitHubWebhookJob;
   /** Periodic: read back from GitHub the CI results of runs that have waited (lost deliveries). */
   githubCiResults: PeriodicJob;
+  /** Periodic: publish queued pull requests' queue state as a commit status (statusCheckEnabled). */
+  githubQueueStatus: PeriodicJob;
 }
 
 export type JobName = keyof JobPayloads;
@@ -141,6 +143,15 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     keepFailed: KEEP_FAILED,
     // As slow as the reconciler: it only catches what webhooks lost, within GitHub's rate limits.
     every: 'reconcileSeconds',
+  },
+  githubQueueStatus: {
+    attempts: 1,
+    backoffMs: 0,
+    concurrency: 1,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+    // It posts only what changed since the last pass, so it can follow the provider poll.
+    every: 'providerPollSeconds',
   },
 };
 

@@ -6,6 +6,7 @@ import { waitFor } from '../../scripts/lib/wait.js';
 import { GitHubHarness, repo } from './github-support.js';
 import { READ_BACK_AFTER_MS } from '../../shared/providers/github/ci-results.js';
 import { payloadFor } from '../doubles/github/webhook-payloads.js';
+import { QUEUE_STATUS_CONTEXT } from '../../shared/providers/github/queue-status-publisher.js';
 
 describe('merge queue on GitHub (end to end, through webhooks)', function () {
   this.timeout(90_000);
@@ -150,6 +151,46 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
       });
       expect(res.status).to.equal(201);
       await h.untilState(1, ['merged']);
+    });
+
+    it('statusCheckEnabled: the pull request head shows its queue state as a commit status', async () => {
+      await h.configure({ statusCheckEnabled: true });
+      let release = false;
+      h.runCi('statuses', (files) => (release ? ('BAD' in files ? 'failure' : 'success') : null));
+      const good = await h.pr(1);
+      const bad = await h.pr(2, { BAD: 'breaks the build\n' });
+      await h.submit(1);
+      await h.submit(2);
+      await h.untilState(1, ['testing']);
+      const publisher = h.svc.ctx.github?.queueStatuses;
+      if (!publisher) throw new Error('GitHub is configured');
+      const queueStatuses = (sha: string) => h.double.statuses.filter((st) => st.sha === sha && st.context === QUEUE_STATUS_CONTEXT).map((st) => st.state);
+      await waitFor('pending published', async () => {
+        await publisher.publish();
+        return queueStatuses(good).includes('pending') && queueStatuses(bad).includes('pending');
+      });
+      release = true;
+      await h.untilState(1, ['merged']);
+      await h.untilState(2, ['failed']);
+      await publisher.publish();
+      expect(queueStatuses(good).at(-1)).to.equal('success');
+      expect(queueStatuses(bad).at(-1)).to.equal('failure');
+      // Published states are not posted again.
+      const posted = h.double.statuses.length;
+      expect(await publisher.publish()).to.equal(0);
+      expect(h.double.statuses.length).to.equal(posted);
+    });
+
+    it('statusCheckEnabled off: no queue status is posted', async () => {
+      await h.configure({ statusCheckEnabled: false });
+      h.runCi('check-runs');
+      const head = await h.pr(1);
+      await h.submit(1);
+      await h.untilState(1, ['testing']);
+      expect(await h.svc.ctx.github?.queueStatuses.publish()).to.equal(0);
+      await h.untilState(1, ['merged']);
+      expect(await h.svc.ctx.github?.queueStatuses.publish()).to.equal(0);
+      expect(h.double.statuses.filter((st) => st.sha === head)).to.deep.equal([]);
     });
 
     it('lost status deliveries: the waiting run is read back from GitHub and the pull request merges', async () => {

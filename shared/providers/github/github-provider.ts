@@ -253,6 +253,21 @@ export class GitHubProvider implements GitProvider {
     return checks;
   }
 
+  /** Posts a commit status (the queue's own status on a pull request head). */
+  async postCommitStatus(repo: RepoRef, sha: string, status: { context: string; state: 'pending' | 'success' | 'failure' | 'error'; description: string; targetUrl?: string }): Promise<void> {
+    const { octokit } = await this.access(repo);
+    await octokit.rest.repos.createCommitStatus({
+      owner: repo.owner,
+      repo: repo.name,
+      sha: objectId(sha),
+      context: status.context,
+      state: status.state,
+      // GitHub refuses descriptions over 140 characters.
+      description: status.description.length > 140 ? `${status.description.slice(0, 139)}…` : status.description,
+      ...(status.targetUrl ? { target_url: status.targetUrl } : {}),
+    });
+  }
+
   private async clone(repo: RepoRef): Promise<{ git: GitRepository; token: string }> {
     const access = await this.access(repo);
     const [git, token] = await Promise.all([this.cache.open(repo), access.gitToken()]);

@@ -12,10 +12,13 @@ import { GitHubWebhooks } from './github-webhooks.js';
 import { WebhookDeliveryRepository } from './webhook-delivery-repository.js';
 import { GitHubWebhookEvents } from './webhook-events.js';
 import type { RepositoryOwners } from './repository-owners.js';
+import { QueueStatusPublisher } from './queue-status-publisher.js';
 import type { RepoRef } from '../../repo-ref.js';
 
 export interface GitHubServices {
   ciResults: GitHubCiResults;
+  /** statusCheckEnabled: the queue state as a commit status on pull request heads. */
+  queueStatuses: QueueStatusPublisher;
   /** Null without GITHUB_WEBHOOK_SECRET: POST /webhooks/github does not exist. */
   webhooks: GitHubWebhooks | null;
 }
@@ -43,7 +46,8 @@ export function createGitHubServices(deps: GitHubServicesDeps): GitHubServices {
         logger: deps.logger,
       })
     : null;
-  return { ciResults, webhooks };
+  const queueStatuses = new QueueStatusPublisher({ db: deps.db, store: deps.store, provider: deps.provider, logger: deps.logger });
+  return { ciResults, queueStatuses, webhooks };
 }
 
 /** The queue service's ownership check: GitHub repositories are claimed, other forges' are not. */

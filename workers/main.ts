@@ -17,7 +17,7 @@ import { syncProcessor } from './processors/sync-processor.js';
 import { reconcileProcessor } from './processors/reconcile-processor.js';
 import { githubWebhookProcessor } from './processors/github-webhook-processor.js';
 import { githubCiResultsProcessor } from './processors/github-ci-results-processor.js';
-import { githubQueueStatusProcessor } from './processors/github-queue-status-processor.js';
+import { githubPullRequestFeedbackProcessor } from './processors/github-pull-request-feedback-processor.js';
 
 function processorsOf(ctx: ServiceContext): ProcessorRegistry {
   return {
@@ -28,7 +28,7 @@ function processorsOf(ctx: ServiceContext): ProcessorRegistry {
     reconcile: reconcileProcessor(ctx),
     githubWebhook: githubWebhookProcessor(ctx),
     githubCiResults: githubCiResultsProcessor(ctx),
-    githubQueueStatus: githubQueueStatusProcessor(ctx),
+    githubPullRequestFeedback: githubPullRequestFeedbackProcessor(ctx),
   };
 }
 

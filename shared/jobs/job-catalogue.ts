@@ -49,7 +49,7 @@ export interface JobPayloads {
   /** Periodic: read back from GitHub the CI results of runs that have waited (lost deliveries). */
   githubCiResults: PeriodicJob;
   /** Periodic: publish queued pull requests' queue state as a commit status (statusCheckEnabled). */
-  githubQueueStatus: PeriodicJob;
+  githubPullRequestFeedback: PeriodicJob;
 }
 
 export type JobName = keyof JobPayloads;
@@ -144,7 +144,7 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     // As slow as the reconciler: it only catches what webhooks lost, within GitHub's rate limits.
     every: 'reconcileSeconds',
   },
-  githubQueueStatus: {
+  githubPullRequestFeedback: {
     attempts: 1,
     backoffMs: 0,
     concurrency: 1,

@@ -6,7 +6,7 @@ import { waitFor } from '../../scripts/lib/wait.js';
 import { GitHubHarness, repo } from './github-support.js';
 import { READ_BACK_AFTER_MS } from '../../shared/providers/github/ci-results.js';
 import { payloadFor } from '../doubles/github/webhook-payloads.js';
-import { QUEUE_STATUS_CONTEXT } from '../../shared/providers/github/queue-status-publisher.js';
+import { QUEUE_STATUS_CONTEXT } from '../../shared/providers/github/pull-request-feedback.js';
 
 describe('merge queue on GitHub (end to end, through webhooks)', function () {
   this.timeout(90_000);
@@ -154,7 +154,7 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
     });
 
     it('statusCheckEnabled: the pull request head shows its queue state as a commit status', async () => {
-      await h.configure({ statusCheckEnabled: true });
+      await h.configure({ statusCheckEnabled: true, commentsEnabled: false });
       let release = false;
       h.runCi('statuses', (files) => (release ? ('BAD' in files ? 'failure' : 'success') : null));
       const good = await h.pr(1);
@@ -162,7 +162,7 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
       await h.submit(1);
       await h.submit(2);
       await h.untilState(1, ['testing']);
-      const publisher = h.svc.ctx.github?.queueStatuses;
+      const publisher = h.svc.ctx.github?.pullRequestFeedback;
       if (!publisher) throw new Error('GitHub is configured');
       const queueStatuses = (sha: string) => h.double.statuses.filter((st) => st.sha === sha && st.context === QUEUE_STATUS_CONTEXT).map((st) => st.state);
       await waitFor('pending published', async () => {
@@ -181,16 +181,40 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
       expect(h.double.statuses.length).to.equal(posted);
     });
 
-    it('statusCheckEnabled off: no queue status is posted', async () => {
-      await h.configure({ statusCheckEnabled: false });
+    it('commentsEnabled: one comment per pull request, edited in place as its state changes', async () => {
+      await h.configure({ statusCheckEnabled: false, commentsEnabled: true });
+      let release = false;
+      h.runCi('statuses', () => (release ? 'failure' : null));
+      await h.pr(1);
+      await h.submit(1);
+      await h.untilState(1, ['testing']);
+      const publisher = h.svc.ctx.github?.pullRequestFeedback;
+      if (!publisher) throw new Error('GitHub is configured');
+      const comments = () => h.double.comments.filter((c) => c.issue === 1);
+      await waitFor('comment posted', async () => {
+        await publisher.publish();
+        return comments().some((c) => c.body.includes('Testing in the merge queue'));
+      });
+      release = true;
+      await h.untilState(1, ['failed']);
+      await publisher.publish();
+      expect(comments()).to.have.length(1);
+      expect(comments()[0]?.edits).to.be.at.least(1);
+      expect(comments()[0]?.body).to.contain('Failed in the merge queue: test_run_required_status_failed');
+      expect(h.double.statuses.filter((st) => st.context === QUEUE_STATUS_CONTEXT)).to.deep.equal([]);
+    });
+
+    it('statusCheckEnabled and commentsEnabled off: nothing is posted on the pull request', async () => {
+      await h.configure({ statusCheckEnabled: false, commentsEnabled: false });
       h.runCi('check-runs');
       const head = await h.pr(1);
       await h.submit(1);
       await h.untilState(1, ['testing']);
-      expect(await h.svc.ctx.github?.queueStatuses.publish()).to.equal(0);
+      expect(await h.svc.ctx.github?.pullRequestFeedback.publish()).to.equal(0);
       await h.untilState(1, ['merged']);
-      expect(await h.svc.ctx.github?.queueStatuses.publish()).to.equal(0);
+      expect(await h.svc.ctx.github?.pullRequestFeedback.publish()).to.equal(0);
       expect(h.double.statuses.filter((st) => st.sha === head)).to.deep.equal([]);
+      expect(h.double.comments).to.deep.equal([]);
     });
 
     it('lost status deliveries: the waiting run is read back from GitHub and the pull request merges', async () => {

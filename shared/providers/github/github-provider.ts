@@ -268,6 +268,21 @@ export class GitHubProvider implements GitProvider {
     });
   }
 
+  /** Creates the comment on a pull request, or edits it in place; returns its id (a deleted comment is created again). */
+  async upsertComment(repo: RepoRef, prNumber: number, commentId: number | null, body: string): Promise<number> {
+    const { octokit } = await this.access(repo);
+    if (commentId !== null) {
+      try {
+        await octokit.rest.issues.updateComment({ owner: repo.owner, repo: repo.name, comment_id: commentId, body });
+        return commentId;
+      } catch (err) {
+        if (statusOf(err) !== 404) throw err;
+      }
+    }
+    const { data } = await octokit.rest.issues.createComment({ owner: repo.owner, repo: repo.name, issue_number: pullNumber(prNumber), body });
+    return data.id;
+  }
+
   private async clone(repo: RepoRef): Promise<{ git: GitRepository; token: string }> {
     const access = await this.access(repo);
     const [git, token] = await Promise.all([this.cache.open(repo), access.gitToken()]);

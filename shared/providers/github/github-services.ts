@@ -12,13 +12,13 @@ import { GitHubWebhooks } from './github-webhooks.js';
 import { WebhookDeliveryRepository } from './webhook-delivery-repository.js';
 import { GitHubWebhookEvents } from './webhook-events.js';
 import type { RepositoryOwners } from './repository-owners.js';
-import { QueueStatusPublisher } from './queue-status-publisher.js';
+import { PullRequestFeedback } from './pull-request-feedback.js';
 import type { RepoRef } from '../../repo-ref.js';
 
 export interface GitHubServices {
   ciResults: GitHubCiResults;
   /** statusCheckEnabled: the queue state as a commit status on pull request heads. */
-  queueStatuses: QueueStatusPublisher;
+  pullRequestFeedback: PullRequestFeedback;
   /** Null without GITHUB_WEBHOOK_SECRET: POST /webhooks/github does not exist. */
   webhooks: GitHubWebhooks | null;
 }
@@ -46,8 +46,8 @@ export function createGitHubServices(deps: GitHubServicesDeps): GitHubServices {
         logger: deps.logger,
       })
     : null;
-  const queueStatuses = new QueueStatusPublisher({ db: deps.db, store: deps.store, provider: deps.provider, logger: deps.logger });
-  return { ciResults, queueStatuses, webhooks };
+  const pullRequestFeedback = new PullRequestFeedback({ db: deps.db, store: deps.store, provider: deps.provider, logger: deps.logger });
+  return { ciResults, pullRequestFeedback, webhooks };
 }
 
 /** The queue service's ownership check: GitHub repositories are claimed, other forges' are not. */

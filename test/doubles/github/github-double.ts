@@ -61,6 +61,14 @@ export interface CheckRunRecord {
   conclusion: string | null;
 }
 
+export interface CommentRecord {
+  id: number;
+  repo: string;
+  issue: number;
+  body: string;
+  edits: number;
+}
+
 export interface GitHubDoubleOptions {
   /** The repository host the double plays (default github.com). */
   host?: string;
@@ -86,6 +94,7 @@ export class GitHubDouble {
   readonly requests: RecordedRequest[] = [];
   readonly statuses: StatusRecord[] = [];
   readonly checkRuns: CheckRunRecord[] = [];
+  readonly comments: CommentRecord[] = [];
   readonly faults: DoubleFaults = { mergeableNull: false, secondaryLimit: null, mergeServerError: null, lostEvents: new Set(), mergeRefusal: null };
   /** Required status checks per `owner/name/branch`: from rulesets and from classic protection. */
   readonly protection = new Map<string, { rulesets: string[]; classic: string[] | null }>();
@@ -392,6 +401,10 @@ export class GitHubDouble {
         return [200, this.combinedStatus(op)];
       case 'get /repos/{owner}/{repo}/commits/{ref}/check-runs':
         return [200, this.listCheckRuns(op)];
+      case 'post /repos/{owner}/{repo}/issues/{issue_number}/comments':
+        return this.createComment(op, owner, name, String((body as JsonObject).body));
+      case 'patch /repos/{owner}/{repo}/issues/comments/{comment_id}':
+        return this.editComment(op, owner, name, String((body as JsonObject).body));
       default:
         this.problems.push(`no handler for ${op.method} ${op.path}`);
         return [404, { message: 'Not Found' }];
@@ -555,6 +568,23 @@ export class GitHubDouble {
     const example = documentedExample<JsonObject>(op, 201);
     await this.deliver('status', this.event('status', undefined, owner, name, { id: this.statuses.length, sha, name: `${owner}/${name}`, context: record.context, state: record.state, target_url: null, description: null, branches: [] }));
     return [201, { ...example, state: record.state, context: record.context }];
+  }
+
+  private async createComment(op: MatchedOperation, owner: string, name: string, text: string): Promise<[number, Json]> {
+    const issue = Number(op.params.issue_number);
+    if (!(await this.git.getPullRequest(this.repoRef(owner, name), issue))) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+    const record: CommentRecord = { id: this.comments.length + 1, repo: `${owner}/${name}`.toLowerCase(), issue, body: text, edits: 0 };
+    this.comments.push(record);
+    return [201, { ...documentedExample<JsonObject>(op, 201), id: record.id, body: text }];
+  }
+
+  private editComment(op: MatchedOperation, owner: string, name: string, text: string): [number, Json] {
+    const record = this.comments.find((c) => c.id === Number(op.params.comment_id) && c.repo === `${owner}/${name}`.toLowerCase());
+    if (!record) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+    record.body = text;
+    record.edits++;
+    const example = documentedExample<JsonObject>({ method: 'post', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments' }, 201);
+    return [200, { ...example, id: record.id, body: text }];
   }
 
   /** The latest status per context on a commit (the double answers commit shas only). */

@@ -27,4 +27,6 @@ export const GITHUB_OPERATIONS: readonly GitHubOperation[] = [
   { method: 'post', path: '/repos/{owner}/{repo}/check-runs' },
   { method: 'get', path: '/repos/{owner}/{repo}/commits/{ref}/status' },
   { method: 'get', path: '/repos/{owner}/{repo}/commits/{ref}/check-runs' },
+  { method: 'post', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments' },
+  { method: 'patch', path: '/repos/{owner}/{repo}/issues/comments/{comment_id}' },
 ];

@@ -1,11 +1,11 @@
-// githubQueueStatus (periodic): publishes what changed in queued pull requests' queue state as
+// githubPullRequestFeedback (periodic): publishes what changed in queued pull requests' queue state as
 // commit statuses on GitHub (statusCheckEnabled). Without GitHub: nothing.
 import type { ServiceContext } from '../../shared/runtime/context.js';
 import type { JobProcessor } from '../job-processor.js';
 
-export function githubQueueStatusProcessor(ctx: ServiceContext): JobProcessor<'githubQueueStatus'> {
+export function githubPullRequestFeedbackProcessor(ctx: ServiceContext): JobProcessor<'githubPullRequestFeedback'> {
   return async () => {
-    const posted = (await ctx.github?.queueStatuses.publish()) ?? 0;
+    const posted = (await ctx.github?.pullRequestFeedback.publish()) ?? 0;
     if (posted > 0) ctx.logger.debug({ posted }, 'queue statuses published on GitHub');
   };
 }

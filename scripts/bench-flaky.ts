@@ -19,7 +19,7 @@ import { startRedis } from './lib/redis-server.mjs';
 import { machineSummary, median, percentile } from './lib/bench-stats.js';
 import { startTestService, type TestService } from './lib/test-service.js';
 import { createFlakyStore } from '../shared/flaky-tests/store/flaky-store.js';
-import { createFlakyServices } from '../shared/flaky-tests/services/flaky-services.js';
+import { createInlineFlakyServices, ingestReport } from './lib/inline-flaky-services.js';
 import { DEFAULT_FLAKY_SETTINGS } from '../shared/flaky-tests/services/flaky-settings.js';
 import { createLogger } from '../shared/logging.js';
 
@@ -208,7 +208,7 @@ async function benchList(): Promise<string[]> {
     const store = createFlakyStore(db);
     const now = Date.now();
     let clock = now - DAYS * DAY;
-    const seeder = createFlakyServices({ store, orgs: svc.ctx.store.orgs, settings: { ...DEFAULT_FLAKY_SETTINGS }, logger: createLogger('silent'), now: () => new Date(clock) });
+    const seeder = createInlineFlakyServices({ store, orgs: svc.ctx.store.orgs, settings: { ...DEFAULT_FLAKY_SETTINGS }, logger: createLogger('silent'), now: () => new Date(clock) });
     const suites = Math.max(1, Math.ceil(TESTS / SUITE_SIZE));
     const uploads = Math.ceil(RUNS / Math.min(SUITE_SIZE, TESTS));
     const random = rng(2);
@@ -220,7 +220,7 @@ async function benchList(): Promise<string[]> {
       const suite = u % suites;
       const onPr = u % 3 === 0;
       const report = suiteReport(suite, Math.min(SUITE_SIZE, TESTS), random);
-      const session = await seeder.ingest.begin(svc.orgId, {
+      const result = await ingestReport(seeder, svc.orgId, {
         repo: REPO,
         orgUrlSlug: ORG,
         sha: sha(u),
@@ -231,11 +231,8 @@ async function benchList(): Promise<string[]> {
         jobUrl: null,
         ciAttempt: null,
         startedAt: null,
-      });
-      await session.addReport('report.xml', (async function* () {
-        yield report.xml;
-      })());
-      seeded += (await session.finish()).counts.runs;
+      }, 'report.xml', report.xml);
+      seeded += result.counts.runs;
       if (u % 100 === 99) process.stderr.write(`seeded ${seeded} runs in ${Math.round((performance.now() - seedStart) / 1000)} s, heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MiB\n`);
     }
     const seedSeconds = (performance.now() - seedStart) / 1000;

@@ -4,7 +4,8 @@
 import { parseArgs } from 'node:util';
 import { embeddedDbDir, loadConfig } from '../shared/config.js';
 import { openDatabase } from '../shared/database/open-database.js';
-import { createStore, ensureIndexes } from '../shared/merge-queue/store/store.js';
+import { createStore } from '../shared/merge-queue/store/store.js';
+import { ensureIndexes } from '../shared/database/ensure-indexes.js';
 import { generateToken } from '../shared/accounts/token-repository.js';
 
 const USAGE = `usage:

@@ -4,6 +4,7 @@ import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cleanEnv, makeValidator, str, bool, EnvError } from 'envalid';
+import { MONITOR_DEFAULTS } from './flaky-tests/domain/detection/config.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -50,6 +51,10 @@ export interface Config {
   flakyInfraFailureThreshold: number;
   /** Flaky tests: validity of upload URLs handed to the hosted CLI, in seconds. */
   flakyUploadUrlTtlSeconds: number;
+  /** Flaky tests: how long an upload request waits for its processing before answering 202. */
+  flakyUploadWaitSeconds: number;
+  /** Flaky tests: period of the flaky-refresh job (statuses that change with time). */
+  flakyRefreshSeconds: number;
   /** The GitHub provider; null when neither an App nor a token is configured. */
   github: GitHubConfig | null;
 }
@@ -154,7 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       FLAKY_RETENTION_DAYS: positiveInt(1, 3_650)({ default: 45 }),
       FLAKY_MAX_UPLOAD_MB: positiveInt(1, 102_400)({ default: 256 }),
       FLAKY_TICKET_URL_TEMPLATE: ticketTemplate({ default: undefined }),
-      FLAKY_INFRA_FAILURE_THRESHOLD: fraction({ default: 0.8 }),
+      FLAKY_INFRA_FAILURE_THRESHOLD: fraction({ default: MONITOR_DEFAULTS.infrastructure.threshold }),
       FLAKY_UPLOAD_URL_TTL_SECONDS: positiveInt(60, 86_400)({ default: 3_600 }),
       GITHUB_APP_ID: str({ default: undefined }),
       GITHUB_APP_PRIVATE_KEY: str({ default: undefined }),
@@ -164,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       GITHUB_API_URL: url({ default: 'https://api.github.com' }),
       GITHUB_HOST: str({ default: 'github.com' }),
       GITHUB_GIT_URL: url({ default: undefined }),
+      FLAKY_UPLOAD_WAIT_SECONDS: positiveInt(1, 600)({ default: 30 }),
+      FLAKY_REFRESH_SECONDS: positiveInt(1, 3_600)({ default: 60 }),
     },
     {
       reporter: ({ errors: found }) => {
@@ -202,6 +209,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     flakyTicketUrlTemplate: clean.FLAKY_TICKET_URL_TEMPLATE ?? null,
     flakyInfraFailureThreshold: clean.FLAKY_INFRA_FAILURE_THRESHOLD,
     flakyUploadUrlTtlSeconds: clean.FLAKY_UPLOAD_URL_TTL_SECONDS,
+    flakyUploadWaitSeconds: clean.FLAKY_UPLOAD_WAIT_SECONDS,
+    flakyRefreshSeconds: clean.FLAKY_REFRESH_SECONDS,
     github,
   };
 }

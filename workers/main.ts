@@ -18,6 +18,8 @@ import { reconcileProcessor } from './processors/reconcile-processor.js';
 import { githubWebhookProcessor } from './processors/github-webhook-processor.js';
 import { githubCiResultsProcessor } from './processors/github-ci-results-processor.js';
 import { githubPullRequestFeedbackProcessor } from './processors/github-pull-request-feedback-processor.js';
+import { flakyIngestProcessor } from './processors/flaky-ingest-processor.js';
+import { flakyRefreshProcessor } from './processors/flaky-refresh-processor.js';
 
 function processorsOf(ctx: ServiceContext): ProcessorRegistry {
   return {
@@ -26,9 +28,11 @@ function processorsOf(ctx: ServiceContext): ProcessorRegistry {
     wake: wakeProcessor(ctx),
     sync: syncProcessor(ctx),
     reconcile: reconcileProcessor(ctx),
-    githubWebhook: githubWebhookProcessor(ctx),
-    githubCiResults: githubCiResultsProcessor(ctx),
-    githubPullRequestFeedback: githubPullRequestFeedbackProcessor(ctx),
+    'github-webhook': githubWebhookProcessor(ctx),
+    'github-ci-results': githubCiResultsProcessor(ctx),
+    'github-pr-feedback': githubPullRequestFeedbackProcessor(ctx),
+    'flaky-ingest': flakyIngestProcessor(ctx),
+    'flaky-refresh': flakyRefreshProcessor(ctx),
   };
 }
 

@@ -20,6 +20,8 @@ export function isMultipart(contentType: string | undefined): boolean {
   return /^multipart\/form-data\s*;/i.test(contentType ?? '');
 }
 
+const ignore = (): void => undefined;
+
 export async function* readMultipart(req: IncomingMessage, limits: MultipartLimits): AsyncGenerator<MultipartPart, void, undefined> {
   let bb: busboy.Busboy;
   try {
@@ -47,6 +49,10 @@ export async function* readMultipart(req: IncomingMessage, limits: MultipartLimi
   };
 
   bb.on('file', (name, stream, info) => {
+    // Destroying busboy mid-part (a refusal) errors the part's stream with "Unexpected end of
+    // file"; a reader that already gave up has no listener left, and an unhandled stream error
+    // would end the process.
+    stream.on('error', ignore);
     current = stream;
     stream.on('limit', () => fail(new AppError('too_large', 'upload_too_large', `the upload is larger than ${limits.maxBytes} bytes`)));
     queue.push({ kind: 'file', name, filename: info.filename ?? null, stream });
@@ -99,14 +105,39 @@ export async function* readMultipart(req: IncomingMessage, limits: MultipartLimi
   }
 }
 
-/** Reads a small part (meta, CODEOWNERS) given as a field or a file; null when over `limit`. */
-export async function partText(part: MultipartPart, limit: number): Promise<string | null> {
-  if (part.kind === 'field') return part.truncated || Buffer.byteLength(part.value) > limit ? null : part.value;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of part.stream as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= limit) chunks.push(chunk);
-  }
-  return size > limit ? null : Buffer.concat(chunks).toString('utf8');
+/** Bytes of a refused body read and dropped before answering, so the client reads the answer. */
+const MAX_DRAIN_BYTES = 1024 * 1024;
+const MAX_DRAIN_MS = 2000;
+
+/**
+ * Settles a request whose body was refused before it was read to the end. A small rest is read
+ * and dropped, so the client (still sending) gets the 4xx rather than a reset; a large or slow
+ * one is not worth reading: the answer goes out with `Connection: close`. Resolves with whether
+ * the connection must be closed. Never rejects.
+ */
+export function drainRefusedBody(req: IncomingMessage): Promise<boolean> {
+  if (req.complete || req.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let drained = 0;
+    const finish = (close: boolean) => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onEnd);
+      resolve(close);
+    };
+    const onData = (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > MAX_DRAIN_BYTES) finish(true);
+    };
+    const onEnd = () => finish(false);
+    const onError = () => finish(true);
+    const timer = setTimeout(() => finish(true), MAX_DRAIN_MS);
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('close', onEnd);
+    req.on('error', onError);
+    req.resume();
+  });
 }

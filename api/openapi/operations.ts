@@ -11,8 +11,9 @@ import * as mq from '../merge-queue/schemas/response-schemas.js';
 import * as listRequest from '../flaky-tests/schemas/list-schemas.js';
 import * as settingsRequest from '../flaky-tests/schemas/settings-schemas.js';
 import * as cliRequest from '../flaky-tests/schemas/cli-schemas.js';
-import { UploadMetaSchema } from '../flaky-tests/schemas/upload-schemas.js';
+import { UploadMetaSchema, UploadStatusQuerySchema } from '../flaky-tests/schemas/upload-schemas.js';
 import * as flaky from '../flaky-tests/schemas/response-schemas.js';
+import { UPLOAD_STATUS_PATH } from '../flaky-tests/serializers/upload-status.js';
 import { DependencyLostResponse, HealthResponse, ReadinessResponse, ServiceStatusResponse } from './health-schemas.js';
 
 export const TAGS = {
@@ -142,6 +143,19 @@ export const OPERATIONS: readonly Operation[] = [
       encoding: { meta: { contentType: 'application/json' }, junit: { contentType: 'application/xml, application/gzip' } },
     },
     ok: json(flaky.UploadResultResponse),
+    otherAnswers: { '202': { description: 'Stored but not processed within FLAKY_UPLOAD_WAIT_SECONDS: follow status_url', answer: json(flaky.UploadAcceptedResponse) } },
+  },
+  {
+    method: 'get',
+    path: UPLOAD_STATUS_PATH,
+    operationId: 'getUploadStatus',
+    tag: TAGS.flakyTests,
+    summary: 'The state of an upload that was answered 202',
+    description: 'An upload not processed within FLAKY_UPLOAD_WAIT_SECONDS is answered `202 {upload_id, status_url}`; this is the status_url. `result` is the upload\'s counts once complete, `error` its refusal once failed.',
+    token: true,
+    compatible: false,
+    request: { kind: 'query', schema: UploadStatusQuerySchema },
+    ok: json(flaky.UploadStatusResponse),
   },
 
   jsonPost({
@@ -181,6 +195,7 @@ export const OPERATIONS: readonly Operation[] = [
       pathParams: Type.Object({ id: Type.String({ format: 'uuid' }) }),
     },
     ok: json(flaky.UploadResultResponse),
+    otherAnswers: { '202': { description: 'Stored but not processed within FLAKY_UPLOAD_WAIT_SECONDS: follow status_url', answer: json(flaky.UploadAcceptedResponse) } },
   },
 
   {

@@ -25,6 +25,13 @@ export interface WakeJob {
   why: string;
 }
 
+export interface FlakyIngestJob {
+  /** The repository whose received uploads are processed (all of them, oldest first). */
+  repoId: string;
+  /** The upload that asked for the job (logged). */
+  uploadId: string;
+}
+
 export interface GitHubWebhookJob {
   /** X-GitHub-Delivery: the recorded delivery (its payload is in the database, not in Redis). */
   deliveryId: string;
@@ -44,18 +51,22 @@ export interface JobPayloads {
   sync: PeriodicJob;
   /** Periodic: re-plan queues whose stored state says work is due. */
   reconcile: PeriodicJob;
+  /** Flaky tests: process a repository's received uploads; deduplicated per repository. */
+  'flaky-ingest': FlakyIngestJob;
+  /** Flaky tests, periodic: statuses that change with time; uploads left waiting by a crash. */
+  'flaky-refresh': PeriodicJob;
   /** One verified GitHub webhook delivery: sync the repository's queues or record a CI result. */
-  githubWebhook: GitHubWebhookJob;
+  'github-webhook': GitHubWebhookJob;
   /** Periodic: read back from GitHub the CI results of runs that have waited (lost deliveries). */
-  githubCiResults: PeriodicJob;
-  /** Periodic: publish queued pull requests' queue state as a commit status (statusCheckEnabled). */
-  githubPullRequestFeedback: PeriodicJob;
+  'github-ci-results': PeriodicJob;
+  /** Periodic: publish queued pull requests' queue state (statusCheckEnabled, commentsEnabled). */
+  'github-pr-feedback': PeriodicJob;
 }
 
 export type JobName = keyof JobPayloads;
 
 /** The configuration setting (in seconds) that sets a periodic job's interval. */
-export type ScheduleSetting = 'providerPollSeconds' | 'reconcileSeconds';
+export type ScheduleSetting = 'providerPollSeconds' | 'reconcileSeconds' | 'flakyRefreshSeconds';
 
 export interface JobSpec<K extends JobName> {
   /** Tries in all; a failure before the last is retried after `backoffMs` (doubling). */
@@ -125,7 +136,25 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     keepFailed: KEEP_FAILED,
     every: 'reconcileSeconds',
   },
-  githubWebhook: {
+  'flaky-ingest': {
+    // A job that dies mid-upload is run again: the upload restarts from its stored blobs.
+    attempts: 5,
+    backoffMs: 1000,
+    // Uploads of one repository are processed one at a time (deduplication), of different ones at once.
+    concurrency: 4,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+    deduplicateBy: (p) => `flaky-ingest-${p.repoId}`,
+  },
+  'flaky-refresh': {
+    attempts: 1,
+    backoffMs: 0,
+    concurrency: 1,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+    every: 'flakyRefreshSeconds',
+  },
+  'github-webhook': {
     // GitHub does not redeliver: a failing delivery is tried again here, then left to the poller.
     attempts: 5,
     backoffMs: 1000,
@@ -135,7 +164,7 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     // A delivery is processed once even if enqueued twice.
     jobId: (p) => `github-webhook-${p.deliveryId}`,
   },
-  githubCiResults: {
+  'github-ci-results': {
     attempts: 1,
     backoffMs: 0,
     concurrency: 1,
@@ -144,7 +173,7 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     // As slow as the reconciler: it only catches what webhooks lost, within GitHub's rate limits.
     every: 'reconcileSeconds',
   },
-  githubPullRequestFeedback: {
+  'github-pr-feedback': {
     attempts: 1,
     backoffMs: 0,
     concurrency: 1,

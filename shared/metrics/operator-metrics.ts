@@ -31,7 +31,7 @@ export class OperatorMetrics {
 
   readonly dbDuration = new Histogram({
     name: 'openmq_db_operation_duration_seconds',
-    help: 'Duration of database operations (MongoDB or the embedded engine), by collection and operation.',
+    help: 'Duration of database operations (MongoDB or the embedded database), by collection and operation.',
     labelNames: ['collection', 'operation'] as const,
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [this.registry],

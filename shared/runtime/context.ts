@@ -5,7 +5,8 @@ import { embeddedDbDir, type Config } from '../config.js';
 import { createLogger, type Logger } from '../logging.js';
 import type { Database } from '../database/collection.js';
 import { openDatabase } from '../database/open-database.js';
-import { createStore, ensureIndexes, type Store } from '../merge-queue/store/store.js';
+import { createStore, type Store } from '../merge-queue/store/store.js';
+import { ensureIndexes } from '../database/ensure-indexes.js';
 import { createRedis, pingRedis } from '../jobs/connection.js';
 import { JobProducer } from '../jobs/producer.js';
 import { createProviderRegistry, type ServiceProviders } from '../providers/registry.js';
@@ -20,10 +21,11 @@ import { OperatorMetrics } from '../metrics/operator-metrics.js';
 import { instrumentDatabase } from '../metrics/instrumented-database.js';
 import { jobCountsSource } from '../metrics/job-metrics.js';
 import { MergeQueueMetricsService } from '../merge-queue/services/metrics-service.js';
-import { createFlakyStore, ensureFlakyIndexes } from '../flaky-tests/store/flaky-store.js';
+import { createFlakyStore } from '../flaky-tests/store/flaky-store.js';
 import { createFlakyServices, type FlakyServices } from '../flaky-tests/services/flaky-services.js';
 import { claimGitHubRepository, createGitHubServices, type GitHubServices } from '../providers/github/github-services.js';
 import { RepositoryOwners } from '../providers/github/repository-owners.js';
+import { openUploadBlobStore } from '../flaky-tests/store/open-upload-blob-store.js';
 
 export interface ServiceContext {
   config: Config;
@@ -69,7 +71,8 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   const db = instrumentDatabase(rawDb, metrics);
   shutdown.add({ name: 'database', order: 40, close: () => db.close() });
   const store = createStore(db);
-  await ensureIndexes(store);
+  const flakyStore = createFlakyStore(db);
+  await ensureIndexes(store, flakyStore);
 
   const producerRedis = createRedis(config.redisUrl, 'producer');
   producerRedis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis (producer) connection error'));
@@ -101,10 +104,12 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   });
   const pullRequests = new PullRequestService({ store, providers, queues, logger, requestPlan });
   const commitStatuses = new CommitStatusService({ store, logger, requestPlan });
-  const flakyStore = createFlakyStore(db);
-  await ensureFlakyIndexes(flakyStore);
+  const blobs = await openUploadBlobStore({ mongoUrl: config.mongoUrl, dataDir: config.dataDir });
+  shutdown.add({ name: 'flaky-upload-blobs', order: 40, close: () => blobs.close() });
   const flaky = createFlakyServices({
     store: flakyStore,
+    blobs,
+    requestIngest: (job) => jobs.enqueue('flaky-ingest', job),
     orgs: store.orgs,
     logger,
     settings: {
@@ -116,6 +121,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
       infraFailureThreshold: config.flakyInfraFailureThreshold,
       bundleUrlTtlSeconds: config.flakyUploadUrlTtlSeconds,
       publicUrl: config.publicUrl,
+      uploadWaitSeconds: config.flakyUploadWaitSeconds,
     },
   });
   const services = {
@@ -144,7 +150,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
           store,
           sync: services.sync,
           commitStatuses,
-          enqueueDelivery: (deliveryId) => jobs.enqueue('githubWebhook', { deliveryId }),
+          enqueueDelivery: (deliveryId) => jobs.enqueue('github-webhook', { deliveryId }),
           logger,
         })
       : null;

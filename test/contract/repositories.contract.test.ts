@@ -2,7 +2,8 @@
 // unique indexes, compare-and-set transitions with history, idempotent registration.
 import { expect } from 'chai';
 import { forEachDatabase } from '../helpers/databases.js';
-import { createStore, ensureIndexes, type Store } from '../../shared/merge-queue/store/store.js';
+import { createStore, type Store } from '../../shared/merge-queue/store/store.js';
+import { ensureIndexes } from '../../shared/database/ensure-indexes.js';
 import { QueueExistsError } from '../../shared/merge-queue/store/queue-repository.js';
 import { headKey } from '../../shared/merge-queue/store/impacted-targets-repository.js';
 import { isDuplicateKeyError } from '../../shared/database/collection.js';

@@ -63,14 +63,14 @@ export interface ServiceDoc {
 const serviceValidators = new Map<string, ValidateFunction>();
 
 /**
- * Asserts that `body`, answered 200 with `contentType` by `method path`, matches the 200 answer
- * this service's own description gives for that operation and media type.
+ * Asserts that `body`, answered `status` (200 unless given) with `contentType` by `method path`,
+ * matches the answer this service's own description gives for that operation, status and media type.
  */
-export function expectDescribedAnswer(doc: ServiceDoc, method: string, path: string, contentType: string, body: unknown): void {
-  const content = doc.paths[path]?.[method.toLowerCase()]?.responses['200']?.content ?? {};
+export function expectDescribedAnswer(doc: ServiceDoc, method: string, path: string, contentType: string, body: unknown, status = 200): void {
+  const content = doc.paths[path]?.[method.toLowerCase()]?.responses[String(status)]?.content ?? {};
   const mediaType = Object.keys(content).find((m) => contentType.startsWith(m));
   expect(mediaType, `${method} ${path} answered ${contentType}; described: ${Object.keys(content).join(', ')}`).to.be.a('string');
-  const key = `${method} ${path} ${mediaType}`;
+  const key = `${method} ${path} ${status} ${mediaType}`;
   let validate = serviceValidators.get(key);
   if (!validate) {
     validate = ajv.compile(content[mediaType!]!.schema);

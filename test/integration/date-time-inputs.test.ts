@@ -19,7 +19,7 @@ describe('date-time inputs', function () {
     svc.post<ErrorBody>('/flaky-tests/list-failing-tests', { repo: REPO, org_url_slug: ORG, page_query: { page_size: 10 }, start_time, end_time });
 
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestService({ startWorkers: true });
     await uploadOk(svc, {}, [{ name: 'r.xml', data: junit({ a: 'p' }) }]);
   });
   after(async () => {

@@ -17,7 +17,7 @@ describe('flaky tests: list API', function () {
   const start = () => new Date(Date.now() - DAY);
 
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestService({ startWorkers: true });
     // 25 failing tests and 5 passing ones on a PR branch (failing, but not flaky or broken).
     const tests = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`test_${String(i).padStart(2, '0')}`, i < 25 ? 'f' : 'p']));
     await call(svc, '/flaky-tests/update-repo-settings', { repo: REPO, org_url_slug: ORG, detection: { infrastructure_failure: { enabled: false } } });

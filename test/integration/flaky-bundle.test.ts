@@ -15,7 +15,7 @@ describe('flaky tests: hosted CLI bundle upload', function () {
   let svc: TestService;
 
   beforeEach(async () => {
-    svc = await startTestService();
+    svc = await startTestService({ startWorkers: true });
   });
   afterEach(async () => {
     await svc.close();

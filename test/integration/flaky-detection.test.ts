@@ -11,7 +11,7 @@ describe('flaky tests: detection', function () {
   const window = () => ({ start: new Date(Date.now() - 24 * HOUR), end: new Date(Date.now() + 60_000) });
 
   beforeEach(async () => {
-    svc = await startTestService();
+    svc = await startTestService({ startWorkers: true });
   });
   afterEach(async () => {
     await svc.close();
@@ -140,7 +140,7 @@ describe('flaky tests: detection', function () {
   });
 
   it('get-test-details answers the failing-test shape; link-ticket-to-test-case attaches a ticket', async () => {
-    const own = await startTestService({ env: { FLAKY_TICKET_URL_TEMPLATE: 'https://acme.atlassian.net/browse/{ticket}' } });
+    const own = await startTestService({ startWorkers: true, env: { FLAKY_TICKET_URL_TEMPLATE: 'https://acme.atlassian.net/browse/{ticket}' } });
     try {
       await detailsAndTicket(own);
     } finally {

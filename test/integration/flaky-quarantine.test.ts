@@ -41,7 +41,7 @@ describe('flaky tests: quarantine', function () {
     svc.post<OverrideBody>('/flaky-tests/set-quarantine-override', { repo: REPO, org_url_slug: ORG, test_id: ids[name], override, reason, actor: 'alice' });
 
   beforeEach(async () => {
-    svc = await startTestService();
+    svc = await startTestService({ startWorkers: true });
     // flaky_one: fails then passes on one commit; broken_one: fails on every run of main; ok_one: passes.
     for (let i = 0; i < 5; i++) {
       await uploadOk(svc, { commit_sha: sha(i) }, [{ name: 'r.xml', data: junit({ broken_one: 'f', flaky_one: i === 0 ? 'fp' : 'p', ok_one: 'p' }) }]);

@@ -170,7 +170,7 @@ export function zstdRawFrame(data: Uint8Array): Buffer {
 }
 
 /** A hosted-CLI bundle: tar (meta.json first, then the entries) compressed with zstd. */
-export async function bundle(entries: { name: string; data: string | Buffer }[]): Promise<Buffer> {
+export async function bundle(entries: { name: string; data: string | Buffer; linkTo?: string }[]): Promise<Buffer> {
   const p = pack();
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve, reject) => {
@@ -181,7 +181,8 @@ export async function bundle(entries: { name: string; data: string | Buffer }[])
     p.on('error', reject);
   });
   for (const e of entries) {
-    await new Promise<void>((resolve, reject) => p.entry({ name: e.name }, typeof e.data === 'string' ? Buffer.from(e.data) : e.data, (err) => (err ? reject(err) : resolve())));
+    const header = e.linkTo === undefined ? { name: e.name } : { name: e.name, type: 'symlink' as const, linkname: e.linkTo };
+    await new Promise<void>((resolve, reject) => p.entry(header, typeof e.data === 'string' ? Buffer.from(e.data) : e.data, (err) => (err ? reject(err) : resolve())));
   }
   p.finalize();
   await done;

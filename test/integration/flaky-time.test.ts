@@ -4,8 +4,10 @@ import { expect } from 'chai';
 import { openDatabase } from '../../shared/database/open-database.js';
 import { createStore } from '../../shared/merge-queue/store/store.js';
 import type { Database } from '../../shared/database/collection.js';
-import { createFlakyStore, ensureFlakyIndexes, type FlakyStore } from '../../shared/flaky-tests/store/flaky-store.js';
-import { createFlakyServices, type FlakyServices } from '../../shared/flaky-tests/services/flaky-services.js';
+import { ensureIndexes } from '../../shared/database/ensure-indexes.js';
+import { createFlakyStore, type FlakyStore } from '../../shared/flaky-tests/store/flaky-store.js';
+import type { FlakyServices } from '../../shared/flaky-tests/services/flaky-services.js';
+import { createInlineFlakyServices, ingestReport } from '../../scripts/lib/inline-flaky-services.js';
 import { DEFAULT_FLAKY_SETTINGS } from '../../shared/flaky-tests/services/flaky-settings.js';
 import { createLogger } from '../../shared/logging.js';
 import type { UploadMeta } from '../../shared/flaky-tests/services/upload-meta.js';
@@ -25,19 +27,18 @@ describe('flaky tests: time', function () {
   beforeEach(async () => {
     db = await openDatabase({});
     const core = createStore(db);
-    await core.orgs.ensureIndexes();
-    orgId = (await core.orgs.ensure(ORG)).id;
     store = createFlakyStore(db);
-    await ensureFlakyIndexes(store);
+    await ensureIndexes(core, store);
+    orgId = (await core.orgs.ensure(ORG)).id;
     now = T0;
-    services = createFlakyServices({ store, orgs: core.orgs, settings: { ...DEFAULT_FLAKY_SETTINGS }, logger: createLogger('silent'), now: () => new Date(now) });
+    services = createInlineFlakyServices({ store, orgs: core.orgs, settings: { ...DEFAULT_FLAKY_SETTINGS }, logger: createLogger('silent'), now: () => new Date(now) });
   });
   afterEach(async () => {
     await db.close();
   });
 
-  const ingest = async (meta: Partial<UploadMeta>, tests: Record<string, string>) => {
-    const session = await services.ingest.begin(orgId, {
+  const ingest = async (meta: Partial<UploadMeta>, tests: Record<string, string>) =>
+    ingestReport(services, orgId, {
       repo: REPO,
       orgUrlSlug: ORG,
       sha: sha(1),
@@ -49,14 +50,12 @@ describe('flaky tests: time', function () {
       ciAttempt: null,
       startedAt: null,
       ...meta,
-    });
-    await session.addReport('r.xml', (async function* () {
-      yield junit(tests);
-    })());
-    return session.finish();
+    }, 'r.xml', junit(tests));
+  // Reads never write: the flaky-refresh job applies what time changes, here run at each read.
+  const list = async (status: 'flaky' | 'broken') => {
+    await services.detection.refreshAllDue(new Date(now));
+    return (await services.queries.listUnhealthy(orgId, { orgUrlSlug: ORG, repo: REPO, status, pageSize: 100 })).items.map((v) => v.test);
   };
-  const list = async (status: 'flaky' | 'broken') =>
-    (await services.queries.listUnhealthy(orgId, { orgUrlSlug: ORG, repo: REPO, status, pageSize: 100 })).items.map((v) => v.test);
 
   it('pass-on-retry resolves exactly `recovery_days` after the last evidence', async () => {
     await ingest({ branch: 'feature/a', prNumber: 5, sha: sha(5) }, { t: 'fp' });

@@ -3,15 +3,17 @@
 import { readdirSync } from 'node:fs';
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
+import { waitFor } from '../../scripts/lib/wait.js';
 import { collectJUnit } from '../../shared/flaky-tests/formats/junit/index.js';
 import { testId } from '../../shared/flaky-tests/domain/test-identity.js';
+import { expectDescribedAnswer, type ServiceDoc } from '../helpers/openapi.js';
 import { ORG, REPO, SAMPLES_DIR, call, junit, sample, sha, upload, uploadOk, type WireTest } from './flaky-support.js';
 
 describe('flaky tests: native upload', function () {
   let svc: TestService;
 
   beforeEach(async () => {
-    svc = await startTestService();
+    svc = await startTestService({ startWorkers: true });
   });
   afterEach(async () => {
     await svc.close();
@@ -140,8 +142,46 @@ describe('flaky tests: native upload', function () {
     expect(tests[0]!.codeowners).to.deep.equal(['@acme/cpp']);
   });
 
+  it('answers 202 with a status URL when the work is not done in time; the status follows the job', async () => {
+    const slow = await startTestService({ env: { FLAKY_UPLOAD_WAIT_SECONDS: '1' } });
+    try {
+      const accepted = await upload(slow, {}, ['go-junit-report_fail.xml']);
+      expect(accepted.status).to.equal(202);
+      const { upload_id: uploadId, status_url: statusUrl } = accepted.body as unknown as { upload_id: string; status_url: string };
+      expect(statusUrl).to.equal(`${slow.url}/v1/flaky-tests/upload-status?upload_id=${uploadId}`);
+      const doc = (await slow.raw('GET', '/v1/openapi.json')).body as unknown as ServiceDoc;
+      expectDescribedAnswer(doc, 'POST', '/v1/flaky-tests/upload', 'application/json', accepted.body, 202);
+      const refused = await upload(slow, {}, [{ name: 'a.txt', data: 'hello' }]);
+      expect(refused.status).to.equal(202);
+      const status = async (id: string) => {
+        const res = await slow.raw('GET', `/v1/flaky-tests/upload-status?upload_id=${id}`, { headers: { 'x-api-token': slow.token } });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        return res.body as { state: string; result: { runs: number } | null; error: { code: string } | null };
+      };
+      expect((await status(uploadId)).state).to.equal('queued');
+      const { startWorkers } = await import('../../workers/main.js');
+      await startWorkers(slow.ctx);
+      const done = await waitFor('the upload processed', async () => {
+        const s = await status(uploadId);
+        return s.state === 'complete' ? s : null;
+      });
+      expect(done.result?.runs).to.equal(2);
+      const failed = await waitFor('the refused upload', async () => {
+        const s = await status((refused.body as unknown as { upload_id: string }).upload_id);
+        return s.state === 'failed' ? s : null;
+      });
+      expect(failed.error?.code).to.equal('no_junit_results');
+      // Another organisation's token learns nothing about the upload.
+      const other = await slow.addOrg('acme-other');
+      const hidden = await slow.raw('GET', `/v1/flaky-tests/upload-status?upload_id=${uploadId}`, { headers: { 'x-api-token': other.token } });
+      expect(hidden.status).to.equal(404);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('refuses an upload over FLAKY_MAX_UPLOAD_MB with 413', async () => {
-    const small = await startTestService({ env: { FLAKY_MAX_UPLOAD_MB: '1' } });
+    const small = await startTestService({ startWorkers: true, env: { FLAKY_MAX_UPLOAD_MB: '1' } });
     try {
       const big = junit(Object.fromEntries(Array.from({ length: 12_000 }, (_, i) => [`test_${i}_${'x'.repeat(40)}`, 'p'])));
       expect(big.length).to.be.greaterThan(1024 * 1024);

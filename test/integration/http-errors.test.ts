@@ -11,7 +11,7 @@ interface ErrorBody {
 describe('HTTP errors of the router and the body parser', function () {
   let svc: TestService;
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestService({ startWorkers: true });
   });
   after(async () => {
     await svc.close();

@@ -7,6 +7,7 @@ import type Router from '@koa/router';
 import { startTestService, type ApiResponse, type TestService } from '../../scripts/lib/test-service.js';
 import { createApp } from '../../api/app.js';
 import { appDepsOf } from '../../api/server.js';
+import { OPERATIONS } from '../../api/openapi/operations.js';
 import { expectDescribedAnswer, type ServiceDoc } from '../helpers/openapi.js';
 import { CI, makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
 import { ORG, REPO, bundle, junit, sha, uploadOk } from './flaky-support.js';
@@ -58,6 +59,12 @@ describe('OpenAPI description of this service', function () {
     expect([...described].filter((d) => !registered.has(d)), 'described but not registered').to.deep.equal([]);
   });
 
+  it('describes each operation once (one table row per method and path, one operation id each)', () => {
+    const count = (keys: string[]) => keys.filter((k, i) => keys.indexOf(k) !== i);
+    expect(count(OPERATIONS.map((op) => `${op.method} ${op.path}`)), 'method and path described twice').to.deep.equal([]);
+    expect(count(OPERATIONS.map((op) => op.operationId)), 'operation id used twice').to.deep.equal([]);
+  });
+
   it('serves the reference page and its script from this service', async () => {
     const page = await svc.raw('GET', '/v1/docs');
     expect(page.status).to.equal(200);
@@ -97,6 +104,8 @@ describe('OpenAPI description of this service', function () {
     });
     const testId = failing.body.tests[0]!.id;
     const flakyRepo = { repo: REPO, org_url_slug: ORG };
+    const stored = await uploadOk(svc, { branch: 'main', commit_sha: sha(4) }, [{ name: 'r.xml', data: junit({ a: 'p' }) }]);
+    calls.set('GET /v1/flaky-tests/upload-status', () => svc.raw('GET', `/v1/flaky-tests/upload-status?upload_id=${stored.upload_id}`, { headers: token }));
 
     post('/v1/submitPullRequest', { ...ref, pr: { number: 2 } });
     post('/v1/setImpactedTargets', { ...ref, pr: { number: 1, sha: entry.prSha }, impactedTargets: ['//app:test'] });

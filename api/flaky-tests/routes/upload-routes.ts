@@ -2,21 +2,27 @@
 //  - POST /v1/flaky-tests/upload — the native multipart upload (API token required);
 //  - PUT /flaky-tests/bundle-uploads/:id?key=… — the hosted CLI's bundle PUT to the URL that
 //    createBundleUpload handed out; like a presigned URL it carries no API token, which is why it
-//    lives outside /v1 (every /v1 request must carry one).
+//    lives outside /v1 (every /v1 request must carry one);
+//  - GET /v1/flaky-tests/upload-status?upload_id=… — the state of an upload answered 202.
+// Both uploads call the one ingest use case; these handlers only translate HTTP to it.
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import { invalid } from '../../../shared/errors.js';
 import type { FlakyServices } from '../../../shared/flaky-tests/services/flaky-services.js';
-import type { IngestSession } from '../../../shared/flaky-tests/services/ingest-session.js';
+import type { IngestAnswer, UploadPart } from '../../../shared/flaky-tests/services/ingest-service.js';
 import type { UploadMeta } from '../../../shared/flaky-tests/services/upload-meta.js';
 import { normalizeVariant } from '../../../shared/flaky-tests/domain/test-identity.js';
+import { readText } from '../../../shared/flaky-tests/formats/read-text.js';
 import { parseUploadMeta, type UploadMetaBody } from '../schemas/upload-schemas.js';
 import { serializeUploadResult } from '../serializers/settings.js';
+import { serializeAccepted, serializeUploadStatus, UPLOAD_STATUS_PATH } from '../serializers/upload-status.js';
+import { parseUploadStatusQuery } from '../schemas/upload-schemas.js';
 import { authOf } from '../../middleware/auth.js';
 import { BUNDLE_UPLOAD_PATH } from '../../../shared/flaky-tests/services/bundle-upload-service.js';
-import { isMultipart, partText, readMultipart } from '../multipart-upload.js';
+import { drainRefusedBody, isMultipart, readMultipart, type MultipartPart } from '../multipart-upload.js';
+import { baseUrlOf } from './test-routes.js';
 
 const MAX_META_BYTES = 1024 * 1024;
-const MAX_CODEOWNERS_BYTES = 1024 * 1024;
 const MAX_FILES = 1000;
 const PART_NAMES = 'meta, junit, codeowners';
 
@@ -35,10 +41,6 @@ function toMeta(body: UploadMetaBody): UploadMeta {
   };
 }
 
-async function* textSource(text: string): AsyncGenerator<string> {
-  yield text;
-}
-
 function parseMetaJson(text: string | null): UploadMeta {
   if (text === null) throw invalid('invalid_meta', `the meta part is larger than ${MAX_META_BYTES} bytes`, [{ path: '/meta', message: 'too large' }]);
   let json: unknown;
@@ -50,8 +52,50 @@ function parseMetaJson(text: string | null): UploadMeta {
   return toMeta(parseUploadMeta(json));
 }
 
+/** A part's bytes, whether it came as a form field or a file. */
+function bytesOf(part: MultipartPart): AsyncIterable<Uint8Array | string> {
+  if (part.kind === 'file') return part.stream as AsyncIterable<Buffer>;
+  if (part.truncated) return (async function* (): AsyncGenerator<string> {
+    throw invalid('part_too_large_for_a_field', `a ${part.name} part sent as a form field may have at most ${MAX_META_BYTES} bytes; send it as a file (-F ${part.name}=@file)`);
+  })();
+  return (async function* () {
+    yield part.value;
+  })();
+}
+
+/** The parts after `meta`, as the ingest use case takes them; refuses misplaced or unknown parts. */
+async function* uploadParts(parts: AsyncIterator<MultipartPart>): AsyncGenerator<UploadPart> {
+  let reports = 0;
+  for (;;) {
+    const next = await parts.next();
+    if (next.done) return;
+    const part = next.value;
+    if (part.name === 'junit' || part.name === 'junit[]') {
+      reports++;
+      const name = part.kind === 'file' && part.filename ? part.filename : `report-${reports}.xml`;
+      yield { kind: 'report', name, bytes: bytesOf(part) };
+    } else if (part.name === 'codeowners') {
+      yield { kind: 'codeowners', bytes: bytesOf(part) };
+    } else if (part.name === 'meta') {
+      throw invalid('duplicate_meta', 'only one meta part is allowed');
+    } else {
+      throw invalid('unknown_part', `unknown part ${JSON.stringify(part.name)}; the parts are ${PART_NAMES}`);
+    }
+  }
+}
+
+function answer(ctx: Context, services: FlakyServices, result: IngestAnswer): void {
+  if (result.state === 'complete') {
+    ctx.body = serializeUploadResult(result.result);
+    return;
+  }
+  ctx.status = 202;
+  ctx.body = serializeAccepted(result.uploadId, baseUrlOf(ctx, services.settings.publicUrl));
+}
+
 export function createFlakyUploadRouter(services: FlakyServices): Router {
   const router = new Router();
+  const waitMs = services.settings.uploadWaitSeconds * 1000;
 
   // The API token is checked by the app-wide /v1 authentication.
   router.post('/v1/flaky-tests/upload', async (ctx) => {
@@ -59,42 +103,23 @@ export function createFlakyUploadRouter(services: FlakyServices): Router {
       throw invalid('expected_multipart', `send multipart/form-data with the parts ${PART_NAMES}`);
     }
     const orgId = authOf(ctx.state).orgId;
-    let session: IngestSession | null = null;
-    let codeowners: string | null = null;
-    let reports = 0;
+    const parts = readMultipart(ctx.req, { maxBytes: services.settings.maxUploadBytes, maxFiles: MAX_FILES, maxFieldBytes: MAX_META_BYTES });
     try {
-      for await (const part of readMultipart(ctx.req, { maxBytes: services.settings.maxUploadBytes, maxFiles: MAX_FILES, maxFieldBytes: MAX_META_BYTES })) {
-        if (part.name === 'meta') {
-          if (session) throw invalid('duplicate_meta', 'only one meta part is allowed');
-          session = await services.ingest.begin(orgId, parseMetaJson(await partText(part, MAX_META_BYTES)));
-          if (codeowners !== null) session.setCodeowners(codeowners);
-        } else if (part.name === 'junit' || part.name === 'junit[]') {
-          if (!session) throw invalid('meta_must_come_first', 'the meta part must come before the junit parts');
-          reports++;
-          if (part.kind === 'field' && part.truncated) {
-            throw invalid('report_too_large_for_a_field', `a junit report sent as a form field may have at most ${MAX_META_BYTES} bytes; send it as a file (-F junit=@report.xml)`);
-          }
-          if (part.kind === 'field') await session.addReport(`report-${reports}.xml`, textSource(part.value));
-          else await session.addReport(part.filename ?? `report-${reports}.xml`, part.stream);
-        } else if (part.name === 'codeowners') {
-          const text = await partText(part, MAX_CODEOWNERS_BYTES);
-          if (text === null) throw invalid('codeowners_too_large', `the codeowners part is larger than ${MAX_CODEOWNERS_BYTES} bytes`);
-          codeowners = text;
-          session?.setCodeowners(text);
-        } else {
-          throw invalid('unknown_part', `unknown part ${JSON.stringify(part.name)}; the parts are ${PART_NAMES}`);
-        }
-      }
-      if (!session) throw invalid('missing_meta', 'the upload has no meta part', [{ path: '/meta', message: 'is required' }]);
-      if (reports === 0) throw invalid('missing_junit', 'the upload has no junit part', [{ path: '/junit', message: 'is required' }]);
-      const result = await session.finish();
-      ctx.body = serializeUploadResult(result);
+      const first = await parts.next();
+      if (first.done) throw invalid('missing_meta', 'the upload has no meta part', [{ path: '/meta', message: 'is required' }]);
+      if (first.value.name !== 'meta') throw invalid('meta_must_come_first', 'the meta part must come before the junit parts');
+      const meta = parseMetaJson(await readText(bytesOf(first.value), MAX_META_BYTES));
+      answer(ctx, services, await services.ingest.ingestUpload({ source: 'native', orgId, meta, parts: uploadParts(parts) }, waitMs));
     } catch (err) {
-      await session?.abort(err instanceof Error ? err.message : String(err));
-      // The rest of a refused body is not worth reading: answer and close the connection.
-      if (!ctx.req.complete) ctx.set('Connection', 'close');
+      await parts.return(undefined);
+      if (await drainRefusedBody(ctx.req)) ctx.set('Connection', 'close');
       throw err;
     }
+  });
+
+  router.get(UPLOAD_STATUS_PATH, async (ctx) => {
+    const query = parseUploadStatusQuery({ ...ctx.query });
+    ctx.body = serializeUploadStatus(await services.ingest.status(authOf(ctx.state).orgId, query.upload_id));
   });
 
   router.put(`${BUNDLE_UPLOAD_PATH}/:id`, async (ctx) => {
@@ -106,14 +131,10 @@ export function createFlakyUploadRouter(services: FlakyServices): Router {
       throw invalid('invalid_upload_url', 'this is not an upload URL issued by createBundleUpload');
     }
     try {
-      const result = await services.bundles.receive(id, key, ctx.req);
-      ctx.body = serializeUploadResult(result);
+      answer(ctx, services, await services.bundles.receive(id, key, ctx.req));
     } catch (err) {
-      // The rest of a refused body is not worth reading: answer and close the connection.
-      if (!ctx.req.complete) ctx.set('Connection', 'close');
+      if (await drainRefusedBody(ctx.req)) ctx.set('Connection', 'close');
       throw err;
-    } finally {
-      ctx.req.resume();
     }
   });
 

@@ -160,3 +160,19 @@ export const CreateBundleUploadResponse = closed({
 });
 
 export const QuarantineConfigResponse = closed({ isDisabled: Type.Boolean(), testIds: Type.Array(Type.String()) });
+
+/** An upload not processed within FLAKY_UPLOAD_WAIT_SECONDS: 202 with where to follow it. */
+export const UploadAcceptedResponse = closed({ upload_id: Type.String({ format: 'uuid' }), status_url: Type.String({ format: 'uri' }) });
+
+export const UploadStatusResponse = closed({
+  upload_id: Type.String({ format: 'uuid' }),
+  state: oneOf(['queued', 'processing', 'complete', 'failed']),
+  result: nullable(UploadResultResponse),
+  error: nullable(
+    closed({
+      code: Type.String(),
+      message: Type.String(),
+      details: Type.Array(closed({ path: Type.String(), message: Type.String() })),
+    }),
+  ),
+});

@@ -22,3 +22,7 @@ export const UploadMetaSchema = Type.Object(
 export type UploadMetaBody = Static<typeof UploadMetaSchema>;
 
 export const parseUploadMeta = compileValidator(UploadMetaSchema);
+
+/** `GET /v1/flaky-tests/upload-status?upload_id=…`: the state of an upload answered 202. */
+export const UploadStatusQuerySchema = Type.Object({ upload_id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+export const parseUploadStatusQuery = compileValidator(UploadStatusQuerySchema);

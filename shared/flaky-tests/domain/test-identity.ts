@@ -145,13 +145,3 @@ export function testId(input: TestIdentityInput): string {
   if (!variant || infoId !== null) return first;
   return singleHashTestId({ ...input, infoId: first, variant });
 }
-
-/**
- * The quirk of the CLI's JUnit→protobuf path (§1.1 step 5): a testcase `id` attribute with no
- * variant is taken verbatim, unvalidated. Differs from testId() only for non-v5, non-`trunk:` ids;
- * kept separate so callers choose knowingly.
- */
-export function junitPathTestId(input: TestIdentityInput): string {
-  if (input.infoId && !normalizeVariant(input.variant)) return input.infoId;
-  return testId(input);
-}

@@ -4,7 +4,7 @@
 import { invalid } from '../../errors.js';
 import { normalizeVariant, parseRepoUrl } from '../domain/test-identity.js';
 import { parsePrNumber } from '../domain/branch-class.js';
-import type { BundleMeta } from '../formats/bundle.js';
+import type { BundleMeta } from '../formats/bundle/index.js';
 import type { BundleUpload } from '../store/bundle-upload-repository.js';
 import type { RepoRef } from '../../repo-ref.js';
 import type { UploadMeta } from './upload-meta.js';
@@ -46,7 +46,7 @@ function sameRepo(a: RepoRef, b: RepoRef): boolean {
   return `${a.host}/${a.owner}/${a.name}`.toLowerCase() === `${b.host}/${b.owner}/${b.name}`.toLowerCase();
 }
 
-export function metaFromBundle(meta: BundleMeta, claim: BundleUpload): UploadMeta {
+export function metaFromBundle(meta: BundleMeta, claim: Pick<BundleUpload, 'orgSlug' | 'repo'>): UploadMeta {
   const envs: Record<string, string> = {};
   for (const [k, v] of Object.entries(meta.envs ?? {})) if (typeof v === 'string') envs[k] = v;
   if (meta.org && meta.org !== claim.orgSlug) {

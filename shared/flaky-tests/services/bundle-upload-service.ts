@@ -7,8 +7,7 @@ import type { RepoRef } from '../../repo-ref.js';
 import { notFound } from '../../errors.js';
 import type { FlakyStore } from '../store/flaky-store.js';
 import type { FlakySettings } from './flaky-settings.js';
-import type { IngestService } from './ingest-service.js';
-import type { UploadResult } from './ingest-session.js';
+import type { IngestAnswer, IngestService } from './ingest-service.js';
 import type { RepoResolver } from './repo-resolver.js';
 
 export interface CreatedBundleUpload {
@@ -61,17 +60,13 @@ export class BundleUploadService {
     return { id, url, key: `bundles/${org.slug}/${id}.tar.zst`, expiresAt };
   }
 
-  /** Ingests the PUT body of an upload URL. Unknown, wrong-key, used and expired URLs are all 404. */
-  async receive(id: string, key: string, body: AsyncIterable<Uint8Array>): Promise<UploadResult> {
+  /**
+   * Ingests the PUT body of an upload URL (the ingest job records how the URL's upload ended).
+   * Unknown, wrong-key, used and expired URLs are all 404.
+   */
+  async receive(id: string, key: string, body: AsyncIterable<Uint8Array>): Promise<IngestAnswer> {
     const claim = await this.deps.store.bundleUploads.claim(id, key, this.now());
     if (!claim) throw notFound('upload_url_not_found', 'this upload URL is unknown, already used or expired');
-    try {
-      const result = await this.deps.ingest.ingestBundle(claim, body);
-      await this.deps.store.bundleUploads.finish(id, { state: 'complete', uploadId: result.uploadId, error: null });
-      return result;
-    } catch (err) {
-      await this.deps.store.bundleUploads.finish(id, { state: 'failed', uploadId: null, error: err instanceof Error ? err.message : String(err) });
-      throw err;
-    }
+    return this.deps.ingest.ingestUpload({ source: 'bundle', claim, body }, this.deps.settings.uploadWaitSeconds * 1000);
   }
 }

@@ -1,18 +1,20 @@
 // Runs the pure monitors (shared/flaky-tests/domain/detection) over stored evidence and saves the
-// result with compare-and-set. Two callers:
-//  - ingest, for exactly the tests an upload touched (bounded work per upload);
-//  - reads, for the tests whose `reevaluateAt` has passed (a pass-on-retry recovery, a failure
-//    leaving a window…), so statuses decay with time without a background job. A worker may call
-//    refreshDue() periodically too; the result is the same either way.
+// result with compare-and-set. Callers:
+//  - ingest (the flaky-ingest job), for exactly the tests an upload touched (bounded work per upload);
+//  - the flaky-refresh job, for the tests whose `reevaluateAt` has passed (a pass-on-retry
+//    recovery, a failure leaving a window…), so statuses change with time; reads never write;
+//  - a configuration change, for every test of the repository.
 import { evaluateHealth, lookbackHours, sameHealth, DAY_MS, HOUR_MS, type StatusChange, type TestHealth } from '../domain/detection/index.js';
 import type { FlakyStore } from '../store/flaky-store.js';
 import { NEVER_DUE, type FlakyRepo } from '../store/repo-settings-repository.js';
 import type { HealthWrite, SeenRefresh, TestCase } from '../store/test-case-repository.js';
 
-/** Tests per batch: small, because the embedded engine tests `$in` lists per candidate document. */
+/** Tests per batch: small, because the embedded database tests `$in` lists per candidate document. */
 const CHUNK = 100;
 const MAX_CAS_ROUNDS = 5;
 /** refreshDue never loops forever, whatever the data says. */
+/** Repositories refreshed per flaky-refresh run (the next run takes the rest). */
+const MAX_REPOS_PER_REFRESH = 1000;
 const MAX_REFRESH_ROUNDS = 1000;
 /** Time-driven changes replayed per test and evaluation (each moves time strictly forward). */
 const MAX_REPLAY_STEPS = 100;
@@ -72,6 +74,13 @@ export class DetectionService {
     }
     const next = await this.deps.store.tests.earliestDue(repo.id);
     await this.deps.store.repos.raiseDueAt(repo.id, repo.dueAt, next ?? NEVER_DUE);
+    return changed;
+  }
+
+  /** Brings every repository with a due test up to `now` (the flaky-refresh job). */
+  async refreshAllDue(now: Date): Promise<number> {
+    let changed = 0;
+    for (const repo of await this.deps.store.repos.dueBy(now, MAX_REPOS_PER_REFRESH)) changed += await this.refreshDue(repo, now);
     return changed;
   }
 

@@ -2,6 +2,7 @@
 import type { Logger } from '../../logging.js';
 import type { OrgRepository } from '../../accounts/org-repository.js';
 import type { FlakyStore } from '../store/flaky-store.js';
+import type { UploadBlobStore } from '../store/upload-blob-store.js';
 import { BundleUploadService } from './bundle-upload-service.js';
 import { DetectionService } from './detection-service.js';
 import type { FlakySettings } from './flaky-settings.js';
@@ -29,6 +30,10 @@ export interface FlakyServiceDeps {
   orgs: OrgRepository;
   settings: FlakySettings;
   logger: Logger;
+  /** Where raw uploads wait for the flaky-ingest job. */
+  blobs: UploadBlobStore;
+  /** Enqueues the flaky-ingest job of a repository. */
+  requestIngest: (job: { repoId: string; uploadId: string }) => Promise<void>;
   /** Clock (tests move it); defaults to the wall clock. */
   now?: () => Date;
 }
@@ -39,7 +44,7 @@ export function createFlakyServices(deps: FlakyServiceDeps): FlakyServices {
   const resolver = new RepoResolver({ orgs: deps.orgs, store });
   const detection = new DetectionService({ store });
   const tokens = new PageTokenCodec(() => store.secrets.get('page-token-hmac-key'));
-  const ingest = new IngestService({ store, resolver, detection, settings, logger, now });
+  const ingest = new IngestService({ store, blobs: deps.blobs, resolver, detection, settings, logger, requestIngest: deps.requestIngest, now });
   const queries = new TestQueryService({ store, resolver, detection, tokens, now });
   return {
     settings,
@@ -48,7 +53,7 @@ export function createFlakyServices(deps: FlakyServiceDeps): FlakyServices {
     detection,
     queries,
     quarantine: new QuarantineService({ store, resolver, detection, queries, now }),
-    repoSettings: new SettingsService({ store, resolver, settings, now }),
+    repoSettings: new SettingsService({ store, resolver, settings, detection, now }),
     tickets: new TicketService({ store, resolver, settings, now }),
   };
 }

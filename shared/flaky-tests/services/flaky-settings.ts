@@ -1,4 +1,6 @@
 // Operator settings of the flaky-tests pipeline (from shared/config.ts), passed to its services.
+import { MONITOR_DEFAULTS } from '../domain/detection/config.js';
+
 export interface FlakySettings {
   /** Runs, counters and uploads expire after this many days; idle unpinned tests too. */
   retentionDays: number;
@@ -14,6 +16,8 @@ export interface FlakySettings {
   bundleUrlTtlSeconds: number;
   /** Base of links handed out (upload URLs, html_url); null: the request's origin. */
   publicUrl: string | null;
+  /** How long an upload request waits for its processing before answering 202. */
+  uploadWaitSeconds: number;
 }
 
 export const DEFAULT_FLAKY_SETTINGS: FlakySettings = {
@@ -21,7 +25,8 @@ export const DEFAULT_FLAKY_SETTINGS: FlakySettings = {
   maxUploadBytes: 256 * 1024 * 1024,
   maxReportBytes: 1024 * 1024 * 1024,
   ticketUrlTemplate: null,
-  infraFailureThreshold: 0.8,
+  infraFailureThreshold: MONITOR_DEFAULTS.infrastructure.threshold,
   bundleUrlTtlSeconds: 3600,
   publicUrl: null,
+  uploadWaitSeconds: 30,
 };

@@ -1,109 +1,291 @@
-// Entry points of ingestion: open an upload for the native multipart endpoint (the HTTP layer
-// streams parts into the session), or ingest a whole CLI bundle from its byte stream.
-import type { Logger } from '../../logging.js';
-import type { FlakyStore } from '../store/flaky-store.js';
-import { defaultDetectionConfig } from '../domain/detection/config.js';
+// The ingest use case, both halves:
+//  - ingestUpload (API): checks who is uploading, stores what arrived — reports (native multipart)
+//    or the CLI bundle as blobs, and a received-upload record — asks for the flaky-ingest job, and
+//    waits a bounded time for its outcome;
+//  - processRepository (flaky-ingest job): processes a repository's received uploads one at a
+//    time, oldest first: parse, store test case runs and evidence, classify. An attempt that dies
+//    mid-way is run again from the blobs after dropping what it wrote.
+import { randomUUID } from 'node:crypto';
 import { AppError, invalid } from '../../errors.js';
-import { BundleError, openBundle, type BundleLimits } from '../formats/bundle.js';
+import type { Logger } from '../../logging.js';
+import { initialDetectionConfig } from '../domain/detection/config.js';
+import { BundleError, openBundle } from '../formats/bundle/index.js';
+import type { ByteSource } from '../formats/junit/index.js';
+import { readText } from '../formats/read-text.js';
+import type { BundleUpload } from '../store/bundle-upload-repository.js';
+import type { ReceivedUpload, UploadOutcome, UploadRefusal } from '../store/received-upload-repository.js';
+import type { UploadBlobStore } from '../store/upload-blob-store.js';
+import type { UploadResult } from '../store/upload-repository.js';
+import { metaFromBundle } from './bundle-meta.js';
 import type { DetectionService } from './detection-service.js';
 import type { FlakySettings } from './flaky-settings.js';
-import { IngestSession, type UploadResult } from './ingest-session.js';
+import type { IngestRepositories } from './ingest-repositories.js';
+import { IngestSession } from './ingest-session.js';
 import type { RepoResolver } from './repo-resolver.js';
 import type { UploadMeta } from './upload-meta.js';
-import { metaFromBundle } from './bundle-meta.js';
-import { KeyedMutex } from './keyed-mutex.js';
-import type { BundleUpload } from '../store/bundle-upload-repository.js';
 
-const MAX_CODEOWNERS_BYTES = 1024 * 1024;
+/** Largest CODEOWNERS file read, whichever way it arrives. */
+export const MAX_CODEOWNERS_BYTES = 1024 * 1024;
+/** Attempts at one upload before it is refused (a worker dying on it every time). */
+const MAX_ATTEMPTS = 5;
+/** An upload waiting this long has lost its job (a crash between storing it and enqueueing). */
+const LOST_AFTER_MS = 60_000;
+/** Polling of a received upload's state while the API waits for it. */
+const FIRST_POLL_MS = 10;
+const MAX_POLL_MS = 250;
 
-export interface IngestServiceDeps {
-  store: FlakyStore;
-  resolver: RepoResolver;
-  detection: DetectionService;
-  settings: FlakySettings;
-  logger: Logger;
-  now?: () => Date;
+export type UploadPart = { kind: 'report'; name: string; bytes: ByteSource } | { kind: 'codeowners'; bytes: ByteSource };
+
+export type UploadRequest =
+  | { source: 'native'; orgId: string; meta: UploadMeta; parts: AsyncIterable<UploadPart> }
+  | { source: 'bundle'; claim: BundleUpload; body: AsyncIterable<Uint8Array> };
+
+export type IngestAnswer = { state: 'complete'; result: UploadResult } | { state: 'pending'; uploadId: string };
+
+export interface UploadStatus {
+  uploadId: string;
+  state: ReceivedUpload['state'];
+  result: UploadResult | null;
+  refusal: UploadRefusal | null;
 }
 
-async function readText(stream: AsyncIterable<Buffer | Uint8Array | string>, limit: number): Promise<string | null> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const b = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
-    size += b.length;
-    if (size > limit) return null;
-    parts.push(b);
+export interface IngestServiceDeps {
+  store: IngestRepositories;
+  blobs: UploadBlobStore;
+  resolver: Pick<RepoResolver, 'org'>;
+  detection: Pick<DetectionService, 'evaluate'>;
+  settings: FlakySettings;
+  logger: Logger;
+  /** Asks for a flaky-ingest job for the repository (deduplicated per repository). */
+  requestIngest: (job: { repoId: string; uploadId: string }) => Promise<void>;
+  now?: () => Date;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+function refusalOf(err: unknown): UploadRefusal | null {
+  if (err instanceof BundleError) {
+    if (err.code === 'too-large' || err.code === 'entry-too-large') return { kind: 'too_large', code: 'bundle_too_large', message: err.message, details: [] };
+    return { kind: 'invalid', code: `bundle_${err.code.replace(/-/g, '_')}`, message: `the bundle cannot be read: ${err.message}`, details: [] };
   }
-  return Buffer.concat(parts).toString('utf8');
+  if (err instanceof AppError && (err.kind === 'invalid' || err.kind === 'too_large' || err.kind === 'not_found')) {
+    return { kind: err.kind, code: err.code, message: err.message, details: err.details };
+  }
+  return null;
+}
+
+/** The refusal as the error the API answers with. */
+export function refusalError(r: UploadRefusal): AppError {
+  return new AppError(r.kind, r.code, r.message, r.details);
+}
+
+async function* limited(body: AsyncIterable<Uint8Array>, max: number): AsyncGenerator<Uint8Array> {
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.length;
+    if (total > max) throw new AppError('too_large', 'bundle_too_large', `bundle exceeds ${max} compressed bytes`);
+    yield chunk;
+  }
 }
 
 export class IngestService {
   private readonly now: () => Date;
-  private readonly repoLock = new KeyedMutex();
+  private readonly sleep: (ms: number) => Promise<void>;
   constructor(private readonly deps: IngestServiceDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
   /**
-   * Opens an upload for the token's organisation. `org_url_slug` must be that organisation's;
-   * the repository is created on its first upload.
+   * Stores an upload and has it processed; answers with its result when the work ends within
+   * `waitMs`, else with its id (the status endpoint tells the rest). Refusals known by then —
+   * an upload with no usable report among them — are thrown as the errors they are.
    */
-  async begin(orgId: string, meta: UploadMeta, source: 'native' | 'bundle' = 'native'): Promise<IngestSession> {
-    const org = await this.deps.resolver.org(orgId, meta.orgUrlSlug);
-    const detection = defaultDetectionConfig();
-    detection.infrastructure.threshold = this.deps.settings.infraFailureThreshold;
-    const repo = await this.deps.store.repos.ensure(org.id, meta.repo, this.now(), detection);
-    const session = new IngestSession(
-      { store: this.deps.store, repoLock: this.repoLock, detection: this.deps.detection, settings: this.deps.settings, logger: this.deps.logger, now: this.now },
-      org,
-      repo,
-      meta,
-      source,
-    );
-    await session.start();
-    return session;
-  }
-
-  /** Reads a CLI bundle (tar + zstd: meta.json, junit/N, CODEOWNERS…) and stores it. */
-  async ingestBundle(claim: BundleUpload, body: AsyncIterable<Uint8Array>): Promise<UploadResult> {
-    const limits: BundleLimits = { maxCompressedBytes: this.deps.settings.maxUploadBytes, maxEntryBytes: this.deps.settings.maxReportBytes };
-    let session: IngestSession | null = null;
+  async ingestUpload(request: UploadRequest, waitMs: number): Promise<IngestAnswer> {
+    const uploadId = randomUUID();
+    let received: ReceivedUpload;
     try {
-      const bundle = await openBundle(body, limits);
-      const meta: UploadMeta = metaFromBundle(bundle.meta, claim);
-      session = await this.begin(claim.orgId, meta, 'bundle');
-      let reports = 0;
-      let skippedInternal = 0;
-      for await (const file of bundle.files) {
-        if (file.kind === 'junit') {
-          reports++;
-          await session.addReport(file.originalPath ?? file.path, file.stream);
-        } else if (file.kind === 'codeowners') {
-          const text = await readText(file.stream, MAX_CODEOWNERS_BYTES);
-          if (text === null) session.addWarning({ level: 'warning', code: 'codeowners-too-large', message: `CODEOWNERS over ${MAX_CODEOWNERS_BYTES} bytes ignored` });
-          else session.setCodeowners(text);
-        } else if (file.kind === 'internal-bin') {
-          skippedInternal++;
-        }
-      }
-      if (skippedInternal > 0) {
-        session.addWarning({
-          level: 'warning',
-          code: 'internal-bin-ignored',
-          message: `${skippedInternal} protobuf report(s) (internal.bin) ignored: this service reads the JUnit files of a bundle`,
-        });
-      }
-      if (reports === 0) {
-        session.addWarning({ level: 'warning', code: 'no-junit-files', message: 'the bundle holds no JUnit report (junit/N)' });
-      }
-      return await session.finish();
+      received = request.source === 'native' ? await this.receiveNative(uploadId, request) : await this.receiveBundle(uploadId, request);
+      await this.deps.store.received.insert(received);
     } catch (err) {
-      await session?.abort(err instanceof Error ? err.message : String(err));
-      if (err instanceof BundleError) {
-        if (err.code === 'too-large' || err.code === 'entry-too-large') throw new AppError('too_large', 'bundle_too_large', err.message);
-        throw invalid(`bundle_${err.code.replace(/-/g, '_')}`, `the bundle cannot be read: ${err.message}`);
-      }
+      await this.deps.blobs.deleteUpload(uploadId);
+      if (request.source === 'bundle') await this.deps.store.bundleUploads.finish(request.claim.id, { state: 'failed', uploadId: null, error: String((err as Error).message) });
       throw err;
     }
+    try {
+      await this.deps.requestIngest({ repoId: received.repoId, uploadId });
+    } catch (err) {
+      // Without a job nothing would process it: it is refused as a whole, and the client retries.
+      await this.deps.store.received.finish(uploadId, { ok: false, refusal: { kind: 'invalid', code: 'upload_not_queued', message: (err as Error).message, details: [] } });
+      await this.deps.blobs.deleteUpload(uploadId);
+      throw err;
+    }
+    return this.awaitOutcome(uploadId, waitMs);
+  }
+
+  /** The state of an upload of this organisation (404 for any other). */
+  async status(orgId: string, uploadId: string): Promise<UploadStatus> {
+    const received = await this.deps.store.received.findById(uploadId);
+    if (!received || received.orgId !== orgId) throw new AppError('not_found', 'upload_not_found', `no upload ${JSON.stringify(uploadId)}`);
+    const outcome = received.outcome;
+    return { uploadId, state: received.state, result: outcome?.ok ? outcome.result : null, refusal: outcome && !outcome.ok ? outcome.refusal : null };
+  }
+
+  /** Processes every unfinished upload of the repository, oldest first (the flaky-ingest job). */
+  async processRepository(repoId: string): Promise<number> {
+    let processed = 0;
+    for (;;) {
+      const next = await this.deps.store.received.takeNext(repoId);
+      if (!next) return processed;
+      await this.process(next);
+      processed++;
+    }
+  }
+
+  /** Asks again for the processing of uploads waiting too long; returns how many repositories. */
+  async requestWaiting(): Promise<number> {
+    const waiting = await this.deps.store.received.repositoriesWaitingSince(new Date(this.now().getTime() - LOST_AFTER_MS));
+    for (const job of waiting) await this.deps.requestIngest(job);
+    return waiting.length;
+  }
+
+  private async receiveNative(uploadId: string, request: Extract<UploadRequest, { source: 'native' }>): Promise<ReceivedUpload> {
+    const org = await this.deps.resolver.org(request.orgId, request.meta.orgUrlSlug);
+    const repo = await this.deps.store.repos.ensure(org.id, request.meta.repo, this.now(), this.initialDetection());
+    const reports: string[] = [];
+    let codeowners: string | null = null;
+    for await (const part of request.parts) {
+      if (part.kind === 'report') {
+        await this.deps.blobs.put(uploadId, reports.length, part.bytes);
+        reports.push(part.name);
+      } else {
+        codeowners = await readText(part.bytes, MAX_CODEOWNERS_BYTES);
+        if (codeowners === null) throw invalid('codeowners_too_large', `the codeowners part is larger than ${MAX_CODEOWNERS_BYTES} bytes`);
+      }
+    }
+    if (reports.length === 0) throw invalid('missing_junit', 'the upload has no junit part', [{ path: '/junit', message: 'is required' }]);
+    return this.received(uploadId, org, repo.id, { source: 'native', meta: request.meta, reports, codeowners });
+  }
+
+  private async receiveBundle(uploadId: string, request: Extract<UploadRequest, { source: 'bundle' }>): Promise<ReceivedUpload> {
+    const { claim } = request;
+    const repo = await this.deps.store.repos.ensure(claim.orgId, claim.repo, this.now(), this.initialDetection());
+    await this.deps.blobs.put(uploadId, 0, limited(request.body, this.deps.settings.maxUploadBytes));
+    return this.received(uploadId, { id: claim.orgId, slug: claim.orgSlug }, repo.id, { source: 'bundle', bundleUploadId: claim.id, repo: claim.repo });
+  }
+
+  private received(uploadId: string, org: { id: string; slug: string }, repoId: string, input: ReceivedUpload['input']): ReceivedUpload {
+    const now = this.now();
+    return {
+      id: uploadId,
+      orgId: org.id,
+      orgSlug: org.slug,
+      repoId,
+      receivedAt: now,
+      state: 'queued',
+      attempts: 0,
+      input,
+      outcome: null,
+      expiresAt: new Date(now.getTime() + this.deps.settings.retentionDays * 86_400_000),
+    };
+  }
+
+  private initialDetection() {
+    return initialDetectionConfig(this.deps.settings.infraFailureThreshold);
+  }
+
+  private async awaitOutcome(uploadId: string, waitMs: number): Promise<IngestAnswer> {
+    const deadline = Date.now() + waitMs;
+    let pause = FIRST_POLL_MS;
+    for (;;) {
+      const received = await this.deps.store.received.findById(uploadId);
+      const outcome = received?.outcome;
+      if (outcome?.ok) return { state: 'complete', result: outcome.result };
+      if (outcome) throw refusalError(outcome.refusal);
+      const left = deadline - Date.now();
+      if (left <= 0) return { state: 'pending', uploadId };
+      await this.sleep(Math.min(pause, left));
+      pause = Math.min(pause * 2, MAX_POLL_MS);
+    }
+  }
+
+  private async process(received: ReceivedUpload): Promise<void> {
+    const store = this.deps.store;
+    let outcome: UploadOutcome;
+    if (received.attempts > MAX_ATTEMPTS) {
+      outcome = { ok: false, refusal: { kind: 'invalid', code: 'upload_unprocessable', message: `processing the upload failed ${MAX_ATTEMPTS} times`, details: [] } };
+    } else {
+      await IngestSession.discardUnfinished(store, received.id);
+      let session: IngestSession | null = null;
+      try {
+        const result = await this.run(received, (s) => (session = s));
+        outcome = { ok: true, result };
+      } catch (err) {
+        const refusal = refusalOf(err);
+        // Anything else (the database, a bug) fails the job, which tries again.
+        if (!refusal) throw err;
+        await (session as IngestSession | null)?.abort(refusal.message);
+        outcome = { ok: false, refusal };
+      }
+    }
+    await store.received.finish(received.id, outcome);
+    if (received.input.source === 'bundle') {
+      await store.bundleUploads.finish(received.input.bundleUploadId, {
+        state: outcome.ok ? 'complete' : 'failed',
+        uploadId: outcome.ok ? received.id : null,
+        error: outcome.ok ? null : outcome.refusal.message,
+      });
+    }
+    await this.deps.blobs.deleteUpload(received.id);
+  }
+
+  /** Reads what was received into a session and stores it. */
+  private async run(received: ReceivedUpload, opened: (s: IngestSession) => void): Promise<UploadResult> {
+    const repo = await this.deps.store.repos.findById(received.repoId);
+    if (!repo) throw new AppError('not_found', 'repository_not_found', 'the repository of this upload no longer exists');
+    const org = { id: received.orgId, slug: received.orgSlug };
+    const begin = async (meta: UploadMeta, source: 'native' | 'bundle') => {
+      const session = new IngestSession(
+        { store: this.deps.store, detection: this.deps.detection, settings: this.deps.settings, logger: this.deps.logger, now: this.now },
+        received.id,
+        org,
+        repo,
+        meta,
+        source,
+        received.receivedAt,
+      );
+      opened(session);
+      await session.start();
+      return session;
+    };
+    const input = received.input;
+    if (input.source === 'native') {
+      const session = await begin(input.meta, 'native');
+      if (input.codeowners !== null) session.setCodeowners(input.codeowners);
+      for (const [i, name] of input.reports.entries()) await session.addReport(name, this.deps.blobs.get(received.id, i));
+      return session.finish();
+    }
+    const max = this.deps.settings.maxReportBytes;
+    const bundle = await openBundle(this.deps.blobs.get(received.id, 0), { maxCompressedBytes: this.deps.settings.maxUploadBytes, maxUncompressedBytes: max, maxEntryBytes: max });
+    const session = await begin(metaFromBundle(bundle.meta, { orgSlug: received.orgSlug, repo: input.repo }), 'bundle');
+    let skippedInternal = 0;
+    for await (const file of bundle.files) {
+      if (file.kind === 'junit') {
+        await session.addReport(file.originalPath ?? file.path, file.stream);
+      } else if (file.kind === 'codeowners') {
+        const text = await readText(file.stream, MAX_CODEOWNERS_BYTES);
+        if (text === null) session.addWarning({ level: 'warning', code: 'codeowners-too-large', message: `CODEOWNERS over ${MAX_CODEOWNERS_BYTES} bytes ignored` });
+        else session.setCodeowners(text);
+      } else if (file.kind === 'internal-bin') {
+        skippedInternal++;
+      }
+    }
+    if (skippedInternal > 0) {
+      session.addWarning({
+        level: 'warning',
+        code: 'internal-bin-ignored',
+        message: `${skippedInternal} protobuf report(s) (internal.bin) ignored: this service reads the JUnit files of a bundle`,
+      });
+    }
+    return session.finish();
   }
 }

@@ -1,42 +1,33 @@
-// One upload being received. Reports stream through the JUnit parser into batched run inserts;
-// per test, only small counters are kept (per hour, per failure cluster) — memory grows with the
-// number of distinct tests in the upload, never with the size of the reports or their messages.
-// At finish, the upload is checked for infrastructure failure, and unless excluded its counters,
-// pass-on-retry detections and the affected tests' statuses are written.
-import { randomUUID } from 'node:crypto';
+// Processing one upload (in the flaky-ingest job). Reports stream through the JUnit parser into
+// batched test case run inserts, keyed by (upload id, index); the pure UploadAccumulator keeps the
+// per-test counters. At finish the upload is checked for infrastructure failure, its counters,
+// pass-on-retry detections and the affected tests' statuses are written, and the upload is marked
+// complete last — so an attempt that dies mid-way leaves an unfinished upload, which the next
+// attempt drops (IngestSession.discardUnfinished) and writes again.
 import { classifyBranch, type BranchClass } from '../domain/branch-class.js';
 import { parseCodeowners, ownersOf, type Codeowners } from '../domain/codeowners.js';
-import { failureSignature } from '../domain/failure-summary.js';
-import { repoFullName, testId as computeTestId } from '../domain/test-identity.js';
-import {
-  DAY_MS,
-  hourStart,
-  isInfrastructureFailure,
-  mergeCommitOutcomes,
-  retryDetectedAt,
-  runTime,
-  type CommitOutcomes,
-} from '../domain/detection/index.js';
+import { repoFullName } from '../domain/test-identity.js';
+import { DAY_MS, mergeCommitOutcomes, retryDetectedAt, type CommitOutcomes } from '../domain/detection/index.js';
+import { ownedPath, UploadAccumulator, type AccumulatedRun, type TestTally } from '../domain/upload-accumulator.js';
+import { detach } from '../domain/detach-string.js';
 import { invalid } from '../../errors.js';
 import type { Logger } from '../../logging.js';
-import { isGzip, openReport, parseJUnit, type ByteSource, type JUnitIssue, type JUnitOutcome, type JUnitRun } from '../formats/junit/index.js';
-import type { FlakyStore } from '../store/flaky-store.js';
+import { isGzip, openReport, parseJUnit, type ByteSource, type JUnitIssue } from '../formats/junit/index.js';
 import type { FlakyRepo } from '../store/repo-settings-repository.js';
-import type { StoredRun } from '../store/run-repository.js';
+import type { StoredCaseRun } from '../store/case-run-repository.js';
 import { caseIdOf, type SeenRefresh, type SeenTest, type TestCase } from '../store/test-case-repository.js';
 import type { BucketDelta } from '../store/hour-bucket-repository.js';
 import type { ClusterDelta } from '../store/failure-cluster-repository.js';
 import type { DetectionWrite } from '../store/retry-detection-repository.js';
-import type { UploadCounts, UploadFileSummary, UploadIssue } from '../store/upload-repository.js';
+import type { UploadFileSummary, UploadIssue, UploadResult } from '../store/upload-repository.js';
 import type { DetectionService } from './detection-service.js';
 import type { FlakySettings } from './flaky-settings.js';
+import type { IngestRepositories } from './ingest-repositories.js';
 import type { UploadMeta } from './upload-meta.js';
 import type { OrgRef } from './repo-resolver.js';
-import type { KeyedMutex } from './keyed-mutex.js';
-import { detach } from './detach-string.js';
 
 const RUN_BATCH = 500;
-/** Tests per write batch: small, because the embedded engine tests `$in` lists per candidate. */
+/** Tests per write batch: small, because the embedded database tests `$in` lists per candidate. */
 const WRITE_BATCH = 100;
 /**
  * lastRunAt (and so the inactivity expiry) of a known test is rewritten at most this often, so a
@@ -45,64 +36,11 @@ const WRITE_BATCH = 100;
  */
 const SEEN_REFRESH_MS = 7 * DAY_MS;
 const MAX_ISSUES_PER_FILE = 20;
-const MAX_FAILURE_MESSAGE = 4096;
 const MAX_CODEOWNERS_PROBLEMS = 10;
 
-interface HourAgg {
-  hour: number;
-  passed: number;
-  failed: number;
-  skipped: number;
-  firstFailureAt: number | null;
-  lastFailureAt: number | null;
-  firstPassAt: number | null;
-  lastRunAt: number | null;
-}
-
-interface ClusterAgg {
-  key: string;
-  day: number;
-  summary: string;
-  count: number;
-  lastAt: number;
-}
-
-interface TestAgg {
-  testId: string;
-  caseId: string;
-  name: string;
-  classname: string | null;
-  parent: string | null;
-  file: string | null;
-  fileHint: string | null;
-  runs: number;
-  /** Outcome of the last passed/failed attempt, in arrival order. */
-  lastOutcome: Exclude<JUnitOutcome, 'skipped'> | null;
-  outcomes: CommitOutcomes;
-  firstRunAt: number;
-  lastRunAt: number;
-  /** Usually one entry (arrays, not maps: an upload may hold a million tests). */
-  hours: HourAgg[];
-  clusters: ClusterAgg[] | null;
-}
-
-export interface UploadResult {
-  uploadId: string;
-  repoId: string;
-  counts: UploadCounts;
-  /** Excluded from detection and rates by infrastructure-failure protection. */
-  excluded: boolean;
-  files: UploadFileSummary[];
-  warnings: UploadIssue[];
-  /** Tests whose status changed because of this upload. */
-  statusChanges: number;
-}
-
 export interface IngestSessionDeps {
-  store: FlakyStore;
-  /** Serialises the evidence-and-evaluation phase per repository. */
-  repoLock: KeyedMutex;
-  detection: DetectionService;
+  store: IngestRepositories;
+  detection: Pick<DetectionService, 'evaluate'>;
   settings: FlakySettings;
   logger: Logger;
   now: () => Date;
@@ -114,45 +52,41 @@ function toIssue(i: JUnitIssue): UploadIssue {
   return issue;
 }
 
-function clip(s: string, max: number): string {
-  return s.length <= max ? s : s.slice(0, max);
-}
-
-/** Bazel targets have no file: `//pkg/path:target` owns like `pkg/path`. */
-function ownedPath(agg: TestAgg): string | null {
-  if (agg.file) return agg.file;
-  if (agg.fileHint) return agg.fileHint;
-  const label = /^\/\/([^:]+)(?::.*)?$/.exec(agg.parent ?? '') ?? /^\/\/([^:]+)(?::.*)?$/.exec(agg.name);
-  return label?.[1] ?? null;
-}
-
 export class IngestSession {
-  readonly uploadId = randomUUID();
   private readonly receivedAt: Date;
   private readonly branchClass: BranchClass;
   private readonly expiresAt: Date;
-  private readonly fullName: string;
-  private readonly tests = new Map<string, TestAgg>();
+  private readonly accumulator: UploadAccumulator;
   private readonly files: UploadFileSummary[] = [];
   private readonly warnings: UploadIssue[] = [];
-  private readonly totals = { runs: 0, passed: 0, failed: 0, skipped: 0 };
-  private batch: StoredRun[] = [];
+  private batch: StoredCaseRun[] = [];
   private seq = 0;
   /** Numbers the counter documents this upload writes (short, unique ids). */
   private docSeq = 0;
+  /** Decompressed report bytes the upload may still read (one budget for all its reports). */
+  private reportBytesLeft: number;
   private codeowners: Codeowners | null = null;
   private state: 'open' | 'finished' | 'aborted' = 'open';
 
   constructor(
     private readonly deps: IngestSessionDeps,
+    readonly uploadId: string,
     private readonly org: OrgRef,
     private readonly repo: FlakyRepo,
     private readonly meta: UploadMeta,
     private readonly source: 'native' | 'bundle',
+    receivedAt: Date,
   ) {
-    this.receivedAt = deps.now();
-    this.expiresAt = new Date(this.receivedAt.getTime() + deps.settings.retentionDays * DAY_MS);
-    this.fullName = repoFullName(meta.repo);
+    this.receivedAt = receivedAt;
+    this.expiresAt = new Date(receivedAt.getTime() + deps.settings.retentionDays * DAY_MS);
+    this.reportBytesLeft = deps.settings.maxReportBytes;
+    this.accumulator = new UploadAccumulator({
+      orgSlug: org.slug,
+      repoFullName: repoFullName(meta.repo),
+      variant: meta.variant,
+      startedAt: meta.startedAt,
+      receivedAt,
+    });
     this.branchClass = classifyBranch({
       branch: meta.branch,
       prNumber: meta.prNumber,
@@ -162,7 +96,15 @@ export class IngestSession {
     });
   }
 
-  /** Records the upload as being received; call once before adding reports. */
+  /** Drops what an earlier, interrupted attempt at this upload wrote (nothing, usually). */
+  static async discardUnfinished(store: IngestRepositories, uploadId: string): Promise<void> {
+    await store.caseRuns.deleteByUpload(uploadId);
+    await store.buckets.deleteByUpload(uploadId);
+    await store.clusters.deleteByUpload(uploadId);
+    await store.uploads.deleteUnfinished(uploadId);
+  }
+
+  /** Records the upload as being processed; call once before adding reports. */
   async start(): Promise<void> {
     await this.deps.store.uploads.insert({
       id: this.uploadId,
@@ -213,143 +155,78 @@ export class IngestSession {
         yield chunk;
       }
     };
-    for await (const item of parseJUnit(openReport(sniffed(), { maxBytes: this.deps.settings.maxReportBytes }))) {
+    const budget = this.reportBytesLeft;
+    let read = 0;
+    const counted = async function* (source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+      for await (const b of source) {
+        read += b.length;
+        yield b;
+      }
+    };
+    for await (const item of parseJUnit(counted(openReport(sniffed(), { maxBytes: budget })))) {
       if (item.kind === 'issue') {
         const list = item.level === 'error' ? summary.errors : summary.warnings;
         if (list.length < MAX_ISSUES_PER_FILE) list.push(toIssue(item));
         else dropped++;
         continue;
       }
-      this.addRun(item, summary);
+      const run = this.accumulator.add(item);
+      summary.runs++;
+      summary[run.outcome]++;
+      this.batch.push(this.caseRun(run));
       if (this.batch.length >= RUN_BATCH) await this.flushRuns();
     }
+    this.reportBytesLeft = Math.max(0, budget - read);
     if (dropped > 0) summary.warnings.push({ level: 'warning', code: 'issues-capped', message: `${dropped} more issues not shown` });
     await this.flushRuns();
     return summary;
   }
 
-  private addRun(run: JUnitRun, summary: UploadFileSummary): void {
-    const id = computeTestId({
-      orgUrlSlug: this.org.slug,
-      repoFullName: this.fullName,
-      file: run.file,
-      classname: run.classname,
-      parent: run.parent,
-      name: run.name,
-      infoId: run.idAttribute,
-      variant: this.meta.variant,
-    });
-    const at = runTime(run.startedAt, this.meta.startedAt, this.receivedAt).getTime();
-    let agg = this.tests.get(id);
-    if (!agg) {
-      agg = {
-        testId: id,
-        caseId: caseIdOf(this.repo.id, id),
-        name: detach(run.name),
-        classname: detach(run.classname),
-        parent: run.parent === '' ? null : detach(run.parent),
-        file: detach(run.file),
-        fileHint: detach(run.fileHint),
-        runs: 0,
-        lastOutcome: null,
-        outcomes: { firstFailAt: null, firstPassAt: null },
-        firstRunAt: at,
-        lastRunAt: at,
-        hours: [],
-        clusters: null,
-      };
-      this.tests.set(id, agg);
-    }
-    const attempt = agg.runs++;
-    agg.firstRunAt = Math.min(agg.firstRunAt, at);
-    agg.lastRunAt = Math.max(agg.lastRunAt, at);
-    const hourKey = hourStart(at).getTime();
-    let hour = agg.hours.find((h) => h.hour === hourKey);
-    if (!hour) {
-      hour = { hour: hourKey, passed: 0, failed: 0, skipped: 0, firstFailureAt: null, lastFailureAt: null, firstPassAt: null, lastRunAt: null };
-      agg.hours.push(hour);
-    }
-    hour[run.outcome]++;
-    summary.runs++;
-    summary[run.outcome]++;
-    this.totals.runs++;
-    this.totals[run.outcome]++;
-
-    let failureMessage: string | null = null;
-    let failureSummary: string | null = null;
-    let failureKey: string | null = null;
-    if (run.outcome !== 'skipped') {
-      agg.lastOutcome = run.outcome;
-      hour.lastRunAt = Math.max(hour.lastRunAt ?? at, at);
-    }
-    if (run.outcome === 'passed') {
-      agg.outcomes = mergeCommitOutcomes(agg.outcomes, { firstFailAt: null, firstPassAt: at });
-      hour.firstPassAt = Math.min(hour.firstPassAt ?? at, at);
-    } else if (run.outcome === 'failed') {
-      agg.outcomes = mergeCommitOutcomes(agg.outcomes, { firstFailAt: at, firstPassAt: null });
-      hour.firstFailureAt = Math.min(hour.firstFailureAt ?? at, at);
-      hour.lastFailureAt = Math.max(hour.lastFailureAt ?? at, at);
-      const d = run.detail;
-      const text = d?.text ?? d?.stackTrace ?? null;
-      const raw = d?.message || text || null;
-      failureMessage = raw ? detach(clip(raw, MAX_FAILURE_MESSAGE)) : null;
-      const sig = failureSignature({ message: d?.message ?? null, text, type: d?.type ?? null });
-      if (sig) {
-        failureSummary = detach(sig.summary);
-        failureKey = sig.key;
-        const day = Math.floor(at / DAY_MS) * DAY_MS;
-        agg.clusters ??= [];
-        const c = agg.clusters.find((x) => x.key === sig.key && x.day === day);
-        if (c) {
-          c.count++;
-          if (at >= c.lastAt) {
-            c.lastAt = at;
-            c.summary = failureSummary ?? sig.summary;
-          }
-        } else {
-          agg.clusters.push({ key: sig.key, day, summary: failureSummary ?? sig.summary, count: 1, lastAt: at });
-        }
-      }
-    }
-
-    this.batch.push({
+  private caseRun(run: AccumulatedRun): StoredCaseRun {
+    return {
       id: `${this.uploadId}:${this.seq++}`,
       orgId: this.org.id,
       repoId: this.repo.id,
-      caseId: agg.caseId,
-      testId: id,
+      caseId: caseIdOf(this.repo.id, run.testId),
+      testId: run.testId,
       uploadId: this.uploadId,
       sha: this.meta.sha,
       branch: this.meta.branch,
       branchClass: this.branchClass,
       prNumber: this.meta.prNumber,
-      attempt,
+      attempt: run.attempt,
       outcome: run.outcome,
       durationMs: run.durationMs,
-      at: new Date(at),
-      failureMessage,
-      failureSummary,
-      failureKey,
+      at: new Date(run.at),
+      failureMessage: run.failureMessage,
+      failureSummary: run.failureSummary,
+      failureKey: run.failureKey,
       expiresAt: this.expiresAt,
-    });
+    };
   }
 
   private async flushRuns(): Promise<void> {
     if (this.batch.length === 0) return;
     const batch = this.batch;
     this.batch = [];
-    await this.deps.store.runs.insertMany(batch);
+    await this.deps.store.caseRuns.insertMany(batch);
   }
 
   /**
-   * Completes the upload. Throws a 400 when no report yielded a result and at least one was not
-   * usable JUnit (so a CI step fails loudly on a wrong path or format).
+   * Completes the upload. Throws a 400 `no_junit_results` when it holds no report, or when no
+   * report yielded a result and at least one was not usable JUnit (so a CI step fails loudly on a
+   * wrong path or format).
    */
   async finish(): Promise<UploadResult> {
     this.assertOpen();
     await this.flushRuns();
+    const totals = this.accumulator.totals();
     const unusable = this.files.filter((f) => f.runs === 0 && f.errors.length > 0);
-    if (this.totals.runs === 0 && unusable.length > 0) {
+    if (totals.runs === 0 && this.files.length === 0) {
+      await this.abort('no JUnit report');
+      throw invalid('no_junit_results', 'no test results could be read from the upload: it holds no JUnit report', [{ path: '/files', message: 'no JUnit report' }]);
+    }
+    if (totals.runs === 0 && unusable.length > 0) {
       await this.abort('no usable JUnit report');
       throw invalid(
         'no_junit_results',
@@ -359,44 +236,35 @@ export class IngestSession {
     }
     this.state = 'finished';
     const store = this.deps.store;
-    const all = [...this.tests.values()];
-    const testsRun = all.filter((t) => t.lastOutcome !== null).length;
-    const testsFailed = all.filter((t) => t.lastOutcome === 'failed').length;
-    const counts: UploadCounts = { ...this.totals, tests: all.length, testsFailed };
-    const excluded = isInfrastructureFailure({ testsRun, testsFailed }, this.repo.detection.infrastructure);
+    const infra = this.repo.detection.infrastructure;
+    const { excluded, testsRun, testsFailed } = this.accumulator.isInfrastructureFailure(infra);
     if (excluded) {
-      const infra = this.repo.detection.infrastructure;
       this.warnings.push({
         level: 'warning',
         code: 'infrastructure-failure',
         message: `${testsFailed} of ${testsRun} tests failed (more than ${Math.round(infra.threshold * 100)}%): the upload is stored but excluded from detection and failure rates`,
       });
     }
-    // Decided before any evidence is written: from now on this upload's runs count (or not) for a
-    // concurrent upload of the same commit looking for pass-on-retry pairs.
-    await store.uploads.finish(this.uploadId, { state: 'complete', counts, excluded, files: this.files, warnings: this.warnings });
-    // Per chunk: read the known tests, create the new ones, write this upload's evidence, then
-    // evaluate. Uploads to one repository take turns here (per process): evaluations skip writes
-    // that change nothing, which is only safe when no other evaluation is in flight. Across
-    // processes, compare-and-set on the tests' version still orders the writes that happen.
-    const statusChanges = await this.deps.repoLock.run(this.repo.id, async () => {
-      // Earlier uploads of this commit (usually none: then nothing needs reading for pass-on-retry).
-      const priorUploads = excluded ? [] : await store.uploads.includedForCommit(this.repo.id, this.meta.sha, this.uploadId);
-      let changes = 0;
-      for (let i = 0; i < all.length; i += WRITE_BATCH) changes += await this.storeChunk(all.slice(i, i + WRITE_BATCH), excluded, priorUploads);
-      return changes;
-    });
+    // Uploads of one repository are processed one at a time (the flaky-ingest job is deduplicated
+    // per repository), so no other evaluation is in flight: evaluations may skip writes that change
+    // nothing. Compare-and-set on the tests' version still orders every write that happens.
+    const all = this.accumulator.tests();
+    const priorUploads = excluded ? [] : await store.uploads.includedForCommit(this.repo.id, this.meta.sha, this.uploadId);
+    let statusChanges = 0;
+    for (let i = 0; i < all.length; i += WRITE_BATCH) statusChanges += await this.storeChunk(all.slice(i, i + WRITE_BATCH), excluded, priorUploads);
+    await store.uploads.finish(this.uploadId, { state: 'complete', counts: totals, excluded, files: this.files, warnings: this.warnings });
     this.deps.logger.info(
-      { uploadId: this.uploadId, repoId: this.repo.id, runs: counts.runs, tests: counts.tests, excluded, statusChanges },
+      { uploadId: this.uploadId, repoId: this.repo.id, runs: totals.runs, tests: totals.tests, excluded, statusChanges },
       'flaky-tests upload stored',
     );
-    return { uploadId: this.uploadId, repoId: this.repo.id, counts, excluded, files: this.files, warnings: this.warnings, statusChanges };
+    return { uploadId: this.uploadId, repoId: this.repo.id, counts: totals, excluded, files: this.files, warnings: this.warnings, statusChanges };
   }
 
-  private async storeChunk(chunk: readonly TestAgg[], excluded: boolean, priorUploads: readonly string[]): Promise<number> {
+  private async storeChunk(chunk: readonly TestTally[], excluded: boolean, priorUploads: readonly string[]): Promise<number> {
     const store = this.deps.store;
-    const known = new Map((await store.tests.findByIds(chunk.map((t) => t.caseId))).map((t) => [t.id, t]));
-    await store.tests.insertNew(chunk.filter((t) => !known.has(t.caseId)).map((t) => this.seenTest(t)));
+    const caseIds = chunk.map((t) => caseIdOf(this.repo.id, t.testId));
+    const known = new Map((await store.tests.findByIds(caseIds)).map((t) => [t.id, t]));
+    await store.tests.insertNew(chunk.filter((t) => !known.has(caseIdOf(this.repo.id, t.testId))).map((t) => this.seenTest(t)));
     const evaluated = excluded ? [] : chunk.filter((t) => t.lastOutcome !== null);
     if (!excluded) {
       await store.buckets.insert(chunk.flatMap((t) => this.bucketDeltas(t)));
@@ -406,19 +274,16 @@ export class IngestSession {
     // What the upload says about known tests, where it differs enough to be worth a write.
     const refresh = new Map<string, SeenRefresh>();
     for (const t of chunk) {
-      const stored = known.get(t.caseId);
+      const caseId = caseIdOf(this.repo.id, t.testId);
+      const stored = known.get(caseId);
       const seen = this.seenRefresh(t);
-      if (stored && this.needsRefresh(stored, seen)) refresh.set(t.caseId, seen);
+      if (stored && this.needsRefresh(stored, seen)) refresh.set(caseId, seen);
     }
-    const changes = await this.deps.detection.evaluate(
-      this.repo,
-      evaluated.map((t) => t.caseId),
-      this.deps.now(),
-      { loaded: known, seen: refresh },
-    );
+    const evaluatedIds = evaluated.map((t) => caseIdOf(this.repo.id, t.testId));
+    const changes = await this.deps.detection.evaluate(this.repo, evaluatedIds, this.deps.now(), { loaded: known, seen: refresh });
     // Tests not evaluated (skipped-only runs, or an excluded upload) still get fresher metadata.
-    const evaluatedIds = new Set(evaluated.map((t) => t.caseId));
-    await store.tests.refreshSeen([...refresh].filter(([id]) => !evaluatedIds.has(id)).map(([caseId, seen]) => ({ caseId, seen })));
+    const evaluatedSet = new Set(evaluatedIds);
+    await store.tests.refreshSeen([...refresh].filter(([id]) => !evaluatedSet.has(id)).map(([caseId, seen]) => ({ caseId, seen })));
     return changes;
   }
 
@@ -428,10 +293,10 @@ export class IngestSession {
     this.state = 'aborted';
     this.batch = [];
     try {
-      await this.deps.store.runs.deleteByUpload(this.uploadId);
+      await this.deps.store.caseRuns.deleteByUpload(this.uploadId);
       await this.deps.store.uploads.finish(this.uploadId, {
         state: 'failed',
-        counts: { ...this.totals, tests: this.tests.size, testsFailed: 0 },
+        counts: { ...this.accumulator.totals(), testsFailed: 0 },
         excluded: true,
         files: this.files,
         warnings: [...this.warnings, { level: 'error', code: 'aborted', message: reason }],
@@ -445,14 +310,14 @@ export class IngestSession {
     if (this.state !== 'open') throw new Error(`upload ${this.uploadId} is already ${this.state}`);
   }
 
-  private seenTest(t: TestAgg): SeenTest {
+  private seenTest(t: TestTally): SeenTest {
     let codeowners: string[] | null = null;
     if (this.codeowners) {
       const path = ownedPath(t);
       codeowners = path ? ownersOf(this.codeowners, path) : [];
     }
     return {
-      caseId: t.caseId,
+      caseId: caseIdOf(this.repo.id, t.testId),
       orgId: this.org.id,
       repoId: this.repo.id,
       testId: t.testId,
@@ -469,7 +334,7 @@ export class IngestSession {
     };
   }
 
-  private seenRefresh(t: TestAgg): SeenRefresh {
+  private seenRefresh(t: TestTally): SeenRefresh {
     const s = this.seenTest(t);
     return { codeowners: s.codeowners, fileHint: s.fileHint, lastRunAt: s.lastRunAt, expiresAt: s.expiresAt };
   }
@@ -480,12 +345,13 @@ export class IngestSession {
     return seen.lastRunAt.getTime() - stored.lastRunAt.getTime() > SEEN_REFRESH_MS;
   }
 
-  private bucketDeltas(t: TestAgg): BucketDelta[] {
+  private bucketDeltas(t: TestTally): BucketDelta[] {
     const failedPrs = this.meta.prNumber !== null ? [this.meta.prNumber] : [];
+    const caseId = caseIdOf(this.repo.id, t.testId);
     return t.hours.map((h) => ({
       id: `${this.uploadId}:b${this.docSeq++}`,
       repoId: this.repo.id,
-      caseId: t.caseId,
+      caseId,
       uploadId: this.uploadId,
       hour: new Date(h.hour),
       branch: this.meta.branch,
@@ -502,11 +368,12 @@ export class IngestSession {
     }));
   }
 
-  private clusterDeltas(t: TestAgg): ClusterDelta[] {
+  private clusterDeltas(t: TestTally): ClusterDelta[] {
+    const caseId = caseIdOf(this.repo.id, t.testId);
     return (t.clusters ?? []).map((c) => ({
       id: `${this.uploadId}:c${this.docSeq++}`,
       repoId: this.repo.id,
-      caseId: t.caseId,
+      caseId,
       uploadId: this.uploadId,
       key: c.key,
       day: new Date(c.day),
@@ -518,12 +385,12 @@ export class IngestSession {
   }
 
   /** Pass-on-retry: this upload's outcomes merged with earlier included uploads on the same commit. */
-  private async retryDetections(tests: readonly TestAgg[], priorUploads: readonly string[]): Promise<DetectionWrite[]> {
+  private async retryDetections(tests: readonly TestTally[], priorUploads: readonly string[]): Promise<DetectionWrite[]> {
     if (tests.length === 0) return [];
     const earlier = new Map<string, CommitOutcomes>();
     const prior = await this.deps.store.buckets.outcomesIn(
       priorUploads,
-      tests.map((t) => t.caseId),
+      tests.map((t) => caseIdOf(this.repo.id, t.testId)),
     );
     for (const p of prior) {
       const o: CommitOutcomes = { firstFailAt: p.firstFailureAt?.getTime() ?? null, firstPassAt: p.firstPassAt?.getTime() ?? null };
@@ -531,12 +398,13 @@ export class IngestSession {
     }
     const out: DetectionWrite[] = [];
     for (const t of tests) {
-      const merged = mergeCommitOutcomes(t.outcomes, earlier.get(t.caseId) ?? { firstFailAt: null, firstPassAt: null });
+      const caseId = caseIdOf(this.repo.id, t.testId);
+      const merged = mergeCommitOutcomes(t.outcomes, earlier.get(caseId) ?? { firstFailAt: null, firstPassAt: null });
       const detectedAt = retryDetectedAt(merged);
       if (detectedAt === null) continue;
       out.push({
         repoId: this.repo.id,
-        caseId: t.caseId,
+        caseId,
         sha: this.meta.sha,
         branch: this.meta.branch,
         branchClass: this.branchClass,

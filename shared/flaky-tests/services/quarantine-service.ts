@@ -1,7 +1,8 @@
 // Quarantine: per-test overrides (always / never, with reason and audit trail) and the CLI's
 // getQuarantineConfig, which tells a CI step which failures not to fail the job for.
 import type { RepoRef } from '../../repo-ref.js';
-import { conflict, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
+import { CAS_LOST, retryCompareAndSet } from '../../compare-and-set.js';
 import { isQuarantined, type QuarantineOverride } from '../domain/detection/index.js';
 import type { FlakyStore } from '../store/flaky-store.js';
 import { caseIdOf, type QuarantineAudit, type TestCase } from '../store/test-case-repository.js';
@@ -20,8 +21,6 @@ export interface QuarantineConfig {
   isDisabled: boolean;
   testIds: string[];
 }
-
-const MAX_CAS_ATTEMPTS = 5;
 
 export class QuarantineService {
   private readonly now: () => Date;
@@ -44,7 +43,6 @@ export class QuarantineService {
   async config(orgId: string, q: { orgUrlSlug: string; repo: RepoRef }): Promise<QuarantineConfig> {
     const { repo } = await this.deps.resolver.maybe(orgId, q.orgUrlSlug, q.repo);
     if (!repo || !repo.quarantine.enabled) return { isDisabled: true, testIds: [] };
-    await this.deps.detection.refreshDue(repo, this.now());
     const caseIds = await this.deps.queries.quarantinedCaseIds(repo);
     const prefix = `${repo.id}:`;
     return { isDisabled: false, testIds: caseIds.map((c) => c.slice(prefix.length)) };
@@ -68,14 +66,14 @@ export class QuarantineService {
     orgId: string,
     q: { orgUrlSlug: string; repo: RepoRef; testId: string; override: QuarantineOverride | null; reason: string; actor: string },
   ): Promise<OverrideView> {
-    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+    return retryCompareAndSet('the test', async () => {
       const { repo, test } = await this.test(orgId, q.orgUrlSlug, q.repo, q.testId);
       const now = this.now();
       const audit: QuarantineAudit = { at: now, actor: q.actor, from: test.quarantine?.override ?? null, to: q.override, reason: q.reason };
       const record = q.override ? { override: q.override, reason: q.reason, actor: q.actor, at: now } : null;
       const updated = await this.deps.store.tests.setQuarantine(test, record, audit);
-      if (updated) return { repo, test: updated, quarantined: isQuarantined(repo.quarantine, updated.quarantine?.override ?? null, updated.status.value) };
-    }
-    throw conflict('test_conflict', 'the test changed concurrently; retry');
+      if (!updated) return CAS_LOST;
+      return { repo, test: updated, quarantined: isQuarantined(repo.quarantine, updated.quarantine?.override ?? null, updated.status.value) };
+    });
   }
 }

@@ -2,7 +2,7 @@
 // organisation. A slug of another organisation is answered like an unknown one (404), so a token
 // learns nothing about other tenants.
 import type { RepoRef } from '../../repo-ref.js';
-import { notFound } from '../../errors.js';
+import { notFound, repositoryNotFound } from '../../errors.js';
 import type { OrgRepository } from '../../accounts/org-repository.js';
 import type { FlakyStore } from '../store/flaky-store.js';
 import type { FlakyRepo } from '../store/repo-settings-repository.js';
@@ -28,7 +28,7 @@ export class RepoResolver {
   async existing(orgId: string, orgUrlSlug: string | null, repo: RepoRef): Promise<{ org: OrgRef; repo: FlakyRepo }> {
     const org = await this.org(orgId, orgUrlSlug);
     const found = await this.deps.store.repos.find(org.id, repo);
-    if (!found) throw notFound('repository_not_found', `no flaky-tests data for repository ${repo.host}/${repo.owner}/${repo.name}`);
+    if (!found) throw repositoryNotFound(repo, `no flaky-tests data for repository ${repo.host}/${repo.owner}/${repo.name}`);
     return { org, repo: found };
   }
 

@@ -2,9 +2,10 @@
 // and the ticket template. Changes are compare-and-set with an audit entry; a changed detection
 // configuration makes every test of the repository due for re-evaluation on the next read.
 import type { RepoRef } from '../../repo-ref.js';
-import { conflict, invalid } from '../../errors.js';
+import { invalid } from '../../errors.js';
+import { CAS_LOST, retryCompareAndSet } from '../../compare-and-set.js';
 import {
-  defaultDetectionConfig,
+  initialDetectionConfig,
   isValidTicketTemplate,
   validateDetectionConfig,
   DEFAULT_QUARANTINE_SETTINGS,
@@ -15,6 +16,7 @@ import type { FlakyStore } from '../store/flaky-store.js';
 import type { FlakyRepo, SettingsPatch } from '../store/repo-settings-repository.js';
 import type { FlakySettings } from './flaky-settings.js';
 import type { RepoResolver } from './repo-resolver.js';
+import type { DetectionService } from './detection-service.js';
 
 export interface RepoSettingsView {
   repo: RepoRef;
@@ -50,18 +52,16 @@ export interface SettingsUpdate {
   actor: string;
 }
 
-const MAX_CAS_ATTEMPTS = 5;
-
 export class SettingsService {
   private readonly now: () => Date;
-  constructor(private readonly deps: { store: FlakyStore; resolver: RepoResolver; settings: FlakySettings; now?: () => Date }) {
+  constructor(
+    private readonly deps: { store: FlakyStore; resolver: RepoResolver; settings: FlakySettings; detection: Pick<DetectionService, 'refreshDue'>; now?: () => Date },
+  ) {
     this.now = deps.now ?? (() => new Date());
   }
 
   private defaults(): DetectionConfig {
-    const d = defaultDetectionConfig();
-    d.infrastructure.threshold = this.deps.settings.infraFailureThreshold;
-    return d;
+    return initialDetectionConfig(this.deps.settings.infraFailureThreshold);
   }
 
   private view(repo: RepoRef, found: FlakyRepo | null): RepoSettingsView {
@@ -91,7 +91,7 @@ export class SettingsService {
         { path: '/ticket_url_template', message: 'must be an http(s) URL containing {ticket}' },
       ]);
     }
-    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+    return retryCompareAndSet("the repository's settings", async () => {
       const now = this.now();
       const current = await this.deps.store.repos.ensure(org.id, u.repo, now, this.defaults());
       const patch: SettingsPatch = {};
@@ -124,14 +124,16 @@ export class SettingsService {
         change: changes.join('; '),
         reason: u.reason,
       });
-      if (!updated) continue;
+      if (!updated) return CAS_LOST;
       if (patch.detection) {
+        // Every test is re-evaluated under the new configuration now, by the write that changed
+        // it: reads never write.
         await this.deps.store.tests.markAllDue(updated.id, now);
         await this.deps.store.repos.lowerDueAt(updated.id, now);
         updated.dueAt = now;
+        await this.deps.detection.refreshDue(updated, now);
       }
       return this.view(u.repo, updated);
-    }
-    throw conflict('settings_conflict', 'the settings were changed concurrently; retry');
+    });
   }
 }

@@ -67,9 +67,7 @@ export class TestQueryService {
 
   private async open(orgId: string, orgUrlSlug: string | null, repo: RepoRef): Promise<{ repo: FlakyRepo; now: Date }> {
     const found = await this.deps.resolver.existing(orgId, orgUrlSlug, repo);
-    const now = this.now();
-    await this.deps.detection.refreshDue(found.repo, now);
-    return { repo: found.repo, now };
+    return { repo: found.repo, now: this.now() };
   }
 
   /** Distinct tests with at least one (detection-eligible) failure in [start, end). */
@@ -160,7 +158,7 @@ export class TestQueryService {
     }
     // Counters exist only for included uploads, so the upload's runs can be asked directly.
     for (const u of unsure) {
-      if (!found.has(u.caseId) && (await this.deps.store.runs.failedBetween(u.uploadId, u.caseId, start, end))) found.add(u.caseId);
+      if (!found.has(u.caseId) && (await this.deps.store.caseRuns.failedBetween(u.uploadId, u.caseId, start, end))) found.add(u.caseId);
     }
     return [...found].sort();
   }

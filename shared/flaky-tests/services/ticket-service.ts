@@ -1,14 +1,13 @@
 // link-ticket-to-test-case: attaches an issue-tracker ticket to a test; the URL comes from the
 // repository's template, else FLAKY_TICKET_URL_TEMPLATE.
 import type { RepoRef } from '../../repo-ref.js';
-import { conflict, invalid, notFound } from '../../errors.js';
+import { invalid, notFound } from '../../errors.js';
+import { CAS_LOST, retryCompareAndSet } from '../../compare-and-set.js';
 import { ticketUrl } from '../domain/detection/index.js';
 import type { FlakyStore } from '../store/flaky-store.js';
 import { caseIdOf, type TestCase } from '../store/test-case-repository.js';
 import type { FlakySettings } from './flaky-settings.js';
 import type { RepoResolver } from './repo-resolver.js';
-
-const MAX_CAS_ATTEMPTS = 5;
 
 export class TicketService {
   private readonly now: () => Date;
@@ -26,14 +25,13 @@ export class TicketService {
         [{ path: '/external_ticket_id', message: 'cannot be turned into a URL' }],
       );
     }
-    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+    return retryCompareAndSet('the test', async () => {
       const test =
         (await this.deps.store.tests.findById(caseIdOf(repo.id, q.testCaseId))) ??
         (await this.deps.store.tests.findById(caseIdOf(repo.id, q.testCaseId.toLowerCase())));
       if (!test) throw notFound('test_not_found', `no test ${q.testCaseId} in this repository`);
       const updated = await this.deps.store.tests.setTicket(test, { externalId: q.externalTicketId.trim(), url, linkedAt: this.now(), actor: q.actor });
-      if (updated) return updated;
-    }
-    throw conflict('test_conflict', 'the test changed concurrently; retry');
+      return updated ?? CAS_LOST;
+    });
   }
 }

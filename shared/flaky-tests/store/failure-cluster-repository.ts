@@ -29,6 +29,7 @@ type ClusterDoc = StoredDoc & Omit<ClusterDelta, 'id'>;
 
 export const CLUSTER_INDEXES: IndexSpec[] = [
   { key: { caseId: 1, day: 1 }, name: 'case_day', comment: 'most_common_failures of a set of tests since a day' },
+  { key: { uploadId: 1 }, name: 'upload', comment: 'dropping what an interrupted ingest wrote' },
   { key: { expiresAt: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0, comment: 'retention (FLAKY_RETENTION_DAYS)' },
 ];
 
@@ -42,6 +43,11 @@ export class FailureClusterRepository {
     await this.col.createIndexes(CLUSTER_INDEXES);
   }
 
+  /** Drops the clusters an interrupted attempt at processing the upload wrote. */
+  async deleteByUpload(uploadId: string): Promise<void> {
+    await this.col.deleteMany({ uploadId });
+  }
+
   async insert(deltas: readonly ClusterDelta[]): Promise<void> {
     if (deltas.length === 0) return;
     await this.col.insertMany(
@@ -52,7 +58,7 @@ export class FailureClusterRepository {
 
   async forCases(caseIds: readonly string[], since: Date): Promise<Map<string, ClusterDay[]>> {
     const out = new Map<string, ClusterDay[]>();
-    // Small `$in` lists: the embedded engine tests the list against every candidate document.
+    // Small `$in` lists: the embedded database tests the list against every candidate document.
     for (let i = 0; i < caseIds.length; i += 20) {
       const docs = await this.col.find({ caseId: { $in: caseIds.slice(i, i + 20) }, day: { $gte: since } });
       for (const d of docs) {

@@ -1,8 +1,9 @@
-// Every flaky-tests repository over one database, and the start-up step creating their indexes.
+// Every flaky-tests repository over one database (indexes: shared/database/ensure-indexes.ts).
 import type { Database } from '../../database/collection.js';
 import { FlakyRepoRepository } from './repo-settings-repository.js';
 import { TestCaseRepository } from './test-case-repository.js';
-import { RunRepository } from './run-repository.js';
+import { CaseRunRepository } from './case-run-repository.js';
+import { ReceivedUploadRepository } from './received-upload-repository.js';
 import { UploadRepository } from './upload-repository.js';
 import { HourBucketRepository } from './hour-bucket-repository.js';
 import { RetryDetectionRepository } from './retry-detection-repository.js';
@@ -13,8 +14,9 @@ import { SecretRepository } from './secret-repository.js';
 export interface FlakyStore {
   repos: FlakyRepoRepository;
   tests: TestCaseRepository;
-  runs: RunRepository;
+  caseRuns: CaseRunRepository;
   uploads: UploadRepository;
+  received: ReceivedUploadRepository;
   buckets: HourBucketRepository;
   detections: RetryDetectionRepository;
   clusters: FailureClusterRepository;
@@ -26,25 +28,13 @@ export function createFlakyStore(db: Database): FlakyStore {
   return {
     repos: new FlakyRepoRepository(db),
     tests: new TestCaseRepository(db),
-    runs: new RunRepository(db),
+    caseRuns: new CaseRunRepository(db),
     uploads: new UploadRepository(db),
+    received: new ReceivedUploadRepository(db),
     buckets: new HourBucketRepository(db),
     detections: new RetryDetectionRepository(db),
     clusters: new FailureClusterRepository(db),
     bundleUploads: new BundleUploadRepository(db),
     secrets: new SecretRepository(db),
   };
-}
-
-export async function ensureFlakyIndexes(store: FlakyStore): Promise<void> {
-  await Promise.all([
-    store.repos.ensureIndexes(),
-    store.tests.ensureIndexes(),
-    store.runs.ensureIndexes(),
-    store.uploads.ensureIndexes(),
-    store.buckets.ensureIndexes(),
-    store.detections.ensureIndexes(),
-    store.clusters.ensureIndexes(),
-    store.bundleUploads.ensureIndexes(),
-  ]);
 }

@@ -6,7 +6,7 @@
 // the failing counters of the hours in its window.
 //
 // Reads of one test's counters "since T" go through `span` ("<caseId>|<week number>"): an equality
-// key, so the embedded engine (whose planner uses equality only) reads the two or three weeks a
+// key, so the embedded database (whose planner uses equality only) reads the two or three weeks a
 // window touches instead of the test's whole retained history; MongoDB serves it from the
 // (span, hour) index.
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
@@ -37,7 +37,7 @@ export interface FailingBucket {
 
 export const BUCKET_INDEXES: IndexSpec[] = [
   { key: { span: 1, hour: 1 }, name: 'span_hour', comment: 'detection evidence, failure rates and PR counts of a set of tests since a time' },
-  { key: { uploadId: 1 }, name: 'upload', comment: 'pass-on-retry across uploads: outcomes of earlier uploads of the same commit' },
+  { key: { uploadId: 1 }, name: 'upload', comment: 'pass-on-retry across uploads: outcomes of earlier uploads of the same commit; dropping an interrupted ingest' },
   { key: { failKey: 1 }, name: 'fail_key', comment: 'list-failing-tests: buckets with failures in the hours of a window' },
   { key: { expiresAt: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0, comment: 'retention (FLAKY_RETENTION_DAYS)' },
 ];
@@ -70,6 +70,11 @@ export class HourBucketRepository {
 
   async ensureIndexes(): Promise<void> {
     await this.col.createIndexes(BUCKET_INDEXES);
+  }
+
+  /** Drops the counters an interrupted attempt at processing the upload wrote. */
+  async deleteByUpload(uploadId: string): Promise<void> {
+    await this.col.deleteMany({ uploadId });
   }
 
   async insert(deltas: readonly BucketDelta[]): Promise<void> {
@@ -107,7 +112,7 @@ export class HourBucketRepository {
     const last = until.getTime() + 3_600_000;
     const spans: number[] = [];
     for (let w = Math.floor(since.getTime() / SPAN_MS); w <= Math.floor(last / SPAN_MS); w++) spans.push(w);
-    // Small `$in` lists: the embedded engine tests the list against every candidate document.
+    // Small `$in` lists: the embedded database tests the list against every candidate document.
     const perQuery = Math.max(1, Math.floor(IN_CHUNK / Math.max(1, spans.length)));
     for (let i = 0; i < caseIds.length; i += perQuery) {
       const keys = caseIds.slice(i, i + perQuery).flatMap((c) => spans.map((w) => `${c}|${w}`));
@@ -135,7 +140,7 @@ export class HourBucketRepository {
   /** Buckets with failures in the given hours of a repository. */
   async failingIn(repoId: string, hours: readonly number[]): Promise<FailingBucket[]> {
     const out: FailingBucket[] = [];
-    // A day of hours per query keeps the `$in` list (tested per candidate by the embedded engine) short.
+    // A day of hours per query keeps the `$in` list (tested per candidate by the embedded database) short.
     for (let i = 0; i < hours.length; i += 24) {
       const docs = await this.col.find(
         { failKey: { $in: hours.slice(i, i + 24).map((h) => failKeyOf(repoId, h)) } },

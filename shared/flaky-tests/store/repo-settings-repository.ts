@@ -49,6 +49,7 @@ export const FLAKY_REPO_INDEXES: IndexSpec[] = [
     unique: true,
     comment: 'one flaky-tests repository per (organisation, repository); every request resolves it',
   },
+  { key: { dueAt: 1 }, name: 'due_at', comment: 'flaky-refresh: repositories where a status may change by time alone' },
 ];
 
 const toRepo = (d: FlakyRepoDoc): FlakyRepo => {
@@ -105,6 +106,12 @@ export class FlakyRepoRepository {
       if (!raced) throw err;
       return raced;
     }
+  }
+
+  /** Repositories where some test's status may change by time alone by `now`. */
+  async dueBy(now: Date, limit: number): Promise<FlakyRepo[]> {
+    const docs = await this.col.find({ dueAt: { $lte: now } }, { sort: { dueAt: 1 }, limit });
+    return docs.map(toRepo);
   }
 
   /** Some test may be due at `at`: lowers the repository's due mark. */

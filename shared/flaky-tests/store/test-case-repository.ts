@@ -77,7 +77,7 @@ const QUARANTINE_HISTORY_LIMIT = 100;
 export const TEST_CASE_INDEXES: IndexSpec[] = [
   { key: { repoStatus: 1, _id: 1 }, name: 'repo_status', comment: 'list-unhealthy-tests, auto-quarantined tests: tests of a repository with a status' },
   { key: { repoOverride: 1 }, name: 'repo_override', comment: 'list-quarantined-tests / getQuarantineConfig: tests pinned ALWAYS_QUARANTINE' },
-  { key: { repoId: 1, reevaluateAt: 1 }, name: 'repo_reevaluate', comment: 'read-time refresh: tests whose status changes by the passing of time' },
+  { key: { repoId: 1, reevaluateAt: 1 }, name: 'repo_reevaluate', comment: 'flaky-refresh: tests whose status changes by the passing of time' },
   {
     key: { expiresAt: 1 },
     name: 'expires_at_ttl',

@@ -2,6 +2,7 @@
 // stored and what went wrong, so CI and operators can see why an upload was skipped.
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
 import type { BranchClass } from '../domain/branch-class.js';
+import type { UploadTotals } from '../domain/upload-accumulator.js';
 
 export interface UploadIssue {
   level: 'error' | 'warning';
@@ -21,14 +22,8 @@ export interface UploadFileSummary {
   errors: UploadIssue[];
 }
 
-export interface UploadCounts {
-  runs: number;
-  passed: number;
-  failed: number;
-  skipped: number;
-  tests: number;
-  testsFailed: number;
-}
+/** An upload's counts (runs and distinct tests), as the accumulator totals them. */
+export type UploadCounts = UploadTotals;
 
 export interface Upload {
   id: string;
@@ -51,6 +46,19 @@ export interface Upload {
   files: UploadFileSummary[];
   warnings: UploadIssue[];
   expiresAt: Date;
+}
+
+/** What an upload's processing answers (the native upload's 200, the status endpoint). */
+export interface UploadResult {
+  uploadId: string;
+  repoId: string;
+  counts: UploadCounts;
+  /** Excluded from detection and rates by infrastructure-failure protection. */
+  excluded: boolean;
+  files: UploadFileSummary[];
+  warnings: UploadIssue[];
+  /** Tests whose status changed because of this upload. */
+  statusChanges: number;
 }
 
 type UploadDoc = StoredDoc & Omit<Upload, 'id'>;
@@ -96,6 +104,11 @@ export class UploadRepository {
     if (ids.length === 0) return new Set();
     const docs = await this.col.find({ _id: { $in: [...ids] }, state: 'complete', excluded: false }, { projection: { _id: 1 } });
     return new Set(docs.map((d) => d._id));
+  }
+
+  /** Drops what an interrupted attempt at processing the upload left. */
+  async deleteUnfinished(id: string): Promise<void> {
+    await this.col.deleteMany({ _id: id, state: { $ne: 'complete' } });
   }
 
   async findById(id: string): Promise<Upload | null> {

@@ -1,4 +1,4 @@
-// All repositories over one database, and the start-up step that creates their indexes.
+// The merge-queue and accounts repositories over one database (indexes: shared/database/ensure-indexes.ts).
 // Services depend on the repository interfaces (MergeQueueRepositories), never on a collection:
 // unit tests build them over in-memory fakes.
 import type { Database } from '../../database/collection.js';
@@ -20,7 +20,6 @@ export interface MergeQueueRepositories {
 }
 
 export interface Store extends MergeQueueRepositories {
-  db: Database;
   orgs: DbOrgRepository;
   tokens: DbTokenRepository;
   queues: DbQueueRepository;
@@ -32,7 +31,6 @@ export interface Store extends MergeQueueRepositories {
 
 export function createStore(db: Database): Store {
   return {
-    db,
     orgs: new DbOrgRepository(db),
     tokens: new DbTokenRepository(db),
     queues: new DbQueueRepository(db),
@@ -41,17 +39,4 @@ export function createStore(db: Database): Store {
     testRuns: new DbTestRunRepository(db),
     commitStatuses: new DbCommitStatusRepository(db),
   };
-}
-
-/** Creates every index (idempotent); run at start-up before serving. */
-export async function ensureIndexes(store: Store): Promise<void> {
-  await Promise.all([
-    store.orgs.ensureIndexes(),
-    store.tokens.ensureIndexes(),
-    store.queues.ensureIndexes(),
-    store.entries.ensureIndexes(),
-    store.impactedTargets.ensureIndexes(),
-    store.testRuns.ensureIndexes(),
-    store.commitStatuses.ensureIndexes(),
-  ]);
 }

@@ -15,7 +15,7 @@ import {
   ZstdFrameWalker,
   type BundleFile,
   type BundleLimits,
-} from '../../../shared/flaky-tests/formats/bundle.js';
+} from '../../../shared/flaky-tests/formats/bundle/index.js';
 import { collectJUnit, tallyRuns } from '../../../shared/flaky-tests/formats/junit/index.js';
 
 /**
@@ -193,6 +193,25 @@ describe('flaky/bundle', () => {
       }
       expect(total).to.equal(40 * 128 * 1024);
       expect(max).to.be.at.most(128 * 1024);
+    });
+
+    it('gives the event loop a turn between blocks, so a small bomb never holds a process', async () => {
+      // One 166-byte input chunk expanding to 5 MiB: without turns, no timer or I/O callback (an
+      // HTTP request in the all-in-one process) would run until the whole frame is decoded.
+      const frame = zstdRleFrame(40);
+      let turns = 0;
+      let stop = false;
+      const tick = (): void => {
+        if (stop) return;
+        turns++;
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+      let blocks = 0;
+      for await (const b of decompressZstd(chunked(frame, [frame.length]))) if (b.length > 0) blocks++;
+      stop = true;
+      expect(blocks).to.equal(40);
+      expect(turns).to.be.at.least(blocks - 1);
     });
 
     it('stops a decompression bomb at the output limit', async () => {

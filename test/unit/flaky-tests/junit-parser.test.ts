@@ -51,6 +51,17 @@ describe('flaky/junit parser', () => {
       }
     });
 
+    it('refuses a flood of control bytes in bounded time, at the start or after the root', async () => {
+      const nul = Buffer.alloc(1024 * 1024);
+      const started = Date.now();
+      const atStart = await collectJUnitString(nul);
+      expect(codes(atStart.issues)).to.deep.equal(['not-xml']);
+      expect(atStart.issues[0]!.message).to.contain('U+0000');
+      const afterRoot = await collectJUnitString(Buffer.concat([Buffer.from('<testsuites><testsuite name="s">'), nul]));
+      expect(afterRoot.issues.filter((i) => i.level === 'error').map((i) => i.code)).to.include('malformed-xml');
+      expect(Date.now() - started).to.be.lessThan(1000);
+    });
+
     it('rejects XML whose root is not testsuites/testsuite', async () => {
       const { runs, issues } = await collectJUnitString('<!DOCTYPE html><html><body><testsuite name="x"><testcase name="t"/></testsuite></body></html>');
       expect(runs).to.deep.equal([]);

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import {
   identityChecksum,
-  junitPathTestId,
   normalizeVariant,
   parseRepoUrl,
   repoFullName,
@@ -88,13 +87,6 @@ describe('flaky/test-identity', () => {
     expect(normalizeVariant(long)).to.have.length(64);
     expect(testId({ ...EXAMPLE, variant: long })).to.equal(testId({ ...EXAMPLE, variant: 'x'.repeat(64) }));
     expect(normalizeVariant(null)).to.equal('');
-  });
-
-  it('applies the JUnit-path verbatim-id quirk only without a variant', () => {
-    expect(junitPathTestId({ ...EXAMPLE, infoId: 'custom-id' })).to.equal('custom-id');
-    expect(testId({ ...EXAMPLE, infoId: 'custom-id' })).to.equal('06cb6db5-f807-5198-b072-af67a0636f8a');
-    expect(junitPathTestId({ ...EXAMPLE, infoId: 'custom-id', variant: 'unix' }))
-      .to.equal(testId({ ...EXAMPLE, infoId: 'custom-id', variant: 'unix' }));
   });
 
   it('reads UUID versions in every accepted spelling', () => {

@@ -9,7 +9,7 @@ import type { JobProducer } from '../../../shared/jobs/producer.js';
 
 describe('job catalogue', () => {
   it('gives every job a spec with attempts, retention and a concurrency', () => {
-    expect(JOB_NAMES).to.have.members(['plan', 'timeout', 'wake', 'sync', 'reconcile', 'githubWebhook', 'githubCiResults', 'githubPullRequestFeedback']);
+    expect(JOB_NAMES).to.have.members(['plan', 'timeout', 'wake', 'sync', 'reconcile', 'flaky-ingest', 'flaky-refresh', 'github-webhook', 'github-ci-results', 'github-pr-feedback']);
     for (const name of JOB_NAMES) {
       const spec = JOB_SPECS[name];
       expect(spec.attempts, name).to.be.at.least(1);
@@ -27,8 +27,14 @@ describe('job catalogue', () => {
     expect(JOB_SPECS.wake.jobId?.({ queueId: 'q1', why: 'x' }, 5)).to.equal(JOB_SPECS.wake.jobId?.({ queueId: 'q1', why: 'y' }, 5));
   });
 
+  it('deduplicates flaky ingestion per repository, whichever upload asked', () => {
+    const dedup = JOB_SPECS['flaky-ingest'].deduplicateBy;
+    expect(dedup?.({ repoId: 'r1', uploadId: 'u1' })).to.equal(dedup?.({ repoId: 'r1', uploadId: 'u2' }));
+    expect(dedup?.({ repoId: 'r1', uploadId: 'u1' })).not.to.equal(dedup?.({ repoId: 'r2', uploadId: 'u1' }));
+  });
+
   it('schedules exactly the periodic jobs', () => {
-    expect(JOB_NAMES.filter((n) => JOB_SPECS[n].every)).to.have.members(['sync', 'reconcile', 'githubCiResults', 'githubPullRequestFeedback']);
+    expect(JOB_NAMES.filter((n) => JOB_SPECS[n].every)).to.have.members(['sync', 'reconcile', 'flaky-refresh', 'github-ci-results', 'github-pr-feedback']);
   });
 
   it('types payloads and processors by job name (checked by the type-checker)', () => {

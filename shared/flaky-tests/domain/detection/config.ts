@@ -78,11 +78,22 @@ export const MAX_BRANCH_PATTERNS = 10;
 
 const PROTECTED: BranchScope = { branchClasses: ['main', 'merge_queue'], branchPatterns: [] };
 
+/** What a monitor given neither branch classes nor patterns watches. */
+export const EVERY_BRANCH: BranchScope = { branchClasses: [], branchPatterns: ['*'] };
+
+/** Values of fields a configuration may omit (docs/flaky-tests.md, "Rules"). */
+export const MONITOR_DEFAULTS = {
+  recoveryDays: 7,
+  minSampleSize: 10,
+  failureThreshold: 1,
+  infrastructure: { enabled: true, threshold: 0.8, minTests: 10 },
+} as const;
+
 export function defaultDetectionConfig(): DetectionConfig {
   return {
     stableBranches: [...DEFAULT_STABLE_BRANCHES],
     mergeQueuePatterns: [],
-    passOnRetry: { enabled: true, recoveryDays: 7, scope: { branchClasses: [], branchPatterns: ['*'] } },
+    passOnRetry: { enabled: true, recoveryDays: MONITOR_DEFAULTS.recoveryDays, scope: clone(EVERY_BRANCH) },
     failureRate: [
       {
         id: 'broken-on-protected-branches',
@@ -107,8 +118,15 @@ export function defaultDetectionConfig(): DetectionConfig {
         scope: clone(PROTECTED),
       },
     ],
-    infrastructure: { enabled: true, threshold: 0.8, minTests: 10 },
+    infrastructure: { ...MONITOR_DEFAULTS.infrastructure },
   };
+}
+
+/** The configuration a new repository starts with: the defaults, with the operator's infrastructure threshold. */
+export function initialDetectionConfig(infraFailureThreshold: number): DetectionConfig {
+  const config = defaultDetectionConfig();
+  config.infrastructure.threshold = infraFailureThreshold;
+  return config;
 }
 
 function clone(scope: BranchScope): BranchScope {

@@ -37,6 +37,13 @@ const MAX_NAME_CHARS = 64 * 1024;
 const MAX_ATTRIBUTES_PER_ELEMENT = 10_000;
 /** Longest string handed to saxes at once, so its per-call buffers stay small. */
 export const MAX_SAX_CHUNK_CHARS = 64 * 1024;
+/**
+ * Well-formedness errors tolerated in one document. Each costs saxes an Error object, so a flood
+ * (a report of control bytes) would hold the event loop for seconds: past this, parsing stops.
+ */
+const MAX_SAX_ERRORS = 1000;
+/** Thrown from saxes' error handler to leave `write` at once when parsing stops. */
+const STOP_PARSING = Symbol('stop parsing');
 /** The CLI's validator truncates longer names; we only warn. */
 const LONG_NAME_CHARS = 1000;
 
@@ -167,6 +174,7 @@ export class JUnitStreamParser {
   private truncatedDocumentReported = false;
   /** First well-formedness complaint seen before the root element. */
   private preRootError: string | null = null;
+  private saxErrors = 0;
 
   constructor(
     private readonly emit: (item: JUnitItem) => void,
@@ -227,16 +235,34 @@ export class JUnitStreamParser {
   private feed(text: string): void {
     for (let i = 0; i < text.length && !this.aborted; i += MAX_SAX_CHUNK_CHARS) {
       const piece = text.length <= MAX_SAX_CHUNK_CHARS ? text : text.slice(i, i + MAX_SAX_CHUNK_CHARS);
-      if (!this.sawContent && /\S/.test(piece)) this.sawContent = true;
+      if (!this.sawContent && this.rejectsStart(piece)) return;
       this.guard(() => this.sax.write(piece));
       this.enforceSaxesLimits();
     }
+  }
+
+  /**
+   * The first bytes decide: an XML document starts (after a byte order mark and whitespace) with
+   * `<`. Anything else is refused at once, before saxes spends time on every byte of it.
+   */
+  private rejectsStart(piece: string): boolean {
+    const first = /\S/.exec(piece);
+    if (!first) return false;
+    this.sawContent = true;
+    const char = piece[first.index]!;
+    if (char === '<') return false;
+    const code = char.codePointAt(0) ?? 0;
+    const shown = code >= 0x20 && code < 0x7f ? JSON.stringify(char) : `U+${code.toString(16).padStart(4, '0').toUpperCase()}`;
+    this.issue('error', 'not-xml', `not an XML document: it starts with ${shown}, not "<"`);
+    this.aborted = true;
+    return true;
   }
 
   private guard(fn: () => void): void {
     try {
       fn();
     } catch (err) {
+      if (err === STOP_PARSING) return;
       // Our handlers must never take the caller's stream down; report and stop this document.
       this.issue('error', 'internal-error', `parser failure: ${(err as Error).message}`, undefined, true);
       this.aborted = true;
@@ -294,6 +320,10 @@ export class JUnitStreamParser {
   }
 
   private onSaxError(raw: string): void {
+    if (++this.saxErrors > MAX_SAX_ERRORS) {
+      this.stop('malformed-xml', `more than ${MAX_SAX_ERRORS} well-formedness errors`);
+      throw STOP_PARSING;
+    }
     const message = raw.replace(/^\d+:\d+:\s*/, '');
     if (message.startsWith('documents may contain only one root')) return; // handled in onOpen
     if (message.startsWith('document must contain a root element')) return; // reported at end

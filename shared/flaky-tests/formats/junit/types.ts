@@ -89,7 +89,7 @@ export type JUnitIssueLevel = 'error' | 'warning';
 export type JUnitIssueCode =
   | 'not-xml' // no XML element at all
   | 'not-junit' // root element is not <testsuites>/<testsuite>
-  | 'malformed-xml' // well-formedness error; parsing continued
+  | 'malformed-xml' // well-formedness error: a warning while parsing continues, an error once too many stop it
   | 'truncated-document' // ended inside open elements; unfinished testcases dropped
   | 'multiple-reports' // more than one <testsuites> (the CLI flags this as invalid)
   | 'multiple-roots' // several top-level <testsuite> elements (accepted, not well-formed XML)

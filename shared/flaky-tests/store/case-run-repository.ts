@@ -1,13 +1,14 @@
-// Test runs: append-only, one document per attempt (notes §6.2), expiring after the retention
+// Test case runs (the attempts of JUnit testcases; not the merge queue's test runs): append-only,
+// one document per attempt (notes §6.2), keyed by (upload id, index), expiring after the retention
 // period. They are the raw record: detection, rates and lists read the per-upload hour counters,
-// so runs carry only the indexes their few readers need (the embedded engine keeps every index
+// so runs carry only the indexes their few readers need (the embedded database keeps every index
 // in memory, and runs are the largest collection). Whether a run counts is its upload's business
 // (complete and not excluded), so finishing an upload rewrites no run.
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
 import type { BranchClass } from '../domain/branch-class.js';
 import type { JUnitOutcome } from '../formats/junit/types.js';
 
-export interface StoredRun {
+export interface StoredCaseRun {
   /** `<uploadId>:<sequence>`. */
   id: string;
   orgId: string;
@@ -33,24 +34,24 @@ export interface StoredRun {
   expiresAt: Date;
 }
 
-type RunDoc = StoredDoc & Omit<StoredRun, 'id'>;
+type CaseRunDoc = StoredDoc & Omit<StoredCaseRun, 'id'>;
 
-export const RUN_INDEXES: IndexSpec[] = [
+export const CASE_RUN_INDEXES: IndexSpec[] = [
   { key: { uploadId: 1 }, name: 'upload', comment: 'runs of one upload: list-failing-tests window edges, dropping an aborted upload' },
   { key: { expiresAt: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0, comment: 'retention (FLAKY_RETENTION_DAYS)' },
 ];
 
-export class RunRepository {
-  private readonly col: DocCollection<RunDoc>;
+export class CaseRunRepository {
+  private readonly col: DocCollection<CaseRunDoc>;
   constructor(db: Database) {
-    this.col = db.collection<RunDoc>('flaky_runs');
+    this.col = db.collection<CaseRunDoc>('flaky_runs');
   }
 
   async ensureIndexes(): Promise<void> {
-    await this.col.createIndexes(RUN_INDEXES);
+    await this.col.createIndexes(CASE_RUN_INDEXES);
   }
 
-  async insertMany(runs: readonly StoredRun[]): Promise<void> {
+  async insertMany(runs: readonly StoredCaseRun[]): Promise<void> {
     if (runs.length === 0) return;
     await this.col.insertMany(
       runs.map(({ id, ...rest }) => ({ _id: id, ...rest })),

@@ -1,0 +1,230 @@
+// The flaky-tests repositories and upload blob stores, run against every database (embedded
+// always, MongoDB with MONGO_URL): the received-upload state machine, keys that make a re-run of
+// an ingest idempotent, single-use upload URLs, the due marks of the refresh job.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { forEachDatabase } from '../helpers/databases.js';
+import { ensureIndexes } from '../../shared/database/ensure-indexes.js';
+import { createFlakyStore, type FlakyStore } from '../../shared/flaky-tests/store/flaky-store.js';
+import { defaultDetectionConfig } from '../../shared/flaky-tests/domain/detection/config.js';
+import type { ReceivedUpload } from '../../shared/flaky-tests/store/received-upload-repository.js';
+import type { StoredCaseRun } from '../../shared/flaky-tests/store/case-run-repository.js';
+import { NEVER_DUE } from '../../shared/flaky-tests/store/repo-settings-repository.js';
+import { FileUploadBlobStore } from '../../shared/flaky-tests/store/file-upload-blob-store.js';
+import { GridFsUploadBlobStore } from '../../shared/flaky-tests/store/gridfs-upload-blob-store.js';
+import type { UploadBlobStore } from '../../shared/flaky-tests/store/upload-blob-store.js';
+import { isDuplicateKeyError } from '../../shared/database/collection.js';
+
+const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
+const T0 = new Date('2026-03-02T10:00:00Z');
+const LATER = new Date('2099-01-01T00:00:00Z');
+
+function received(repoId: string, at: Date): ReceivedUpload {
+  return {
+    id: randomUUID(),
+    orgId: 'org1',
+    orgSlug: 'acme',
+    repoId,
+    receivedAt: at,
+    state: 'queued',
+    attempts: 0,
+    input: { source: 'bundle', bundleUploadId: randomUUID(), repo: REPO },
+    outcome: null,
+    expiresAt: LATER,
+  };
+}
+
+function caseRun(uploadId: string, index: number): StoredCaseRun {
+  return {
+    id: `${uploadId}:${index}`,
+    orgId: 'org1',
+    repoId: 'r1',
+    caseId: 'r1:t',
+    testId: 't',
+    uploadId,
+    sha: 'a'.repeat(40),
+    branch: 'main',
+    branchClass: 'main',
+    prNumber: null,
+    attempt: index,
+    outcome: 'failed',
+    durationMs: 1,
+    at: T0,
+    failureMessage: 'boom',
+    failureSummary: 'boom',
+    failureKey: 'k',
+    expiresAt: LATER,
+  };
+}
+
+forEachDatabase('flaky repositories', (getDb) => {
+  let store: FlakyStore;
+  beforeEach(async () => {
+    store = createFlakyStore(getDb());
+    await ensureIndexes(store);
+  });
+
+  describe('received uploads', () => {
+    it('are taken oldest first, one attempt counted each time, and finished once', async () => {
+      const older = received('r1', T0);
+      const newer = received('r1', new Date(T0.getTime() + 1000));
+      await store.received.insert(newer);
+      await store.received.insert(older);
+      await store.received.insert(received('r2', T0));
+      const first = await store.received.takeNext('r1');
+      expect(first?.id).to.equal(older.id);
+      expect(first).to.deep.include({ state: 'processing', attempts: 1 });
+      // A job that died leaves it processing: the next take is the same upload, one more attempt.
+      expect(await store.received.takeNext('r1')).to.deep.include({ id: older.id, attempts: 2 });
+      const result = { uploadId: older.id, repoId: 'r1', counts: { runs: 1, passed: 1, failed: 0, skipped: 0, tests: 1, testsFailed: 0 }, excluded: false, files: [], warnings: [], statusChanges: 0 };
+      expect(await store.received.finish(older.id, { ok: true, result })).to.equal(true);
+      expect(await store.received.finish(older.id, { ok: false, refusal: { kind: 'invalid', code: 'x', message: 'x', details: [] } })).to.equal(false);
+      expect((await store.received.findById(older.id))?.outcome).to.deep.equal({ ok: true, result });
+      expect((await store.received.takeNext('r1'))?.id).to.equal(newer.id);
+      expect(await store.received.repositoriesWaitingSince(LATER)).to.have.deep.members([
+        { repoId: 'r1', uploadId: newer.id },
+        { repoId: 'r2', uploadId: (await store.received.takeNext('r2'))!.id },
+      ]);
+    });
+  });
+
+  describe('test case runs and counters of an upload', () => {
+    it('are keyed by (upload, index): a repeated insert is refused, a dropped attempt leaves nothing', async () => {
+      const uploadId = randomUUID();
+      await store.caseRuns.insertMany([caseRun(uploadId, 0), caseRun(uploadId, 1)]);
+      let err: unknown = null;
+      await store.caseRuns.insertMany([caseRun(uploadId, 1)]).catch((e: unknown) => (err = e));
+      expect(isDuplicateKeyError(err) || (err as { writeErrors?: unknown } | null)?.writeErrors !== undefined, String(err)).to.equal(true);
+      expect(await store.caseRuns.failedBetween(uploadId, 'r1:t', T0, LATER)).to.equal(true);
+      const bucket = {
+        id: `${uploadId}:b0`, repoId: 'r1', caseId: 'r1:t', uploadId, hour: T0, branch: 'main', branchClass: 'main' as const,
+        passed: 0, failed: 1, skipped: 0, firstFailureAt: T0, lastFailureAt: T0, lastRunAt: T0, firstPassAt: null, failedPrs: [], expiresAt: LATER,
+      };
+      await store.buckets.insert([bucket]);
+      await store.clusters.insert([{ id: `${uploadId}:c0`, repoId: 'r1', caseId: 'r1:t', uploadId, key: 'k', day: T0, summary: 'boom', count: 1, lastAt: T0, expiresAt: LATER }]);
+      expect(await store.buckets.outcomesIn([uploadId], ['r1:t'])).to.have.length(1);
+
+      await store.caseRuns.deleteByUpload(uploadId);
+      await store.buckets.deleteByUpload(uploadId);
+      await store.clusters.deleteByUpload(uploadId);
+      expect(await store.caseRuns.countByUpload(uploadId)).to.equal(0);
+      expect(await store.buckets.outcomesIn([uploadId], ['r1:t'])).to.deep.equal([]);
+      expect((await store.clusters.forCases(['r1:t'], new Date(0))).get('r1:t') ?? []).to.deep.equal([]);
+      await store.caseRuns.insertMany([caseRun(uploadId, 0), caseRun(uploadId, 1)]);
+      expect(await store.caseRuns.countByUpload(uploadId)).to.equal(2);
+    });
+
+    it('an unfinished upload record is dropped for a re-run, a complete one is kept', async () => {
+      const base = {
+        orgId: 'org1', repoId: 'r1', source: 'native' as const, sha: 'a'.repeat(40), branch: 'main', branchClass: 'main' as const, prNumber: null, variant: '',
+        jobName: null, jobUrl: null, ciAttempt: null, receivedAt: T0, counts: { runs: 0, passed: 0, failed: 0, skipped: 0, tests: 0, testsFailed: 0 },
+        excluded: false, files: [], warnings: [], expiresAt: LATER,
+      };
+      const unfinished = randomUUID();
+      const complete = randomUUID();
+      await store.uploads.insert({ ...base, id: unfinished, state: 'receiving' });
+      await store.uploads.insert({ ...base, id: complete, state: 'complete' });
+      await store.uploads.deleteUnfinished(unfinished);
+      await store.uploads.deleteUnfinished(complete);
+      expect(await store.uploads.findById(unfinished)).to.equal(null);
+      expect((await store.uploads.findById(complete))?.state).to.equal('complete');
+      expect(await store.uploads.includedForCommit('r1', 'a'.repeat(40), 'other')).to.deep.equal([complete]);
+    });
+  });
+
+  describe('repositories', () => {
+    it('are due for the refresh job once a test may change by time, until the mark is raised', async () => {
+      const repo = await store.repos.ensure('org1', REPO, T0, defaultDetectionConfig());
+      expect(await store.repos.ensure('org1', REPO, T0, defaultDetectionConfig())).to.deep.include({ id: repo.id });
+      expect(await store.repos.dueBy(LATER, 10)).to.deep.equal([]);
+      await store.repos.lowerDueAt(repo.id, T0);
+      expect((await store.repos.dueBy(T0, 10)).map((r) => r.id)).to.deep.equal([repo.id]);
+      expect(await store.repos.dueBy(new Date(T0.getTime() - 1), 10)).to.deep.equal([]);
+      await store.repos.raiseDueAt(repo.id, T0, NEVER_DUE);
+      expect(await store.repos.dueBy(LATER, 10)).to.deep.equal([]);
+    });
+  });
+
+  describe('upload URLs', () => {
+    it('are claimed once, with the right key, before they expire', async () => {
+      const id = randomUUID();
+      await store.bundleUploads.create(
+        { id, orgId: 'org1', orgSlug: 'acme', repo: REPO, clientVersion: null, state: 'pending', createdAt: T0, expiresAt: new Date(T0.getTime() + 60_000), uploadId: null, error: null },
+        'k'.repeat(43),
+      );
+      expect(await store.bundleUploads.claim(id, 'x'.repeat(43), T0)).to.equal(null);
+      expect(await store.bundleUploads.claim(id, 'k'.repeat(43), new Date(T0.getTime() + 61_000))).to.equal(null);
+      const claims = await Promise.all([store.bundleUploads.claim(id, 'k'.repeat(43), T0), store.bundleUploads.claim(id, 'k'.repeat(43), T0)]);
+      expect(claims.filter((c) => c !== null)).to.have.length(1);
+    });
+  });
+});
+
+function blobStoreContract(kind: string, open: () => Promise<{ blobs: UploadBlobStore; discard: () => Promise<void> }>): void {
+  describe(`upload blob store [${kind}]`, () => {
+    let blobs: UploadBlobStore;
+    let discard: () => Promise<void>;
+    beforeEach(async () => {
+      ({ blobs, discard } = await open());
+    });
+    afterEach(async () => {
+      await discard();
+    });
+
+    const read = async (uploadId: string, index: number) => {
+      const parts: Buffer[] = [];
+      for await (const b of blobs.get(uploadId, index)) parts.push(b);
+      return Buffer.concat(parts).toString('utf8');
+    };
+
+    it('keeps the blobs of an upload until they are deleted together', async () => {
+      const uploadId = randomUUID();
+      await blobs.put(uploadId, 0, (async function* () { yield 'first '; yield Buffer.from('report'); })());
+      await blobs.put(uploadId, 1, (async function* () { yield 'second'; })());
+      expect(await read(uploadId, 0)).to.equal('first report');
+      expect(await read(uploadId, 1)).to.equal('second');
+      await blobs.deleteUpload(uploadId);
+      await blobs.deleteUpload(uploadId);
+      let err: unknown = null;
+      await read(uploadId, 0).catch((e: unknown) => (err = e));
+      expect(err).to.be.instanceOf(Error);
+    });
+
+    it('never shows a blob whose writing failed', async () => {
+      const uploadId = randomUUID();
+      const failing = (async function* () {
+        yield 'half a report';
+        throw new Error('client went away');
+      })();
+      let err: unknown = null;
+      await blobs.put(uploadId, 0, failing).catch((e: unknown) => (err = e));
+      expect((err as Error | null)?.message).to.equal('client went away');
+      let missing: unknown = null;
+      await read(uploadId, 0).catch((e: unknown) => (missing = e));
+      expect(missing).to.be.instanceOf(Error);
+      await blobs.deleteUpload(uploadId);
+    });
+
+    it('refuses names that are not upload ids', async () => {
+      let err: unknown = null;
+      await blobs.put('../../etc', 0, (async function* () { yield 'x'; })()).catch((e: unknown) => (err = e));
+      expect(err).to.be.instanceOf(Error);
+    });
+  });
+}
+
+blobStoreContract('files', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'openmq-blobs-'));
+  return { blobs: new FileUploadBlobStore(path.join(dir, 'flaky-uploads')), discard: async () => rmSync(dir, { recursive: true, force: true }) };
+});
+
+if (process.env.MONGO_URL) {
+  const url = process.env.MONGO_URL;
+  blobStoreContract('gridfs', async () => {
+    const blobs = await GridFsUploadBlobStore.open(url);
+    return { blobs, discard: () => blobs.close() };
+  });
+}

@@ -1,0 +1,139 @@
+// The ingest use case over in-memory repositories: what the API stores and asks for, what the
+// flaky-ingest job writes, refusals, and an attempt that dies mid-upload run again.
+import { expect } from 'chai';
+import type { UploadMeta } from '../../../../shared/flaky-tests/services/upload-meta.js';
+import type { IngestService, UploadPart } from '../../../../shared/flaky-tests/services/ingest-service.js';
+import type { BundleUpload } from '../../../../shared/flaky-tests/store/bundle-upload-repository.js';
+import { bundle, junit } from '../../../integration/flaky-support.js';
+import { newIngestService, ORG, type IngestMocks } from './ingest-fakes.js';
+
+const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
+const SHA = 'a'.repeat(40);
+
+const meta = (over: Partial<UploadMeta> = {}): UploadMeta => ({
+  repo: REPO,
+  orgUrlSlug: ORG.slug,
+  sha: SHA,
+  branch: 'main',
+  prNumber: null,
+  variant: '',
+  jobName: null,
+  jobUrl: null,
+  ciAttempt: null,
+  startedAt: null,
+  ...over,
+});
+
+async function* parts(...reports: { name: string; xml: string }[]): AsyncGenerator<UploadPart> {
+  for (const r of reports) yield { kind: 'report', name: r.name, bytes: (async function* () { yield r.xml; })() };
+}
+
+describe('IngestService', () => {
+  let sut: IngestService;
+  let mocks: IngestMocks;
+
+  beforeEach(() => {
+    ({ sut, mocks } = newIngestService());
+  });
+
+  const upload = (m: UploadMeta, ...reports: { name: string; xml: string }[]) => sut.ingestUpload({ source: 'native', orgId: ORG.id, meta: m, parts: parts(...reports) }, 0);
+
+  it('stores the reports as blobs and a queued upload, and asks for the repository\'s job', async () => {
+    const answer = await upload(meta(), { name: 'a.xml', xml: junit({ t1: 'p', t2: 'f' }) }, { name: 'b.xml', xml: junit({ t3: 'p' }) });
+    expect(answer.state).to.equal('pending');
+    const uploadId = answer.state === 'pending' ? answer.uploadId : '';
+    expect([...mocks.blobs.blobs.keys()]).to.deep.equal([`${uploadId}/0`, `${uploadId}/1`]);
+    const [repo] = [...mocks.store.repoDocs.values()];
+    expect(mocks.jobs).to.deep.equal([{ repoId: repo!.id, uploadId }]);
+    expect(await sut.status(ORG.id, uploadId)).to.deep.include({ state: 'queued', result: null, refusal: null });
+    expect(mocks.store.caseRunDocs.size).to.equal(0);
+  });
+
+  it('the job stores test case runs keyed by (upload, index), the tests and their counters', async () => {
+    const answer = await upload(meta(), { name: 'a.xml', xml: junit({ t1: 'p', t2: 'fp' }) });
+    const uploadId = answer.state === 'pending' ? answer.uploadId : '';
+    expect(await sut.processRepository(mocks.jobs[0]!.repoId)).to.equal(1);
+    const status = await sut.status(ORG.id, uploadId);
+    expect(status.state).to.equal('complete');
+    expect(status.result?.counts).to.deep.include({ runs: 3, passed: 2, failed: 1, tests: 2, testsFailed: 0 });
+    expect([...mocks.store.caseRunDocs.keys()].sort()).to.deep.equal([0, 1, 2].map((i) => `${uploadId}:${i}`));
+    expect(mocks.store.testDocs.size).to.equal(2);
+    expect(mocks.store.uploadDocs.get(uploadId)?.state).to.equal('complete');
+    expect(mocks.store.detectionDocs.size, 'pass-on-retry of t2').to.equal(1);
+    expect(mocks.evaluated.flat()).to.have.length(2);
+    expect(mocks.blobs.blobs.size, 'blobs are deleted once stored').to.equal(0);
+  });
+
+  it('an attempt that dies mid-upload is run again from the blobs, without duplicates or leftovers', async () => {
+    const tests = Object.fromEntries(Array.from({ length: 800 }, (_, i) => [`t${i}`, 'p']));
+    const answer = await upload(meta(), { name: 'big.xml', xml: junit(tests) });
+    const uploadId = answer.state === 'pending' ? answer.uploadId : '';
+    mocks.store.failNextCaseRunInsert = true;
+    const repoId = mocks.jobs[0]!.repoId;
+    let died: unknown = null;
+    await sut.processRepository(repoId).catch((err: unknown) => (died = err));
+    expect((died as Error | null)?.message).to.equal('connection lost');
+    expect((await sut.status(ORG.id, uploadId)).state).to.equal('processing');
+    expect(mocks.store.caseRunDocs.size, 'the dead attempt left part of a batch').to.be.greaterThan(0);
+
+    await sut.processRepository(repoId);
+    const status = await sut.status(ORG.id, uploadId);
+    expect(status.state).to.equal('complete');
+    expect(status.result?.counts.runs).to.equal(800);
+    expect(mocks.store.caseRunDocs.size).to.equal(800);
+    expect(mocks.store.receivedDocs.get(uploadId)?.attempts).to.equal(2);
+  });
+
+  it('processes the uploads of a repository oldest first: a retry on the same commit is pass-on-retry', async () => {
+    let now = Date.parse('2026-03-02T10:00:00Z');
+    ({ sut, mocks } = newIngestService({ now: () => new Date(now) }));
+    await upload(meta(), { name: 'first.xml', xml: junit({ t: 'f', u: 'p' }) });
+    now += 60_000;
+    await upload(meta(), { name: 'retry.xml', xml: junit({ t: 'p', u: 'p' }) });
+    expect(await sut.processRepository(mocks.jobs[0]!.repoId)).to.equal(2);
+    expect([...mocks.store.detectionDocs.keys()].map((k) => k.split('|')[0]!.split(':')[1])).to.have.length(1);
+  });
+
+  it('refuses an upload whose reports hold no result: failed with no_junit_results, nothing stored', async () => {
+    const answer = await upload(meta(), { name: 'a.txt', xml: 'hello' });
+    const uploadId = answer.state === 'pending' ? answer.uploadId : '';
+    await sut.processRepository(mocks.jobs[0]!.repoId);
+    const status = await sut.status(ORG.id, uploadId);
+    expect(status.state).to.equal('failed');
+    expect(status.refusal?.code).to.equal('no_junit_results');
+    expect(mocks.store.caseRunDocs.size).to.equal(0);
+  });
+
+  it('refuses an upload without a report at once: missing_junit, nothing kept', async () => {
+    const err = await upload(meta()).then(() => null, (e: unknown) => e as { code: string });
+    expect(err?.code).to.equal('missing_junit');
+    expect(mocks.blobs.blobs.size + mocks.store.receivedDocs.size + mocks.jobs.length).to.equal(0);
+  });
+
+  it('refuses another organisation\'s slug before storing anything', async () => {
+    const err = await upload(meta({ orgUrlSlug: 'someone-else' }), { name: 'a.xml', xml: junit({ t: 'p' }) }).then(() => null, (e: unknown) => e as { code: string });
+    expect(err?.code).to.equal('organization_not_found');
+    expect(mocks.blobs.blobs.size + mocks.store.receivedDocs.size + mocks.jobs.length).to.equal(0);
+  });
+
+  it('refuses a CLI bundle without a JUnit report as the native upload does: no_junit_results', async () => {
+    const claim: BundleUpload = { id: 'b-1', orgId: ORG.id, orgSlug: ORG.slug, repo: REPO, clientVersion: null, state: 'receiving', createdAt: new Date(), expiresAt: new Date(), uploadId: null, error: null };
+    const body = await bundle([{ name: 'meta.json', data: JSON.stringify({ org: ORG.slug, repo: { repo: REPO, repo_head_sha: SHA, repo_head_branch: 'main' } }) }]);
+    const answer = await sut.ingestUpload({ source: 'bundle', claim, body: (async function* () { yield body; })() }, 0);
+    const uploadId = answer.state === 'pending' ? answer.uploadId : '';
+    await sut.processRepository(mocks.jobs[0]!.repoId);
+    expect((await sut.status(ORG.id, uploadId)).refusal?.code).to.equal('no_junit_results');
+    expect(mocks.store.bundleStates.get('b-1')).to.equal('failed');
+  });
+
+  it('asks again for uploads left waiting without a job', async () => {
+    let now = Date.parse('2026-03-02T10:00:00Z');
+    ({ sut, mocks } = newIngestService({ now: () => new Date(now) }));
+    await upload(meta(), { name: 'a.xml', xml: junit({ t: 'p' }) });
+    mocks.jobs.length = 0;
+    expect(await sut.requestWaiting()).to.equal(0);
+    now += 5 * 60_000;
+    expect(await sut.requestWaiting()).to.equal(1);
+    expect(mocks.jobs).to.have.length(1);
+  });
+});

@@ -34,6 +34,8 @@ import type { QueueReadService } from '../shared/merge-queue/services/queue-read
 import { registerFlakyTestHistoryRoutes } from './dashboard-reads/flaky-test-history-routes.js';
 import { serveDashboard } from './dashboard/serve-dashboard.js';
 import { webBuildDir } from './dashboard/web-build-dir.js';
+import type { GitHubWebhooks } from '../shared/providers/github/github-webhooks.js';
+import { createGitHubWebhookRouter } from './webhooks/github-webhook-routes.js';
 
 export interface AppDeps {
   logger: Logger;
@@ -50,6 +52,8 @@ export interface AppDeps {
     /** The dashboard's reads of queues, runs and health. */
     queueReads: QueueReadService;
   };
+  /** POST /webhooks/github, when GitHub webhooks are configured. */
+  githubWebhooks?: GitHubWebhooks | null;
   /** Dependency checks for /readyz: each resolves when the dependency answers. */
   readiness: Record<string, () => Promise<void>>;
   /** /healthz fails once a dependency has been unreachable this long (DEPENDENCY_LOST_SECONDS). */
@@ -123,6 +127,8 @@ export function createApp(deps: AppDeps): Koa {
     app.use(uploads.routes());
     app.use(uploads.allowedMethods(ROUTER_ERRORS));
   }
+
+  if (deps.githubWebhooks) app.use(createGitHubWebhookRouter(deps.githubWebhooks).routes());
 
   const v1 = new Router({ prefix: '/v1' });
   v1.use(

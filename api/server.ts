@@ -13,6 +13,7 @@ export function appDepsOf(ctx: ServiceContext): AppDeps {
     logger: ctx.logger,
     store: ctx.store,
     services: ctx.services,
+    githubWebhooks: ctx.github?.webhooks ?? null,
     readiness: ctx.readiness,
     dependencyLostAfterMs: ctx.config.dependencyLostSeconds * 1000,
     trustProxy: ctx.config.trustProxy,

@@ -1,5 +1,7 @@
 // Service configuration, read from environment variables and validated once at start-up.
 // Every variable is documented in docs/configuration.md; keep the two in step.
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cleanEnv, makeValidator, str, bool, EnvError } from 'envalid';
 import { MONITOR_DEFAULTS } from './flaky-tests/domain/detection/config.js';
@@ -53,6 +55,26 @@ export interface Config {
   flakyUploadWaitSeconds: number;
   /** Flaky tests: period of the flaky-refresh job (statuses that change with time). */
   flakyRefreshSeconds: number;
+  /** The GitHub provider; null when neither an App nor a token is configured. */
+  github: GitHubConfig | null;
+}
+
+export type GitHubAuthConfig =
+  /** A GitHub App: a JWT signed with the private key is exchanged for installation tokens. */
+  | { kind: 'app'; appId: string; privateKey: string }
+  /** A plain token (personal or fine-grained): small setups; no check runs, acts as a person. */
+  | { kind: 'token'; token: string };
+
+export interface GitHubConfig {
+  auth: GitHubAuthConfig;
+  /** Verifies X-Hub-Signature-256 of POST /webhooks/github; null: webhooks are not accepted. */
+  webhookSecret: string | null;
+  /** REST base URL (GHES: https://HOST/api/v3). */
+  apiUrl: string;
+  /** The `repo.host` GitHub serves (lower case). */
+  host: string;
+  /** Base URL of git over HTTPS: the repository is `<gitUrl>/<owner>/<name>.git`. */
+  gitUrl: string;
 }
 
 /** A configuration error names the variable and what is wrong; start-up prints it and exits. */
@@ -139,6 +161,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       FLAKY_TICKET_URL_TEMPLATE: ticketTemplate({ default: undefined }),
       FLAKY_INFRA_FAILURE_THRESHOLD: fraction({ default: MONITOR_DEFAULTS.infrastructure.threshold }),
       FLAKY_UPLOAD_URL_TTL_SECONDS: positiveInt(60, 86_400)({ default: 3_600 }),
+      GITHUB_APP_ID: str({ default: undefined }),
+      GITHUB_APP_PRIVATE_KEY: str({ default: undefined }),
+      GITHUB_APP_PRIVATE_KEY_FILE: str({ default: undefined }),
+      GITHUB_TOKEN: str({ default: undefined }),
+      GITHUB_WEBHOOK_SECRET: str({ default: undefined }),
+      GITHUB_API_URL: url({ default: 'https://api.github.com' }),
+      GITHUB_HOST: str({ default: 'github.com' }),
+      GITHUB_GIT_URL: url({ default: undefined }),
       FLAKY_UPLOAD_WAIT_SECONDS: positiveInt(1, 600)({ default: 30 }),
       FLAKY_REFRESH_SECONDS: positiveInt(1, 3_600)({ default: 60 }),
     },
@@ -150,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
     },
   );
+  const github = errors.length > 0 ? null : gitHubConfig(clean, errors);
   if (errors.length > 0) {
     throw new ConfigError(`invalid configuration — ${errors.join('; ')}`);
   }
@@ -180,5 +211,62 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     flakyUploadUrlTtlSeconds: clean.FLAKY_UPLOAD_URL_TTL_SECONDS,
     flakyUploadWaitSeconds: clean.FLAKY_UPLOAD_WAIT_SECONDS,
     flakyRefreshSeconds: clean.FLAKY_REFRESH_SECONDS,
+    github,
   };
+}
+
+interface GitHubEnv {
+  GITHUB_APP_ID?: string | undefined;
+  GITHUB_APP_PRIVATE_KEY?: string | undefined;
+  GITHUB_APP_PRIVATE_KEY_FILE?: string | undefined;
+  GITHUB_TOKEN?: string | undefined;
+  GITHUB_WEBHOOK_SECRET?: string | undefined;
+  GITHUB_API_URL: string;
+  GITHUB_HOST: string;
+  GITHUB_GIT_URL?: string | undefined;
+}
+
+/** The GitHub settings, or null when GitHub is not configured; problems are pushed to `errors`. */
+function gitHubConfig(env: GitHubEnv, errors: string[]): GitHubConfig | null {
+  const auth = gitHubAuth(env, errors);
+  if (!auth) {
+    if (env.GITHUB_WEBHOOK_SECRET) errors.push('GITHUB_WEBHOOK_SECRET: set GITHUB_APP_ID (with a private key) or GITHUB_TOKEN too');
+    return null;
+  }
+  const host = env.GITHUB_HOST.toLowerCase();
+  if (!/^[a-z0-9.-]+(?::\d+)?$/.test(host)) errors.push('GITHUB_HOST: must be a host name, e.g. github.com or ghe.example.com');
+  const secret = env.GITHUB_WEBHOOK_SECRET ?? null;
+  if (secret !== null && secret.length < 16) errors.push('GITHUB_WEBHOOK_SECRET: must be at least 16 characters');
+  return {
+    auth,
+    webhookSecret: secret,
+    apiUrl: env.GITHUB_API_URL.replace(/\/+$/, ''),
+    host,
+    gitUrl: (env.GITHUB_GIT_URL ?? `https://${host}`).replace(/\/+$/, ''),
+  };
+}
+
+function gitHubAuth(env: GitHubEnv, errors: string[]): GitHubAuthConfig | null {
+  const keyText = env.GITHUB_APP_PRIVATE_KEY;
+  const keyFile = env.GITHUB_APP_PRIVATE_KEY_FILE;
+  if (env.GITHUB_APP_ID === undefined) {
+    if (keyText !== undefined || keyFile !== undefined) errors.push('GITHUB_APP_PRIVATE_KEY: set GITHUB_APP_ID too');
+    return env.GITHUB_TOKEN ? { kind: 'token', token: env.GITHUB_TOKEN } : null;
+  }
+  if (env.GITHUB_TOKEN !== undefined) errors.push('GITHUB_TOKEN: set either a GitHub App (GITHUB_APP_ID) or a token, not both');
+  if (!/^\d+$|^Iv[0-9A-Za-z.]+$/.test(env.GITHUB_APP_ID)) errors.push('GITHUB_APP_ID: must be the App ID (digits) or its client ID (Iv…)');
+  if ((keyText === undefined) === (keyFile === undefined)) {
+    errors.push('GITHUB_APP_PRIVATE_KEY: set exactly one of GITHUB_APP_PRIVATE_KEY (PEM text) or GITHUB_APP_PRIVATE_KEY_FILE');
+    return null;
+  }
+  let privateKey: string;
+  try {
+    // `\n` escapes let the PEM travel in one-line environment files.
+    privateKey = keyText !== undefined ? keyText.replace(/\\n/g, '\n') : readFileSync(keyFile as string, 'utf8');
+    createPrivateKey(privateKey);
+  } catch (err) {
+    errors.push(`GITHUB_APP_PRIVATE_KEY${keyFile !== undefined ? '_FILE' : ''}: not a readable PEM private key (${err instanceof Error ? err.message : String(err)})`);
+    return null;
+  }
+  return { kind: 'app', appId: env.GITHUB_APP_ID, privateKey };
 }

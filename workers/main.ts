@@ -15,6 +15,9 @@ import { timeoutProcessor } from './processors/timeout-processor.js';
 import { wakeProcessor } from './processors/wake-processor.js';
 import { syncProcessor } from './processors/sync-processor.js';
 import { reconcileProcessor } from './processors/reconcile-processor.js';
+import { githubWebhookProcessor } from './processors/github-webhook-processor.js';
+import { githubCiResultsProcessor } from './processors/github-ci-results-processor.js';
+import { githubPullRequestFeedbackProcessor } from './processors/github-pull-request-feedback-processor.js';
 import { flakyIngestProcessor } from './processors/flaky-ingest-processor.js';
 import { flakyRefreshProcessor } from './processors/flaky-refresh-processor.js';
 
@@ -25,6 +28,9 @@ function processorsOf(ctx: ServiceContext): ProcessorRegistry {
     wake: wakeProcessor(ctx),
     sync: syncProcessor(ctx),
     reconcile: reconcileProcessor(ctx),
+    'github-webhook': githubWebhookProcessor(ctx),
+    'github-ci-results': githubCiResultsProcessor(ctx),
+    'github-pr-feedback': githubPullRequestFeedbackProcessor(ctx),
     'flaky-ingest': flakyIngestProcessor(ctx),
     'flaky-refresh': flakyRefreshProcessor(ctx),
   };

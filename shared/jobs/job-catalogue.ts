@@ -32,6 +32,11 @@ export interface FlakyIngestJob {
   uploadId: string;
 }
 
+export interface GitHubWebhookJob {
+  /** X-GitHub-Delivery: the recorded delivery (its payload is in the database, not in Redis). */
+  deliveryId: string;
+}
+
 /** A periodic job: everything it needs is read from stored state. */
 export type PeriodicJob = Record<string, never>;
 
@@ -50,6 +55,12 @@ export interface JobPayloads {
   'flaky-ingest': FlakyIngestJob;
   /** Flaky tests, periodic: statuses that change with time; uploads left waiting by a crash. */
   'flaky-refresh': PeriodicJob;
+  /** One verified GitHub webhook delivery: sync the repository's queues or record a CI result. */
+  'github-webhook': GitHubWebhookJob;
+  /** Periodic: read back from GitHub the CI results of runs that have waited (lost deliveries). */
+  'github-ci-results': PeriodicJob;
+  /** Periodic: publish queued pull requests' queue state (statusCheckEnabled, commentsEnabled). */
+  'github-pr-feedback': PeriodicJob;
 }
 
 export type JobName = keyof JobPayloads;
@@ -142,6 +153,34 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     keepCompleted: KEEP_COMPLETED,
     keepFailed: KEEP_FAILED,
     every: 'flakyRefreshSeconds',
+  },
+  'github-webhook': {
+    // GitHub does not redeliver: a failing delivery is tried again here, then left to the poller.
+    attempts: 5,
+    backoffMs: 1000,
+    concurrency: 4,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+    // A delivery is processed once even if enqueued twice.
+    jobId: (p) => `github-webhook-${p.deliveryId}`,
+  },
+  'github-ci-results': {
+    attempts: 1,
+    backoffMs: 0,
+    concurrency: 1,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+    // As slow as the reconciler: it only catches what webhooks lost, within GitHub's rate limits.
+    every: 'reconcileSeconds',
+  },
+  'github-pr-feedback': {
+    attempts: 1,
+    backoffMs: 0,
+    concurrency: 1,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+    // It posts only what changed since the last pass, so it can follow the provider poll.
+    every: 'providerPollSeconds',
   },
 };
 

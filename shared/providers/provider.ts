@@ -87,8 +87,12 @@ export type MergePullRequestsResult =
     }
   /** The target branch no longer points at expectedHeadSha; nothing was written. */
   | { ok: false; reason: 'target_moved'; actualHeadSha: string | null }
-  /** A pull request's changes conflict with the target plus the ones merged before it; nothing was written. */
-  | { ok: false; reason: 'conflict'; prNumber: number; conflictedFiles: string[] }
+  /**
+   * A pull request's changes conflict with the target plus the ones merged before it, or the
+   * forge refused to merge it (`forgeMessage` quotes its answer: protection, permissions); that
+   * pull request was not merged (pull requests before it may have been, as the forge shows).
+   */
+  | { ok: false; reason: 'conflict'; prNumber: number; conflictedFiles: string[]; forgeMessage?: string }
   /** The merged result differs from the tested tree; nothing was written. */
   | { ok: false; reason: 'tree_mismatch'; expectedTree: string; actualTree: string };
 

@@ -9,8 +9,7 @@ import { createStore, type Store } from '../merge-queue/store/store.js';
 import { ensureIndexes } from '../database/ensure-indexes.js';
 import { createRedis, pingRedis } from '../jobs/connection.js';
 import { JobProducer } from '../jobs/producer.js';
-import { createProviderRegistry } from '../providers/registry.js';
-import type { ProviderRegistry } from '../providers/provider.js';
+import { createProviderRegistry, type ServiceProviders } from '../providers/registry.js';
 import { QueueService } from '../merge-queue/services/queue-service.js';
 import { PullRequestService } from '../merge-queue/services/pull-request-service.js';
 import { CommitStatusService } from '../merge-queue/services/commit-status-service.js';
@@ -25,6 +24,8 @@ import { MergeQueueMetricsService } from '../merge-queue/services/metrics-servic
 import { QueueReadService } from '../merge-queue/services/queue-read-service.js';
 import { createFlakyStore } from '../flaky-tests/store/flaky-store.js';
 import { createFlakyServices, type FlakyServices } from '../flaky-tests/services/flaky-services.js';
+import { claimGitHubRepository, createGitHubServices, type GitHubServices } from '../providers/github/github-services.js';
+import { RepositoryOwners } from '../providers/github/repository-owners.js';
 import { openUploadBlobStore } from '../flaky-tests/store/open-upload-blob-store.js';
 
 export interface ServiceContext {
@@ -32,7 +33,7 @@ export interface ServiceContext {
   logger: Logger;
   db: Database;
   store: Store;
-  providers: ProviderRegistry;
+  providers: ServiceProviders;
   /** Fail-fast connection for enqueues made while serving requests. */
   producerRedis: Redis;
   jobs: JobProducer;
@@ -47,6 +48,8 @@ export interface ServiceContext {
     queueReads: QueueReadService;
     flaky: FlakyServices;
   };
+  /** Webhooks and CI results of the GitHub provider; null unless GitHub is configured. */
+  github: GitHubServices | null;
   readiness: Record<string, () => Promise<void>>;
   shutdown: Shutdown;
   /** Operator metrics of this context (served by shared/metrics/operator-server.ts). */
@@ -88,9 +91,19 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   metrics.setJobCountsReader(() => jobCounts.read());
   shutdown.add({ name: 'job-counts', order: 20, close: () => jobCounts.close() });
 
-  const providers = createProviderRegistry({ localGitRoot: config.localGitRoot });
+  const providers = createProviderRegistry({
+    localGitRoot: config.localGitRoot,
+    github: config.github ? { config: config.github, dataDir: config.dataDir, logger } : null,
+  });
   const requestPlan = (queueId: string, why: string) => jobs.requestPlan(queueId, why);
-  const queues = new QueueService({ store, providers, logger, requestPlan });
+  const githubOwners = providers.github ? new RepositoryOwners(db) : null;
+  const queues = new QueueService({
+    store,
+    providers,
+    logger,
+    requestPlan,
+    ...(githubOwners && providers.github ? { claimRepository: claimGitHubRepository(providers.github, githubOwners) } : {}),
+  });
   const pullRequests = new PullRequestService({ store, providers, queues, logger, requestPlan });
   const commitStatuses = new CommitStatusService({ store, logger, requestPlan });
   const blobs = await openUploadBlobStore({ mongoUrl: config.mongoUrl, dataDir: config.dataDir });
@@ -131,7 +144,20 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     mergeQueueMetrics: new MergeQueueMetricsService({ store }),
     queueReads: new QueueReadService({ store, queues }),
   };
-  logger.info({ database: db.kind, localGitRoot: config.localGitRoot }, 'service context ready');
+  const github =
+    config.github && providers.github
+      ? createGitHubServices({
+          config: config.github,
+          provider: providers.github,
+          db,
+          store,
+          sync: services.sync,
+          commitStatuses,
+          enqueueDelivery: (deliveryId) => jobs.enqueue('github-webhook', { deliveryId }),
+          logger,
+        })
+      : null;
+  logger.info({ database: db.kind, localGitRoot: config.localGitRoot, github: config.github?.host ?? null }, 'service context ready');
   return {
     config,
     logger,
@@ -141,6 +167,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     producerRedis,
     jobs,
     services,
+    github,
     readiness: { mongodb: () => db.ping(), redis: () => pingRedis(producerRedis) },
     shutdown,
     metrics,

@@ -11,7 +11,7 @@ import { InvalidRepositoryNameError, conventionalRepositoryPath } from '../../sh
 import { InvalidGitNameError } from '../../shared/providers/local/git-names.js';
 import { InvalidPullMetadataError } from '../../shared/providers/local/pull-metadata.js';
 import { BlobTooLargeError, GitRepository } from '../../shared/providers/local/git-repository.js';
-import { KeyedSerializer } from '../../shared/providers/local/keyed-serializer.js';
+import { KeyedSerializer } from '../../shared/providers/keyed-serializer.js';
 import { createProviderRegistry } from '../../shared/providers/registry.js';
 import { GitCommandError, gitText, runGit } from '../../shared/providers/local/git-runner.js';
 import { parseTrunkRequiredStatuses, readTrunkRequiredStatuses } from '../../shared/providers/trunk-config.js';

@@ -22,6 +22,11 @@ export interface QueueServiceDeps {
   logger: Logger;
   /** Asks the engine to plan this queue again (state changed). */
   requestPlan: (queueId: string, why: string) => Promise<void>;
+  /**
+   * Whether `orgId` may have queues on the repository (a GitHub repository belongs to the first
+   * organisation that creates a queue on it); absent: every organisation may.
+   */
+  claimRepository?: (orgId: string, repo: RepoRef) => Promise<boolean>;
 }
 
 const QUEUE = 'the queue';
@@ -41,6 +46,7 @@ export class QueueService {
     if (!provider) throw repositoryNotFound(repo);
     const head = await provider.branchHead(repo, branch);
     if (head === null) throw notFound('branch_not_found', `branch "${branch}" does not exist in ${repo.owner}/${repo.name}`);
+    if (this.deps.claimRepository && !(await this.deps.claimRepository(orgId, repo))) throw repositoryNotFound(repo);
     try {
       const queue = await this.deps.store.queues.create(orgId, repo, branch, {
         mode: init.mode ?? 'single',

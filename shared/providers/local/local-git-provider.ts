@@ -27,7 +27,7 @@ import type {
 import { branchName, branchRef, objectId, pullNumber, treePath } from './git-names.js';
 import { GitRepository, type RefEntry } from './git-repository.js';
 import type { GitIdentity } from './git-runner.js';
-import { KeyedSerializer } from './keyed-serializer.js';
+import { KeyedSerializer } from '../keyed-serializer.js';
 import { readPullMetadata } from './pull-metadata.js';
 import { locateRepository } from './repo-path.js';
 

@@ -236,7 +236,7 @@ export class ActionApplier {
       }
       const detail =
         result.reason === 'conflict'
-          ? `merging pull request #${result.prNumber} conflicted with the target branch`
+          ? (result.forgeMessage ?? `merging pull request #${result.prNumber} conflicted with the target branch`)
           : `the merged tree ${result.actualTree.slice(0, 12)} differs from the tested tree ${result.expectedTree.slice(0, 12)}; nothing was merged`;
       this.deps.logger.error({ reason: result.reason, detail }, 'merge refused');
       const culprits = result.reason === 'conflict' ? a.items.filter((i) => i.prNumber === result.prNumber) : a.items;

@@ -1,6 +1,7 @@
-// Runs tasks that share a key one after another, in call order, inside this process. The local
-// provider uses it per repository so two writers in one process do not race for the same ref
-// lock; across processes the compare-and-swap on refs is what keeps writes correct.
+// Runs tasks that share a key one after another, in call order, inside this process. The
+// providers use it per repository so two writers in one process do not race for the same ref
+// (and GitHub sees one write at a time per repository, as its secondary limits ask); across
+// processes the compare-and-swap on refs is what keeps writes correct.
 
 export class KeyedSerializer {
   private readonly tails = new Map<string, Promise<unknown>>();

@@ -1,0 +1,103 @@
+// CI results on test branch heads, as GitHub knows them: commit statuses and check runs. They
+// arrive as `status` / `check_run` webhooks; because GitHub never redelivers a lost delivery,
+// they are also read back from GitHub — when a `check_suite` completes, and periodically for runs
+// that have waited a while — and recorded through the same path as POST /v1/setCommitStatus.
+import { STATUS_STATES, type Queue, type StatusState } from '../../merge-queue/domain/model.js';
+import type { CommitStatusService } from '../../merge-queue/services/commit-status-service.js';
+import type { MergeQueueRepositories } from '../../merge-queue/store/store.js';
+import type { Logger } from '../../logging.js';
+import { repoKey, type RepoRef } from '../../repo-ref.js';
+import type { GitHubProvider } from './github-provider.js';
+
+export interface CommitCheck {
+  /** A status context, or a check run's name. */
+  context: string;
+  state: StatusState;
+  targetUrl: string | null;
+  description?: string | null;
+}
+
+/** A check run's conclusion as a status state (as GitHub counts required checks). */
+export function checkRunState(status: string, conclusion: string | null): StatusState {
+  if (status !== 'completed') return 'pending';
+  if (conclusion === 'success' || conclusion === 'neutral' || conclusion === 'skipped') return 'success';
+  if (conclusion === 'cancelled' || conclusion === 'stale') return 'error';
+  return 'failure';
+}
+
+export function isStatusState(value: unknown): value is StatusState {
+  return (STATUS_STATES as readonly unknown[]).includes(value);
+}
+
+/** Runs waiting this long without a result are read back from GitHub. */
+export const READ_BACK_AFTER_MS = 120_000;
+
+export interface CiResultsDeps {
+  store: Pick<MergeQueueRepositories, 'queues' | 'testRuns' | 'commitStatuses'>;
+  commitStatuses: CommitStatusService;
+  provider: GitHubProvider;
+  logger: Logger;
+}
+
+export class GitHubCiResults {
+  constructor(private readonly deps: CiResultsDeps) {}
+
+  /** The queues (with their organisations) whose runs in progress are testing this commit of this repository. */
+  private async queuesTesting(repo: RepoRef, sha: string): Promise<Queue[]> {
+    const key = repoKey(repo);
+    const runs = await this.deps.store.testRuns.findInProgressBySha(sha.toLowerCase());
+    const queues = await Promise.all([...new Set(runs.map((r) => r.queueId))].map((id) => this.deps.store.queues.findById(id)));
+    return queues.filter((q): q is Queue => q !== null && repoKey(q.repo) === key);
+  }
+
+  /**
+   * Records results on a commit for every organisation testing it, skipping those already
+   * recorded with the same state. Returns how many were recorded.
+   */
+  async record(repo: RepoRef, sha: string, checks: readonly CommitCheck[]): Promise<number> {
+    let recorded = 0;
+    const orgIds = [...new Set((await this.queuesTesting(repo, sha)).map((q) => q.orgId))];
+    for (const orgId of orgIds) {
+      const known = new Map<string, StatusState>();
+      for (const s of await this.deps.store.commitStatuses.forCommit(orgId, repoKey(repo), sha.toLowerCase())) known.set(s.context, s.state);
+      for (const check of checks) {
+        if (known.get(check.context) === check.state) continue;
+        await this.deps.commitStatuses.record(orgId, {
+          repo,
+          sha,
+          context: check.context,
+          state: check.state,
+          targetUrl: check.targetUrl ?? undefined,
+          description: check.description?.slice(0, 1000) ?? undefined,
+        });
+        known.set(check.context, check.state);
+        recorded++;
+      }
+    }
+    return recorded;
+  }
+
+  /** Reads a commit's statuses and check runs from GitHub and records what is new. */
+  async readBack(repo: RepoRef, sha: string): Promise<number> {
+    if ((await this.queuesTesting(repo, sha)).length === 0) return 0;
+    return this.record(repo, sha, await this.deps.provider.commitChecks(repo, sha));
+  }
+
+  /** The fallback for lost deliveries: reads back every GitHub run that has waited READ_BACK_AFTER_MS. */
+  async readBackWaitingRuns(now = new Date()): Promise<number> {
+    let recorded = 0;
+    for (const queueId of await this.deps.store.testRuns.queueIdsWithOpenRuns()) {
+      const queue = await this.deps.store.queues.findById(queueId);
+      if (!queue || !this.deps.provider.serves(queue.repo)) continue;
+      for (const run of await this.deps.store.testRuns.listOpen(queueId)) {
+        if (run.status !== 'in_progress' || !run.sha || now.getTime() - run.createdAt.getTime() < READ_BACK_AFTER_MS) continue;
+        try {
+          recorded += await this.readBack(queue.repo, run.sha);
+        } catch (err) {
+          this.deps.logger.warn({ err, testRunId: run.id }, 'CI results could not be read back from GitHub; tried again next period');
+        }
+      }
+    }
+    return recorded;
+  }
+}

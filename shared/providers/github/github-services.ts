@@ -1,0 +1,56 @@
+// The GitHub side of the service, built once by the composition root when GitHub is configured:
+// CI results read from GitHub, and the webhook endpoint's handling (when a secret is set).
+import type { GitHubConfig } from '../../config.js';
+import type { Database } from '../../database/collection.js';
+import type { Logger } from '../../logging.js';
+import type { CommitStatusService } from '../../merge-queue/services/commit-status-service.js';
+import type { SyncService } from '../../merge-queue/services/sync-service.js';
+import type { MergeQueueRepositories } from '../../merge-queue/store/store.js';
+import { GitHubCiResults } from './ci-results.js';
+import type { GitHubProvider } from './github-provider.js';
+import { GitHubWebhooks } from './github-webhooks.js';
+import { WebhookDeliveryRepository } from './webhook-delivery-repository.js';
+import { GitHubWebhookEvents } from './webhook-events.js';
+import type { RepositoryOwners } from './repository-owners.js';
+import { PullRequestFeedback } from './pull-request-feedback.js';
+import type { RepoRef } from '../../repo-ref.js';
+
+export interface GitHubServices {
+  ciResults: GitHubCiResults;
+  /** statusCheckEnabled: the queue state as a commit status on pull request heads. */
+  pullRequestFeedback: PullRequestFeedback;
+  /** Null without GITHUB_WEBHOOK_SECRET: POST /webhooks/github does not exist. */
+  webhooks: GitHubWebhooks | null;
+}
+
+export interface GitHubServicesDeps {
+  config: GitHubConfig;
+  provider: GitHubProvider;
+  db: Database;
+  store: Pick<MergeQueueRepositories, 'entries' | 'queues' | 'testRuns' | 'commitStatuses'>;
+  sync: SyncService;
+  commitStatuses: CommitStatusService;
+  enqueueDelivery: (deliveryId: string) => Promise<void>;
+  logger: Logger;
+}
+
+export function createGitHubServices(deps: GitHubServicesDeps): GitHubServices {
+  const ciResults = new GitHubCiResults({ store: deps.store, commitStatuses: deps.commitStatuses, provider: deps.provider, logger: deps.logger });
+  const secret = deps.config.webhookSecret;
+  const webhooks = secret
+    ? new GitHubWebhooks({
+        secret,
+        deliveries: new WebhookDeliveryRepository(deps.db),
+        events: new GitHubWebhookEvents({ store: deps.store, sync: deps.sync, ciResults, clients: deps.provider.githubClients, host: deps.config.host }),
+        enqueue: deps.enqueueDelivery,
+        logger: deps.logger,
+      })
+    : null;
+  const pullRequestFeedback = new PullRequestFeedback({ db: deps.db, store: deps.store, provider: deps.provider, logger: deps.logger });
+  return { ciResults, pullRequestFeedback, webhooks };
+}
+
+/** The queue service's ownership check: GitHub repositories are claimed, other forges' are not. */
+export function claimGitHubRepository(provider: GitHubProvider, owners: RepositoryOwners): (orgId: string, repo: RepoRef) => Promise<boolean> {
+  return async (orgId, repo) => !provider.serves(repo) || owners.claim(orgId, repo);
+}

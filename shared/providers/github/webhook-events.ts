@@ -1,0 +1,101 @@
+// What a GitHub webhook delivery triggers, by event. Nothing here decides anything about the
+// queue: a change at the forge (pull request, push, installation) runs the existing sync of the
+// queues of that repository, and a CI result on a commit (status, check run) is recorded through
+// the same path as POST /v1/setCommitStatus (ci-results.ts). A lost delivery only delays: the
+// poller and the read-back of CI results still run.
+import type { Queue } from '../../merge-queue/domain/model.js';
+import type { SyncService } from '../../merge-queue/services/sync-service.js';
+import type { MergeQueueRepositories } from '../../merge-queue/store/store.js';
+import { repoKey, type RepoRef } from '../../repo-ref.js';
+import { checkRunState, isStatusState, type GitHubCiResults } from './ci-results.js';
+import type { GitHubClients } from './github-client.js';
+import type { WebhookDelivery } from './webhook-delivery-repository.js';
+
+/** The prefix of the queue's test branches: pushes to them are the queue's own. */
+const TEST_BRANCH_REF = 'refs/heads/trunk-merge/';
+
+/** Events whose only consequence is a sync of the repository's queues. */
+const SYNC_EVENTS = new Set(['pull_request', 'push', 'installation_repositories']);
+
+export interface WebhookEventDeps {
+  store: Pick<MergeQueueRepositories, 'entries' | 'queues'>;
+  sync: SyncService;
+  ciResults: GitHubCiResults;
+  clients: GitHubClients;
+  /** GITHUB_HOST: the `host` of the repositories named in payloads. */
+  host: string;
+}
+
+interface RepositoryPayload {
+  name?: unknown;
+  owner?: { login?: unknown };
+}
+
+/** The outcome of one delivery, for logs and tests. */
+export type WebhookOutcome = 'synced' | 'status_recorded' | 'ignored';
+
+export class GitHubWebhookEvents {
+  constructor(private readonly deps: WebhookEventDeps) {}
+
+  private repoOf(payload: Record<string, unknown>): RepoRef | null {
+    const repository = payload.repository as RepositoryPayload | undefined;
+    const owner = repository?.owner?.login;
+    const name = repository?.name;
+    if (typeof owner !== 'string' || typeof name !== 'string') return null;
+    return { host: this.deps.host, owner, name };
+  }
+
+  /** Queues of this repository that have pull requests in them (of any organisation): the ones a change can affect. */
+  private async activeQueuesOf(repo: RepoRef): Promise<Queue[]> {
+    const key = repoKey(repo);
+    const queueIds = [...new Set((await this.deps.store.entries.listActiveAll()).map((e) => e.queueId))];
+    const queues = await Promise.all(queueIds.map((id) => this.deps.store.queues.findById(id)));
+    return queues.filter((q): q is Queue => q !== null && repoKey(q.repo) === key);
+  }
+
+  async handle(delivery: WebhookDelivery): Promise<WebhookOutcome> {
+    const payload = (delivery.payload ?? {}) as Record<string, unknown>;
+    if (delivery.event === 'installation' || delivery.event === 'installation_repositories') {
+      const id = (payload.installation as { id?: unknown } | undefined)?.id;
+      // Repositories may have left (or joined) the installation: look them up again.
+      if (typeof id === 'number') this.deps.clients.forgetInstallation(id);
+    }
+    const repo = this.repoOf(payload);
+    if (delivery.event === 'push' && typeof payload.ref === 'string' && payload.ref.startsWith(TEST_BRANCH_REF)) return 'ignored';
+    if (SYNC_EVENTS.has(delivery.event) && repo) return this.syncRepository(repo);
+    if (delivery.event === 'installation') {
+      await this.deps.sync.syncAll();
+      return 'synced';
+    }
+    if (delivery.event === 'status' && repo) {
+      const { sha, context, state, target_url: targetUrl, description } = payload;
+      if (!isStatusState(state) || typeof sha !== 'string' || typeof context !== 'string') return 'ignored';
+      const check = { context, state, targetUrl: typeof targetUrl === 'string' ? targetUrl : null, description: typeof description === 'string' ? description : null };
+      return this.recorded(await this.deps.ciResults.record(repo, sha, [check]));
+    }
+    if (delivery.event === 'check_run' && repo) {
+      const run = payload.check_run as { head_sha?: unknown; name?: unknown; status?: unknown; conclusion?: unknown; details_url?: unknown; html_url?: unknown } | undefined;
+      if (!run || typeof run.head_sha !== 'string' || typeof run.name !== 'string' || typeof run.status !== 'string') return 'ignored';
+      const state = checkRunState(run.status, typeof run.conclusion === 'string' ? run.conclusion : null);
+      const url = typeof run.details_url === 'string' ? run.details_url : typeof run.html_url === 'string' ? run.html_url : null;
+      return this.recorded(await this.deps.ciResults.record(repo, run.head_sha, [{ context: run.name, state, targetUrl: url }]));
+    }
+    if (delivery.event === 'check_suite' && repo && payload.action === 'completed') {
+      // A suite says its runs finished without naming them: read the commit's results back.
+      const headSha = (payload.check_suite as { head_sha?: unknown } | undefined)?.head_sha;
+      if (typeof headSha === 'string') return this.recorded(await this.deps.ciResults.readBack(repo, headSha));
+    }
+    return 'ignored';
+  }
+
+  private recorded(count: number): WebhookOutcome {
+    return count > 0 ? 'status_recorded' : 'ignored';
+  }
+
+  private async syncRepository(repo: RepoRef): Promise<WebhookOutcome> {
+    // SyncService has no entry point per repository: each of its queues is synced on its own.
+    const queues = await this.activeQueuesOf(repo);
+    for (const queue of queues) await this.deps.sync.syncQueue(queue);
+    return queues.length > 0 ? 'synced' : 'ignored';
+  }
+}

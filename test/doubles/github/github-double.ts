@@ -1,0 +1,628 @@
+// A GitHub double for tests: a node:http server on 127.0.0.1 that serves the REST operations
+// the provider uses (test/doubles/github/operations.ts) and git over HTTP, with its state in
+// real bare repositories laid out as the local provider's (`<root>/<host>/<owner>/<name>.git`,
+// pull request N at refs/pull/N/head described by pulls/N.json, refs/pull/N/merged once merged),
+// so tests build repositories and pull requests with scripts/lib/git-fixtures.ts.
+//
+// It is honest rather than agreeable: every request is checked against GitHub's OpenAPI
+// description and so is every response (built from GitHub's documented examples), an unexpected
+// route is a problem, App JWTs are verified with the App's public key and installation tokens
+// are scoped to their owner. Tests call assertClean() to fail on any problem seen.
+import http from 'node:http';
+import { generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { sign as signPayload } from '@octokit/webhooks-methods';
+import { LocalGitProvider } from '../../../shared/providers/local/local-git-provider.js';
+import { GitRepository } from '../../../shared/providers/local/git-repository.js';
+import { runGit } from '../../../shared/providers/local/git-runner.js';
+import { conventionalRepositoryPath } from '../../../shared/providers/local/repo-path.js';
+import type { MergeMethod } from '../../../shared/merge-queue/domain/model.js';
+import type { PullRequestInfo } from '../../../shared/providers/provider.js';
+import type { RepoRef } from '../../../shared/repo-ref.js';
+import { serveGitHttp } from './git-http-backend.js';
+import { examplePayload, payloadFor } from './webhook-payloads.js';
+import { documentedExample, matchOperation, requestProblems, responseProblems, type MatchedOperation } from './openapi-validator.js';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+export interface DoubleFaults {
+  /** GET pulls/N answers `mergeable: null` (GitHub still computing). */
+  mergeableNull: boolean;
+  /** The next N requests matching (method path-prefix) answer a secondary-rate-limit 403 with retry-after. */
+  secondaryLimit: { method: string; pathIncludes: string; remaining: number; retryAfterSeconds: number } | null;
+  /** The next merge answers 500: `after` = the merge happened first (a lost answer), else nothing was done. */
+  mergeServerError: { after: boolean; remaining: number } | null;
+  /** Webhook events that are lost on the way (GitHub does not redeliver them). */
+  lostEvents: Set<string>;
+  /** Merges are refused as branch protection or a ruleset would refuse them. */
+  mergeRefusal: { status: 403 | 405; message: string } | null;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  status: number;
+  body: Json | undefined;
+}
+
+export interface StatusRecord {
+  sha: string;
+  context: string;
+  state: string;
+  target_url: string | null;
+}
+
+export interface CheckRunRecord {
+  head_sha: string;
+  name: string;
+  status: string;
+  conclusion: string | null;
+}
+
+export interface CommentRecord {
+  id: number;
+  repo: string;
+  issue: number;
+  body: string;
+  edits: number;
+}
+
+export interface GitHubDoubleOptions {
+  /** The repository host the double plays (default github.com). */
+  host?: string;
+  /** Plain tokens the double accepts (the token-only setup). */
+  tokens?: string[];
+}
+
+interface IssuedToken {
+  owner: string;
+  installationId: number;
+  expiresAt: number;
+}
+
+const TOKEN_TTL_MS = 3600_000;
+const MERGE_METHODS: Record<string, MergeMethod> = { merge: 'merge_commit', squash: 'squash', rebase: 'rebase' };
+
+export class GitHubDouble {
+  readonly host: string;
+  readonly appId = '4242';
+  readonly privateKey: string;
+  private readonly publicKey: KeyObject;
+  readonly problems: string[] = [];
+  readonly requests: RecordedRequest[] = [];
+  readonly statuses: StatusRecord[] = [];
+  readonly checkRuns: CheckRunRecord[] = [];
+  readonly comments: CommentRecord[] = [];
+  readonly faults: DoubleFaults = { mergeableNull: false, secondaryLimit: null, mergeServerError: null, lostEvents: new Set(), mergeRefusal: null };
+  /** Required status checks per `owner/name/branch`: from rulesets and from classic protection. */
+  readonly protection = new Map<string, { rulesets: string[]; classic: string[] | null }>();
+  /** Events whose delivery could not reach the service. */
+  readonly failedDeliveries: string[] = [];
+  /** Webhook deliveries are posted here, signed with the secret, when set. */
+  webhook: { url: string; secret: string } | null = null;
+  private readonly plainTokens: Set<string>;
+  private readonly issued = new Map<string, IssuedToken>();
+  private readonly installations = new Map<string, number>();
+  private readonly git: LocalGitProvider;
+  private server: http.Server | null = null;
+  private readonly inFlight = new Set<Promise<number | null>>();
+  private baseUrl = '';
+
+  constructor(
+    /** The directory holding `<host>/<owner>/<name>.git`. */
+    readonly root: string,
+    opts: GitHubDoubleOptions = {},
+  ) {
+    this.host = opts.host ?? 'github.com';
+    this.plainTokens = new Set(opts.tokens ?? []);
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    this.privateKey = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    this.publicKey = publicKey;
+    this.git = new LocalGitProvider({ root });
+  }
+
+  get apiUrl(): string {
+    return `${this.baseUrl}/api/v3`;
+  }
+
+  get gitUrl(): string {
+    return `${this.baseUrl}/git`;
+  }
+
+  async start(): Promise<this> {
+    this.server = http.createServer((req, res) => {
+      this.handle(req, res).catch((err: unknown) => {
+        this.problems.push(`double failed on ${req.method} ${req.url}: ${err instanceof Error ? err.stack : String(err)}`);
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** Fails the test when the provider sent anything GitHub's description does not allow (or the double answered so). */
+  assertClean(): void {
+    if (this.problems.length > 0) throw new Error(`GitHub double saw problems:\n- ${this.problems.join('\n- ')}`);
+  }
+
+  /** Requests that match a method and a path fragment, e.g. ('PUT', '/merge'). */
+  requestsTo(method: string, pathIncludes: string): RecordedRequest[] {
+    return this.requests.filter((r) => r.method === method && r.path.includes(pathIncludes));
+  }
+
+  private repoDir(owner: string, name: string): string {
+    return conventionalRepositoryPath(this.root, { host: this.host, owner, name });
+  }
+
+  private repoRef(owner: string, name: string): RepoRef {
+    return { host: this.host, owner, name };
+  }
+
+  // ---- authentication -------------------------------------------------------------------
+
+  private installationId(owner: string): number {
+    const key = owner.toLowerCase();
+    let id = this.installations.get(key);
+    if (id === undefined) {
+      id = 1000 + this.installations.size;
+      this.installations.set(key, id);
+    }
+    return id;
+  }
+
+  /** Verifies an App JWT (RS256, signed by the App's key, iss = App id, lifetime ≤ 10 minutes). */
+  private verifyJwt(token: string): string | null {
+    const [h, p, s] = token.split('.');
+    if (!h || !p || !s) return 'not a JWT';
+    const header = JSON.parse(Buffer.from(h, 'base64url').toString('utf8')) as { alg?: string };
+    const payload = JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as { iat?: number; exp?: number; iss?: string | number };
+    if (header.alg !== 'RS256') return `alg ${header.alg}`;
+    if (!verify('RSA-SHA256', Buffer.from(`${h}.${p}`), this.publicKey, Buffer.from(s, 'base64url'))) return 'bad signature';
+    const now = Math.floor(Date.now() / 1000);
+    if (String(payload.iss) !== this.appId) return `iss ${payload.iss}`;
+    if (!payload.iat || !payload.exp || payload.exp <= now || payload.iat > now + 60 || payload.exp - payload.iat > 660) return 'expired or too long';
+    return null;
+  }
+
+  private bearer(req: http.IncomingMessage): string | null {
+    const auth = req.headers.authorization ?? '';
+    const m = /^(?:token|bearer)\s+(\S+)$/i.exec(auth);
+    return m?.[1] ?? null;
+  }
+
+  /** The owners a token may act on ('*' for a plain token), or null when it is not valid. */
+  private tokenScope(token: string | null): string | null {
+    if (!token) return null;
+    if (this.plainTokens.has(token)) return '*';
+    const issued = this.issued.get(token);
+    if (!issued || issued.expiresAt < Date.now()) return null;
+    return issued.owner;
+  }
+
+  // ---- dispatch -------------------------------------------------------------------------
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.baseUrl);
+    if (url.pathname.startsWith('/git/')) return this.handleGit(req, res, url);
+    if (!url.pathname.startsWith('/api/v3/')) {
+      this.problems.push(`unexpected request ${req.method} ${url.pathname}`);
+      res.writeHead(404).end();
+      return;
+    }
+    const pathname = url.pathname.slice('/api/v3'.length);
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const body = text.length > 0 ? (JSON.parse(text) as Json) : undefined;
+    const op = matchOperation(req.method ?? 'GET', pathname);
+    if (!op) {
+      this.problems.push(`unexpected route ${req.method} ${pathname}`);
+      return this.send(res, null, 404, { message: 'Not Found' }, req.method ?? '', pathname, body);
+    }
+    for (const p of requestProblems(op, url.searchParams, body)) this.problems.push(`${req.method} ${pathname}: ${p}`);
+    const limit = this.faults.secondaryLimit;
+    if (limit && limit.remaining > 0 && limit.method === req.method && pathname.includes(limit.pathIncludes)) {
+      limit.remaining--;
+      res.setHeader('retry-after', String(limit.retryAfterSeconds));
+      // Deliberate: the documented 403 answer, with GitHub's secondary-limit message.
+      return this.send(res, op, 403, { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' }, req.method ?? '', pathname, body);
+    }
+    const [status, answer] = await this.route(op, req, url.searchParams, body);
+    return this.send(res, op, status, answer, req.method ?? '', pathname, body);
+  }
+
+  private send(res: http.ServerResponse, op: MatchedOperation | null, status: number, answer: Json | undefined, method: string, pathname: string, body: Json | undefined): void {
+    this.requests.push({ method, path: pathname, status, body });
+    // A 500 is a fault the test switched on; it is not part of the description.
+    if (op && status !== 500) for (const p of responseProblems(op, status, answer)) this.problems.push(`${method} ${pathname} → ${p}`);
+    if (answer === undefined) {
+      res.writeHead(status).end();
+      return;
+    }
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(answer));
+  }
+
+  private async handleGit(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+    const m = /^\/git\/([^/]+)\/([^/]+\.git)(\/.*)$/.exec(url.pathname);
+    const basic = /^Basic\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+    const [user, password] = basic?.[1] ? Buffer.from(basic[1], 'base64').toString('utf8').split(':') : [];
+    if (!m || user !== 'x-access-token' || this.tokenScope(password ?? null) === null) {
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="GitHub"' }).end();
+      return;
+    }
+    const [, owner = '', repoGit = '', rest = ''] = m;
+    const scope = this.tokenScope(password ?? null);
+    if (scope !== '*' && scope?.toLowerCase() !== owner.toLowerCase()) {
+      res.writeHead(403).end();
+      return;
+    }
+    const name = repoGit.replace(/\.git$/, '');
+    const receiving = rest === '/git-receive-pack';
+    const before = receiving ? await this.branchHeads(owner, name) : null;
+    await serveGitHttp({ req, res, projectRoot: path.join(this.root, this.host), pathInfo: `/${owner}/${repoGit}${rest}`, query: url.search.slice(1), user: user });
+    if (before) await this.afterPush(owner, name, before);
+  }
+
+  private async branchHeads(owner: string, name: string): Promise<Map<string, string>> {
+    const git = new GitRepository(this.repoDir(owner, name), { name: 'GitHub', email: 'noreply@github.com' });
+    return new Map((await git.refs(['refs/heads/'])).map((r) => [r.ref, r.sha]));
+  }
+
+  /** What GitHub does after a push: pull requests whose head became reachable from their base are merged; webhooks. */
+  private async afterPush(owner: string, name: string, before: Map<string, string>): Promise<void> {
+    const after = await this.branchHeads(owner, name);
+    const changed = [...new Set([...before.keys(), ...after.keys()])].filter((ref) => before.get(ref) !== after.get(ref));
+    for (const ref of changed) {
+      const newSha = after.get(ref) ?? null;
+      if (newSha) await this.markMergedBy(owner, name, ref.slice('refs/heads/'.length), newSha);
+      await this.deliver('push', this.pushPayload(owner, name, ref, before.get(ref) ?? null, newSha));
+    }
+  }
+
+  private async markMergedBy(owner: string, name: string, branch: string, head: string): Promise<void> {
+    const repo = this.repoRef(owner, name);
+    const git = new GitRepository(this.repoDir(owner, name), { name: 'GitHub', email: 'noreply@github.com' });
+    for (const pr of await this.git.listOpenPullRequests(repo)) {
+      if ((pr.baseBranch ?? 'main') !== branch) continue;
+      if (!(await git.isAncestor(pr.headSha, head))) continue;
+      await git.updateRefs([{ ref: `refs/pull/${pr.number}/merged`, newSha: head }], 'double: merged by push');
+      await this.deliver('pull_request', await this.pullPayload(owner, name, pr.number, 'closed'));
+    }
+  }
+
+  // ---- webhooks -------------------------------------------------------------------------
+
+  /** Posts a delivery as GitHub does (X-GitHub-Event, X-GitHub-Delivery, X-Hub-Signature-256); resolves to the status. */
+  async deliver(event: string, payload: JsonObject, opts: { secret?: string; deliveryId?: string } = {}): Promise<number | null> {
+    if (!this.webhook || this.faults.lostEvents.has(event)) return null;
+    const delivery = this.post(this.webhook, event, payload, opts);
+    this.inFlight.add(delivery);
+    try {
+      return await delivery;
+    } finally {
+      this.inFlight.delete(delivery);
+    }
+  }
+
+  /** Resolves once the deliveries on their way have been answered (stop new ones first by clearing `webhook`). */
+  async deliveriesSettled(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async post(webhook: { url: string; secret: string }, event: string, payload: JsonObject, opts: { secret?: string; deliveryId?: string }): Promise<number | null> {
+    const body = JSON.stringify(payload);
+    const signature = await signPayload(opts.secret ?? webhook.secret, body);
+    let res: Response;
+    try {
+      res = await fetch(webhook.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'GitHub-Hookshot/double',
+        'x-github-event': event,
+        'x-github-delivery': opts.deliveryId ?? randomBytes(16).toString('hex'),
+        'x-hub-signature-256': signature,
+      },
+        body,
+      });
+    } catch {
+      // GitHub records a failed delivery and does not retry it.
+      this.failedDeliveries.push(event);
+      return null;
+    }
+    await res.arrayBuffer();
+    return res.status;
+  }
+
+  private event(event: string, action: string | undefined, owner: string, name: string, fields: JsonObject): JsonObject {
+    return payloadFor(event, action, { owner, name, installationId: this.installationId(owner) }, fields) as JsonObject;
+  }
+
+  private pushPayload(owner: string, name: string, ref: string, before: string | null, after: string | null): JsonObject {
+    const zero = '0'.repeat(40);
+    return this.event('push', undefined, owner, name, { ref, before: before ?? zero, after: after ?? zero, created: before === null, deleted: after === null, forced: false, commits: [], head_commit: null });
+  }
+
+  /** A pull_request event payload for the pull request as it is now. */
+  async pullPayload(owner: string, name: string, number: number, action: string, extra: JsonObject = {}): Promise<JsonObject> {
+    const pull = await this.pullObject(owner, name, number);
+    return this.event('pull_request', action === 'synchronize' || action === 'edited' ? 'opened' : action, owner, name, { action, number, pull_request: pull, ...extra });
+  }
+
+  // ---- REST -----------------------------------------------------------------------------
+
+  private async route(op: MatchedOperation, req: http.IncomingMessage, query: URLSearchParams, body: Json | undefined): Promise<[number, Json | undefined]> {
+    const token = this.bearer(req);
+    if (op.path.startsWith('/app/') || op.path === '/repos/{owner}/{repo}/installation') {
+      const problem = token ? this.verifyJwt(token) : 'no token';
+      if (problem) return [401, { message: `A JSON web token could not be decoded (${problem})`, documentation_url: 'https://docs.github.com/rest' }];
+      return op.path.startsWith('/app/') ? this.createToken(op) : this.getInstallation(op);
+    }
+    const owner = op.params.owner ?? '';
+    const name = op.params.repo ?? '';
+    const scope = this.tokenScope(token);
+    if (scope === null || (scope !== '*' && scope.toLowerCase() !== owner.toLowerCase())) {
+      // GitHub hides repositories a token cannot see.
+      return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+    }
+    if (!(await this.git.repositoryExists(this.repoRef(owner, name)))) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+    switch (`${op.method} ${op.path}`) {
+      case 'get /repos/{owner}/{repo}':
+        return [200, this.repoObject(owner, name)];
+      case 'get /repos/{owner}/{repo}/pulls':
+        return [200, await this.listPulls(owner, name, query)];
+      case 'get /repos/{owner}/{repo}/pulls/{pull_number}': {
+        const pull = await this.git.getPullRequest(this.repoRef(owner, name), Number(op.params.pull_number));
+        return pull ? [200, await this.pullObject(owner, name, pull.number)] : [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+      }
+      case 'put /repos/{owner}/{repo}/pulls/{pull_number}/merge':
+        return this.merge(owner, name, Number(op.params.pull_number), (body ?? {}) as JsonObject);
+      case 'get /repos/{owner}/{repo}/git/ref/{ref}':
+        return this.getRef(op, owner, name);
+      case 'get /repos/{owner}/{repo}/contents/{path}':
+        return this.getContent(op, owner, name, query.get('ref') ?? 'main');
+      case 'get /repos/{owner}/{repo}/rules/branches/{branch}':
+        return [200, this.rules(owner, name, op.params.branch ?? '')];
+      case 'get /repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks':
+        return this.classicProtection(op, owner, name);
+      case 'post /repos/{owner}/{repo}/statuses/{sha}':
+        return this.createStatus(op, owner, name, body as JsonObject);
+      case 'post /repos/{owner}/{repo}/check-runs':
+        return this.createCheckRun(op, owner, name, body as JsonObject);
+      case 'get /repos/{owner}/{repo}/commits/{ref}/status':
+        return [200, this.combinedStatus(op)];
+      case 'get /repos/{owner}/{repo}/commits/{ref}/check-runs':
+        return [200, this.listCheckRuns(op)];
+      case 'post /repos/{owner}/{repo}/issues/{issue_number}/comments':
+        return this.createComment(op, owner, name, String((body as JsonObject).body));
+      case 'patch /repos/{owner}/{repo}/issues/comments/{comment_id}':
+        return this.editComment(op, owner, name, String((body as JsonObject).body));
+      default:
+        this.problems.push(`no handler for ${op.method} ${op.path}`);
+        return [404, { message: 'Not Found' }];
+    }
+  }
+
+  private createToken(op: MatchedOperation): [number, Json] {
+    const id = Number(op.params.installation_id);
+    const owner = [...this.installations.entries()].find(([, v]) => v === id)?.[0];
+    if (!owner) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+    const token = `ghs_${randomBytes(18).toString('hex')}`;
+    const expiresAt = Date.now() + TOKEN_TTL_MS;
+    this.issued.set(token, { owner, installationId: id, expiresAt });
+    const example = documentedExample<JsonObject>(op, 201);
+    delete example.repositories;
+    return [201, { ...example, token, expires_at: new Date(expiresAt).toISOString(), repository_selection: 'all', permissions: { contents: 'write', pull_requests: 'write', statuses: 'write', checks: 'write', metadata: 'read' } }];
+  }
+
+  private async getInstallation(op: MatchedOperation): Promise<[number, Json]> {
+    const owner = op.params.owner ?? '';
+    if (!(await this.git.repositoryExists(this.repoRef(owner, op.params.repo ?? '')))) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+    const example = documentedExample<JsonObject>(op, 200);
+    return [200, { ...example, id: this.installationId(owner), app_id: Number(this.appId), account: { ...(example.account as JsonObject), login: owner } }];
+  }
+
+  private repoObject(owner: string, name: string): Json {
+    const example = documentedExample<JsonObject>({ method: 'get', path: '/repos/{owner}/{repo}' }, 200);
+    // GitHub's example omits `language`, which its own schema requires; a fork's source/parent do not apply.
+    delete example.source;
+    delete example.parent;
+    return { ...example, name, full_name: `${owner}/${name}`, owner: { ...(example.owner as JsonObject), login: owner }, default_branch: 'main', language: null };
+  }
+
+  private async pullObject(owner: string, name: string, number: number): Promise<JsonObject> {
+    const repo = this.repoRef(owner, name);
+    const pr = (await this.git.getPullRequest(repo, number)) as PullRequestInfo;
+    const example = documentedExample<JsonObject>({ method: 'get', path: '/repos/{owner}/{repo}/pulls/{pull_number}' }, 200);
+    const base = pr.baseBranch ?? 'main';
+    const baseSha = (await this.git.branchHead(repo, base)) ?? pr.headSha;
+    const mergedRef = await new GitRepository(this.repoDir(owner, name), { name: 'GitHub', email: 'noreply@github.com' }).refTarget(`refs/pull/${number}/merged`);
+    const mergeable = pr.state === 'open' && !this.faults.mergeableNull ? (await this.git.mergeability(repo, { baseSha, headSha: pr.headSha })) === 'mergeable' : null;
+    const exHead = example.head as JsonObject;
+    const exBase = example.base as JsonObject;
+    const now = new Date().toISOString();
+    return {
+      ...example,
+      // The example's teams lack fields the schema requires; the double's pull requests request no reviews.
+      requested_teams: [],
+      requested_reviewers: [],
+      number,
+      title: pr.title,
+      user: { ...(example.user as JsonObject), login: pr.author },
+      state: pr.state,
+      draft: pr.draft,
+      merged: mergedRef !== null,
+      merged_at: mergedRef !== null ? now : null,
+      closed_at: pr.state === 'closed' ? now : null,
+      merge_commit_sha: mergedRef,
+      mergeable,
+      html_url: `https://${this.host}/${owner}/${name}/pull/${number}`,
+      head: { ...exHead, ref: pr.headBranch ?? `pr-${number}`, sha: pr.headSha, label: `${owner}:${pr.headBranch ?? `pr-${number}`}` },
+      base: { ...exBase, ref: base, sha: baseSha, label: `${owner}:${base}` },
+    };
+  }
+
+  private async listPulls(owner: string, name: string, query: URLSearchParams): Promise<Json> {
+    if (query.get('state') !== 'open') this.problems.push('the double lists open pull requests only');
+    const perPage = Number(query.get('per_page') ?? 30);
+    const page = Number(query.get('page') ?? 1);
+    const open = await this.git.listOpenPullRequests(this.repoRef(owner, name));
+    const [example] = documentedExample<JsonObject[]>({ method: 'get', path: '/repos/{owner}/{repo}/pulls' }, 200);
+    const slice = open.slice((page - 1) * perPage, page * perPage);
+    const items: Json[] = [];
+    for (const pr of slice) {
+      const full = await this.pullObject(owner, name, pr.number);
+      const item: JsonObject = { ...(example as JsonObject) };
+      for (const key of Object.keys(item)) if (key in full) item[key] = full[key] as Json;
+      items.push(item);
+    }
+    return items;
+  }
+
+  private async merge(owner: string, name: string, number: number, body: JsonObject): Promise<[number, Json]> {
+    const repo = this.repoRef(owner, name);
+    const pr = await this.git.getPullRequest(repo, number);
+    if (!pr) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+    if (pr.state !== 'open') return [405, { message: 'Pull Request is not mergeable' }];
+    if (typeof body.sha === 'string' && body.sha !== pr.headSha) return [409, { message: 'Head branch was modified. Review and try the merge again.' }];
+    const refusal = this.faults.mergeRefusal;
+    if (refusal) return [refusal.status, { message: refusal.message, documentation_url: 'https://docs.github.com/rest' }];
+    const fault = this.faults.mergeServerError;
+    if (fault && fault.remaining > 0 && !fault.after) {
+      fault.remaining--;
+      return [500, { message: 'Server Error' }];
+    }
+    const base = pr.baseBranch ?? 'main';
+    const head = await this.git.branchHead(repo, base);
+    if (!head) return [422, { message: 'Base branch does not exist', documentation_url: 'https://docs.github.com/rest' }];
+    const method = MERGE_METHODS[typeof body.merge_method === 'string' ? body.merge_method : 'merge'] ?? 'merge_commit';
+    const result = await this.git.mergePullRequests(repo, {
+      targetBranch: base,
+      expectedHeadSha: head,
+      method,
+      pullRequests: [{ number, headSha: pr.headSha, title: pr.title, author: pr.author, headBranch: pr.headBranch }],
+    });
+    if (!result.ok) return [405, { message: 'Pull Request is not mergeable' }];
+    await this.deliver('push', this.pushPayload(owner, name, `refs/heads/${base}`, head, result.newHeadSha));
+    await this.deliver('pull_request', await this.pullPayload(owner, name, number, 'closed'));
+    if (fault && fault.remaining > 0 && fault.after) {
+      fault.remaining--;
+      return [500, { message: 'Server Error' }];
+    }
+    return [200, { sha: result.newHeadSha, merged: true, message: 'Pull Request successfully merged' }];
+  }
+
+  private async getRef(op: MatchedOperation, owner: string, name: string): Promise<[number, Json]> {
+    const ref = `refs/${op.params.ref ?? ''}`;
+    const sha = await new GitRepository(this.repoDir(owner, name), { name: 'GitHub', email: 'noreply@github.com' }).refTarget(ref);
+    if (!sha) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+    const example = documentedExample<JsonObject>(op, 200);
+    return [200, { ...example, ref, object: { ...(example.object as JsonObject), sha } }];
+  }
+
+  private async getContent(op: MatchedOperation, owner: string, name: string, ref: string): Promise<[number, Json]> {
+    const file = op.params.path ?? '';
+    const { stdout, exitCode } = await runGit(['cat-file', '-t', `${ref}:${file}`], { gitDir: this.repoDir(owner, name), okExitCodes: [128] });
+    if (exitCode !== 0) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+    if (stdout.toString().trim() !== 'blob') {
+      return [200, []];
+    }
+    const content = (await runGit(['cat-file', 'blob', `${ref}:${file}`], { gitDir: this.repoDir(owner, name) })).stdout;
+    const example = documentedExample<JsonObject>(op, 200, 'response-if-content-is-a-file');
+    return [200, { ...example, type: 'file', encoding: 'base64', size: content.length, name: path.posix.basename(file), path: file, content: content.toString('base64') }];
+  }
+
+  private rules(owner: string, name: string, branch: string): Json {
+    const rules = this.protection.get(`${owner}/${name}/${branch}`.toLowerCase())?.rulesets ?? [];
+    if (rules.length === 0) return [];
+    return [
+      {
+        type: 'required_status_checks',
+        ruleset_source_type: 'Repository',
+        ruleset_source: `${owner}/${name}`,
+        ruleset_id: 1,
+        parameters: { strict_required_status_checks_policy: false, required_status_checks: rules.map((context) => ({ context })) },
+      },
+    ];
+  }
+
+  private classicProtection(op: MatchedOperation, owner: string, name: string): [number, Json] {
+    const classic = this.protection.get(`${owner}/${name}/${op.params.branch ?? ''}`.toLowerCase())?.classic ?? null;
+    if (!classic) return [404, { message: 'Branch not protected', documentation_url: 'https://docs.github.com/rest' }];
+    const example = documentedExample<JsonObject>(op, 200);
+    return [200, { ...example, contexts: classic, checks: classic.map((context) => ({ context, app_id: null })) }];
+  }
+
+  private async createStatus(op: MatchedOperation, owner: string, name: string, body: JsonObject): Promise<[number, Json]> {
+    const sha = op.params.sha ?? '';
+    const record = { sha, context: String(body.context ?? 'default'), state: String(body.state), target_url: typeof body.target_url === 'string' ? body.target_url : null };
+    this.statuses.push(record);
+    const example = documentedExample<JsonObject>(op, 201);
+    await this.deliver('status', this.event('status', undefined, owner, name, { id: this.statuses.length, sha, name: `${owner}/${name}`, context: record.context, state: record.state, target_url: null, description: null, branches: [] }));
+    return [201, { ...example, state: record.state, context: record.context }];
+  }
+
+  private async createComment(op: MatchedOperation, owner: string, name: string, text: string): Promise<[number, Json]> {
+    const issue = Number(op.params.issue_number);
+    if (!(await this.git.getPullRequest(this.repoRef(owner, name), issue))) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+    const record: CommentRecord = { id: this.comments.length + 1, repo: `${owner}/${name}`.toLowerCase(), issue, body: text, edits: 0 };
+    this.comments.push(record);
+    return [201, { ...documentedExample<JsonObject>(op, 201), id: record.id, body: text }];
+  }
+
+  private editComment(op: MatchedOperation, owner: string, name: string, text: string): [number, Json] {
+    const record = this.comments.find((c) => c.id === Number(op.params.comment_id) && c.repo === `${owner}/${name}`.toLowerCase());
+    if (!record) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+    record.body = text;
+    record.edits++;
+    const example = documentedExample<JsonObject>({ method: 'post', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments' }, 201);
+    return [200, { ...example, id: record.id, body: text }];
+  }
+
+  /** The latest status per context on a commit (the double answers commit shas only). */
+  private combinedStatus(op: MatchedOperation): Json {
+    const sha = op.params.ref ?? '';
+    const latest = new Map<string, StatusRecord>();
+    for (const st of this.statuses) if (st.sha === sha) latest.set(st.context, st);
+    const example = documentedExample<JsonObject>(op, 200);
+    const [template] = example.statuses as JsonObject[];
+    const statuses = [...latest.values()].map((st, i) => ({ ...template, id: i + 1, state: st.state, context: st.context, target_url: st.target_url, description: null }));
+    const states = statuses.map((st) => st.state);
+    const state = states.some((x) => x === 'failure' || x === 'error') ? 'failure' : states.length > 0 && states.every((x) => x === 'success') ? 'success' : 'pending';
+    return { ...example, sha, state, statuses, total_count: statuses.length };
+  }
+
+  private listCheckRuns(op: MatchedOperation): Json {
+    const sha = op.params.ref ?? '';
+    const latest = new Map<string, CheckRunRecord>();
+    for (const r of this.checkRuns) if (r.head_sha === sha) latest.set(r.name, r);
+    const template = documentedExample<JsonObject>({ method: 'post', path: '/repos/{owner}/{repo}/check-runs' }, 201, 'example-of-completed-conclusion');
+    const runs = [...latest.values()].map((r, i) => ({ ...template, id: i + 1, head_sha: r.head_sha, name: r.name, status: r.status, conclusion: r.conclusion }));
+    return { total_count: runs.length, check_runs: runs };
+  }
+
+  private async createCheckRun(op: MatchedOperation, owner: string, name: string, body: JsonObject): Promise<[number, Json]> {
+    const record: CheckRunRecord = { head_sha: String(body.head_sha), name: String(body.name), status: String(body.status ?? 'queued'), conclusion: typeof body.conclusion === 'string' ? body.conclusion : null };
+    if (record.conclusion) record.status = 'completed';
+    this.checkRuns.push(record);
+    const example = documentedExample<JsonObject>(op, 201, 'example-of-completed-conclusion');
+    const run = { ...example, id: this.checkRuns.length, head_sha: record.head_sha, name: record.name, status: record.status, conclusion: record.conclusion };
+    const action = record.status === 'completed' ? 'completed' : 'created';
+    const hook = examplePayload('check_run', action);
+    await this.deliver('check_run', this.event('check_run', action, owner, name, { check_run: { ...(hook.check_run as JsonObject), head_sha: record.head_sha, name: record.name, status: record.status, conclusion: record.conclusion } }));
+    return [201, run];
+  }
+}
+
+/** A started double over the repositories under `root`. */
+export function startGitHubDouble(root: string, opts: GitHubDoubleOptions = {}): Promise<GitHubDouble> {
+  return new GitHubDouble(root, opts).start();
+}

@@ -1,6 +1,6 @@
 // Wire shapes the dashboard reads (docs/api.md). Only the fields the pages use.
 import type { Reason } from '../../../shared/merge-queue/domain/model';
-import type { QueueHealth } from '../../../api/dashboard-reads/queue-health';
+import type { QueueHealth } from '../../../shared/merge-queue/domain/metrics/queue-health';
 import type { WireTest } from '../../../api/flaky-tests/serializers/tests';
 
 export type { Reason };

@@ -21,6 +21,7 @@ import { OperatorMetrics } from '../metrics/operator-metrics.js';
 import { instrumentDatabase } from '../metrics/instrumented-database.js';
 import { jobCountsSource } from '../metrics/job-metrics.js';
 import { MergeQueueMetricsService } from '../merge-queue/services/metrics-service.js';
+import { QueueSimulationService } from '../merge-queue/simulation/queue-simulation-service.js';
 import { createFlakyStore, ensureFlakyIndexes } from '../flaky-tests/store/flaky-store.js';
 import { createFlakyServices, type FlakyServices } from '../flaky-tests/services/flaky-services.js';
 
@@ -41,6 +42,7 @@ export interface ServiceContext {
     sync: SyncService;
     engine: EngineService;
     mergeQueueMetrics: MergeQueueMetricsService;
+    simulation: QueueSimulationService;
     flaky: FlakyServices;
   };
   readiness: Record<string, () => Promise<void>>;
@@ -121,6 +123,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
       evaluateRun: (run, repo) => commitStatuses.evaluateRun(run, repo),
     }),
     mergeQueueMetrics: new MergeQueueMetricsService({ store }),
+    simulation: new QueueSimulationService({ store }),
   };
   logger.info({ database: db.kind, localGitRoot: config.localGitRoot }, 'service context ready');
   return {

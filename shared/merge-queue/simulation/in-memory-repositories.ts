@@ -251,6 +251,12 @@ export class InMemoryTestRunRepository implements TestRunRepository {
     return this.all((r) => r.sha === sha && r.status === 'in_progress');
   }
 
+  async listCreatedSince(queueId: string, since: Date, limit: number): Promise<TestRun[]> {
+    return this.all((r) => r.queueId === queueId && r.createdAt >= since)
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+      .slice(0, limit);
+  }
+
   async conclude(id: string, status: Exclude<TestRunStatus, 'in_progress'>, reason: Reason, now = new Date(), culpritEntryIds?: string[]): Promise<TestRun | null> {
     const r = this.rows.get(id);
     if (!r || r.status !== 'in_progress') return null;

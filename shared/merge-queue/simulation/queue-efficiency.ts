@@ -12,11 +12,11 @@ export interface QueueEfficiency {
   innocentEjections: number;
   /** Pull requests still in the queue when the play ended. */
   unfinished: number;
-  /** Minutes from entering the queue to merging, merged pull requests only. */
-  timeInQueueMinutes: { p50: number; p90: number; p95: number; p99: number };
-  mergesPerHour: number;
-  ciRunsPerMerged: number;
-  ciMinutesPerMerged: number;
+  /** Minutes from entering the queue to merging, merged pull requests only (null: none merged). */
+  timeInQueueMinutes: { p50: number | null; p90: number | null; p95: number | null; p99: number | null };
+  mergesPerHour: number | null;
+  ciRunsPerMerged: number | null;
+  ciMinutesPerMerged: number | null;
 }
 
 const MINUTE = 60_000;
@@ -29,14 +29,15 @@ export function queueEfficiency(o: WorkloadOutcome): QueueEfficiency {
   const starts = o.entries.map((e) => e.submittedAt.getTime());
   const ends = merged.map((e) => e.stateChangedAt.getTime());
   const spanHours = starts.length > 0 && ends.length > 0 ? (Math.max(...ends) - Math.min(...starts)) / (60 * MINUTE) : 0;
-  const perMerged = (x: number): number => (merged.length > 0 ? x / merged.length : Number.NaN);
+  const perMerged = (x: number): number | null => (merged.length > 0 ? x / merged.length : null);
+  const at = (p: number): number | null => (inQueue.length > 0 ? percentile(inQueue, p) : null);
   return {
     merged: merged.length,
     failed: failed.length,
     innocentEjections: failed.filter((e) => !o.breaking.has(e.id)).length,
     unfinished: o.entries.filter((e) => !['merged', 'failed', 'cancelled'].includes(e.state)).length,
-    timeInQueueMinutes: { p50: percentile(inQueue, 50), p90: percentile(inQueue, 90), p95: percentile(inQueue, 95), p99: percentile(inQueue, 99) },
-    mergesPerHour: spanHours > 0 ? merged.length / spanHours : Number.NaN,
+    timeInQueueMinutes: { p50: at(50), p90: at(90), p95: at(95), p99: at(99) },
+    mergesPerHour: spanHours > 0 ? merged.length / spanHours : null,
     ciRunsPerMerged: perMerged(o.runs.length),
     ciMinutesPerMerged: perMerged(ciMinutes),
   };

@@ -3,7 +3,7 @@
 // to the target branch outside the queue. Between events (an arrival, a run ending, a push, a
 // wake-up the planner asked for, a run's timeout) the engine's planning pass runs (simulator.ts).
 import type { Entry, TestRun } from '../domain/model.js';
-import type { PlannerQueue } from '../domain/planner/types.js';
+import type { ImpactedTargetSet, PlannerQueue } from '../domain/planner/types.js';
 import { entry, queue } from './builders.js';
 import { rng } from './random-queues.js';
 import { SIM_START, Simulator } from './simulator.js';
@@ -13,6 +13,8 @@ export interface WorkloadPullRequest {
   arrivesAt: number;
   /** Its change breaks the build: every run whose branch holds it fails. */
   breaks: boolean;
+  /** What it impacts (parallel mode); unknown means everything. */
+  impactedTargets?: ImpactedTargetSet;
 }
 
 export interface Workload {
@@ -82,7 +84,8 @@ export async function playWorkload(settings: SimulatedSettings, w: Workload, lim
     for (; nextArrival < arrivals.length && arrivals[nextArrival]!.at <= sim.now; nextArrival++) {
       const { at, index } = arrivals[nextArrival]!;
       const n = index + 1;
-      sim.addEntry(entry(n, { state: 'not_ready', seq: n, submittedAt: new Date(at), stateChangedAt: new Date(at) }));
+      const targets = w.pullRequests[index]!.impactedTargets ?? 'ALL';
+      sim.addEntry(entry(n, { state: 'not_ready', seq: n, submittedAt: new Date(at), stateChangedAt: new Date(at) }), targets);
     }
     for (; nextPush < pushes.length && pushes[nextPush]! <= sim.now; nextPush++) sim.forge.pushOutside(`push${nextPush + 1}`);
     for (const r of running) {

@@ -32,6 +32,8 @@ export interface TestRunRepository {
   /** Queues that have a run in progress or a test branch still to delete. */
   queueIdsWithOpenRuns(): Promise<string[]>;
   findInProgressBySha(sha: string): Promise<TestRun[]>;
+  /** Runs of the queue created at or after `since`, newest first, at most `limit` (history replays). */
+  listCreatedSince(queueId: string, since: Date, limit: number): Promise<TestRun[]>;
   /** Null when the run already concluded. */
   conclude(id: string, status: Exclude<TestRunStatus, 'in_progress'>, reason: Reason, now?: Date, culpritEntryIds?: string[]): Promise<TestRun | null>;
   /** Null when another build already recorded the branch's head. */
@@ -86,6 +88,10 @@ export class DbTestRunRepository implements TestRunRepository {
 
   async findInProgressBySha(sha: string): Promise<TestRun[]> {
     return (await this.col.find({ sha, status: 'in_progress' })).map(toTestRun);
+  }
+
+  async listCreatedSince(queueId: string, since: Date, limit: number): Promise<TestRun[]> {
+    return (await this.col.find({ queueId, createdAt: { $gte: since } }, { sort: { createdAt: -1 }, limit })).map(toTestRun);
   }
 
   /**

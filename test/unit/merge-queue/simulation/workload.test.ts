@@ -38,7 +38,7 @@ describe('simulation: workloads', () => {
     const w = steady(60, 1, 20);
     const single = queueEfficiency(await playWorkload({ concurrency: 4 }, w));
     const batched = queueEfficiency(await playWorkload({ concurrency: 4, batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 2 }, w));
-    expect(batched.ciRunsPerMerged).to.be.lessThan(single.ciRunsPerMerged);
+    expect(batched.ciRunsPerMerged!).to.be.lessThan(single.ciRunsPerMerged!);
   });
 
   it('flakes eject innocent PRs; a pending-failure hold with optimistic merge rescues some', async () => {

@@ -22,9 +22,14 @@ export interface SettingsAdvice {
   tried: SettingsOutcome[];
 }
 
-export function adviceGrid(current: FullSettings, ciMinutes: readonly number[]): FullSettings[] {
+/**
+ * The settings tried. Concurrency stays within `maxConcurrency`: the simulation gives every run a
+ * CI runner at once, so it must not be asked for more runs than the team's CI can hold (from a
+ * history that capacity is unknown; the default is twice the queue's concurrency).
+ */
+export function adviceGrid(current: FullSettings, ciMinutes: readonly number[], maxConcurrency = Math.max(2, 2 * current.concurrency)): FullSettings[] {
   const wait = Math.max(1, Math.round(median(ciMinutes) / 4));
-  const concurrencies = [...new Set([current.concurrency, 2, 4, 8])].sort((a, b) => a - b);
+  const concurrencies = [...new Set([current.concurrency, 1, 2, 4, 8].filter((c) => c <= maxConcurrency))].sort((a, b) => a - b);
   const batching: Partial<FullSettings>[] = [
     { batch: false },
     { batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: wait, optimizationMode: 'bisection_skip_redundant_tests' },
@@ -36,7 +41,7 @@ export function adviceGrid(current: FullSettings, ciMinutes: readonly number[]):
   ];
   const out: FullSettings[] = [];
   for (const concurrency of concurrencies) {
-    for (const b of batching) for (const h of holds) out.push({ ...current, concurrency, bisectionConcurrency: Math.max(2, concurrency), ...b, ...h });
+    for (const b of batching) for (const h of holds) out.push({ ...current, concurrency, bisectionConcurrency: concurrency, ...b, ...h });
   }
   return out;
 }
@@ -58,14 +63,22 @@ const numbers = (o: SettingsOutcome): string => {
   );
 };
 
-export async function adviseSettings(history: QueueHistory, current: FullSettings, goal: AdviceGoal): Promise<SettingsAdvice> {
-  const now = await play(history, current);
-  const tried: SettingsOutcome[] = [];
-  for (const s of adviceGrid(current, history.workload.ciMinutes)) tried.push(await play(history, s));
+/** The best of the settings tried for a goal, or null when none meets its bound. */
+export function bestFor(goal: AdviceGoal, tried: readonly SettingsOutcome[]): SettingsOutcome | null {
   const eligible = tried.filter((o) => usable(o) && (goal.kind === 'lowest_latency' || p50(o) <= goal.maxP50Minutes));
-  const order = ranking(goal);
-  tried.sort(order);
-  const best = eligible.sort(order)[0] ?? null;
+  return eligible.sort(ranking(goal))[0] ?? null;
+}
+
+export async function playGrid(history: QueueHistory, current: FullSettings, maxConcurrency?: number): Promise<SettingsOutcome[]> {
+  const tried: SettingsOutcome[] = [];
+  for (const s of adviceGrid(current, history.workload.ciMinutes, maxConcurrency)) tried.push(await play(history, s));
+  return tried;
+}
+
+export async function adviseSettings(history: QueueHistory, current: FullSettings, goal: AdviceGoal, maxConcurrency?: number): Promise<SettingsAdvice> {
+  const now = await play(history, current);
+  const tried = (await playGrid(history, current, maxConcurrency)).sort(ranking(goal));
+  const best = bestFor(goal, tried);
   const reasons = [`now: ${numbers(now)}`];
   if (best) reasons.push(`advised: ${numbers(best)}`, `chosen for ${goal.kind === 'lowest_latency' ? 'the lowest time in queue' : `the fewest CI minutes with p50 ≤ ${goal.maxP50Minutes} min`} among ${tried.length} settings replayed on the same history`);
   else reasons.push(`none of the ${tried.length} settings tried meets p50 ≤ ${goal.kind === 'lowest_ci_cost' ? goal.maxP50Minutes : 0} min on this history`);

@@ -1,7 +1,7 @@
 // What-if on a queue's history: the same workload replayed under the current settings and under
 // candidate settings, side by side. Bounded: a fixed number of candidates, each play capped in
 // events (a setting that cannot keep up stops and says so rather than running on).
-import type { Queue } from '../domain/model.js';
+import { DEFAULT_QUEUE_SETTINGS, type QueueSettings } from '../domain/model.js';
 import { queueEfficiency, type QueueEfficiency } from './queue-efficiency.js';
 import type { QueueHistory } from './queue-history.js';
 import { playWorkload, type SimulatedSettings } from './workload.js';
@@ -22,7 +22,7 @@ export const SIMULATED_SETTINGS = [
 
 export type FullSettings = Required<Pick<SimulatedSettings, (typeof SIMULATED_SETTINGS)[number]>>;
 
-export function settingsOf(q: Queue): FullSettings {
+export function settingsOf(q: Pick<QueueSettings, (typeof SIMULATED_SETTINGS)[number]>): FullSettings {
   return {
     mode: q.mode,
     concurrency: q.concurrency,
@@ -36,6 +36,9 @@ export function settingsOf(q: Queue): FullSettings {
     testingTimeoutMinutes: q.testingTimeoutMinutes,
   };
 }
+
+/** What createQueue gives a queue (concurrency 1: a serial queue). */
+export const DEFAULT_SETTINGS: FullSettings = settingsOf(DEFAULT_QUEUE_SETTINGS);
 
 export interface SettingsOutcome {
   settings: FullSettings;

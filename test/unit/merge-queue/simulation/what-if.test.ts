@@ -4,21 +4,10 @@ import { inMemoryRepositories } from '../../../../shared/merge-queue/simulation/
 import { inferWorkload, readQueueHistory } from '../../../../shared/merge-queue/simulation/queue-history.js';
 import { at, entry, failed, passed, run } from '../../../../shared/merge-queue/simulation/builders.js';
 import { adviseSettings } from '../../../../shared/merge-queue/simulation/settings-advice.js';
-import { whatIf, type FullSettings } from '../../../../shared/merge-queue/simulation/what-if.js';
+import { DEFAULT_SETTINGS, whatIf } from '../../../../shared/merge-queue/simulation/what-if.js';
 import { playWorkload, type Workload, type WorkloadOutcome } from '../../../../shared/merge-queue/simulation/workload.js';
 
-const CURRENT: FullSettings = {
-  mode: 'single',
-  concurrency: 1,
-  bisectionConcurrency: 1,
-  batch: false,
-  batchingMinSize: 4,
-  batchingMaxWaitTimeMinutes: 5,
-  optimizationMode: 'off',
-  pendingFailureDepth: 0,
-  canOptimisticallyMerge: false,
-  testingTimeoutMinutes: 0,
-};
+const CURRENT = DEFAULT_SETTINGS;
 
 const recorded: Workload = {
   pullRequests: Array.from({ length: 40 }, (_, i) => ({ arrivesAt: i * 4, breaks: i % 10 === 9 })),

@@ -186,9 +186,11 @@ function verdict(rows: Row[]): string {
     const met = a.p50 !== null && a.p50 <= 1.2 && a.ciRunsPerMerged !== null && a.ciRunsPerMerged <= 0.5;
     lines.push(`- CI ${ciMinutes} min: the advised settings reach p50 ${num(a.p50)} × the oracle with ${num(a.ciRunsPerMerged)} CI runs per merged pull request — target ${met ? 'met' : 'not met'}.`);
   }
+  if (lines.every((l) => l.endsWith('target met.'))) return lines.join('\n');
+  const gap = (1 / (RUNNERS * TARGET.load)).toFixed(2);
   lines.push('');
   lines.push(
-    'Why the engine is farther: at 80 % load a pull request arrives every 0.31 CI durations on average. Fewer than 0.5 runs per merged pull request needs batches of two or more on average, so a pull request must wait for the next one (≈ 0.31 CI durations) before its batch starts — p50 ≈ 1.3 at best, before any failure. Every failure then costs a bisection of its batch (more runs, and the batches behind it restart), and every flake does the same to innocent pull requests. The two halves of the target pull against each other; the advice picks the cheapest setting within 1.2 × at p50 when one exists, else the fastest.',
+    `Why the engine is farther: at 80 % load a pull request arrives every ${gap} CI durations on average. Fewer than 0.5 runs per merged pull request needs batches of two or more on average, so a pull request must wait for the next one (≈ ${gap} CI durations) before its batch starts — p50 ≈ ${(1 + Number(gap)).toFixed(1)} at best, before any failure. Every failure then costs a bisection of its batch (more runs, and the batches behind it restart), and every flake does the same to innocent pull requests. The two halves of the target pull against each other; the advice picks the cheapest setting within 1.2 × at p50 when one exists, else the fastest.`,
   );
   lines.push('');
   lines.push(

@@ -25,7 +25,7 @@ const settingsProperties = {
 
 export const SIMULATION_LIMITS = {
   days: { minimum: 1, maximum: 90 },
-  maxPullRequests: { minimum: 1, maximum: 2000 },
+  maxPullRequests: { minimum: 1, maximum: 1000 },
   defaultDays: 30,
   defaultMaxPullRequests: 500,
 } as const;

@@ -201,6 +201,8 @@ export class Simulator {
     const summary = await this.engine.planQueue(this.queueId);
     if (summary.iterations >= MAX_ITERATIONS) throw new InvariantViolation(`no quiescence after ${MAX_ITERATIONS} planning rounds`);
     this.lastWake = summary.wakeAt;
+    // A concluded run's timeout check would find nothing to do: it is not an event to wait for.
+    for (const runId of this.timeouts.keys()) if (this.runs.get(runId)?.status !== 'in_progress') this.timeouts.delete(runId);
     return summary;
   }
 

@@ -21,7 +21,9 @@ import { registerTestRunRoutes } from './merge-queue/routes/test-run-routes.js';
 import type { CommitStatusService } from '../shared/merge-queue/services/commit-status-service.js';
 import type { TestingDetailsService } from '../shared/merge-queue/services/testing-details-service.js';
 import type { MergeQueueMetricsService } from '../shared/merge-queue/services/metrics-service.js';
+import type { QueueSimulationService } from '../shared/merge-queue/simulation/queue-simulation-service.js';
 import { registerMetricsRoutes } from './merge-queue/routes/metrics-routes.js';
+import { registerSimulationRoutes } from './merge-queue/routes/simulation-routes.js';
 import { httpMetrics, type HttpInstruments } from '../shared/metrics/http-metrics.js';
 import type { FlakyServices } from '../shared/flaky-tests/services/flaky-services.js';
 import { createFlakyUploadRouter } from './flaky-tests/routes/upload-routes.js';
@@ -47,6 +49,8 @@ export interface AppDeps {
     testingDetails: TestingDetailsService;
     /** GET /v1/getMergeQueueMetrics. */
     mergeQueueMetrics?: MergeQueueMetricsService;
+    /** POST /v1/simulateQueue. */
+    simulation?: QueueSimulationService;
     /** Flaky tests: ingestion, detection, quarantine and the flaky-tests API. */
     flaky?: FlakyServices;
     /** The dashboard's reads of queues, runs and health. */
@@ -146,6 +150,7 @@ export function createApp(deps: AppDeps): Koa {
   registerPullRequestRoutes(v1, deps.services.pullRequests);
   registerTestRunRoutes(v1, deps.services.commitStatuses, deps.services.testingDetails);
   if (deps.services.mergeQueueMetrics) registerMetricsRoutes(v1, deps.services.mergeQueueMetrics);
+  if (deps.services.simulation) registerSimulationRoutes(v1, deps.services.queues, deps.services.simulation);
   if (deps.services.flaky) {
     registerFlakyRoutes(v1, deps.services.flaky);
     registerFlakyCliRoutes(v1, deps.services.flaky);

@@ -4,8 +4,8 @@
 //   npx tsx scripts/bench-planner.ts [--entries 1000] [--passes 300] [--runs 3] [--concurrency 10]
 //     [--only <text>]   (only the scenarios whose name contains <text>)
 //
-// Each scenario's PlanInput is built in memory the way the engine would see it: the planner
-// itself, applied by the planner unit tests' in-memory simulator, brings a queue of pending
+// Each scenario's PlanInput is built in memory the way the engine would see it: the engine's own
+// planning pass, in the simulator (shared/merge-queue/simulation), brings a queue of pending
 // entries to the state the scenario names (runs started on their predicted bases, a run that
 // just concluded, …); the snapshot of that state is then planned `passes` times. plan() is pure,
 // so every pass does the same work; only the call is timed (no database, no git). Each scenario
@@ -38,7 +38,7 @@ interface Scenario {
   /** Action kinds the pass must decide (none: a pass with nothing to do); checked before timing. */
   decides: Action['kind'][];
   /** Builds the snapshot (lazily: only the scenarios asked for are built). */
-  build: () => PlanInput;
+  build: () => Promise<PlanInput>;
   /** Fewer passes for a scenario whose passes take long. */
   passes?: number;
 }
@@ -71,14 +71,14 @@ function bigTargets(n: number, perEntry: number): Record<string, ImpactedTargetS
 
 function simulator(over: Partial<PlannerQueue>, targets: Record<string, ImpactedTargetSet> = {}): Simulator {
   const entries = Array.from({ length: N }, (_, i) => entry(i + 1));
-  return new Simulator({ queue: queue({ concurrency: CONCURRENCY, ...over }), entries, targets });
+  return new Simulator({ queue: queue({ concurrency: CONCURRENCY, ...over }), entries, targets, checkDeterminism: false });
 }
 
 /** The simulator's snapshot after settling, with `then` applied to its first running run. */
-function settled(over: Partial<PlannerQueue>, targets: Record<string, ImpactedTargetSet>, then?: 'succeeded' | 'failed'): PlanInput {
+async function settled(over: Partial<PlannerQueue>, targets: Record<string, ImpactedTargetSet>, then?: 'succeeded' | 'failed'): Promise<PlanInput> {
   const sim = simulator(over, targets);
-  sim.settle();
-  if (then) sim.conclude(sim.inProgress()[0]!.id, then, then === 'succeeded' ? 'test_run_passed' : 'test_run_failed');
+  await sim.settle();
+  if (then) await sim.conclude(sim.inProgress()[0]!.id, then, then === 'succeeded' ? 'test_run_passed' : 'test_run_failed');
   return sim.snapshot();
 }
 
@@ -128,7 +128,7 @@ function measure(input: PlanInput, passes: number): number[] {
 const rows: string[] = [];
 const fmt = (ms: number) => ms.toFixed(2);
 for (const s of scenarios().filter((x) => x.name.includes(values.only!))) {
-  const input = s.build();
+  const input = await s.build();
   const decided = summarize(s, input);
   const runs = Array.from({ length: RUNS }, () => measure(input, s.passes ?? PASSES));
   const medians = runs.map((samples) => median(samples));

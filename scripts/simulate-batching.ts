@@ -17,9 +17,9 @@
 // --arrival-minutes) and are ready at once; each is bad with probability p, independently; CI is
 // deterministic (a run fails exactly when its branch holds a bad change) and takes a fixed
 // --ci-minutes. Between events (an arrival, a run finishing, a planner wake-up such as a batch's
-// max wait) the planner is run and its actions applied, with the same compare-and-set rules as
-// the engine, by the planner unit tests' in-memory simulator (which also checks, on every
-// merge, that nothing untested merges). Every run started counts as a CI run, including runs
+// max wait) the engine's own planning pass runs over an in-memory store and a simulated forge
+// (shared/merge-queue/simulation, which also checks, on every merge, that nothing untested
+// merges). Every run started counts as a CI run, including runs
 // cancelled before they finished.
 //
 // Beside each cell the script prints what the same batching costs for one batch in isolation
@@ -27,13 +27,10 @@
 // quantity merge-queue-behaviour Part 2 §2.2 tabulates, against which it also prints that
 // table's "halving + skip" and "prefix bisection" columns.
 import { parseArgs } from 'node:util';
-import { plan } from '../shared/merge-queue/domain/planner/index.js';
-import type { Action, PlannerQueue } from '../shared/merge-queue/domain/planner/index.js';
 import { searchCulprits, type ProbeResult } from '../shared/merge-queue/domain/planner/bisection-search.js';
 import type { OptimizationMode } from '../shared/merge-queue/domain/model.js';
-import { entry, queue, T0 } from '../shared/merge-queue/simulation/builders.js';
 import { rng } from '../shared/merge-queue/simulation/random-queues.js';
-import { Simulator } from '../shared/merge-queue/simulation/simulator.js';
+import { playWorkload, type WorkloadPullRequest } from '../shared/merge-queue/simulation/workload.js';
 import { machineSummary, median, percentile } from './lib/bench-stats.js';
 
 const { values } = parseArgs({
@@ -53,7 +50,7 @@ const { values } = parseArgs({
 });
 const PRS = Number(values.prs);
 const SEED = Number(values.seed);
-const CI_MS = Number(values['ci-minutes']) * 60_000;
+const CI_MINUTES = Number(values['ci-minutes']);
 const OPTIMIZATION = values.optimization as OptimizationMode;
 const SIZES = values.sizes!.split(',').map(Number);
 const RATES = values.rates!.split(',').map(Number);
@@ -84,21 +81,6 @@ function scenarios(): Scenario[] {
   }));
 }
 
-/** The unit tests' simulator, planning once per step (it plans twice to check determinism). */
-class FastSimulator extends Simulator {
-  override step(): Action[] {
-    this.plans++;
-    const result = plan(this.snapshot());
-    this.lastWake = result.wakeAt;
-    const applied: Action[] = [];
-    for (const a of result.actions) {
-      if (!this.apply(a)) break;
-      applied.push(a);
-    }
-    return applied;
-  }
-}
-
 interface CellResult {
   runs: number;
   bisectionRuns: number;
@@ -114,58 +96,32 @@ interface CellResult {
   backlogAtLastArrival: number;
 }
 
-function simulate(sc: Scenario, batchSize: number, p: number): CellResult {
+async function simulate(sc: Scenario, batchSize: number, p: number): Promise<CellResult> {
   const random = rng(SEED * 1_000_003 + Math.round(p * 1000) * 101 + batchSize);
-  const q: PlannerQueue = queue({
+  const pullRequests: WorkloadPullRequest[] = [];
+  let t = 0;
+  for (let i = 1; i <= PRS; i++) {
+    t += -Math.log(1 - random()) * sc.arrivalMinutes;
+    pullRequests.push({ arrivesAt: t, breaks: random() < p });
+  }
+  const settings = {
     concurrency: sc.concurrency,
     bisectionConcurrency: sc.bisectionConcurrency,
     batch: batchSize > 1,
     batchingMinSize: batchSize,
     batchingMaxWaitTimeMinutes: sc.maxWaitMinutes,
     optimizationMode: OPTIMIZATION,
-  });
-  const bad = new Set<string>();
-  const arrivals: number[] = [];
-  let t = T0.getTime();
-  for (let i = 1; i <= PRS; i++) {
-    t += -Math.log(1 - random()) * sc.arrivalMinutes * 60_000;
-    arrivals.push(t);
-    if (random() < p) bad.add(`e${i}`);
-  }
-  const sim = new FastSimulator({ queue: q, entries: [], bad });
-  sim.now = T0.getTime();
-  let next = 0;
-  let backlog = 0;
-  const concluded = new Set<string>();
-  for (;;) {
-    const finishing = sim.inProgress().map((r) => r.createdAt.getTime() + CI_MS);
-    const wake = sim.lastWake?.getTime();
-    const candidates = [...finishing, ...(next < PRS ? [arrivals[next]!] : []), ...(wake !== undefined && wake > sim.now ? [wake] : [])];
-    if (candidates.length === 0) break;
-    sim.now = Math.min(...candidates);
-    while (next < PRS && arrivals[next]! <= sim.now) {
-      next++;
-      const at = new Date(arrivals[next - 1]!);
-      sim.entries.set(`e${next}`, entry(next, { submittedAt: at, stateChangedAt: at }));
-      if (next === PRS) backlog = [...sim.entries.values()].filter((e) => e.state !== 'merged' && e.state !== 'failed').length;
-    }
-    for (const r of sim.inProgress()) {
-      if (r.createdAt.getTime() + CI_MS <= sim.now && !concluded.has(r.id)) {
-        concluded.add(r.id);
-        const verdict = sim.verdict(r);
-        sim.conclude(r.id, verdict, verdict === 'succeeded' ? 'test_run_passed' : 'test_run_failed');
-      }
-    }
-    sim.settle(1000);
-  }
-  const entries = [...sim.entries.values()];
+  };
+  const outcome = await playWorkload(settings, { pullRequests, ciMinutes: [CI_MINUTES], flakeRate: 0, seed: SEED });
+  const { entries, breaking } = outcome;
   const stuck = entries.filter((e) => e.state !== 'merged' && e.state !== 'failed');
   if (stuck.length > 0) throw new Error(`${stuck.length} pull requests never concluded (first: ${stuck[0]!.id} ${stuck[0]!.state})`);
   // Deterministic CI: exactly the bad pull requests fail.
   for (const e of entries) {
-    if ((e.state === 'failed') !== bad.has(e.id)) throw new Error(`${e.id} (${bad.has(e.id) ? 'bad' : 'good'}) ended ${e.state}`);
+    if ((e.state === 'failed') !== breaking.has(e.id)) throw new Error(`${e.id} (${breaking.has(e.id) ? 'bad' : 'good'}) ended ${e.state}`);
   }
-  const runs = [...sim.runs.values()];
+  const lastArrival = Math.max(...entries.map((e) => e.submittedAt.getTime()));
+  const runs = outcome.runs;
   const main = runs.filter((r) => r.kind === 'main');
   const merged = entries.filter((e) => e.state === 'merged');
   return {
@@ -176,8 +132,8 @@ function simulate(sc: Scenario, batchSize: number, p: number): CellResult {
     failed: entries.length - merged.length,
     meanGroup: main.reduce((n, r) => n + r.entryIds.length, 0) / main.length,
     inQueue: merged.map((e) => (e.stateChangedAt.getTime() - e.submittedAt.getTime()) / 60_000),
-    virtualDays: (sim.now - T0.getTime()) / 86_400_000,
-    backlogAtLastArrival: backlog,
+    virtualDays: outcome.minutes / 1440,
+    backlogAtLastArrival: entries.filter((e) => e.submittedAt.getTime() <= lastArrival && e.stateChangedAt.getTime() > lastArrival).length,
   };
 }
 
@@ -233,7 +189,7 @@ for (const sc of scenarios()) {
   for (const p of RATES) {
     for (const b of SIZES) {
       const started = performance.now();
-      const r = simulate(sc, b, p);
+      const r = await simulate(sc, b, p);
       const isolated = isolatedBatchRunsPerPr(b, p, OPTIMIZATION === 'bisection_skip_redundant_tests');
       const notes = NOTES_TABLE[`${p},${b}`];
       const ref = b === 1 ? '1 / 1' : notes ? `${fmt(notes[0])} / ${notes[1] === null ? '—' : fmt(notes[1])}` : '— / —';

@@ -7,6 +7,7 @@ import * as mqRequest from '../merge-queue/schemas/pull-request-schemas.js';
 import * as queueRequest from '../merge-queue/schemas/queue-schemas.js';
 import * as runRequest from '../merge-queue/schemas/test-run-schemas.js';
 import { MetricsQuerySchema } from '../merge-queue/schemas/metrics-schemas.js';
+import { SimulateQueueResponse, SimulateQueueSchema } from '../merge-queue/schemas/simulation-schemas.js';
 import * as mq from '../merge-queue/schemas/response-schemas.js';
 import * as listRequest from '../flaky-tests/schemas/list-schemas.js';
 import * as settingsRequest from '../flaky-tests/schemas/settings-schemas.js';
@@ -108,6 +109,14 @@ export const OPERATIONS: readonly Operation[] = [
     mq.EmptyResponse,
     false,
     'How CI reports results on test branches to this service (the hosted product reads them from the forge).',
+  ),
+  mergeQueue(
+    'simulateQueue',
+    "Replay a queue's history under its settings and candidate ones, side by side",
+    SimulateQueueSchema,
+    SimulateQueueResponse,
+    false,
+    'The last `days` of the queue (arrivals, CI durations, failures and flakes inferred from its runs; at most `maxPullRequests`, the most recent, and the answer says when it sampled) run through the engine in virtual time. With `goal`, also the settings the simulator finds best for it.',
   ),
   {
     method: 'get',

@@ -22,6 +22,7 @@ import { instrumentDatabase } from '../metrics/instrumented-database.js';
 import { jobCountsSource } from '../metrics/job-metrics.js';
 import { MergeQueueMetricsService } from '../merge-queue/services/metrics-service.js';
 import { QueueReadService } from '../merge-queue/services/queue-read-service.js';
+import { QueueSimulationService } from '../merge-queue/simulation/queue-simulation-service.js';
 import { createFlakyStore } from '../flaky-tests/store/flaky-store.js';
 import { createFlakyServices, type FlakyServices } from '../flaky-tests/services/flaky-services.js';
 import { claimGitHubRepository, createGitHubServices, type GitHubServices } from '../providers/github/github-services.js';
@@ -46,6 +47,7 @@ export interface ServiceContext {
     engine: EngineService;
     mergeQueueMetrics: MergeQueueMetricsService;
     queueReads: QueueReadService;
+    simulation: QueueSimulationService;
     flaky: FlakyServices;
   };
   /** Webhooks and CI results of the GitHub provider; null unless GitHub is configured. */
@@ -143,6 +145,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     }),
     mergeQueueMetrics: new MergeQueueMetricsService({ store }),
     queueReads: new QueueReadService({ store, queues }),
+    simulation: new QueueSimulationService({ store }),
   };
   const github =
     config.github && providers.github

@@ -232,5 +232,14 @@ forEachDatabase('repositories', (getDb) => {
       expect(ids(await store.testRuns.findByIds(['done', 'elsewhere', 'absent']))).to.deep.equal(['done', 'elsewhere']);
       expect(await store.testRuns.queueIdsWithOpenRuns()).to.deep.equal(['q']);
     });
+
+    it('lists the runs a queue created since a time, newest first, up to a limit (history replays)', async () => {
+      for (const [id, minute, queueId] of [['old', 1, 'q'], ['a', 10, 'q'], ['b', 20, 'q'], ['c', 30, 'q'], ['other', 25, 'q2']] as const) {
+        await store.testRuns.insert(run({ id, queueId, createdAt: new Date(minute * 60_000) }));
+      }
+      const ids = (list: TestRun[]) => list.map((r) => r.id);
+      expect(ids(await store.testRuns.listCreatedSince('q', new Date(10 * 60_000), 10))).to.deep.equal(['c', 'b', 'a']);
+      expect(ids(await store.testRuns.listCreatedSince('q', new Date(10 * 60_000), 2))).to.deep.equal(['c', 'b']);
+    });
   });
 });

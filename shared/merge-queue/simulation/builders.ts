@@ -1,5 +1,5 @@
-// Short builders for planner tests: entries are `e<N>` for PR #N (seq N), runs are named by the
-// test, the clock is T0 plus minutes.
+// Short builders for planner tests and simulated workloads: entries are `e<N>` for PR #N (seq N),
+// runs are named by the test, the clock is T0 plus minutes.
 import type { Entry, EntryState, TestRun } from '../domain/model.js';
 import { plan } from '../domain/planner/plan.js';
 import type { Action, PlanInput, PlanResult, PlannerQueue } from '../domain/planner/types.js';

@@ -84,13 +84,13 @@ export function makeReady(w: RandomWorld): void {
 }
 
 /** Concludes a random running run as CI would (optionally flaky). */
-export function answerCi(w: RandomWorld, flakeRate = 0): boolean {
+export async function answerCi(w: RandomWorld, flakeRate = 0): Promise<boolean> {
   const running = w.sim.inProgress();
   if (running.length === 0) return false;
   const r = running[Math.floor(w.random() * running.length)]!;
   let verdict = w.sim.verdict(r);
   if (w.random() < flakeRate) verdict = verdict === 'succeeded' ? 'failed' : 'succeeded';
-  w.sim.conclude(r.id, verdict, verdict === 'succeeded' ? 'test_run_passed' : 'test_run_failed');
+  await w.sim.conclude(r.id, verdict, verdict === 'succeeded' ? 'test_run_passed' : 'test_run_failed');
   return true;
 }
 

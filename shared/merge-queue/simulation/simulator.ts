@@ -1,263 +1,230 @@
-// An in-memory applier for planner actions, with the same compare-and-set preconditions the real
-// processor uses, and a scripted CI. It checks the engine's invariants as it applies actions:
-// never more runs than slots, never a merge of an untested combination, never a double merge.
-import type { Entry, Reason, TestRun } from '../domain/model.js';
+// The engine in virtual time: its own planning pass (EngineService: load → plan → apply with its
+// ActionApplier) over in-memory repositories and a simulated forge, on a clock the caller moves.
+// The caller plays CI (concludes runs) and the world (adds entries, pushes outside the queue).
+// While the engine applies actions, the store checks its invariants: never more runs than slots,
+// never a base holding a finished entry, never a merge of an untested combination, never a double
+// merge, never a running run's branch deleted; and each pass, that the planner is deterministic.
+import type { Entry, Queue, Reason, TestRun } from '../domain/model.js';
 import { plan } from '../domain/planner/plan.js';
-import type { Action, ImpactedTargetSet, PlanInput, PlannerQueue } from '../domain/planner/types.js';
+import type { ImpactedTargetSet, PlanInput, PlannerQueue } from '../domain/planner/types.js';
 import { overlaps } from '../domain/planner/dependencies.js';
-import { T0 } from './builders.js';
+import { EngineService, MAX_ITERATIONS, type PassSummary } from '../services/engine/engine-service.js';
+import { loadSnapshot } from '../services/engine/plan-snapshot.js';
+import { newQueue } from '../store/queue-repository.js';
+import type { TransitionChange, TransitionGuard } from '../store/entry-repository.js';
+import { createLogger } from '../../logging.js';
+import type { RepoRef } from '../../repo-ref.js';
+import {
+  InMemoryCommitStatusRepository,
+  InMemoryEntryRepository,
+  InMemoryImpactedTargetsRepository,
+  InMemoryQueueRepository,
+  InMemoryTestRunRepository,
+  type InMemoryRepositories,
+} from './in-memory-repositories.js';
+import { SimulatedForge } from './simulated-forge.js';
+import { InvariantViolation } from './invariant-violation.js';
 
-export class InvariantViolation extends Error {}
+export { InvariantViolation };
+
+export const SIM_REPO: RepoRef = { host: 'simulation', owner: 'sim', name: 'repo' };
+export const SIM_START = new Date('2026-01-01T00:00:00Z');
 
 export interface SimOptions {
   queue: PlannerQueue;
   entries: Entry[];
+  /** Impacted targets uploaded for entries (an entry with targets is ready for parallel mode). */
   targets?: Record<string, ImpactedTargetSet>;
-  /** Entries whose changes break the build: a run containing one fails. */
+  /** Entries whose changes break the build: a run containing one fails (see verdict). */
   bad?: ReadonlySet<string>;
   /** Entries that conflict with anything below them when a branch is built. */
   conflicts?: ReadonlySet<string>;
-  requiredStatuses?: string[];
-  directMerge?: PlanInput['directMerge'];
+  /** Checks before every pass that planning the snapshot twice gives the same plan (costs a plan). */
+  checkDeterminism?: boolean;
+  /** The clock's start (ms since the epoch). */
+  start?: number;
 }
 
+type RunStatusCheck = (run: TestRun) => void;
+type MergeCheck = (entry: Entry, proofRunId: string | undefined) => void;
+
+class CheckedTestRunRepository extends InMemoryTestRunRepository {
+  constructor(private readonly onStart: RunStatusCheck) {
+    super();
+  }
+
+  override async insert(run: TestRun): Promise<void> {
+    await super.insert(run);
+    this.onStart(run);
+  }
+
+  override async markBranchDeleted(id: string): Promise<void> {
+    if (this.rows.get(id)?.status === 'in_progress') throw new InvariantViolation(`deleting the branch of a running run ${id}`);
+    await super.markBranchDeleted(id);
+  }
+}
+
+class CheckedEntryRepository extends InMemoryEntryRepository {
+  constructor(private readonly onMerged: MergeCheck) {
+    super();
+  }
+
+  override async transition(id: string, guard: TransitionGuard, change: TransitionChange, now?: Date): Promise<Entry | null> {
+    const done = await super.transition(id, guard, change, now);
+    if (done && change.to === 'merged') this.onMerged(done, change.testRunId);
+    return done;
+  }
+}
+
+const TERMINAL = ['merged', 'failed', 'cancelled'];
+
 export class Simulator {
-  queue: PlannerQueue;
-  readonly entries = new Map<string, Entry>();
-  readonly runs = new Map<string, TestRun>();
-  head = 'sha0';
-  /** The changes (entry ids) each known target sha holds. */
-  readonly content = new Map<string, string[]>([['sha0', []]]);
-  now = T0.getTime();
-  readonly merges: { entryIds: string[]; proofRunId: string | null }[] = [];
+  readonly store: InMemoryRepositories;
+  readonly forge: SimulatedForge;
+  readonly engine: EngineService;
+  readonly queueId: string;
+  now: number;
+  readonly targets: Record<string, ImpactedTargetSet>;
+  readonly bad: ReadonlySet<string>;
+  readonly conflicts: ReadonlySet<string>;
+  /** Entry ids in the order they merged. */
   readonly mergeOrder: string[] = [];
-  targets: Record<string, ImpactedTargetSet>;
-  bad: ReadonlySet<string>;
-  conflicts: ReadonlySet<string>;
-  requiredStatuses: string[];
-  directMerge: PlanInput['directMerge'];
-  private runCounter = 0;
-  private shaCounter = 0;
   maxMainRuns = 0;
-  plans = 0;
+  /** When the planner last asked to be woken (a batch's wait, a deadline), or null. */
   lastWake: Date | null = null;
+  /** Runs' timeout checks, as the engine schedules them: run id → deadline. */
+  readonly timeouts = new Map<string, Date>();
+  private readonly checkDeterminism: boolean;
+  private readonly entryOfPr = new Map<number, string>();
+  private runCounter = 0;
 
   constructor(o: SimOptions) {
-    this.queue = { ...o.queue };
-    for (const e of o.entries) this.entries.set(e.id, { ...e });
-    this.targets = o.targets ?? {};
+    this.now = o.start ?? SIM_START.getTime();
+    this.targets = { ...(o.targets ?? {}) };
     this.bad = o.bad ?? new Set();
     this.conflicts = o.conflicts ?? new Set();
-    this.requiredStatuses = o.requiredStatuses ?? ['ci'];
-    this.directMerge = o.directMerge ?? {};
-  }
-
-  /** The snapshot a processor would load (the input contract of PlanInput). */
-  snapshot(): PlanInput {
-    const active = (e: Entry): boolean => !['merged', 'failed', 'cancelled'].includes(e.state);
-    const referenced = new Set<string>();
-    for (const e of this.entries.values()) {
-      if (!active(e)) continue;
-      if (e.currentRunId) referenced.add(e.currentRunId);
-      if (e.bisectionOf) referenced.add(e.bisectionOf);
-    }
-    const runs = [...this.runs.values()].filter(
-      (r) => r.status === 'in_progress' || referenced.has(r.id) || (r.bisectionOf && referenced.has(r.bisectionOf)) || !r.branchDeleted,
-    );
-    const inRuns = new Set(runs.flatMap((r) => [...r.entryIds, ...r.baseEntryIds]));
-    const oldest = Math.min(...runs.map((r) => r.createdAt.getTime()));
-    const entries = [...this.entries.values()].filter(
-      (e) => active(e) || inRuns.has(e.id) || (e.state === 'merged' && e.stateChangedAt.getTime() >= oldest),
-    );
-    return {
-      queue: { ...this.queue },
-      entries: entries.map((e) => ({ ...e })),
-      runs: runs.map((r) => ({ ...r })),
-      targetSha: this.head,
-      impactedTargets: this.targets,
-      directMerge: this.directMerge,
-      requiredStatuses: { contexts: this.requiredStatuses, source: this.requiredStatuses.length ? 'merge_instance' : null },
-      now: new Date(this.now),
+    this.checkDeterminism = o.checkDeterminism ?? true;
+    this.queueId = o.queue.id;
+    this.store = {
+      queues: new InMemoryQueueRepository(),
+      entries: new CheckedEntryRepository((e, proof) => this.checkMerged(e, proof)),
+      testRuns: new CheckedTestRunRepository((r) => this.checkStarted(r)),
+      commitStatuses: new InMemoryCommitStatusRepository(),
+      impactedTargets: new InMemoryImpactedTargetsRepository(),
     };
-  }
-
-  /** One planning pass, applied until the first failed precondition. Returns the actions applied. */
-  step(): Action[] {
-    this.plans++;
-    const input = this.snapshot();
-    const first = plan(input);
-    const again = plan(input);
-    if (JSON.stringify(first) !== JSON.stringify(again)) throw new InvariantViolation('plan is not deterministic');
-    this.lastWake = first.wakeAt;
-    const applied: Action[] = [];
-    for (const a of first.actions) {
-      if (!this.apply(a)) break;
-      applied.push(a);
-    }
-    return applied;
-  }
-
-  /** Plans and applies until a pass has nothing to do; throws if that does not happen. */
-  settle(maxPasses = 60): number {
-    for (let i = 0; i < maxPasses; i++) {
-      if (this.step().length === 0) return i;
-    }
-    throw new InvariantViolation(`no quiescence after ${maxPasses} passes`);
-  }
-
-  apply(a: Action): boolean {
-    switch (a.kind) {
-      case 'transition_entry': {
-        const e = this.entries.get(a.entry.entryId);
-        if (!e || e.state !== a.entry.expectedState || e.version !== a.entry.expectedVersion) return false;
-        e.state = a.to;
-        e.version++;
-        e.lastReason = a.reason;
-        e.stateChangedAt = new Date(this.now);
-        if (a.restart) e.restartCount++;
-        if (a.set.currentRunId !== undefined) e.currentRunId = a.set.currentRunId;
-        if (a.set.bisectionOf !== undefined) e.bisectionOf = a.set.bisectionOf;
-        return true;
-      }
-      case 'cancel_run': {
-        const r = this.runs.get(a.runId);
-        if (!r || r.status !== 'in_progress') return false;
-        this.conclude(r.id, 'cancelled', a.reason);
-        return true;
-      }
-      case 'start_run':
-        return this.startRun(a);
-      case 'merge':
-        return this.merge(a);
-      case 'complete_mode_switch': {
-        if (this.queue.state !== 'switching_modes' || this.queue.version !== a.expectedQueueVersion) return false;
-        this.queue = { ...this.queue, state: 'running', mode: a.mode, pendingMode: null, version: this.queue.version + 1 };
-        return true;
-      }
-      case 'delete_branch': {
-        const r = this.runs.get(a.runId);
-        if (!r || r.status === 'in_progress') throw new InvariantViolation(`deleting the branch of a running run ${a.runId}`);
-        r.branchDeleted = true;
-        return true;
-      }
-    }
-  }
-
-  private startRun(a: Extract<Action, { kind: 'start_run' }>): boolean {
-    const tested = a.tested.map((t) => this.entries.get(t.entryId));
-    if (tested.some((e, i) => !e || e.state !== 'pending' || e.version !== a.tested[i]!.expectedVersion)) return false;
-    if (a.targetSha !== this.head) return false;
-    for (const b of a.base) {
-      const e = this.entries.get(b.entryId)!;
-      if (['merged', 'failed', 'cancelled', 'not_ready'].includes(e.state)) throw new InvariantViolation(`base holds ${e.id} in state ${e.state}`);
-    }
-    const id = `run${++this.runCounter}${a.runKind === 'bisection' ? '-bisection' : ''}`;
-    const chain = [...a.base.map((b) => b.entryId), ...a.tested.map((t) => t.entryId)];
-    const culprit = chain.slice(1).find((c) => this.conflicts.has(c));
-    const run: TestRun = {
-      id,
-      orgId: 'o1',
-      queueId: this.queue.id,
-      kind: a.runKind,
-      entryIds: a.tested.map((t) => t.entryId),
-      baseEntryIds: a.base.map((b) => b.entryId),
-      targetSha: a.targetSha,
-      branch: `trunk-merge/pr-${a.tested.map((t) => t.prNumber).join('-')}/${id}`,
-      sha: `sha-${id}`,
-      status: culprit ? 'failed' : 'in_progress',
-      requiredStatuses: a.requiredStatuses,
-      requiredStatusesSource: a.requiredStatusesSource,
-      deadlineAt: a.timeoutMinutes > 0 ? new Date(this.now + a.timeoutMinutes * 60_000) : null,
-      createdAt: new Date(this.now),
-      concludedAt: culprit ? new Date(this.now) : null,
-      conclusionReason: culprit ? 'start_test_run_merge_conflict' : null,
-      branchDeleted: false,
-      bisectionOf: a.bisectionOf,
-      culpritEntryIds: culprit ? [culprit] : [],
-      version: 1,
+    this.forge = new SimulatedForge(SIM_REPO, 'main', { changeOf: (n) => this.changeOf(n), conflicts: (c) => this.conflicts.has(c) });
+    const stored: Queue = {
+      ...newQueue('o1', SIM_REPO, 'main', { mode: o.queue.mode, concurrency: o.queue.concurrency, targetSha: this.forge.head }, new Date(this.now)),
+      ...o.queue,
+      requiredStatuses: ['ci'],
     };
-    this.runs.set(id, run);
-    for (const e of tested) {
-      e!.state = 'testing';
-      e!.version++;
-      e!.currentRunId = id;
-      e!.lastReason = a.reason;
-      e!.stateChangedAt = new Date(this.now);
-    }
-    const main = [...this.runs.values()].filter((r) => r.kind === 'main' && r.status === 'in_progress').length;
-    const bis = [...this.runs.values()].filter((r) => r.kind === 'bisection' && r.status === 'in_progress').length;
-    this.maxMainRuns = Math.max(this.maxMainRuns, main);
-    if (main > this.queue.concurrency) throw new InvariantViolation(`${main} main runs with concurrency ${this.queue.concurrency}`);
-    if (bis > Math.max(1, this.queue.bisectionConcurrency)) throw new InvariantViolation(`${bis} bisection runs`);
-    return true;
+    this.store.queues.rows.set(stored.id, { ...stored, history: [] });
+    for (const e of o.entries) this.addEntry(e, this.targets[e.id]);
+    this.engine = new EngineService({
+      store: this.store,
+      providers: this.forge.registry(),
+      logger: createLogger('silent'),
+      scheduleTimeout: async (run) => {
+        if (run.deadlineAt) this.timeouts.set(run.id, run.deadlineAt);
+      },
+      scheduleWake: async () => {},
+      evaluateRun: async () => null,
+      clock: () => new Date(this.now),
+      newRunId: () => `run${++this.runCounter}`,
+    });
   }
 
-  /** Changes a run's branch holds: its target sha's content plus base and tested entries. */
-  runContent(r: TestRun): string[] {
-    return [...(this.content.get(r.targetSha) ?? []), ...r.baseEntryIds, ...r.entryIds];
+  /** The store's entries by id (live rows: a test may edit one as an outside writer would). */
+  get entries(): Map<string, Entry> {
+    return this.store.entries.rows;
   }
 
-  private merge(a: Extract<Action, { kind: 'merge' }>): boolean {
-    if (a.expectedTargetSha !== this.head) return false;
-    for (const item of a.items) {
-      const e = this.entries.get(item.entryId)!;
-      if (e.state === 'merged' || item.expectedState === 'merged') throw new InvariantViolation(`${e.id} would merge twice`);
-      if (e.state !== item.expectedState || e.version !== item.expectedVersion) return false;
-    }
-    const proof = a.proofRunId ? this.runs.get(a.proofRunId) : undefined;
-    if (a.proofRunId && (!proof || proof.status !== 'succeeded')) throw new InvariantViolation(`merge without a passed proof run ${a.proofRunId}`);
-    const before = this.content.get(this.head)!;
-    const after = [...before, ...a.items.map((i) => i.entryId)];
-    if (proof) this.checkTested(proof, after, a.items.map((i) => i.entryId), a.verifyTree);
-    for (const item of a.items) {
-      const e = this.entries.get(item.entryId)!;
-      const sha = `sha${++this.shaCounter}`;
-      this.content.set(sha, [...this.content.get(this.head)!, e.id]);
-      e.state = 'merged';
-      e.version++;
-      e.mergedOntoSha = this.head;
-      e.mergedSha = sha;
-      e.verifiedByTestRun = item.verifiedByTestRun;
-      e.lastReason = a.reason;
-      e.stateChangedAt = new Date(this.now);
-      this.head = sha;
-      this.mergeOrder.push(e.id);
-    }
-    this.merges.push({ entryIds: a.items.map((i) => i.entryId), proofRunId: a.proofRunId });
-    return true;
+  get runs(): Map<string, TestRun> {
+    return this.store.testRuns.rows;
   }
 
-  private checkTested(proof: TestRun, after: string[], mergedNow: string[], verifyTree: boolean): void {
-    const tested = new Set(this.runContent(proof));
-    const result = new Set(after);
-    if (verifyTree) {
-      const same = tested.size === result.size && [...tested].every((x) => result.has(x));
-      if (!same) throw new InvariantViolation(`merged tree {${[...result]}} differs from tested {${[...tested]}}`);
-      return;
-    }
-    // Parallel mode: the lane was tested; other lanes' changes may sit below it but must be independent.
-    for (const x of mergedNow) if (!tested.has(x)) throw new InvariantViolation(`${x} merged without being tested by ${proof.id}`);
-    for (const x of result) {
-      if (tested.has(x)) continue;
-      for (const m of mergedNow) {
-        if (overlaps(this.targets[x] ?? 'ALL', this.targets[m] ?? 'ALL')) {
-          throw new InvariantViolation(`${m} merged on top of untested dependent change ${x}`);
-        }
-      }
+  get queue(): Queue {
+    return this.store.queues.rows.get(this.queueId)!;
+  }
+
+  /** Changes the stored queue as an outside writer (the API) would. */
+  set queue(q: Queue) {
+    Object.assign(this.store.queues.rows.get(this.queueId)!, q);
+  }
+
+  get head(): string {
+    return this.forge.head;
+  }
+
+  /** Merges as the forge performed them, with the run that proved each. */
+  get merges(): { entryIds: string[]; proofRunId: string | null }[] {
+    return this.forge.merges.map((m) => {
+      const entryIds = m.prNumbers.map((n) => this.changeOf(n));
+      const last = this.entries.get(entryIds[0]!)?.history.findLast((h) => h.to === 'merged');
+      return { entryIds, proofRunId: last?.testRunId ?? null };
+    });
+  }
+
+  /** A pull request enters the queue (with its impacted targets uploaded, if given). */
+  addEntry(e: Entry, targets?: ImpactedTargetSet): void {
+    const stored = targets === undefined ? { ...e } : { ...e, readiness: { ...e.readiness, hasImpactedTargets: true } };
+    this.store.entries.rows.set(e.id, stored);
+    this.entryOfPr.set(e.prNumber, e.id);
+    if (targets !== undefined) {
+      this.targets[e.id] = targets;
+      // The in-memory repository stores synchronously: the upload is done when set() returns.
+      void this.store.impactedTargets.set(this.queueId, e.prNumber, e.prSha, targets === 'ALL' ? 'ALL' : [...targets]);
     }
   }
 
-  conclude(runId: string, status: 'succeeded' | 'failed' | 'cancelled', reason: Reason): void {
-    const r = this.runs.get(runId)!;
-    r.status = status;
-    r.conclusionReason = reason;
-    r.concludedAt = new Date(this.now);
-    r.version++;
+  private changeOf(prNumber: number): string {
+    let id = this.entryOfPr.get(prNumber);
+    if (id === undefined) {
+      for (const e of this.entries.values()) this.entryOfPr.set(e.prNumber, e.id);
+      id = this.entryOfPr.get(prNumber);
+    }
+    if (id === undefined) throw new InvariantViolation(`pull request #${prNumber} has no entry`);
+    return id;
   }
 
-  /** What deterministic CI says about a run: it fails iff it holds a bad change. */
+  /**
+   * One planning pass of the engine at the current time: due timeout checks first (as their
+   * delayed jobs would run), then load → plan → apply until the planner has nothing to do.
+   */
+  async settle(): Promise<PassSummary> {
+    for (const [runId, deadline] of [...this.timeouts]) {
+      if (deadline.getTime() > this.now) continue;
+      this.timeouts.delete(runId);
+      await this.engine.expireRun(runId, deadline.getTime());
+    }
+    if (this.checkDeterminism) await this.checkPlanDeterminism();
+    const summary = await this.engine.planQueue(this.queueId);
+    if (summary.iterations >= MAX_ITERATIONS) throw new InvariantViolation(`no quiescence after ${MAX_ITERATIONS} planning rounds`);
+    this.lastWake = summary.wakeAt;
+    // A concluded run's timeout check would find nothing to do: it is not an event to wait for.
+    for (const runId of this.timeouts.keys()) if (this.runs.get(runId)?.status !== 'in_progress') this.timeouts.delete(runId);
+    return summary;
+  }
+
+  /** What the engine's planning pass would load now (the planner's input). */
+  async snapshot(): Promise<PlanInput> {
+    return (await loadSnapshot(this.store, this.queue, this.forge, new Date(this.now))).input;
+  }
+
+  private async checkPlanDeterminism(): Promise<void> {
+    const input = await this.snapshot();
+    if (JSON.stringify(plan(input)) !== JSON.stringify(plan(input))) throw new InvariantViolation('plan is not deterministic');
+  }
+
+  /** CI reports on a run. */
+  async conclude(runId: string, status: 'succeeded' | 'failed' | 'cancelled', reason: Reason): Promise<void> {
+    await this.store.testRuns.conclude(runId, status, reason, new Date(this.now));
+  }
+
+  /** What deterministic CI says about a run: it fails iff its branch holds a bad change. */
   verdict(r: TestRun): 'succeeded' | 'failed' {
-    return this.runContent(r).some((id) => this.bad.has(id)) ? 'failed' : 'succeeded';
+    if (!r.sha) throw new InvariantViolation(`run ${r.id} was never built`);
+    return this.forge.holds(r.sha, (c) => this.bad.has(c)) ? 'failed' : 'succeeded';
   }
 
   inProgress(): TestRun[] {
@@ -265,20 +232,44 @@ export class Simulator {
   }
 
   allTerminal(): boolean {
-    return [...this.entries.values()].every((e) => ['merged', 'failed', 'cancelled'].includes(e.state));
+    return [...this.entries.values()].every((e) => TERMINAL.includes(e.state));
   }
 
-  stateOf(n: number): string {
-    return this.entries.get(`e${n}`)!.state;
+  private checkStarted(run: TestRun): void {
+    const running = [...this.runs.values()].filter((r) => r.status === 'in_progress');
+    const main = running.filter((r) => r.kind === 'main').length;
+    const bisection = running.filter((r) => r.kind === 'bisection').length;
+    this.maxMainRuns = Math.max(this.maxMainRuns, main);
+    if (main > this.queue.concurrency) throw new InvariantViolation(`${main} main runs with concurrency ${this.queue.concurrency}`);
+    if (bisection > Math.max(1, this.queue.bisectionConcurrency)) throw new InvariantViolation(`${bisection} bisection runs`);
+    for (const id of run.baseEntryIds) {
+      const e = this.entries.get(id)!;
+      if ([...TERMINAL, 'not_ready'].includes(e.state)) throw new InvariantViolation(`base holds ${e.id} in state ${e.state}`);
+    }
+  }
+
+  /** A merge must be proved by a passed run that tested it, with nothing it depends on untested below. */
+  private checkMerged(e: Entry, proofRunId: string | undefined): void {
+    this.mergeOrder.push(e.id);
+    if (proofRunId === undefined) return;
+    const proof = this.runs.get(proofRunId);
+    if (!proof?.sha || proof.status !== 'succeeded') throw new InvariantViolation(`${e.id} merged without a passed proof run ${proofRunId}`);
+    const tested = new Set(this.forge.content(proof.sha));
+    if (!tested.has(e.id)) throw new InvariantViolation(`${e.id} merged without being tested by ${proofRunId}`);
+    for (const x of this.forge.content(e.mergedSha!)) {
+      if (!tested.has(x) && overlaps(this.targets[x] ?? 'ALL', this.targets[e.id] ?? 'ALL')) {
+        throw new InvariantViolation(`${e.id} merged on top of untested dependent change ${x}`);
+      }
+    }
   }
 }
 
 /** Concludes the in-progress run that tests exactly these PRs (in order). */
-export function finish(sim: Simulator, prs: number[], verdict: 'succeeded' | 'failed'): TestRun {
+export async function finish(sim: Simulator, prs: number[], verdict: 'succeeded' | 'failed'): Promise<TestRun> {
   const ids = prs.map((n) => `e${n}`).join(',');
   const r = sim.inProgress().find((x) => x.entryIds.join(',') === ids);
   if (!r) throw new Error(`no run in progress tests ${ids}; running: ${sim.inProgress().map((x) => x.entryIds.join(',')).join(' / ')}`);
-  sim.conclude(r.id, verdict, verdict === 'succeeded' ? 'test_run_passed' : 'test_run_failed');
+  await sim.conclude(r.id, verdict, verdict === 'succeeded' ? 'test_run_passed' : 'test_run_failed');
   return r;
 }
 

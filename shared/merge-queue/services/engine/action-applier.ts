@@ -34,6 +34,8 @@ export interface ApplierDeps {
    * concluded run (null when its statuses do not decide it yet).
    */
   evaluateRun: (run: TestRun, repo: RepoRef) => Promise<TestRun | null>;
+  /** Names a new test run (a simulation names them in order, to be reproducible). */
+  newRunId?: () => string;
 }
 
 /** What one planning round loaded, shared by every action of the round. */
@@ -60,7 +62,11 @@ export function toBuilt(entryId: string, e: Entry | undefined): BuiltPullRequest
 }
 
 export class ActionApplier {
-  constructor(private readonly deps: ApplierDeps) {}
+  private readonly newRunId: () => string;
+
+  constructor(private readonly deps: ApplierDeps) {
+    this.newRunId = deps.newRunId ?? randomUUID;
+  }
 
   /**
    * Applies the round's actions in order and stops at the first stale one. Starting runs and
@@ -121,7 +127,7 @@ export class ActionApplier {
    */
   private async startRun(ctx: ApplyContext, a: StartRunAction): Promise<ApplyOutcome> {
     const { queue, now } = ctx;
-    const id = a.runKind === 'bisection' ? `${randomUUID()}-bisection` : randomUUID();
+    const id = a.runKind === 'bisection' ? `${this.newRunId()}-bisection` : this.newRunId();
     const run: TestRun = {
       id,
       orgId: queue.orgId,

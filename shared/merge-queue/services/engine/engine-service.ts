@@ -21,6 +21,7 @@ export interface EngineDeps {
   /** Concludes a built run its commit's statuses already decide; returns it concluded, or null. */
   evaluateRun: (run: TestRun, repo: RepoRef) => Promise<TestRun | null>;
   clock?: () => Date;
+  newRunId?: () => string;
 }
 
 export interface PassSummary {
@@ -32,14 +33,15 @@ export interface PassSummary {
 }
 
 /** A pass that keeps finding work this many times is cut short and logged (it re-runs later). */
-const MAX_ITERATIONS = 100;
+export const MAX_ITERATIONS = 100;
 
 export class EngineService {
   private readonly applier: ActionApplier;
   private readonly now: () => Date;
 
   constructor(private readonly deps: EngineDeps) {
-    this.applier = new ActionApplier({ store: deps.store, logger: deps.logger, scheduleTimeout: deps.scheduleTimeout, evaluateRun: deps.evaluateRun });
+    const { store, logger, scheduleTimeout, evaluateRun, newRunId } = deps;
+    this.applier = new ActionApplier({ store, logger, scheduleTimeout, evaluateRun, ...(newRunId ? { newRunId } : {}) });
     this.now = deps.clock ?? (() => new Date());
   }
 

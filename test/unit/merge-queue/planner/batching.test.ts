@@ -50,20 +50,20 @@ describe('planner: batching', () => {
     expect(mergeOf(r.actions)).to.equal('1,2,3@r1');
   });
 
-  it('end to end: entries arriving over time fill a batch or start when the wait is over', () => {
+  it('end to end: entries arriving over time fill a batch or start when the wait is over', async () => {
     const sim = new Simulator({ queue: queue(batching({ batchingMinSize: 4, batchingMaxWaitTimeMinutes: 5 })), entries: [entry(1)] });
-    sim.settle();
+    await sim.settle();
     expect(running(sim)).to.deep.equal([]);
     expect(sim.lastWake).to.deep.equal(at(5));
     sim.now = at(2).getTime();
-    sim.entries.set('e2', entry(2, { stateChangedAt: at(2) }));
-    sim.settle();
+    sim.addEntry(entry(2, { stateChangedAt: at(2) }));
+    await sim.settle();
     expect(running(sim)).to.deep.equal([]);
     sim.now = at(5).getTime();
-    sim.settle();
+    await sim.settle();
     expect(running(sim)).to.deep.equal(['1,2|']);
-    finish(sim, [1, 2], 'succeeded');
-    sim.settle();
+    await finish(sim, [1, 2], 'succeeded');
+    await sim.settle();
     expect(sim.mergeOrder).to.deep.equal(['e1', 'e2']);
   });
 });

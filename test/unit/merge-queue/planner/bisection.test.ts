@@ -64,115 +64,114 @@ describe('planner: bisection', () => {
     const batchQueue = (over = {}) =>
       queue({ batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 0, concurrency: 2, bisectionConcurrency: 2, optimizationMode: 'bisection_skip_redundant_tests', ...over });
 
-    function failedBatch(bad: string[], over = {}): Simulator {
+    async function failedBatch(bad: string[], over = {}): Promise<Simulator> {
       const sim = new Simulator({ queue: batchQueue(over), entries: [1, 2, 3, 4].map((n) => entry(n)), bad: new Set(bad) });
-      sim.settle();
+      await sim.settle();
       expect(running(sim)).to.deep.equal(['1,2,3,4|']);
-      finish(sim, [1, 2, 3, 4], 'failed');
-      sim.settle();
+      await finish(sim, [1, 2, 3, 4], 'failed');
+      await sim.settle();
       return sim;
     }
 
-    function answerUntilDone(sim: Simulator): void {
+    async function answerUntilDone(sim: Simulator): Promise<void> {
       for (let i = 0; i < 50 && !sim.allTerminal(); i++) {
         const r = sim.inProgress()[0];
         if (!r) throw new Error(`stuck: ${JSON.stringify(states(sim))}`);
-        sim.conclude(r.id, sim.verdict(r), 'test_run_passed');
-        sim.settle();
+        await sim.conclude(r.id, sim.verdict(r), 'test_run_passed');
+        await sim.settle();
       }
     }
 
-    it('one culprit: found by prefix bisection, innocents merge, the culprit fails', () => {
-      const sim = failedBatch(['e2']);
+    it('one culprit: found by prefix bisection, innocents merge, the culprit fails', async () => {
+      const sim = await failedBatch(['e2']);
       expect(running(sim)).to.deep.equal(['1,2|']);
       expect([...sim.runs.values()].filter((r) => r.kind === 'bisection').map((r) => r.id)).to.deep.equal(['run2-bisection']);
       expect(sim.entries.get('e1')!.lastReason).to.equal('test_run_started');
       expect(sim.entries.get('e3')!.lastReason).to.equal('bisection_required');
-      finish(sim, [1, 2], 'failed');
-      sim.settle();
+      await finish(sim, [1, 2], 'failed');
+      await sim.settle();
       expect(running(sim)).to.deep.equal(['1|']);
-      finish(sim, [1], 'succeeded');
-      sim.settle();
+      await finish(sim, [1], 'succeeded');
+      await sim.settle();
       expect(states(sim)).to.deep.include({ e1: 'merged', e2: 'failed' });
       expect(sim.entries.get('e2')!.lastReason).to.equal('test_run_required_status_failed');
       expect(running(sim)).to.deep.equal(['3,4|']);
-      finish(sim, [3, 4], 'succeeded');
-      sim.settle();
+      await finish(sim, [3, 4], 'succeeded');
+      await sim.settle();
       expect(states(sim)).to.deep.equal({ e1: 'merged', e2: 'failed', e3: 'merged', e4: 'merged' });
       expect(sim.runs.size).to.equal(4); // the batch, then 1-2, 1, 3-4
     });
 
-    it('two culprits', () => {
-      const sim = failedBatch(['e2', 'e4']);
-      answerUntilDone(sim);
+    it('two culprits', async () => {
+      const sim = await failedBatch(['e2', 'e4']);
+      await answerUntilDone(sim);
       expect(states(sim)).to.deep.equal({ e1: 'merged', e2: 'failed', e3: 'merged', e4: 'failed' });
       expect(sim.mergeOrder).to.deep.equal(['e1', 'e3']);
       expect([...sim.runs.values()].map((r) => r.entryIds.join(','))).to.deep.equal(['e1,e2,e3,e4', 'e1,e2', 'e1', 'e3,e4', 'e3']);
     });
 
-    it('innocents proven by a passing prefix merge without being tested again', () => {
-      const sim = failedBatch(['e4']);
-      finish(sim, [1, 2], 'succeeded');
-      sim.settle();
+    it('innocents proven by a passing prefix merge without being tested again', async () => {
+      const sim = await failedBatch(['e4']);
+      await finish(sim, [1, 2], 'succeeded');
+      await sim.settle();
       expect(sim.mergeOrder).to.deep.equal(['e1', 'e2']);
       expect(sim.entries.get('e2')!.verifiedByTestRun).to.equal('run2-bisection');
       expect(running(sim)).to.deep.equal(['3|']);
-      finish(sim, [3], 'succeeded');
-      sim.settle();
+      await finish(sim, [3], 'succeeded');
+      await sim.settle();
       expect(states(sim)).to.deep.equal({ e1: 'merged', e2: 'merged', e3: 'merged', e4: 'failed' });
       expect(sim.runs.size).to.equal(3);
     });
 
-    it('redundant-run skipping saves the runs whose outcome is implied', () => {
-      const skip = failedBatch(['e4']);
-      answerUntilDone(skip);
-      const off = failedBatch(['e4'], { optimizationMode: 'off' });
+    it('redundant-run skipping saves the runs whose outcome is implied', async () => {
+      const skip = await failedBatch(['e4']);
+      await answerUntilDone(skip);
+      const off = await failedBatch(['e4'], { optimizationMode: 'off' });
       expect(running(off)).to.deep.equal(['1,2|', '3,4|1,2']);
-      answerUntilDone(off);
+      await answerUntilDone(off);
       for (const sim of [skip, off]) expect(states(sim)).to.deep.equal({ e1: 'merged', e2: 'merged', e3: 'merged', e4: 'failed' });
       expect(skip.runs.size).to.be.lessThan(off.runs.size);
       expect([skip.runs.size, off.runs.size]).to.deep.equal([3, 5]);
     });
 
-    it('bisection runs use their own pool (bisectionConcurrency), apart from concurrency', () => {
-      const sim = failedBatch(['e4'], { optimizationMode: 'off', bisectionConcurrency: 1 });
+    it('bisection runs use their own pool (bisectionConcurrency), apart from concurrency', async () => {
+      const sim = await failedBatch(['e4'], { optimizationMode: 'off', bisectionConcurrency: 1 });
       expect(running(sim)).to.deep.equal(['1,2|']);
     });
 
-    it('entries added during a bisection are not mixed in, and wait behind it', () => {
-      const sim = failedBatch(['e2']);
-      sim.entries.set('e5', entry(5));
-      sim.entries.set('e6', entry(6));
-      sim.settle();
+    it('entries added during a bisection are not mixed in, and wait behind it', async () => {
+      const sim = await failedBatch(['e2']);
+      sim.addEntry(entry(5));
+      sim.addEntry(entry(6));
+      await sim.settle();
       expect(running(sim)).to.deep.equal(['1,2|']);
-      answerUntilDone(sim);
+      await answerUntilDone(sim);
       expect(states(sim)).to.deep.equal({ e1: 'merged', e2: 'failed', e3: 'merged', e4: 'merged', e5: 'merged', e6: 'merged' });
       const bisectionRuns = [...sim.runs.values()].filter((r) => r.kind === 'bisection');
       expect(bisectionRuns.every((r) => r.id.endsWith('-bisection'))).to.equal(true);
       expect(bisectionRuns.flatMap((r) => [...r.entryIds, ...r.baseEntryIds]).filter((id) => id === 'e5' || id === 'e6')).to.deep.equal([]);
     });
 
-    it('the hold comes before bisection: with depth 1 the batch waits for the group behind it', () => {
+    it('the hold comes before bisection: with depth 1 the batch waits for the group behind it', async () => {
       const sim = new Simulator({
         queue: batchQueue({ pendingFailureDepth: 1, batchingMinSize: 2 }),
         entries: [1, 2, 3, 4].map((n) => entry(n)),
         bad: new Set(['e2']),
       });
-      sim.settle();
+      await sim.settle();
       expect(running(sim)).to.deep.equal(['1,2|', '3,4|1,2']);
-      finish(sim, [1, 2], 'failed');
-      sim.settle();
+      await finish(sim, [1, 2], 'failed');
+      await sim.settle();
       expect(states(sim)).to.deep.include({ e1: 'pending_failure', e2: 'pending_failure' });
-      finish(sim, [3, 4], 'failed');
-      sim.settle();
+      await finish(sim, [3, 4], 'failed');
+      await sim.settle();
       expect(running(sim)).to.deep.equal(['1|']);
     });
 
-    it('a push outside the queue abandons the bisection: members return to the queue', () => {
-      const sim = failedBatch(['e2']);
-      sim.content.set('outside', ['hotfix']);
-      sim.head = 'outside';
-      sim.settle();
+    it('a push outside the queue abandons the bisection: members return to the queue', async () => {
+      const sim = await failedBatch(['e2']);
+      sim.forge.pushOutside('hotfix', 'outside');
+      await sim.settle();
       expect([...sim.entries.values()].every((e) => !e.bisectionOf)).to.equal(true);
       expect(running(sim)).to.deep.equal(['1,2,3,4|']);
       expect(sim.entries.get('e1')!.lastReason).to.equal('test_run_started');

@@ -1,6 +1,6 @@
-// Property tests: random queues, random CI outcomes, actions applied by an in-memory processor
-// until quiescent after every event. Invariants are checked as actions are applied (simulator.ts)
-// and at the end of each scenario.
+// Property tests: random queues, random CI outcomes, actions applied by the engine's own planning
+// pass over an in-memory store until quiescent after every event. Invariants are checked as
+// actions are applied (simulator.ts) and at the end of each scenario.
 import { expect } from 'chai';
 import type { Entry } from '../../../../shared/merge-queue/domain/model.js';
 import { overlaps } from '../../../../shared/merge-queue/domain/planner/dependencies.js';
@@ -9,12 +9,12 @@ import { advanceTime, answerCi, makeReady, randomWorld, type RandomWorld, type W
 const SEEDS = Array.from({ length: Number(process.env.PLANNER_SEEDS ?? 300) }, (_, i) => i + 1);
 
 /** Drives a world until every entry is terminal; returns the number of events it took. */
-function drive(w: RandomWorld, event: (w: RandomWorld) => void, maxEvents = 3000): number {
+async function drive(w: RandomWorld, event: (w: RandomWorld) => Promise<void>, maxEvents = 3000): Promise<number> {
   for (let i = 0; i < maxEvents; i++) {
-    w.sim.settle();
+    await w.sim.settle();
     checkQuiescentConsistency(w);
     if (w.sim.allTerminal()) return i;
-    event(w);
+    await event(w);
   }
   throw new Error(`not terminal after ${maxEvents} events: ${summarize(w)}`);
 }
@@ -35,17 +35,17 @@ function checkQuiescentConsistency(w: RandomWorld): void {
 }
 
 /** CI answers, entries become ready in admission order, time moves when nothing runs. */
-function ordinaryEvent(w: RandomWorld): void {
+async function ordinaryEvent(w: RandomWorld): Promise<void> {
   const roll = w.random();
   if (w.waiting.length > 0 && (roll < 0.3 || w.sim.inProgress().length === 0)) return makeReady(w);
-  if (answerCi(w)) return;
+  if (await answerCi(w)) return;
   advanceTime(w);
 }
 
-function runScenario(seed: number, o: WorldOptions): RandomWorld {
+async function runScenario(seed: number, o: WorldOptions): Promise<RandomWorld> {
   const w = randomWorld(seed, o);
   try {
-    drive(w, ordinaryEvent);
+    await drive(w, ordinaryEvent);
   } catch (err) {
     throw new Error(`seed ${seed} (${JSON.stringify(w.sim.queue)}): ${(err as Error).message}`);
   }
@@ -57,18 +57,18 @@ function ids(w: RandomWorld, state: string): string[] {
 }
 
 describe('planner convergence (property tests)', () => {
-  it('deterministic CI, single mode: exactly the bad entries fail, the rest merge in admission order', () => {
+  it('deterministic CI, single mode: exactly the bad entries fail, the rest merge in admission order', async () => {
     for (const seed of SEEDS) {
-      const w = runScenario(seed, { mode: 'single', uniformPriority: true });
+      const w = await runScenario(seed, { mode: 'single', uniformPriority: true });
       expect(ids(w, 'failed'), `seed ${seed}`).to.deep.equal([...w.sim.bad].sort());
       const order = w.sim.mergeOrder.map((id) => Number(id.slice(1)));
       expect(order, `seed ${seed} merge order`).to.deep.equal([...order].sort((a, b) => a - b));
     }
   });
 
-  it('deterministic CI, parallel mode: exactly the bad entries fail; dependent entries merge in order', () => {
+  it('deterministic CI, parallel mode: exactly the bad entries fail; dependent entries merge in order', async () => {
     for (const seed of SEEDS) {
-      const w = runScenario(seed, { mode: 'parallel', uniformPriority: true });
+      const w = await runScenario(seed, { mode: 'parallel', uniformPriority: true });
       expect(ids(w, 'failed'), `seed ${seed}`).to.deep.equal([...w.sim.bad].sort());
       const order = w.sim.mergeOrder;
       for (let i = 0; i < order.length; i++) {
@@ -82,24 +82,24 @@ describe('planner convergence (property tests)', () => {
     }
   });
 
-  it('mixed priorities and modes: every entry ends, bad ones never merge, slots are respected', () => {
+  it('mixed priorities and modes: every entry ends, bad ones never merge, slots are respected', async () => {
     for (const seed of SEEDS) {
-      const w = runScenario(seed + 1000, {});
+      const w = await runScenario(seed + 1000, {});
       const merged = ids(w, 'merged');
       expect(merged.filter((id) => w.sim.bad.has(id)), `seed ${seed + 1000}`).to.deep.equal([]);
       expect(w.sim.maxMainRuns).to.be.at.most(w.sim.queue.concurrency);
     }
   });
 
-  it('flaky CI and timeouts: still terminates, merges only what a passed run tested', () => {
+  it('flaky CI and timeouts: still terminates, merges only what a passed run tested', async () => {
     for (const seed of SEEDS) {
       const w = randomWorld(seed + 2000, { timeouts: true });
       try {
-        drive(w, (x) => {
+        await drive(w, async (x) => {
           const roll = x.random();
           if (x.waiting.length > 0 && (roll < 0.25 || x.sim.inProgress().length === 0)) return makeReady(x);
           if (roll < 0.35) return advanceTime(x, 40);
-          if (answerCi(x, 0.15)) return;
+          if (await answerCi(x, 0.15)) return;
           advanceTime(x);
         });
       } catch (err) {
@@ -108,11 +108,11 @@ describe('planner convergence (property tests)', () => {
     }
   });
 
-  it('user actions (cancel, restart, urgent, pause, mode switch, pushes outside the queue) never wedge the queue', () => {
+  it('user actions (cancel, restart, urgent, pause, mode switch, pushes outside the queue) never wedge the queue', async () => {
     for (const seed of SEEDS) {
       const w = randomWorld(seed + 3000, { conflicts: true });
       try {
-        drive(w, chaosEvent, 5000);
+        await drive(w, chaosEvent, 5000);
       } catch (err) {
         throw new Error(`seed ${seed + 3000}: ${(err as Error).message}`);
       }
@@ -124,14 +124,14 @@ describe('planner convergence (property tests)', () => {
 let outsideCounter = 0;
 
 /** Ordinary events mixed with what users and the forge do to a busy queue. */
-function chaosEvent(w: RandomWorld): void {
+async function chaosEvent(w: RandomWorld): Promise<void> {
   const sim = w.sim;
   const roll = w.random();
   const active = [...sim.entries.values()].filter((e) => !['merged', 'failed', 'cancelled'].includes(e.state));
   const some = (xs: Entry[]): Entry | undefined => xs[Math.floor(w.random() * xs.length)];
   if (sim.queue.state === 'paused') {
     if (roll < 0.3) sim.queue = { ...sim.queue, state: 'running', version: sim.queue.version + 1 };
-    else if (!answerCi(w)) sim.queue = { ...sim.queue, state: 'running', version: sim.queue.version + 1 };
+    else if (!(await answerCi(w))) sim.queue = { ...sim.queue, state: 'running', version: sim.queue.version + 1 };
     return;
   }
   if (roll < 0.04) {
@@ -172,12 +172,10 @@ function chaosEvent(w: RandomWorld): void {
     return;
   }
   if (roll < 0.16) {
-    const sha = `outside${++outsideCounter}`;
-    sim.content.set(sha, [...sim.content.get(sim.head)!, sha]);
-    sim.head = sha;
+    sim.forge.pushOutside(`outside${++outsideCounter}`);
     return;
   }
-  ordinaryEvent(w);
+  await ordinaryEvent(w);
 }
 
 function userTransition(w: RandomWorld, e: Entry, to: 'cancelled' | 'pending', reason: Entry['lastReason'], restart: boolean): void {

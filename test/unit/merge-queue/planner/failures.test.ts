@@ -63,65 +63,65 @@ describe('planner: failures, flakes and restarts', () => {
       expect(reasons(r.actions).e2).to.equal('prerequisite_merge_item_failed');
     });
 
-    it('the worked example of §1.18: A, B+a, C+ba testing; A fails → A failed, B and C re-test as B on head, C on head+B', () => {
+    it('the worked example of §1.18: A, B+a, C+ba testing; A fails → A failed, B and C re-test as B on head, C on head+B', async () => {
       const sim = new Simulator({ queue: queue({ concurrency: 3 }), entries: [1, 2, 3].map((n) => entry(n)) });
-      sim.settle();
+      await sim.settle();
       expect(running(sim)).to.deep.equal(['1|', '2|1', '3|1,2']);
-      finish(sim, [1], 'failed');
-      sim.settle();
+      await finish(sim, [1], 'failed');
+      await sim.settle();
       expect(states(sim)).to.deep.equal({ e1: 'failed', e2: 'testing', e3: 'testing' });
       expect(running(sim)).to.deep.equal(['2|', '3|2']);
       expect([...sim.entries.values()].map((e) => e.restartCount)).to.deep.equal([0, 1, 1]);
     });
 
-    it('the worked example, other order: C fails first and waits for A and B', () => {
+    it('the worked example, other order: C fails first and waits for A and B', async () => {
       const sim = new Simulator({ queue: queue({ concurrency: 3 }), entries: [1, 2, 3].map((n) => entry(n)), bad: new Set(['e3']) });
-      sim.settle();
-      finish(sim, [3], 'failed');
-      sim.settle();
+      await sim.settle();
+      await finish(sim, [3], 'failed');
+      await sim.settle();
       expect(states(sim).e3).to.equal('pending_failure');
-      finish(sim, [1], 'succeeded');
-      sim.settle();
+      await finish(sim, [1], 'succeeded');
+      await sim.settle();
       expect(states(sim).e3).to.equal('pending_failure');
-      finish(sim, [2], 'succeeded');
-      sim.settle();
+      await finish(sim, [2], 'succeeded');
+      await sim.settle();
       expect(states(sim)).to.deep.equal({ e1: 'merged', e2: 'merged', e3: 'failed' });
     });
 
-    it('optimistic merge rescues a flaky failure with pendingFailureDepth 1', () => {
+    it('optimistic merge rescues a flaky failure with pendingFailureDepth 1', async () => {
       const sim = new Simulator({
         queue: queue({ concurrency: 2, pendingFailureDepth: 1, canOptimisticallyMerge: true }),
         entries: [1, 2, 3].map((n) => entry(n)),
       });
-      sim.settle();
-      finish(sim, [1], 'failed'); // a flake: #1 is fine
-      sim.settle();
+      await sim.settle();
+      await finish(sim, [1], 'failed'); // a flake: #1 is fine
+      await sim.settle();
       expect(states(sim)).to.deep.include({ e1: 'pending_failure', e2: 'testing' });
-      finish(sim, [2], 'succeeded');
-      sim.settle();
+      await finish(sim, [2], 'succeeded');
+      await sim.settle();
       expect(states(sim)).to.deep.include({ e1: 'merged', e2: 'merged' });
       expect(sim.merges[0]).to.deep.equal({ entryIds: ['e1', 'e2'], proofRunId: 'run2' });
       expect(sim.entries.get('e1')!.verifiedByTestRun).to.equal('run2');
     });
 
-    it('without optimistic merge the same flake fails the entry once its successor concluded', () => {
+    it('without optimistic merge the same flake fails the entry once its successor concluded', async () => {
       const sim = new Simulator({ queue: queue({ concurrency: 2, pendingFailureDepth: 1 }), entries: [1, 2].map((n) => entry(n)) });
-      sim.settle();
-      finish(sim, [1], 'failed');
-      finish(sim, [2], 'succeeded');
-      sim.settle();
+      await sim.settle();
+      await finish(sim, [1], 'failed');
+      await finish(sim, [2], 'succeeded');
+      await sim.settle();
       expect(states(sim)).to.deep.equal({ e1: 'failed', e2: 'testing' });
       expect(running(sim)).to.deep.equal(['2|']);
     });
   });
 
   describe('timeouts', () => {
-    it('cancels a run past its deadline and sends its group down the failure path', () => {
+    it('cancels a run past its deadline and sends its group down the failure path', async () => {
       const sim = new Simulator({ queue: queue({ concurrency: 2, testingTimeoutMinutes: 30 }), entries: [1, 2].map((n) => entry(n)) });
-      sim.settle();
+      await sim.settle();
       expect(sim.lastWake).to.deep.equal(at(30));
       sim.now = at(30).getTime();
-      sim.settle();
+      await sim.settle();
       const r1 = sim.runs.get('run1')!;
       expect([r1.status, r1.conclusionReason]).to.deep.equal(['cancelled', 'test_run_timeout']);
       expect(states(sim)).to.deep.equal({ e1: 'failed', e2: 'testing' });
@@ -162,9 +162,9 @@ describe('planner: failures, flakes and restarts', () => {
       expect(starts(r.actions)).to.deep.equal(['1,3|']);
     });
 
-    it('end to end: a conflict found while building fails that entry only', () => {
+    it('end to end: a conflict found while building fails that entry only', async () => {
       const sim = new Simulator({ queue: queue({ concurrency: 3 }), entries: [1, 2, 3].map((n) => entry(n)), conflicts: new Set(['e2']) });
-      sim.settle();
+      await sim.settle();
       expect(states(sim)).to.deep.equal({ e1: 'testing', e2: 'failed', e3: 'testing' });
       expect(running(sim)).to.deep.equal(['1|', '3|1']);
     });
@@ -196,12 +196,12 @@ describe('planner: failures, flakes and restarts', () => {
       expect(starts(r.actions)).to.deep.equal(['3|1', '4|1,3']);
     });
 
-    it('a restart by the API keeps the entry in place: groups behind it keep their runs', () => {
+    it('a restart by the API keeps the entry in place: groups behind it keep their runs', async () => {
       const sim = new Simulator({ queue: queue({ concurrency: 3 }), entries: [1, 2, 3].map((n) => entry(n)) });
-      sim.settle();
+      await sim.settle();
       const e2 = sim.entries.get('e2')!;
       Object.assign(e2, { state: 'pending', currentRunId: null, lastReason: 'tests_restarted_by_api_request', version: e2.version + 1, restartCount: 1 });
-      sim.settle();
+      await sim.settle();
       expect(running(sim)).to.deep.equal(['1|', '3|1,2', '2|1']);
       expect(sim.runs.get('run2')!.conclusionReason).to.equal('tests_restarted_by_api_request');
     });

@@ -102,36 +102,36 @@ describe('planner: parallel mode', () => {
     expect(starts(r.actions)).to.deep.equal(['1,3|', '2|', '4|1,2,3']);
   });
 
-  it('end to end: two independent lanes; a failure in one does not restart the other', () => {
+  it('end to end: two independent lanes; a failure in one does not restart the other', async () => {
     const sim = new Simulator({
       queue: queue(parallel({ concurrency: 4 })),
       entries: [1, 2, 3, 4].map((n) => entry(n)),
       targets: { e1: ['a'], e2: ['b'], e3: ['a'], e4: ['b'] },
       bad: new Set(['e1']),
     });
-    sim.settle();
+    await sim.settle();
     expect(running(sim)).to.deep.equal(['1|', '2|', '3|1', '4|2']);
-    finish(sim, [1], 'failed');
-    sim.settle();
+    await finish(sim, [1], 'failed');
+    await sim.settle();
     expect(running(sim)).to.deep.equal(['2|', '4|2', '3|']);
     expect(sim.entries.get('e4')!.restartCount).to.equal(0);
-    finish(sim, [4], 'succeeded');
-    finish(sim, [2], 'succeeded');
-    finish(sim, [3], 'succeeded');
-    sim.settle();
+    await finish(sim, [4], 'succeeded');
+    await finish(sim, [2], 'succeeded');
+    await finish(sim, [3], 'succeeded');
+    await sim.settle();
     expect(states(sim)).to.deep.equal({ e1: 'failed', e2: 'merged', e3: 'merged', e4: 'merged' });
   });
 
-  it('a mode switch waits for work in flight, then flips to the pending mode', () => {
+  it('a mode switch waits for work in flight, then flips to the pending mode', async () => {
     const sim = new Simulator({ queue: queue({ concurrency: 2 }), entries: [1, 2].map((n) => entry(n)), targets: { e1: ['a'], e2: ['b'] } });
-    sim.settle();
-    sim.entries.set('e3', entry(3));
+    await sim.settle();
+    sim.addEntry(entry(3), ['c']);
     sim.queue = { ...sim.queue, state: 'switching_modes', pendingMode: 'parallel' };
-    sim.settle();
+    await sim.settle();
     expect(running(sim)).to.deep.equal(['1|', '2|1']);
-    finish(sim, [1], 'succeeded');
-    finish(sim, [2], 'succeeded');
-    sim.settle();
+    await finish(sim, [1], 'succeeded');
+    await finish(sim, [2], 'succeeded');
+    await sim.settle();
     expect([sim.queue.state, sim.queue.mode]).to.deep.equal(['running', 'parallel']);
     expect(running(sim)).to.deep.equal(['3|']);
   });

@@ -54,17 +54,17 @@ describe('planner: priorities', () => {
     expect(starts(r.actions)).to.deep.equal(['4|1', '3|1,4']);
   });
 
-  it('on a tie the earliest running group is interrupted, so urgent gets ahead of it (D urgent: A restarts behind D, B back to pending)', () => {
+  it('on a tie the earliest running group is interrupted, so urgent gets ahead of it (D urgent: A restarts behind D, B back to pending)', async () => {
     const sim = new Simulator({ queue: queue({ concurrency: 2 }), entries: [1, 2].map((n) => entry(n)) });
-    sim.settle();
+    await sim.settle();
     expect(running(sim)).to.deep.equal(['1|', '2|1']);
-    sim.entries.set('e4', entry(4, { priorityValue: 0 }));
-    sim.settle();
+    sim.addEntry(entry(4, { priorityValue: 0 }));
+    await sim.settle();
     expect(running(sim)).to.deep.equal(['4|', '1|4']);
     expect(states(sim)).to.deep.equal({ e1: 'testing', e2: 'pending', e4: 'testing' });
     expect(sim.entries.get('e1')!.restartCount).to.equal(1);
-    finish(sim, [4], 'succeeded');
-    sim.settle();
+    await finish(sim, [4], 'succeeded');
+    await sim.settle();
     expect(sim.mergeOrder).to.deep.equal(['e4']);
   });
 

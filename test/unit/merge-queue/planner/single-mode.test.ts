@@ -148,16 +148,16 @@ describe('planner: single mode', () => {
       expect(r.actions).to.deep.equal([]);
     });
 
-    it('end to end: three entries are tested predictively and merge in order', () => {
+    it('end to end: three entries are tested predictively and merge in order', async () => {
       const sim = new Simulator({ queue: queue({ concurrency: 3 }), entries: [1, 2, 3].map((n) => entry(n)) });
-      sim.settle();
+      await sim.settle();
       expect(running(sim)).to.deep.equal(['1|', '2|1', '3|1,2']);
-      finish(sim, [3], 'succeeded');
-      finish(sim, [2], 'succeeded');
-      sim.settle();
+      await finish(sim, [3], 'succeeded');
+      await finish(sim, [2], 'succeeded');
+      await sim.settle();
       expect(sim.mergeOrder).to.deep.equal([]);
-      finish(sim, [1], 'succeeded');
-      sim.settle();
+      await finish(sim, [1], 'succeeded');
+      await sim.settle();
       expect(sim.mergeOrder).to.deep.equal(['e1', 'e2', 'e3']);
       expect([...sim.entries.values()].map((e) => e.verifiedByTestRun)).to.deep.equal(['run1', 'run2', 'run3']);
     });
@@ -239,11 +239,11 @@ describe('planner: single mode', () => {
       expect(cancels(r.actions)).to.deep.equal({ r1: 'pr_closed' });
     });
 
-    it('a simulated queue reaches rest after every event (states agree with runs)', () => {
+    it('a simulated queue reaches rest after every event (states agree with runs)', async () => {
       const sim = new Simulator({ queue: queue({ concurrency: 2 }), entries: [1, 2, 3].map((n) => entry(n)) });
-      sim.settle();
-      finish(sim, [1], 'failed');
-      sim.settle();
+      await sim.settle();
+      await finish(sim, [1], 'failed');
+      await sim.settle();
       expect(states(sim)).to.deep.include({ e1: 'failed', e2: 'testing', e3: 'testing' });
       expect(running(sim)).to.deep.equal(['2|', '3|2']);
     });

@@ -49,19 +49,18 @@ describe('planner: target branch moved', () => {
     expect(reasons(r.actions)).to.deep.equal({ e2: 'prerequisite_merge_item_manually_merged' });
   });
 
-  it('end to end: a push outside the queue restarts everything testing, then the queue carries on', () => {
+  it('end to end: a push outside the queue restarts everything testing, then the queue carries on', async () => {
     const sim = new Simulator({ queue: queue({ concurrency: 2 }), entries: [1, 2].map((n) => entry(n)) });
-    sim.settle();
-    sim.content.set('outside', ['hotfix']);
-    sim.head = 'outside';
-    sim.settle();
+    await sim.settle();
+    sim.forge.pushOutside('hotfix', 'outside');
+    await sim.settle();
     expect(running(sim)).to.deep.equal(['1|', '2|1']);
     expect([...sim.runs.values()].filter((r) => r.status === 'in_progress').map((r) => r.targetSha)).to.deep.equal(['outside', 'outside']);
-    finish(sim, [1], 'succeeded');
-    finish(sim, [2], 'succeeded');
-    sim.settle();
+    await finish(sim, [1], 'succeeded');
+    await finish(sim, [2], 'succeeded');
+    await sim.settle();
     expect(sim.mergeOrder).to.deep.equal(['e1', 'e2']);
-    expect(sim.content.get(sim.head)).to.deep.equal(['hotfix', 'e1', 'e2']);
+    expect(sim.forge.content(sim.head)).to.deep.equal(['hotfix', 'e1', 'e2']);
   });
 
   it('with the target branch missing nothing starts and nothing merges', () => {

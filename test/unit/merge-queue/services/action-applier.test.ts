@@ -6,13 +6,14 @@ import { createLogger } from '../../../../shared/logging.js';
 import type { Entry, Queue, TestRun } from '../../../../shared/merge-queue/domain/model.js';
 import type { MergeAction, StartRunAction } from '../../../../shared/merge-queue/domain/planner/index.js';
 import { makeEntry } from '../../../../scripts/lib/entries.js';
-import { FakeForge, fakeRepositories } from './fakes.js';
+import { FakeForge } from './fake-forge.js';
+import { inMemoryRepositories } from '../../../../shared/merge-queue/simulation/in-memory-repositories.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const NOW = new Date('2026-01-01T00:00:00Z');
 
 async function newTestService() {
-  const repos = fakeRepositories();
+  const repos = inMemoryRepositories();
   const forge = new FakeForge(REPO);
   const evaluated: TestRun[] = [];
   const sut = new ActionApplier({

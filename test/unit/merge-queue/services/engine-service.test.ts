@@ -8,7 +8,8 @@ import { PullRequestService } from '../../../../shared/merge-queue/services/pull
 import { QueueService } from '../../../../shared/merge-queue/services/queue-service.js';
 import { createLogger } from '../../../../shared/logging.js';
 import type { Entry, Queue, TestRun } from '../../../../shared/merge-queue/domain/model.js';
-import { FakeForge, fakeRepositories } from './fakes.js';
+import { FakeForge } from './fake-forge.js';
+import { inMemoryRepositories } from '../../../../shared/merge-queue/simulation/in-memory-repositories.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const ORG = 'org1';
@@ -16,7 +17,7 @@ const T0 = new Date('2026-01-01T00:00:00Z');
 const logger = createLogger('silent');
 
 async function newTestService(settings: Partial<Queue> = {}) {
-  const repos = fakeRepositories();
+  const repos = inMemoryRepositories();
   const forge = new FakeForge(REPO);
   const providers = forge.registry();
   let now = T0;

@@ -1,19 +1,13 @@
-// In-memory fakes of the merge-queue repositories and of a forge, for service unit tests. They
+// In-memory merge-queue repositories: the simulator's store, and the service unit tests'. They
 // implement the interfaces' semantics, not a script: compare-and-set on state and version with
-// history, ordering, one active entry per pull request, a run concluding once, a target branch
-// moved only by compare-and-swap. Stored objects are cloned in and out, as a database would.
-import { createHash } from 'node:crypto';
-import type { CommitStatus, CommitStatusRepository } from '../../../../shared/merge-queue/store/commit-status-repository.js';
-import type { EntryPageQuery, EntryPatch, EntryRepository, EntryScope, TransitionChange, TransitionGuard } from '../../../../shared/merge-queue/store/entry-repository.js';
-import {
-  headKey,
-  type ImpactedTargets,
-  type ImpactedTargetsRepository,
-  type PullRequestHead,
-} from '../../../../shared/merge-queue/store/impacted-targets-repository.js';
-import { newQueue, QueueExistsError, type QueueHistoryEntry, type QueuePatch, type QueueRepository } from '../../../../shared/merge-queue/store/queue-repository.js';
-import type { TestRunRepository } from '../../../../shared/merge-queue/store/test-run-repository.js';
-import type { MergeQueueRepositories } from '../../../../shared/merge-queue/store/store.js';
+// history, ordering, one active entry per pull request, a run concluding once. Stored objects are
+// cloned in and out, as a database would.
+import type { CommitStatus, CommitStatusRepository } from '../store/commit-status-repository.js';
+import type { EntryPageQuery, EntryPatch, EntryRepository, EntryScope, TransitionChange, TransitionGuard } from '../store/entry-repository.js';
+import { headKey, type ImpactedTargets, type ImpactedTargetsRepository, type PullRequestHead } from '../store/impacted-targets-repository.js';
+import { newQueue, QueueExistsError, type QueueHistoryEntry, type QueuePatch, type QueueRepository } from '../store/queue-repository.js';
+import type { TestRunRepository } from '../store/test-run-repository.js';
+import type { MergeQueueRepositories } from '../store/store.js';
 import {
   TERMINAL_ENTRY_STATES,
   type Entry,
@@ -24,19 +18,8 @@ import {
   type Reason,
   type TestRun,
   type TestRunStatus,
-} from '../../../../shared/merge-queue/domain/model.js';
-import { repoKey, type RepoRef } from '../../../../shared/repo-ref.js';
-import type {
-  BuildTestBranchInput,
-  BuildTestBranchResult,
-  DeleteBranchResult,
-  GitProvider,
-  MergePullRequestsInput,
-  MergePullRequestsResult,
-  ProviderMergeability,
-  ProviderRegistry,
-  PullRequestInfo,
-} from '../../../../shared/providers/provider.js';
+} from '../domain/model.js';
+import { repoKey, type RepoRef } from '../../repo-ref.js';
 
 const clone = <T>(value: T): T => structuredClone(value);
 
@@ -45,7 +28,7 @@ class DuplicateKeyError extends Error {
   readonly code = 11000;
 }
 
-export class FakeQueueRepository implements QueueRepository {
+export class InMemoryQueueRepository implements QueueRepository {
   readonly rows = new Map<string, Queue & { history: QueueHistoryEntry[] }>();
 
   async create(orgId: string, repo: RepoRef, branch: string, init: { mode: QueueMode; concurrency: number; targetSha: string }, now = new Date()): Promise<Queue> {
@@ -119,7 +102,7 @@ export class FakeQueueRepository implements QueueRepository {
 const byQueueOrder = (a: Entry, b: Entry) => a.priorityValue - b.priorityValue || a.seq - b.seq;
 const isActive = (e: Entry) => !TERMINAL_ENTRY_STATES.includes(e.state);
 
-export class FakeEntryRepository implements EntryRepository {
+export class InMemoryEntryRepository implements EntryRepository {
   readonly rows = new Map<string, Entry>();
 
   private all(pred: (e: Entry) => boolean): Entry[] {
@@ -140,7 +123,7 @@ export class FakeEntryRepository implements EntryRepository {
   }
 
   async findByIds(ids: readonly string[]): Promise<Entry[]> {
-    return this.all((e) => ids.includes(e.id));
+    return [...new Set(ids)].flatMap((id) => (this.rows.has(id) ? [clone(this.rows.get(id)!)] : []));
   }
 
   async findActiveByPr(queueId: string, prNumber: number): Promise<Entry | null> {
@@ -232,7 +215,7 @@ export class FakeEntryRepository implements EntryRepository {
 
 const newestFirst = (runs: TestRun[]): TestRun[] => [...runs].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
 
-export class FakeTestRunRepository implements TestRunRepository {
+export class InMemoryTestRunRepository implements TestRunRepository {
   readonly rows = new Map<string, TestRun>();
 
   private all(pred: (r: TestRun) => boolean): TestRun[] {
@@ -254,11 +237,11 @@ export class FakeTestRunRepository implements TestRunRepository {
   }
 
   async findByIds(ids: readonly string[]): Promise<TestRun[]> {
-    return this.all((r) => ids.includes(r.id));
+    return [...new Set(ids)].flatMap((id) => (this.rows.has(id) ? [clone(this.rows.get(id)!)] : []));
   }
 
   async listOpen(queueId: string): Promise<TestRun[]> {
-    return this.all((r) => r.queueId === queueId && FakeTestRunRepository.open(r));
+    return this.all((r) => r.queueId === queueId && InMemoryTestRunRepository.open(r));
   }
 
   async listBisectionsOf(queueId: string, rootRunIds: readonly string[]): Promise<TestRun[]> {
@@ -270,7 +253,7 @@ export class FakeTestRunRepository implements TestRunRepository {
   }
 
   async queueIdsWithOpenRuns(): Promise<string[]> {
-    return [...new Set(this.all(FakeTestRunRepository.open).map((r) => r.queueId))];
+    return [...new Set(this.all(InMemoryTestRunRepository.open).map((r) => r.queueId))];
   }
 
   async findInProgressBySha(sha: string): Promise<TestRun[]> {
@@ -307,7 +290,7 @@ export class FakeTestRunRepository implements TestRunRepository {
   }
 }
 
-export class FakeCommitStatusRepository implements CommitStatusRepository {
+export class InMemoryCommitStatusRepository implements CommitStatusRepository {
   readonly rows: CommitStatus[] = [];
 
   async add(status: Omit<CommitStatus, 'seq'>): Promise<CommitStatus> {
@@ -327,7 +310,7 @@ export class FakeCommitStatusRepository implements CommitStatusRepository {
   }
 }
 
-export class FakeImpactedTargetsRepository implements ImpactedTargetsRepository {
+export class InMemoryImpactedTargetsRepository implements ImpactedTargetsRepository {
   readonly rows = new Map<string, ImpactedTargets>();
   private key = (queueId: string, prNumber: number, sha: string) => `${queueId}|${headKey({ prNumber, sha })}`;
 
@@ -353,192 +336,20 @@ export class FakeImpactedTargetsRepository implements ImpactedTargetsRepository 
   }
 }
 
-export interface FakeRepositories extends MergeQueueRepositories {
-  queues: FakeQueueRepository;
-  entries: FakeEntryRepository;
-  testRuns: FakeTestRunRepository;
-  commitStatuses: FakeCommitStatusRepository;
-  impactedTargets: FakeImpactedTargetsRepository;
+export interface InMemoryRepositories extends MergeQueueRepositories {
+  queues: InMemoryQueueRepository;
+  entries: InMemoryEntryRepository;
+  testRuns: InMemoryTestRunRepository;
+  commitStatuses: InMemoryCommitStatusRepository;
+  impactedTargets: InMemoryImpactedTargetsRepository;
 }
 
-export function fakeRepositories(): FakeRepositories {
+export function inMemoryRepositories(): InMemoryRepositories {
   return {
-    queues: new FakeQueueRepository(),
-    entries: new FakeEntryRepository(),
-    testRuns: new FakeTestRunRepository(),
-    commitStatuses: new FakeCommitStatusRepository(),
-    impactedTargets: new FakeImpactedTargetsRepository(),
+    queues: new InMemoryQueueRepository(),
+    entries: new InMemoryEntryRepository(),
+    testRuns: new InMemoryTestRunRepository(),
+    commitStatuses: new InMemoryCommitStatusRepository(),
+    impactedTargets: new InMemoryImpactedTargetsRepository(),
   };
-}
-
-type Files = Record<string, string>;
-
-interface FakeCommit {
-  files: Files;
-  parents: string[];
-}
-
-interface FakePull {
-  info: PullRequestInfo;
-  /** The files the pull request sets, on top of whatever it is merged onto. */
-  changes: Files;
-}
-
-const digest = (value: unknown) => createHash('sha1').update(JSON.stringify(value)).digest('hex');
-
-/**
- * One forge repository in memory. Commits are file maps; a pull request is a set of file
- * changes; putting a pull request on a tree conflicts when a file it sets already holds other
- * content. Branches move only by compare-and-swap, as the real providers' refs do.
- */
-export class FakeForge implements GitProvider {
-  readonly kind = 'fake';
-  readonly commits = new Map<string, FakeCommit>();
-  readonly branches = new Map<string, string>();
-  readonly pulls = new Map<number, FakePull>();
-  /** Every call that writes to the forge, in order (tests assert what happened, not how). */
-  readonly writes: string[] = [];
-
-  constructor(
-    readonly repo: RepoRef,
-    files: Files = { 'README.md': 'hello\n' },
-  ) {
-    this.branches.set('main', this.commit(files, []));
-  }
-
-  private commit(files: Files, parents: string[]): string {
-    const sha = digest({ files, parents, n: this.commits.size });
-    this.commits.set(sha, { files: { ...files }, parents });
-    return sha;
-  }
-
-  private knows(repo: RepoRef): boolean {
-    return repoKey(repo) === repoKey(this.repo);
-  }
-
-  /** Opens pull request `number` setting `changes` on top of main. */
-  openPullRequest(number: number, changes: Files, title = `Change ${number}`): string {
-    const headSha = this.commit({ ...this.commits.get(this.branches.get('main')!)!.files, ...changes }, [this.branches.get('main')!]);
-    this.pulls.set(number, {
-      changes,
-      info: { number, title, author: `dev${number}`, baseBranch: 'main', headSha, headBranch: `feature/${number}`, state: 'open', merged: false, draft: false, url: `fake://${number}` },
-    });
-    return headSha;
-  }
-
-  /** Someone pushes to the target branch outside the queue. */
-  pushToMain(changes: Files): string {
-    const head = this.branches.get('main')!;
-    const sha = this.commit({ ...this.commits.get(head)!.files, ...changes }, [head]);
-    this.branches.set('main', sha);
-    return sha;
-  }
-
-  filesAt(ref: string): Files {
-    const sha = this.branches.get(ref) ?? ref;
-    return { ...this.commits.get(sha)!.files };
-  }
-
-  private apply(files: Files, n: number): { ok: true; files: Files } | { ok: false; conflicted: string[] } {
-    const pull = this.pulls.get(n);
-    if (!pull) throw new Error(`no pull request #${n}`);
-    const conflicted = Object.entries(pull.changes)
-      .filter(([path, content]) => path in files && files[path] !== content)
-      .map(([path]) => path);
-    return conflicted.length > 0 ? { ok: false, conflicted } : { ok: true, files: { ...files, ...pull.changes } };
-  }
-
-  async repositoryExists(repo: RepoRef): Promise<boolean> {
-    return this.knows(repo);
-  }
-
-  async branchHead(_repo: RepoRef, branch: string): Promise<string | null> {
-    return this.branches.get(branch) ?? null;
-  }
-
-  async getPullRequest(_repo: RepoRef, number: number): Promise<PullRequestInfo | null> {
-    const p = this.pulls.get(number);
-    return p ? clone(p.info) : null;
-  }
-
-  async getPullRequests(repo: RepoRef, numbers: readonly number[]): Promise<Map<number, PullRequestInfo | null>> {
-    const out = new Map<number, PullRequestInfo | null>();
-    for (const n of numbers) out.set(n, await this.getPullRequest(repo, n));
-    return out;
-  }
-
-  async listOpenPullRequests(): Promise<PullRequestInfo[]> {
-    return [...this.pulls.values()].filter((p) => p.info.state === 'open').map((p) => clone(p.info));
-  }
-
-  async mergeability(_repo: RepoRef, shas: { baseSha: string; headSha: string }): Promise<ProviderMergeability> {
-    const pull = [...this.pulls.values()].find((p) => p.info.headSha === shas.headSha);
-    if (!pull) return 'not_mergeable';
-    return this.apply(this.commits.get(shas.baseSha)!.files, pull.info.number).ok ? 'mergeable' : 'not_mergeable';
-  }
-
-  async isAncestor(_repo: RepoRef, ancestorSha: string, descendantSha: string): Promise<boolean> {
-    const todo = [descendantSha];
-    while (todo.length > 0) {
-      const sha = todo.pop()!;
-      if (sha === ancestorSha) return true;
-      todo.push(...(this.commits.get(sha)?.parents ?? []));
-    }
-    return false;
-  }
-
-  async readFile(_repo: RepoRef, sha: string, path: string): Promise<string | null> {
-    return this.commits.get(sha)?.files[path] ?? null;
-  }
-
-  async branchProtectionRequiredStatuses(): Promise<string[] | null> {
-    return null;
-  }
-
-  async buildTestBranch(_repo: RepoRef, input: BuildTestBranchInput): Promise<BuildTestBranchResult> {
-    const existing = this.branches.get(input.branch);
-    if (existing) return { ok: true, sha: existing, tree: digest(this.commits.get(existing)!.files) };
-    let files = this.commits.get(input.baseSha)!.files;
-    for (const pr of input.pullRequests) {
-      const next = this.apply(files, pr.number);
-      if (!next.ok) return { ok: false, reason: 'conflict', conflictPrNumber: pr.number, conflictedFiles: next.conflicted };
-      files = next.files;
-    }
-    const sha = this.commit(files, [input.baseSha]);
-    this.branches.set(input.branch, sha);
-    this.writes.push(`build ${input.branch}`);
-    return { ok: true, sha, tree: digest(files) };
-  }
-
-  async mergePullRequests(_repo: RepoRef, input: MergePullRequestsInput): Promise<MergePullRequestsResult> {
-    const head = this.branches.get(input.targetBranch) ?? null;
-    if (head !== input.expectedHeadSha) return { ok: false, reason: 'target_moved', actualHeadSha: head };
-    let files = this.commits.get(head)!.files;
-    let tip = head;
-    const mergedShas: Record<number, string> = {};
-    for (const pr of input.pullRequests) {
-      const next = this.apply(files, pr.number);
-      if (!next.ok) return { ok: false, reason: 'conflict', prNumber: pr.number, conflictedFiles: next.conflicted };
-      files = next.files;
-      tip = this.commit(files, [tip]);
-      mergedShas[pr.number] = tip;
-    }
-    if (input.expectedTree !== undefined && digest(files) !== input.expectedTree) {
-      return { ok: false, reason: 'tree_mismatch', expectedTree: input.expectedTree, actualTree: digest(files) };
-    }
-    this.branches.set(input.targetBranch, tip);
-    for (const pr of input.pullRequests) Object.assign(this.pulls.get(pr.number)!.info, { state: 'closed', merged: true });
-    this.writes.push(`merge ${input.pullRequests.map((p) => `#${p.number}`).join(' ')}`);
-    return { ok: true, newHeadSha: tip, mergedShas };
-  }
-
-  async deleteBranch(_repo: RepoRef, branch: string): Promise<DeleteBranchResult> {
-    if (!this.branches.delete(branch)) return 'not_found';
-    this.writes.push(`delete ${branch}`);
-    return 'deleted';
-  }
-
-  registry(): ProviderRegistry {
-    return { providerFor: async (repo) => (this.knows(repo) ? this : null) };
-  }
 }

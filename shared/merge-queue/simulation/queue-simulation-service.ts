@@ -1,0 +1,33 @@
+// POST /v1/simulateQueue's use case: read a queue's history (bounded), replay it under its
+// current settings and candidate ones, and optionally advise settings for a goal.
+import type { Queue } from '../domain/model.js';
+import { readQueueHistory, type HistoryRepositories } from './queue-history.js';
+import { adviseSettings, type AdviceGoal, type SettingsAdvice } from './settings-advice.js';
+import { settingsOf, whatIf, type FullSettings, type WhatIfReport } from './what-if.js';
+
+export interface SimulateQueueRequest {
+  days: number;
+  maxPullRequests: number;
+  candidates: Partial<FullSettings>[];
+  goal: AdviceGoal | null;
+}
+
+export interface SimulateQueueResult extends WhatIfReport {
+  advice: SettingsAdvice | null;
+}
+
+/** Runs read per replayed pull request at most (restarts and bisections make several per PR). */
+const RUNS_PER_PULL_REQUEST = 20;
+
+export class QueueSimulationService {
+  constructor(private readonly deps: { store: HistoryRepositories; clock?: () => Date }) {}
+
+  async simulate(queue: Queue, req: SimulateQueueRequest): Promise<SimulateQueueResult> {
+    const now = this.deps.clock?.() ?? new Date();
+    const limits = { days: req.days, maxPullRequests: req.maxPullRequests, maxRuns: req.maxPullRequests * RUNS_PER_PULL_REQUEST };
+    const history = await readQueueHistory(this.deps.store, queue.id, now, limits);
+    const current = settingsOf(queue);
+    const report = await whatIf(history, current, req.candidates);
+    return { ...report, advice: req.goal ? await adviseSettings(history, current, req.goal) : null };
+  }
+}

@@ -1,0 +1,106 @@
+// A workload played against the engine in virtual time: pull requests arrive, CI takes its time
+// and answers (a run fails when its branch holds a breaking change, or by a flake), people push
+// to the target branch outside the queue. Between events (an arrival, a run ending, a push, a
+// wake-up the planner asked for, a run's timeout) the engine's planning pass runs (simulator.ts).
+import type { Entry, TestRun } from '../domain/model.js';
+import type { ImpactedTargetSet, PlannerQueue } from '../domain/planner/types.js';
+import { entry, queue } from './builders.js';
+import { rng } from './random-queues.js';
+import { SIM_START, Simulator } from './simulator.js';
+
+export interface WorkloadPullRequest {
+  /** Minutes after the workload's start. */
+  arrivesAt: number;
+  /** Its change breaks the build: every run whose branch holds it fails. */
+  breaks: boolean;
+  /** What it impacts (parallel mode); unknown means everything. */
+  impactedTargets?: ImpactedTargetSet;
+}
+
+export interface Workload {
+  pullRequests: WorkloadPullRequest[];
+  /** Minutes a CI run takes, each run drawing one of these at random (one value: a fixed duration). */
+  ciMinutes: number[];
+  /** Chance that a run that should pass fails anyway. */
+  flakeRate: number;
+  /** Minutes after the start at which someone pushes to the target branch outside the queue. */
+  outsidePushes?: number[];
+  seed: number;
+}
+
+/** The queue settings a workload is played with (the rest are the builders' defaults). */
+export type SimulatedSettings = Partial<Omit<PlannerQueue, 'id' | 'state' | 'version' | 'pendingMode'>>;
+
+export interface PlayLimits {
+  /** Stop after this many events (a pathological setting must not run forever). */
+  maxEvents?: number;
+  /** Check the planner's determinism before every pass (doubles the planning cost). */
+  checkDeterminism?: boolean;
+}
+
+export interface WorkloadOutcome {
+  entries: Entry[];
+  runs: TestRun[];
+  /** Entry ids of the pull requests whose change breaks the build. */
+  breaking: ReadonlySet<string>;
+  /** Virtual minutes from the start to the last event. */
+  minutes: number;
+  /** True when maxEvents stopped the play before every pull request finished. */
+  truncated: boolean;
+}
+
+const MINUTE = 60_000;
+const DEFAULT_MAX_EVENTS = 200_000;
+
+export const entryIdOf = (index: number): string => `e${index + 1}`;
+
+export async function playWorkload(settings: SimulatedSettings, w: Workload, limits: PlayLimits = {}): Promise<WorkloadOutcome> {
+  const random = rng(w.seed);
+  const start = SIM_START.getTime();
+  const breaking = new Set(w.pullRequests.flatMap((p, i) => (p.breaks ? [entryIdOf(i)] : [])));
+  const sim = new Simulator({ queue: queue(settings), entries: [], bad: breaking, checkDeterminism: limits.checkDeterminism ?? false, start });
+  const arrivals = w.pullRequests.map((p, i) => ({ at: start + p.arrivesAt * MINUTE, index: i })).sort((a, b) => a.at - b.at);
+  const pushes = (w.outsidePushes ?? []).map((m) => start + m * MINUTE).sort((a, b) => a - b);
+  const endsAt = new Map<string, number>();
+  let nextArrival = 0;
+  let nextPush = 0;
+  let events = 0;
+  const maxEvents = limits.maxEvents ?? DEFAULT_MAX_EVENTS;
+  for (; events < maxEvents; events++) {
+    const running = sim.inProgress();
+    for (const r of running) {
+      if (!endsAt.has(r.id)) endsAt.set(r.id, r.createdAt.getTime() + w.ciMinutes[Math.floor(random() * w.ciMinutes.length)]! * MINUTE);
+    }
+    const wake = sim.lastWake?.getTime();
+    const candidates = [
+      ...running.map((r) => endsAt.get(r.id)!),
+      ...[...sim.timeouts.values()].map((d) => d.getTime()),
+      ...(nextArrival < arrivals.length ? [arrivals[nextArrival]!.at] : []),
+      ...(nextPush < pushes.length ? [pushes[nextPush]!] : []),
+      ...(wake !== undefined && wake > sim.now ? [wake] : []),
+    ];
+    if (candidates.length === 0) break;
+    sim.now = Math.max(sim.now, Math.min(...candidates));
+    for (; nextArrival < arrivals.length && arrivals[nextArrival]!.at <= sim.now; nextArrival++) {
+      const { at, index } = arrivals[nextArrival]!;
+      const n = index + 1;
+      const targets = w.pullRequests[index]!.impactedTargets ?? 'ALL';
+      sim.addEntry(entry(n, { state: 'not_ready', seq: n, submittedAt: new Date(at), stateChangedAt: new Date(at) }), targets);
+    }
+    for (; nextPush < pushes.length && pushes[nextPush]! <= sim.now; nextPush++) sim.forge.pushOutside(`push${nextPush + 1}`);
+    for (const r of running) {
+      if (endsAt.get(r.id)! > sim.now) continue;
+      const passes = sim.verdict(r) === 'succeeded' && random() >= w.flakeRate;
+      await sim.conclude(r.id, passes ? 'succeeded' : 'failed', passes ? 'test_run_passed' : 'test_run_failed');
+    }
+    await sim.settle();
+  }
+  const entries = [...sim.entries.values()];
+  return {
+    entries,
+    runs: [...sim.runs.values()],
+    breaking,
+    minutes: (sim.now - start) / MINUTE,
+    truncated: events >= maxEvents && !sim.allTerminal(),
+  };
+}

@@ -1,0 +1,58 @@
+// POST /v1/simulateQueue over real HTTP: a queue's recorded history (written to the store as the
+// engine records it) replayed under candidate settings, advice, sampling, and the error cases
+// (openapi-document.test.ts checks the answer against this service's own description).
+import { expect } from 'chai';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
+import { createRepo, DEFAULT_REPO } from '../../scripts/lib/git-fixtures.js';
+import { playWorkload } from '../../shared/merge-queue/simulation/workload.js';
+import type { SimulateQueueResult } from '../../shared/merge-queue/simulation/queue-simulation-service.js';
+
+const ref = { repo: DEFAULT_REPO, targetBranch: 'main' };
+type Answer = Omit<SimulateQueueResult, 'history'> & { history: Omit<SimulateQueueResult['history'], 'from' | 'to'> & { from: string; to: string } };
+
+describe('simulateQueue', function () {
+  let svc: TestService;
+
+  before(async () => {
+    svc = await startTestService();
+    await createRepo(svc.gitRoot, { repo: DEFAULT_REPO });
+    expect((await svc.post('/createQueue', ref)).status).to.equal(200);
+    const queue = (await svc.ctx.store.queues.find(svc.orgId, DEFAULT_REPO, 'main'))!;
+    // Two days ago, a serial queue took 40 pull requests, one every 8 minutes, CI 10 minutes.
+    const recorded = await playWorkload({ concurrency: 1 }, { pullRequests: Array.from({ length: 40 }, (_, i) => ({ arrivesAt: i * 8, breaks: i % 10 === 3 })), ciMinutes: [10], flakeRate: 0, seed: 1 });
+    const shift = Date.now() - 2 * 86_400_000 - recorded.entries[0]!.submittedAt.getTime();
+    const moved = (d: Date): Date => new Date(d.getTime() + shift);
+    for (const e of recorded.entries) {
+      await svc.ctx.store.entries.insert({ ...e, orgId: svc.orgId, queueId: queue.id, prNumber: 1000 + e.prNumber, submittedAt: moved(e.submittedAt), stateChangedAt: moved(e.stateChangedAt) });
+    }
+    for (const r of recorded.runs) {
+      await svc.ctx.store.testRuns.insert({ ...r, orgId: svc.orgId, queueId: queue.id, createdAt: moved(r.createdAt), concludedAt: r.concludedAt && moved(r.concludedAt) });
+    }
+  });
+  after(async () => {
+    await svc.close();
+  });
+
+  it('replays the last days under the current and candidate settings, side by side', async () => {
+    const res = await svc.post<Answer>('/simulateQueue', { ...ref, days: 7, candidates: [{ concurrency: 2 }] });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect([res.body.history.pullRequests, res.body.history.sampled]).to.deep.equal([40, false]);
+    expect([res.body.current.efficiency.merged, res.body.current.efficiency.failed]).to.deep.equal([36, 4]);
+    expect(res.body.candidates[0]!.settings.concurrency).to.equal(2);
+    expect(res.body.candidates[0]!.efficiency.timeInQueueMinutes.p50!).to.be.lessThan(res.body.current.efficiency.timeInQueueMinutes.p50!);
+    expect(res.body.advice).to.equal(null);
+  });
+
+  it('samples the most recent pull requests past maxPullRequests and advises for a goal', async () => {
+    const res = await svc.post<Answer>('/simulateQueue', { ...ref, maxPullRequests: 20, goal: { kind: 'lowest_latency' } });
+    expect(res.status).to.equal(200);
+    expect([res.body.history.pullRequests, res.body.history.sampled]).to.deep.equal([20, true]);
+    expect(res.body.advice!.best!.efficiency.timeInQueueMinutes.p50!).to.be.at.most(res.body.advice!.current.efficiency.timeInQueueMinutes.p50!);
+  });
+
+  it('answers 404 for a branch without a queue and 400 for too many candidates', async () => {
+    expect((await svc.post('/simulateQueue', { ...ref, targetBranch: 'nope' })).status).to.equal(404);
+    const many = Array.from({ length: 9 }, () => ({ concurrency: 2 }));
+    expect((await svc.post('/simulateQueue', { ...ref, candidates: many })).status).to.equal(400);
+  });
+});

@@ -1,0 +1,89 @@
+// Workloads played against the engine in virtual time, and what the simulator refuses.
+import { expect } from 'chai';
+import { entry, queue, run } from '../../../../shared/merge-queue/simulation/builders.js';
+import { InvariantViolation, SIM_REPO, Simulator } from '../../../../shared/merge-queue/simulation/simulator.js';
+import { playWorkload, type Workload } from '../../../../shared/merge-queue/simulation/workload.js';
+import { queueEfficiency } from '../../../../shared/merge-queue/simulation/queue-efficiency.js';
+
+function steady(n: number, gapMinutes: number, breaksEvery = 0, flakeRate = 0): Workload {
+  return {
+    pullRequests: Array.from({ length: n }, (_, i) => ({ arrivesAt: i * gapMinutes, breaks: breaksEvery > 0 && (i + 1) % breaksEvery === 0 })),
+    ciMinutes: [10],
+    flakeRate,
+    seed: 7,
+  };
+}
+
+describe('simulation: workloads', () => {
+  it('a serial queue with one PR per CI duration: every PR merges after exactly one run', async () => {
+    const outcome = await playWorkload({ concurrency: 1 }, steady(20, 10));
+    const eff = queueEfficiency(outcome);
+    expect([eff.merged, eff.failed, eff.unfinished]).to.deep.equal([20, 0, 0]);
+    expect(eff.ciRunsPerMerged).to.equal(1);
+    expect(eff.ciMinutesPerMerged).to.equal(10);
+    expect(eff.timeInQueueMinutes.p50).to.equal(10);
+  });
+
+  it('deterministic CI: exactly the breaking PRs fail, whatever the settings', async () => {
+    const w = steady(40, 2, 5);
+    for (const settings of [{ concurrency: 4 }, { concurrency: 3, batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 5 }, { mode: 'single' as const, pendingFailureDepth: 1, canOptimisticallyMerge: true }]) {
+      const outcome = await playWorkload(settings, w, { checkDeterminism: true });
+      const failed = outcome.entries.filter((e) => e.state === 'failed').map((e) => e.id).sort();
+      expect(failed, JSON.stringify(settings)).to.deep.equal([...outcome.breaking].sort());
+      expect(queueEfficiency(outcome).innocentEjections).to.equal(0);
+    }
+  });
+
+  it('batching costs fewer CI runs per merged PR than testing one by one', async () => {
+    const w = steady(60, 1, 20);
+    const single = queueEfficiency(await playWorkload({ concurrency: 4 }, w));
+    const batched = queueEfficiency(await playWorkload({ concurrency: 4, batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 2 }, w));
+    expect(batched.ciRunsPerMerged!).to.be.lessThan(single.ciRunsPerMerged!);
+  });
+
+  it('flakes eject innocent PRs; a pending-failure hold with optimistic merge rescues some', async () => {
+    const w = steady(80, 3, 0, 0.2);
+    const strict = queueEfficiency(await playWorkload({ concurrency: 4 }, w));
+    const lenient = queueEfficiency(await playWorkload({ concurrency: 4, pendingFailureDepth: 1, canOptimisticallyMerge: true }, w));
+    expect(strict.innocentEjections).to.be.greaterThan(0);
+    expect(lenient.innocentEjections).to.be.lessThan(strict.innocentEjections);
+  });
+
+  it('a push outside the queue restarts the runs on the new head; everything still merges', async () => {
+    const outcome = await playWorkload({ concurrency: 3 }, { ...steady(10, 1), outsidePushes: [5] });
+    expect(queueEfficiency(outcome).merged).to.equal(10);
+    expect(outcome.runs.some((r) => r.conclusionReason === 'manual_push_to_target_branch')).to.equal(true);
+  });
+
+  it('a pathological play stops at maxEvents and says so', async () => {
+    const outcome = await playWorkload({ concurrency: 1 }, steady(30, 1), { maxEvents: 5 });
+    expect(outcome.truncated).to.equal(true);
+  });
+});
+
+describe('simulation: invariants', () => {
+  it('refuses a run beyond the queue concurrency', async () => {
+    const sim = new Simulator({ queue: queue({ concurrency: 1 }), entries: [entry(1), entry(2)] });
+    await sim.settle();
+    let caught: unknown;
+    try {
+      await sim.store.testRuns.insert(run('extra', [2], [], { queueId: sim.queueId }));
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).to.be.instanceOf(InvariantViolation);
+  });
+
+  it('refuses to merge a pull request twice', async () => {
+    const sim = new Simulator({ queue: queue({ concurrency: 1 }), entries: [entry(1)] });
+    const input = { targetBranch: 'main', method: 'merge_commit' as const, pullRequests: [{ number: 1, headSha: 'sha-pr-1', title: 'PR 1', author: 'dev' }] };
+    await sim.forge.mergePullRequests(SIM_REPO, { ...input, expectedHeadSha: sim.head });
+    let caught: unknown;
+    try {
+      await sim.forge.mergePullRequests(SIM_REPO, { ...input, expectedHeadSha: sim.head });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).to.be.instanceOf(InvariantViolation);
+  });
+});

@@ -12,7 +12,9 @@ import type { Store } from '../shared/merge-queue/store/store.js';
 import { requestId } from './middleware/request-id.js';
 import { errorHandler } from './middleware/errors.js';
 import { requireToken } from './middleware/auth.js';
+import { authorizeBody, authorizeOperation } from './middleware/authorize.js';
 import { accessLog } from './middleware/access-log.js';
+import { registerAccountRoutes } from './accounts/routes/account-routes.js';
 import { registerQueueRoutes } from './merge-queue/routes/queue-routes.js';
 import type { QueueService } from '../shared/merge-queue/services/queue-service.js';
 import type { PullRequestService } from '../shared/merge-queue/services/pull-request-service.js';
@@ -75,6 +77,7 @@ export function createApp(deps: AppDeps): Koa {
   const auth = requireToken(deps.store.tokens);
   const needsToken = (path: string) => (path === '/v1' || path.startsWith('/v1/')) && !PUBLIC_V1_PATHS.has(path);
   app.use((ctx, next) => (needsToken(ctx.path) ? auth(ctx, next) : next()));
+  app.use(authorizeOperation());
 
   const dependencies = new DependencyHealth(deps.readiness, { lostAfterMs: deps.dependencyLostAfterMs, checkTimeoutMs: 2000 });
   const health = new Router();
@@ -127,12 +130,14 @@ export function createApp(deps: AppDeps): Koa {
       },
     }),
   );
-  registerQueueRoutes(v1, deps.services.queues);
+  v1.use(authorizeBody());
+  registerAccountRoutes(v1, { tokens: deps.store.tokens, audit: deps.store.audit });
+  registerQueueRoutes(v1, deps.services.queues, deps.store.audit);
   registerPullRequestRoutes(v1, deps.services.pullRequests);
   registerTestRunRoutes(v1, deps.services.commitStatuses, deps.services.testingDetails);
   if (deps.services.mergeQueueMetrics) registerMetricsRoutes(v1, deps.services.mergeQueueMetrics);
   if (deps.services.flaky) {
-    registerFlakyRoutes(v1, deps.services.flaky);
+    registerFlakyRoutes(v1, deps.services.flaky, deps.store.audit);
     registerFlakyCliRoutes(v1, deps.services.flaky);
   }
   app.use(v1.routes());

@@ -144,6 +144,15 @@ describe('OpenAPI description of this service', function () {
       const res = await fetch(bundleUrl, { method: 'PUT', body, headers: { 'content-type': 'application/octet-stream' } });
       return { status: res.status, headers: res.headers, body: JSON.parse(await res.text()) as unknown };
     });
+    let tokenId = '';
+    calls.set('POST /v1/createToken', async () => {
+      const res = await svc.post<{ id: string }>('/createToken', { name: 'described', role: 'read' });
+      tokenId = res.body.id;
+      return res;
+    });
+    post('/v1/listTokens', {});
+    calls.set('POST /v1/revokeToken', () => svc.post('/revokeToken', { id: tokenId }));
+    post('/v1/listAuditEvents', { limit: 10 });
     for (const path of ['/v1/status', '/healthz', '/readyz', '/v1/openapi.json', '/v1/docs', '/v1/docs/api-reference.js']) {
       calls.set(`GET ${path}`, () => svc.raw('GET', path));
     }

@@ -2,7 +2,9 @@
 // endpoints (docs/flaky-tests.md). Each route parses, calls one service function, serializes.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { authOf } from '../../middleware/auth.js';
+import { auditActorOf, authOf } from '../../middleware/auth.js';
+import type { AuditTrail } from '../../../shared/audit/audit-log.js';
+import { repoKey } from '../../../shared/repo-ref.js';
 import type { FlakyServices } from '../../../shared/flaky-tests/services/flaky-services.js';
 import { parseLinkTicket, parseListFailing, parseListQuarantined, parseListUnhealthy, parseTestDetails } from '../schemas/list-schemas.js';
 import { parseGetOverride, parseGetSettings, parseSetOverride, parseUpdateSettings } from '../schemas/settings-schemas.js';
@@ -21,7 +23,7 @@ function actorOf(ctx: Context, given: string | undefined): string {
   return given ? `${given} (${token})` : token;
 }
 
-export function registerFlakyRoutes(router: Router, services: FlakyServices): void {
+export function registerFlakyRoutes(router: Router, services: FlakyServices, audit: AuditTrail): void {
   const publicUrl = services.settings.publicUrl;
   const links = (ctx: Context, orgSlug: string): LinkContext => ({ baseUrl: baseUrlOf(ctx, publicUrl), orgSlug: orgSlug.trim() });
 
@@ -107,13 +109,21 @@ export function registerFlakyRoutes(router: Router, services: FlakyServices): vo
   router.post('/flaky-tests/set-quarantine-override', async (ctx) => {
     const b = parseSetOverride(ctx.request.body);
     const override = b.override === 'always_quarantine' ? 'always' : b.override === 'never_quarantine' ? 'never' : null;
-    const view = await services.quarantine.setOverride(authOf(ctx.state).orgId, {
+    const { orgId } = authOf(ctx.state);
+    const view = await services.quarantine.setOverride(orgId, {
       orgUrlSlug: b.org_url_slug,
       repo: b.repo,
       testId: b.test_id,
       override,
       reason: b.reason,
       actor: actorOf(ctx, b.actor),
+    });
+    await audit.record({
+      orgId,
+      actor: auditActorOf(ctx.state),
+      action: 'quarantine.override_set',
+      target: `${repoKey(b.repo)}:${b.test_id}`,
+      detail: { override, reason: b.reason, ...(b.actor ? { onBehalfOf: b.actor } : {}) },
     });
     ctx.body = serializeOverride(view);
   });

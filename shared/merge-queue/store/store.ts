@@ -4,6 +4,7 @@
 import type { Database } from '../../database/collection.js';
 import { DbOrgRepository } from '../../accounts/org-repository.js';
 import { DbTokenRepository } from '../../accounts/token-repository.js';
+import { DbAuditRepository } from '../../audit/audit-log.js';
 import { DbQueueRepository, type QueueRepository } from './queue-repository.js';
 import { DbEntryRepository, type EntryRepository } from './entry-repository.js';
 import { DbImpactedTargetsRepository, type ImpactedTargetsRepository } from './impacted-targets-repository.js';
@@ -23,6 +24,7 @@ export interface Store extends MergeQueueRepositories {
   db: Database;
   orgs: DbOrgRepository;
   tokens: DbTokenRepository;
+  audit: DbAuditRepository;
   queues: DbQueueRepository;
   entries: DbEntryRepository;
   impactedTargets: DbImpactedTargetsRepository;
@@ -35,6 +37,7 @@ export function createStore(db: Database): Store {
     db,
     orgs: new DbOrgRepository(db),
     tokens: new DbTokenRepository(db),
+    audit: new DbAuditRepository(db),
     queues: new DbQueueRepository(db),
     entries: new DbEntryRepository(db),
     impactedTargets: new DbImpactedTargetsRepository(db),
@@ -48,6 +51,7 @@ export async function ensureIndexes(store: Store): Promise<void> {
   await Promise.all([
     store.orgs.ensureIndexes(),
     store.tokens.ensureIndexes(),
+    store.audit.ensureIndexes(),
     store.queues.ensureIndexes(),
     store.entries.ensureIndexes(),
     store.impactedTargets.ensureIndexes(),

@@ -15,6 +15,8 @@ import { requireToken } from './middleware/auth.js';
 import { authorizeBody, authorizeOperation } from './middleware/authorize.js';
 import { accessLog } from './middleware/access-log.js';
 import { registerAccountRoutes } from './accounts/routes/account-routes.js';
+import { registerWebhookRoutes } from './events/routes/webhook-routes.js';
+import type { WebhookEndpointService } from '../shared/events/webhook-endpoint-service.js';
 import { registerQueueRoutes } from './merge-queue/routes/queue-routes.js';
 import type { QueueService } from '../shared/merge-queue/services/queue-service.js';
 import type { PullRequestService } from '../shared/merge-queue/services/pull-request-service.js';
@@ -44,6 +46,8 @@ export interface AppDeps {
     mergeQueueMetrics?: MergeQueueMetricsService;
     /** Flaky tests: ingestion, detection, quarantine and the flaky-tests API. */
     flaky?: FlakyServices;
+    /** Outbound webhook endpoints. */
+    webhooks?: WebhookEndpointService;
   };
   /** Dependency checks for /readyz: each resolves when the dependency answers. */
   readiness: Record<string, () => Promise<void>>;
@@ -133,6 +137,7 @@ export function createApp(deps: AppDeps): Koa {
   v1.use(authorizeBody());
   registerAccountRoutes(v1, { tokens: deps.store.tokens, audit: deps.store.audit });
   registerQueueRoutes(v1, deps.services.queues, deps.store.audit);
+  if (deps.services.webhooks) registerWebhookRoutes(v1, deps.services.webhooks, deps.store.audit);
   registerPullRequestRoutes(v1, deps.services.pullRequests);
   registerTestRunRoutes(v1, deps.services.commitStatuses, deps.services.testingDetails);
   if (deps.services.mergeQueueMetrics) registerMetricsRoutes(v1, deps.services.mergeQueueMetrics);

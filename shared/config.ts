@@ -48,6 +48,16 @@ export interface Config {
   flakyInfraFailureThreshold: number;
   /** Flaky tests: validity of upload URLs handed to the hosted CLI, in seconds. */
   flakyUploadUrlTtlSeconds: number;
+  /** Outbound webhooks (docs/webhooks.md). */
+  webhooks: {
+    /** Delay before a delivery's first retry; each further retry waits twice as long. */
+    retryBaseMs: number;
+    maxAttempts: number;
+    /** An endpoint whose deliveries have all failed for this long is disabled. */
+    disableAfterSeconds: number;
+    /** How long a receiver has to answer. */
+    timeoutMs: number;
+  };
 }
 
 /** A configuration error names the variable and what is wrong; start-up prints it and exits. */
@@ -134,6 +144,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       FLAKY_TICKET_URL_TEMPLATE: ticketTemplate({ default: undefined }),
       FLAKY_INFRA_FAILURE_THRESHOLD: fraction({ default: 0.8 }),
       FLAKY_UPLOAD_URL_TTL_SECONDS: positiveInt(60, 86_400)({ default: 3_600 }),
+      WEBHOOK_RETRY_BASE_MS: positiveInt(1, 3_600_000)({ default: 20_000 }),
+      WEBHOOK_MAX_ATTEMPTS: positiveInt(1, 50)({ default: 13 }),
+      WEBHOOK_DISABLE_AFTER_SECONDS: positiveInt(1, 2_592_000)({ default: 86_400 }),
+      WEBHOOK_TIMEOUT_MS: positiveInt(100, 120_000)({ default: 10_000 }),
     },
     {
       reporter: ({ errors: found }) => {
@@ -171,5 +185,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     flakyTicketUrlTemplate: clean.FLAKY_TICKET_URL_TEMPLATE ?? null,
     flakyInfraFailureThreshold: clean.FLAKY_INFRA_FAILURE_THRESHOLD,
     flakyUploadUrlTtlSeconds: clean.FLAKY_UPLOAD_URL_TTL_SECONDS,
+    webhooks: {
+      retryBaseMs: clean.WEBHOOK_RETRY_BASE_MS,
+      maxAttempts: clean.WEBHOOK_MAX_ATTEMPTS,
+      disableAfterSeconds: clean.WEBHOOK_DISABLE_AFTER_SECONDS,
+      timeoutMs: clean.WEBHOOK_TIMEOUT_MS,
+    },
   };
 }

@@ -15,6 +15,7 @@ import { timeoutProcessor } from './processors/timeout-processor.js';
 import { wakeProcessor } from './processors/wake-processor.js';
 import { syncProcessor } from './processors/sync-processor.js';
 import { reconcileProcessor } from './processors/reconcile-processor.js';
+import { deliverWebhookProcessor, eventSweepProcessor, publishEventProcessor } from './processors/event-processors.js';
 
 function processorsOf(ctx: ServiceContext): ProcessorRegistry {
   return {
@@ -23,6 +24,9 @@ function processorsOf(ctx: ServiceContext): ProcessorRegistry {
     wake: wakeProcessor(ctx),
     sync: syncProcessor(ctx),
     reconcile: reconcileProcessor(ctx),
+    'publish-event': publishEventProcessor(ctx),
+    'deliver-webhook': deliverWebhookProcessor(ctx),
+    'event-sweep': eventSweepProcessor(ctx),
   };
 }
 

@@ -14,6 +14,7 @@ import * as cliRequest from '../flaky-tests/schemas/cli-schemas.js';
 import { UploadMetaSchema } from '../flaky-tests/schemas/upload-schemas.js';
 import * as flaky from '../flaky-tests/schemas/response-schemas.js';
 import * as accounts from '../accounts/schemas/account-schemas.js';
+import * as webhooks from '../events/schemas/webhook-schemas.js';
 import type { Role } from '../../shared/accounts/roles.js';
 import { isUrgent } from '../../shared/merge-queue/domain/priority.js';
 import { DependencyLostResponse, HealthResponse, ReadinessResponse, ServiceStatusResponse } from './health-schemas.js';
@@ -23,6 +24,7 @@ export const TAGS = {
   flakyTests: 'Flaky tests',
   cli: 'Hosted CLI',
   administration: 'Administration',
+  webhooks: 'Webhooks',
   service: 'Service',
 } as const;
 
@@ -81,6 +83,9 @@ const mergeQueue = (name: string, access: Role, summary: string, request: TSchem
 const administration = (name: string, access: Role, summary: string, request: TSchema, ok: TSchema): Operation =>
   jsonPost({ path: `/v1/${name}`, operationId: name, tag: TAGS.administration, summary, access, compatible: false, request, ok });
 
+const webhookOp = (name: string, summary: string, request: TSchema, ok: TSchema): Operation =>
+  jsonPost({ path: `/v1/${name}`, operationId: name, tag: TAGS.webhooks, summary, access: 'admin', compatible: false, request, ok });
+
 const flakyTests = (name: string, access: Role, summary: string, request: TSchema, ok: TSchema, compatible: boolean): Operation =>
   jsonPost({
     access,
@@ -134,6 +139,14 @@ export const OPERATIONS: readonly Operation[] = [
   administration('listTokens', 'admin', "The organisation's API tokens (never their values)", accounts.EmptyRequestSchema, accounts.ListTokensResponse),
   administration('revokeToken', 'admin', 'Revoke an API token', accounts.TokenIdSchema, mq.EmptyResponse),
   administration('listAuditEvents', 'read', 'Who changed queues, tokens, webhooks and quarantine overrides, newest first', accounts.ListAuditEventsSchema, accounts.ListAuditEventsResponse),
+
+  webhookOp('createWebhookEndpoint', 'Create a webhook endpoint; the answer shows its signing secret once', webhooks.CreateEndpointSchema, webhooks.EndpointWithSecretResponse),
+  webhookOp('listWebhookEndpoints', "The organisation's webhook endpoints", accounts.EmptyRequestSchema, webhooks.ListEndpointsResponse),
+  webhookOp('updateWebhookEndpoint', 'Change, disable or re-enable a webhook endpoint', webhooks.UpdateEndpointSchema, webhooks.EndpointResponse),
+  webhookOp('deleteWebhookEndpoint', 'Delete a webhook endpoint and its deliveries', webhooks.EndpointIdSchema, mq.EmptyResponse),
+  webhookOp('rotateWebhookSecret', 'A new signing secret; the previous one keeps signing for 24 hours', webhooks.EndpointIdSchema, webhooks.EndpointWithSecretResponse),
+  webhookOp('listWebhookDeliveries', "An endpoint's recent deliveries, newest first", webhooks.ListDeliveriesSchema, webhooks.ListDeliveriesResponse),
+  webhookOp('redeliverWebhook', 'Send one delivery again (same webhook-id)', webhooks.DeliveryIdSchema, webhooks.DeliveryResponse),
 
   flakyTests('list-failing-tests', 'read', 'Tests that failed in a time window (at most 7 days)', listRequest.ListFailingSchema, flaky.ListFailingResponse, true),
   flakyTests('list-unhealthy-tests', 'read', 'Flaky or broken tests', listRequest.ListUnhealthySchema, flaky.ListUnhealthyResponse, true),

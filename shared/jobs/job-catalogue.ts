@@ -25,6 +25,14 @@ export interface WakeJob {
   why: string;
 }
 
+export interface PublishEventJob {
+  eventId: string;
+}
+
+export interface DeliverWebhookJob {
+  deliveryId: string;
+}
+
 /** A periodic job: everything it needs is read from stored state. */
 export type PeriodicJob = Record<string, never>;
 
@@ -39,6 +47,12 @@ export interface JobPayloads {
   sync: PeriodicJob;
   /** Periodic: re-plan queues whose stored state says work is due. */
   reconcile: PeriodicJob;
+  /** Render a domain event and create its deliveries to the subscribed webhook endpoints. */
+  'publish-event': PublishEventJob;
+  /** One attempt of one delivery (endpoint, event); retries are new delayed jobs (docs/webhooks.md). */
+  'deliver-webhook': DeliverWebhookJob;
+  /** Periodic: publish events and re-enqueue deliveries whose jobs were lost. */
+  'event-sweep': PeriodicJob;
 }
 
 export type JobName = keyof JobPayloads;
@@ -107,6 +121,31 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     every: 'providerPollSeconds',
   },
   reconcile: {
+    attempts: 1,
+    backoffMs: 0,
+    concurrency: 1,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+    every: 'reconcileSeconds',
+  },
+  'publish-event': {
+    attempts: 5,
+    backoffMs: 1000,
+    concurrency: 4,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+  },
+  'deliver-webhook': {
+    // These attempts cover the processor's own failures (database down); a receiver's failures
+    // are retried by the dispatcher with its own backoff (WEBHOOK_RETRY_BASE_MS).
+    attempts: 3,
+    backoffMs: 1000,
+    // Deliveries wait on receivers, not on this process: many at once.
+    concurrency: 16,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+  },
+  'event-sweep': {
     attempts: 1,
     backoffMs: 0,
     concurrency: 1,

@@ -23,12 +23,19 @@ import { jobCountsSource } from '../metrics/job-metrics.js';
 import { MergeQueueMetricsService } from '../merge-queue/services/metrics-service.js';
 import { createFlakyStore, ensureFlakyIndexes } from '../flaky-tests/store/flaky-store.js';
 import { createFlakyServices, type FlakyServices } from '../flaky-tests/services/flaky-services.js';
+import { createEventStore, ensureEventIndexes, type EventStore } from '../events/event-store.js';
+import { EventOutbox } from '../events/event-outbox.js';
+import { withDomainEvents } from '../events/emitting-repositories.js';
+import { WebhookDispatcher } from '../events/webhook-dispatcher.js';
+import { WebhookEndpointService } from '../events/webhook-endpoint-service.js';
 
 export interface ServiceContext {
   config: Config;
   logger: Logger;
   db: Database;
   store: Store;
+  /** Domain events, webhook endpoints and deliveries. */
+  eventStore: EventStore;
   providers: ProviderRegistry;
   /** Fail-fast connection for enqueues made while serving requests. */
   producerRedis: Redis;
@@ -42,6 +49,8 @@ export interface ServiceContext {
     engine: EngineService;
     mergeQueueMetrics: MergeQueueMetricsService;
     flaky: FlakyServices;
+    webhooks: WebhookEndpointService;
+    webhookDispatcher: WebhookDispatcher;
   };
   readiness: Record<string, () => Promise<void>>;
   shutdown: Shutdown;
@@ -85,9 +94,16 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
 
   const providers = createProviderRegistry({ localGitRoot: config.localGitRoot });
   const requestPlan = (queueId: string, why: string) => jobs.requestPlan(queueId, why);
-  const queues = new QueueService({ store, providers, logger, requestPlan });
-  const pullRequests = new PullRequestService({ store, providers, queues, logger, requestPlan });
-  const commitStatuses = new CommitStatusService({ store, logger, requestPlan });
+  const eventStore = createEventStore(db);
+  await ensureEventIndexes(eventStore);
+  const enqueuePublish = (eventId: string) => jobs.enqueue('publish-event', { eventId });
+  const enqueueDelivery = (deliveryId: string, at?: Date) => jobs.enqueue('deliver-webhook', { deliveryId }, at ? { runAt: at } : {});
+  // The services write through repositories that emit a domain event with every transition.
+  const outbox = new EventOutbox({ events: eventStore.events, requestPublish: enqueuePublish, logger });
+  const repositories = withDomainEvents(store, outbox);
+  const queues = new QueueService({ store: repositories, providers, logger, requestPlan });
+  const pullRequests = new PullRequestService({ store: repositories, providers, queues, logger, requestPlan });
+  const commitStatuses = new CommitStatusService({ store: repositories, logger, requestPlan });
   const flakyStore = createFlakyStore(db);
   await ensureFlakyIndexes(flakyStore);
   const flaky = createFlakyServices({
@@ -110,10 +126,10 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     queues,
     pullRequests,
     commitStatuses,
-    testingDetails: new TestingDetailsService({ store, queues }),
-    sync: new SyncService({ store, providers, pullRequests, logger, requestPlan }),
+    testingDetails: new TestingDetailsService({ store: repositories, queues }),
+    sync: new SyncService({ store: repositories, providers, pullRequests, logger, requestPlan }),
     engine: new EngineService({
-      store,
+      store: repositories,
       providers,
       logger,
       scheduleTimeout: (run) => (run.deadlineAt ? jobs.scheduleTimeout(run.queueId, run.id, run.deadlineAt) : Promise.resolve()),
@@ -121,6 +137,21 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
       evaluateRun: (run, repo) => commitStatuses.evaluateRun(run, repo),
     }),
     mergeQueueMetrics: new MergeQueueMetricsService({ store }),
+    webhooks: new WebhookEndpointService({ endpoints: eventStore.endpoints, deliveries: eventStore.deliveries, enqueueDelivery }),
+    webhookDispatcher: new WebhookDispatcher({
+      ...eventStore,
+      store,
+      enqueueDelivery,
+      enqueuePublish,
+      settings: {
+        retryBaseMs: config.webhooks.retryBaseMs,
+        maxAttempts: config.webhooks.maxAttempts,
+        disableAfterMs: config.webhooks.disableAfterSeconds * 1000,
+        timeoutMs: config.webhooks.timeoutMs,
+      },
+      baseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
+      logger,
+    }),
   };
   logger.info({ database: db.kind, localGitRoot: config.localGitRoot }, 'service context ready');
   return {
@@ -128,6 +159,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     logger,
     db,
     store,
+    eventStore,
     providers,
     producerRedis,
     jobs,

@@ -153,6 +153,23 @@ describe('OpenAPI description of this service', function () {
     post('/v1/listTokens', {});
     calls.set('POST /v1/revokeToken', () => svc.post('/revokeToken', { id: tokenId }));
     post('/v1/listAuditEvents', { limit: 10 });
+    let endpointId = '';
+    calls.set('POST /v1/createWebhookEndpoint', async () => {
+      const res = await svc.post<{ id: string }>('/createWebhookEndpoint', { url: 'http://127.0.0.1:9/hook', kind: 'slack', events: ['pull_request.merged'], description: 'described' });
+      endpointId = res.body.id;
+      return res;
+    });
+    post('/v1/listWebhookEndpoints', {});
+    calls.set('POST /v1/updateWebhookEndpoint', () => svc.post('/updateWebhookEndpoint', { id: endpointId, description: 'changed' }));
+    calls.set('POST /v1/rotateWebhookSecret', () => svc.post('/rotateWebhookSecret', { id: endpointId }));
+    calls.set('POST /v1/listWebhookDeliveries', () => svc.post('/listWebhookDeliveries', { endpointId }));
+    calls.set('POST /v1/redeliverWebhook', async () => {
+      const [delivery] = await svc.ctx.eventStore.deliveries.createAll([
+        { orgId: svc.orgId, endpointId, eventId: 'described-event', type: 'pull_request.merged', orderKey: 'pr:q:1', order: { at: new Date(), version: 1 } },
+      ]);
+      return svc.post('/redeliverWebhook', { deliveryId: delivery!.id });
+    });
+    calls.set('POST /v1/deleteWebhookEndpoint', () => svc.post('/deleteWebhookEndpoint', { id: endpointId }));
     for (const path of ['/v1/status', '/healthz', '/readyz', '/v1/openapi.json', '/v1/docs', '/v1/docs/api-reference.js']) {
       calls.set(`GET ${path}`, () => svc.raw('GET', path));
     }

@@ -17,6 +17,7 @@ import { accessLog } from './middleware/access-log.js';
 import { registerAccountRoutes } from './accounts/routes/account-routes.js';
 import { registerWebhookRoutes } from './events/routes/webhook-routes.js';
 import type { WebhookEndpointService } from '../shared/events/webhook-endpoint-service.js';
+import type { TimeToMergeService } from '../shared/merge-queue/services/time-to-merge-service.js';
 import { registerQueueRoutes } from './merge-queue/routes/queue-routes.js';
 import type { QueueService } from '../shared/merge-queue/services/queue-service.js';
 import type { PullRequestService } from '../shared/merge-queue/services/pull-request-service.js';
@@ -48,6 +49,8 @@ export interface AppDeps {
     flaky?: FlakyServices;
     /** Outbound webhook endpoints. */
     webhooks?: WebhookEndpointService;
+    /** Position and estimated time to merge (getSubmittedPullRequest). */
+    timeToMerge: TimeToMergeService;
   };
   /** Dependency checks for /readyz: each resolves when the dependency answers. */
   readiness: Record<string, () => Promise<void>>;
@@ -138,7 +141,7 @@ export function createApp(deps: AppDeps): Koa {
   registerAccountRoutes(v1, { tokens: deps.store.tokens, audit: deps.store.audit });
   registerQueueRoutes(v1, deps.services.queues, deps.store.audit);
   if (deps.services.webhooks) registerWebhookRoutes(v1, deps.services.webhooks, deps.store.audit);
-  registerPullRequestRoutes(v1, deps.services.pullRequests);
+  registerPullRequestRoutes(v1, deps.services.pullRequests, { queues: deps.services.queues, timeToMerge: deps.services.timeToMerge });
   registerTestRunRoutes(v1, deps.services.commitStatuses, deps.services.testingDetails);
   if (deps.services.mergeQueueMetrics) registerMetricsRoutes(v1, deps.services.mergeQueueMetrics);
   if (deps.services.flaky) {

@@ -28,6 +28,7 @@ import { EventOutbox } from '../events/event-outbox.js';
 import { withDomainEvents } from '../events/emitting-repositories.js';
 import { WebhookDispatcher } from '../events/webhook-dispatcher.js';
 import { WebhookEndpointService } from '../events/webhook-endpoint-service.js';
+import { TimeToMergeService } from '../merge-queue/services/time-to-merge-service.js';
 
 export interface ServiceContext {
   config: Config;
@@ -51,6 +52,7 @@ export interface ServiceContext {
     flaky: FlakyServices;
     webhooks: WebhookEndpointService;
     webhookDispatcher: WebhookDispatcher;
+    timeToMerge: TimeToMergeService;
   };
   readiness: Record<string, () => Promise<void>>;
   shutdown: Shutdown;
@@ -137,6 +139,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
       evaluateRun: (run, repo) => commitStatuses.evaluateRun(run, repo),
     }),
     mergeQueueMetrics: new MergeQueueMetricsService({ store }),
+    timeToMerge: new TimeToMergeService({ store }),
     webhooks: new WebhookEndpointService({ endpoints: eventStore.endpoints, deliveries: eventStore.deliveries, enqueueDelivery }),
     webhookDispatcher: new WebhookDispatcher({
       ...eventStore,

@@ -2,13 +2,14 @@
 // with includeEstimatedTimeToMerge). Pure: from what is ahead, the concurrency, and the durations
 // and outcomes of recent test runs.
 //
-// The model: the queue tests `concurrency` groups (of `groupSize` when it batches) at a time in
-// queue order, so the pull request at position p is merged after ceil(p / (concurrency × size)) rounds of one run duration each; every run
-// ahead that fails costs the runs behind it one more round (they are rebuilt without the
-// culprit). The expected time takes the median duration and the expected number of failures
-// ahead; the range takes the 25th percentile with no failure, and the 90th percentile with the
-// failures of a bad day (the mean plus two standard deviations). Time already spent by a run that
-// is testing the pull request is subtracted.
+// The model: the queue tests `concurrency` groups (of `groupSize` pull requests when it batches)
+// at a time, in queue order, and merges in queue order. The runs already going (at or ahead of
+// this pull request) finish after a run's duration minus what they have spent; each group behind
+// starts when a slot frees up (a group ahead merges) and takes one duration. Every run ahead that
+// fails costs the runs behind it one more duration (they are rebuilt without the culprit). The
+// estimate takes the median duration and the expected number of failures ahead; the range takes
+// the 25th percentile with no failure, and the 90th percentile with the failures of a bad day
+// (the mean plus two standard deviations).
 import type { Entry, HistoryEntry } from './model.js';
 import { orderForDisplay } from './queue-order.js';
 
@@ -27,8 +28,8 @@ export interface TimeToMergeInput {
   groupSize: number;
   /** Recent concluded runs of the queue; none: no estimate. */
   samples: readonly RunSample[];
-  /** Seconds the run testing this pull request has been going (0 when none is). */
-  elapsedSeconds: number;
+  /** Seconds each run in progress at or ahead of this pull request has been going, in queue order. */
+  runningElapsedSeconds: readonly number[];
 }
 
 export interface TimeToMerge {
@@ -51,19 +52,42 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[below]! + (sorted[above]! - sorted[below]!) * (at - below);
 }
 
+/** Seconds until the group at `groups` (1-based) merges, each run taking `duration`. */
+function mergedAfter(groups: number, concurrency: number, running: readonly number[], duration: number): number {
+  const slots: number[] = Array.from({ length: Math.max(0, concurrency - running.length) }, () => 0);
+  let merged = 0;
+  for (let g = 0; g < groups; g++) {
+    const elapsed = running[g];
+    let finish: number;
+    if (elapsed !== undefined) {
+      finish = Math.max(0, duration - elapsed);
+    } else {
+      // The slot that frees first (slots free when the group holding them merges).
+      slots.sort((a, b) => a - b);
+      finish = (slots.shift() ?? merged) + duration;
+    }
+    merged = Math.max(merged, finish);
+    slots.push(merged);
+  }
+  return merged;
+}
+
 export function estimateTimeToMerge(input: TimeToMergeInput): TimeToMerge | null {
   if (input.samples.length === 0 || input.position < 1) return null;
   const durations = input.samples.map((s) => s.durationSeconds).sort((a, b) => a - b);
   const failureRate = input.samples.filter((s) => s.failed).length / input.samples.length;
-  const rounds = Math.ceil(input.position / (Math.max(1, input.concurrency) * Math.max(1, input.groupSize)));
+  const groups = Math.ceil(input.position / Math.max(1, input.groupSize));
+  const concurrency = Math.max(1, input.concurrency);
   const ahead = input.position - 1;
   const expectedFailures = ahead * failureRate;
   const badDayFailures = Math.min(ahead, expectedFailures + 2 * Math.sqrt(ahead * failureRate * (1 - failureRate)));
-  const remaining = (seconds: number) => Math.max(0, Math.round(seconds - input.elapsedSeconds));
-  const low = remaining(rounds * quantile(durations, 0.25));
-  const estimate = remaining((rounds + expectedFailures) * quantile(durations, 0.5));
-  const high = remaining((rounds + badDayFailures) * quantile(durations, 0.9));
-  return { estimate: Math.max(low, Math.min(estimate, high)), low, high };
+  const at = (q: number, failures: number) => {
+    const duration = quantile(durations, q);
+    return Math.round(mergedAfter(groups, concurrency, input.runningElapsedSeconds, duration) + failures * duration);
+  };
+  const low = at(0.25, 0);
+  const high = at(0.9, badDayFailures);
+  return { estimate: Math.max(low, Math.min(at(0.5, expectedFailures), high)), low, high };
 }
 
 /**

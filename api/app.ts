@@ -18,6 +18,7 @@ import { registerAccountRoutes } from './accounts/routes/account-routes.js';
 import { registerWebhookRoutes } from './events/routes/webhook-routes.js';
 import type { WebhookEndpointService } from '../shared/events/webhook-endpoint-service.js';
 import type { TimeToMergeService } from '../shared/merge-queue/services/time-to-merge-service.js';
+import type { EventEmitter } from '../shared/events/event-outbox.js';
 import { registerQueueRoutes } from './merge-queue/routes/queue-routes.js';
 import type { QueueService } from '../shared/merge-queue/services/queue-service.js';
 import type { PullRequestService } from '../shared/merge-queue/services/pull-request-service.js';
@@ -51,6 +52,8 @@ export interface AppDeps {
     webhooks?: WebhookEndpointService;
     /** Position and estimated time to merge (getSubmittedPullRequest). */
     timeToMerge: TimeToMergeService;
+    /** Domain events the routes emit themselves (a test quarantined by an override). */
+    domainEvents: EventEmitter;
   };
   /** Dependency checks for /readyz: each resolves when the dependency answers. */
   readiness: Record<string, () => Promise<void>>;
@@ -145,7 +148,7 @@ export function createApp(deps: AppDeps): Koa {
   registerTestRunRoutes(v1, deps.services.commitStatuses, deps.services.testingDetails);
   if (deps.services.mergeQueueMetrics) registerMetricsRoutes(v1, deps.services.mergeQueueMetrics);
   if (deps.services.flaky) {
-    registerFlakyRoutes(v1, deps.services.flaky, deps.store.audit);
+    registerFlakyRoutes(v1, deps.services.flaky, { audit: deps.store.audit, events: deps.services.domainEvents });
     registerFlakyCliRoutes(v1, deps.services.flaky);
   }
   app.use(v1.routes());

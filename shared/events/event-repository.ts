@@ -31,7 +31,7 @@ export class DbEventRepository implements EventRepository {
   }
 
   async insert(event: EmittedEvent, now = new Date()): Promise<StoredEvent> {
-    const doc: EventDoc = { _id: uuidv7(), ...event, createdAt: now, payload: null, publishedAt: null };
+    const doc: EventDoc = { _id: uuidv7(), ...event, createdAt: now, payload: event.payload ?? null, publishedAt: null };
     await this.col.insertOne(doc);
     return toEvent(doc);
   }

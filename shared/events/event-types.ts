@@ -37,7 +37,8 @@ export const EVENT_OF_STATE: Readonly<Partial<Record<EntryState, PullRequestEven
 
 /** What an event is about: ids to render its payload from, and what only the moment knew. */
 export interface EventSubject {
-  queueId: string;
+  /** The queue the event is about; absent for flaky-test events (they carry their payload). */
+  queueId?: string;
   entryId?: string;
   runId?: string | null;
   /** The transition's reason code (lowercase, model.ts REASONS). */
@@ -55,9 +56,11 @@ export interface EmittedEvent {
   orderKey: string;
   order: { at: Date; version: number };
   subject: EventSubject;
+  /** Given by events whose payload is known when they happen (flaky tests); else rendered when published. */
+  payload?: Record<string, unknown>;
 }
 
-export interface StoredEvent extends EmittedEvent {
+export interface StoredEvent extends Omit<EmittedEvent, 'payload'> {
   id: string;
   createdAt: Date;
   /** The payload, rendered once so that every delivery and redelivery sends the same bytes. */

@@ -22,6 +22,12 @@ const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').rep
 
 export function slackMessage(payload: Payload): { text: string } {
   const repo = payload.repository as { owner: string; name: string };
+  if (payload.type === 'test.quarantined') {
+    const test = payload.test as { name: string };
+    const why = typeof payload.reason === 'string' ? ` — ${payload.reason}` : '';
+    const who = typeof payload.actor === 'string' ? ` (by ${payload.actor})` : '';
+    return { text: escape(`Test “${test.name}” of ${repo.owner}/${repo.name} is quarantined${why}${who}`) };
+  }
   const where = `${repo.owner}/${repo.name} → ${String(payload.target_branch)}`;
   const type = String(payload.type);
   if (type === 'queue.state_changed') {

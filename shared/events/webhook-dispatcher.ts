@@ -56,7 +56,7 @@ export class WebhookDispatcher {
   async publish(eventId: string): Promise<void> {
     const event = await this.deps.events.findById(eventId);
     if (!event || event.publishedAt) return;
-    const payload = await this.render(event);
+    const payload = event.payload ?? (await this.render(event));
     const endpoints = payload ? (await this.deps.endpoints.list(event.orgId)).filter((e) => subscribed(e, event)) : [];
     const deliveries = await this.deps.deliveries.createAll(
       endpoints.map((e) => ({ orgId: event.orgId, endpointId: e.id, eventId: event.id, type: event.type, orderKey: event.orderKey, order: event.order })),
@@ -68,7 +68,7 @@ export class WebhookDispatcher {
   /** Null when what the event is about is gone (a queue deleted since): nothing to deliver. */
   private async render(event: StoredEvent): Promise<Payload | null> {
     const { store } = this.deps;
-    const queue = await store.queues.findById(event.subject.queueId);
+    const queue = event.subject.queueId ? await store.queues.findById(event.subject.queueId) : null;
     if (!queue) {
       this.deps.logger.warn({ eventId: event.id, type: event.type }, 'event not delivered: its queue is gone');
       return null;
@@ -124,7 +124,8 @@ export class WebhookDispatcher {
       await deliveries.finishAttempt(delivery.id, outcome, { status: 'failed' });
       await this.continueAfter(delivery);
     } else {
-      const at = new Date(now.getTime() + retryDelayMs(settings, attempts));
+      // The delay counts from the end of the failed attempt, not from its start.
+      const at = new Date(outcome.at.getTime() + outcome.durationMs + retryDelayMs(settings, attempts));
       await deliveries.finishAttempt(delivery.id, outcome, { status: 'retrying', at });
       await this.deps.enqueueDelivery(delivery.id, at);
     }

@@ -53,6 +53,8 @@ export interface ServiceContext {
     webhooks: WebhookEndpointService;
     webhookDispatcher: WebhookDispatcher;
     timeToMerge: TimeToMergeService;
+    /** Emits domain events that do not come from a merge-queue transition (flaky tests). */
+    domainEvents: EventOutbox;
   };
   readiness: Record<string, () => Promise<void>>;
   shutdown: Shutdown;
@@ -140,6 +142,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     }),
     mergeQueueMetrics: new MergeQueueMetricsService({ store }),
     timeToMerge: new TimeToMergeService({ store }),
+    domainEvents: outbox,
     webhooks: new WebhookEndpointService({ endpoints: eventStore.endpoints, deliveries: eventStore.deliveries, enqueueDelivery }),
     webhookDispatcher: new WebhookDispatcher({
       ...eventStore,

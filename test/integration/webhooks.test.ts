@@ -6,6 +6,7 @@ import { startTestService, type TestService } from '../../scripts/lib/test-servi
 import { waitFor } from '../../scripts/lib/wait.js';
 import { makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { junit, ORG, REPO, sha, uploadOk } from './flaky-support.js';
 
 interface EndpointBody {
   id: string;
@@ -197,6 +198,47 @@ describe('outbound webhooks', function () {
       expect((await svc.post<{ endpoints: unknown[] }>('/listWebhookEndpoints', {}, { token: other.token })).body.endpoints).to.deep.equal([]);
       const audit = await svc.post<{ events: { action: string; target: string }[] }>('/listAuditEvents', {});
       expect(audit.body.events.filter((e) => e.target === endpoint.id).map((e) => e.action)).to.deep.equal(['webhook.deleted', 'webhook.updated', 'webhook.created']);
+    });
+
+    it('tells when an override quarantines a test (standard and slack endpoints)', async () => {
+      const slackReceiver = await startWebhookReceiver();
+      try {
+        const endpoint = await createEndpoint({ url: receiver.url, events: ['test.quarantined'] });
+        await createEndpoint({ url: slackReceiver.url, kind: 'slack', events: ['test.quarantined'] });
+        await uploadOk(svc, { branch: 'main', commit_sha: sha(1) }, [{ name: 'r.xml', data: junit({ a: 'f' }) }]);
+        const failing = await svc.post<{ tests: { id: string }[] }>('/flaky-tests/list-failing-tests', {
+          repo: REPO,
+          org_url_slug: ORG,
+          page_query: { page_size: 10 },
+          start_time: new Date(Date.now() - 3_600_000).toISOString(),
+          end_time: new Date(Date.now() + 60_000).toISOString(),
+        });
+        const testId = failing.body.tests[0]!.id;
+        const flakyRepo = { repo: REPO, org_url_slug: ORG };
+        expect((await svc.post('/flaky-tests/update-repo-settings', { ...flakyRepo, quarantine: { enabled: true }, reason: 'on' })).status).to.equal(200);
+        const set = (override: string) => svc.post('/flaky-tests/set-quarantine-override', { ...flakyRepo, test_id: testId, override, reason: 'known flake', actor: 'alice' });
+        expect((await set('ALWAYS_QUARANTINE')).status).to.equal(200);
+        // Already quarantined: no second event; lifting and quarantining again: one more.
+        expect((await set('ALWAYS_QUARANTINE')).status).to.equal(200);
+        expect((await set('NEVER_QUARANTINE')).status).to.equal(200);
+        expect((await set('ALWAYS_QUARANTINE')).status).to.equal(200);
+        const received = await waitReceived('two events', 2);
+        for (const r of received) receiver.verify(r, endpoint.secret);
+        expect(received[0]!.json).to.deep.include({
+          type: 'test.quarantined',
+          repository: REPO,
+          override: 'ALWAYS_QUARANTINE',
+          reason: 'known flake',
+        });
+        expect(received[0]!.json.test).to.deep.include({ id: testId, name: 'a' });
+        expect(String(received[0]!.json.actor)).to.match(/^alice \(token:/);
+        const slack = await waitFor('slack message', async () => slackReceiver.received.length >= 1 && slackReceiver.received);
+        expect(slack[0]!.json.text).to.match(/^Test “a” of acme\/widgets is quarantined — known flake \(by alice \(token:\S+\)\)$/);
+        // Events are stored with the request that caused them: exactly two were emitted.
+        expect(await svc.ctx.db.collection('domain_events').countDocuments({ type: 'test.quarantined' })).to.equal(2);
+      } finally {
+        await slackReceiver.close();
+      }
     });
 
     it('never slows the queue: a receiver that never answers does not hold a merge', async () => {

@@ -9,7 +9,7 @@ import { createApp } from '../../api/app.js';
 import { appDepsOf } from '../../api/server.js';
 import { expectDescribedAnswer, type ServiceDoc } from '../helpers/openapi.js';
 import { CI, makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
-import { ORG, REPO, bundle, junit, sha, uploadOk } from './flaky-support.js';
+import { ORG, REPO, bundle, failingTestId, junit, sha } from './flaky-support.js';
 import { pushToBranch } from '../../scripts/lib/git-fixtures.js';
 
 /** `METHOD /path` of every route of the application's routers, parameters as `{name}`. */
@@ -87,15 +87,7 @@ describe('OpenAPI description of this service', function () {
     await q.submitOk(1);
     const run = await q.runOf(1);
     const entry = await q.entry(1);
-    await uploadOk(svc, { branch: 'main', commit_sha: sha(1) }, [{ name: 'r.xml', data: junit({ a: 'f', b: 'p' }) }]);
-    const failing = await svc.post<{ tests: { id: string }[] }>('/flaky-tests/list-failing-tests', {
-      repo: REPO,
-      org_url_slug: ORG,
-      page_query: { page_size: 10 },
-      start_time: new Date(Date.now() - 3_600_000).toISOString(),
-      end_time: new Date(Date.now() + 60_000).toISOString(),
-    });
-    const testId = failing.body.tests[0]!.id;
+    const testId = await failingTestId(svc, { a: 'f', b: 'p' });
     const flakyRepo = { repo: REPO, org_url_slug: ORG };
 
     post('/v1/submitPullRequest', { ...ref, pr: { number: 2 } });

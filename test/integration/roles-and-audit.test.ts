@@ -7,7 +7,7 @@ import { createRepo, DEFAULT_REPO } from '../../scripts/lib/git-fixtures.js';
 import { generateToken } from '../../shared/accounts/token-repository.js';
 import { ROLES, roleAllows, type Role } from '../../shared/accounts/roles.js';
 import { OPERATIONS } from '../../api/openapi/operations.js';
-import { junit, ORG, REPO, sha, uploadOk } from './flaky-support.js';
+import { failingTestId, ORG, REPO } from './flaky-support.js';
 
 interface ErrorBody {
   error: { code: string; message: string };
@@ -159,15 +159,7 @@ describe('roles and the audit trail', function () {
   });
 
   it('records quarantine overrides with their actor', async () => {
-    await uploadOk(svc, { branch: 'main', commit_sha: sha(1) }, [{ name: 'r.xml', data: junit({ a: 'f' }) }]);
-    const failing = await svc.post<{ tests: { id: string }[] }>('/flaky-tests/list-failing-tests', {
-      repo: REPO,
-      org_url_slug: ORG,
-      page_query: { page_size: 10 },
-      start_time: new Date(Date.now() - 3_600_000).toISOString(),
-      end_time: new Date(Date.now() + 60_000).toISOString(),
-    });
-    const testId = failing.body.tests[0]!.id;
+    const testId = await failingTestId(svc);
     const body = { repo: REPO, org_url_slug: ORG, test_id: testId, override: 'NEVER_QUARANTINE', reason: 'known bad runner', actor: 'alice' };
     expect((await svc.post('/flaky-tests/set-quarantine-override', body, { token: tokens.write })).status).to.equal(403);
     expect((await svc.post('/flaky-tests/set-quarantine-override', body, { token: tokens.admin })).status).to.equal(200);

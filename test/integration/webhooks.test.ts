@@ -6,7 +6,7 @@ import { startTestService, type TestService } from '../../scripts/lib/test-servi
 import { waitFor } from '../../scripts/lib/wait.js';
 import { makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { junit, ORG, REPO, sha, uploadOk } from './flaky-support.js';
+import { failingTestId, ORG, REPO } from './flaky-support.js';
 
 interface EndpointBody {
   id: string;
@@ -205,15 +205,7 @@ describe('outbound webhooks', function () {
       try {
         const endpoint = await createEndpoint({ url: receiver.url, events: ['test.quarantined'] });
         await createEndpoint({ url: slackReceiver.url, kind: 'slack', events: ['test.quarantined'] });
-        await uploadOk(svc, { branch: 'main', commit_sha: sha(1) }, [{ name: 'r.xml', data: junit({ a: 'f' }) }]);
-        const failing = await svc.post<{ tests: { id: string }[] }>('/flaky-tests/list-failing-tests', {
-          repo: REPO,
-          org_url_slug: ORG,
-          page_query: { page_size: 10 },
-          start_time: new Date(Date.now() - 3_600_000).toISOString(),
-          end_time: new Date(Date.now() + 60_000).toISOString(),
-        });
-        const testId = failing.body.tests[0]!.id;
+        const testId = await failingTestId(svc);
         const flakyRepo = { repo: REPO, org_url_slug: ORG };
         expect((await svc.post('/flaky-tests/update-repo-settings', { ...flakyRepo, quarantine: { enabled: true }, reason: 'on' })).status).to.equal(200);
         const set = (override: string) => svc.post('/flaky-tests/set-quarantine-override', { ...flakyRepo, test_id: testId, override, reason: 'known flake', actor: 'alice' });

@@ -12,8 +12,7 @@
 // (shared/merge-queue/simulation); CI durations are uniform in the given range.
 import { parseArgs } from 'node:util';
 import type { Entry } from '../shared/merge-queue/domain/model.js';
-import { estimateTimeToMerge, queuePosition, type RunSample } from '../shared/merge-queue/domain/time-to-merge.js';
-import { orderForDisplay } from '../shared/merge-queue/domain/queue-order.js';
+import { aheadOf, estimateTimeToMerge, type RunSample } from '../shared/merge-queue/domain/time-to-merge.js';
 import { entry, queue, T0 } from '../shared/merge-queue/simulation/builders.js';
 import { rng } from '../shared/merge-queue/simulation/random-queues.js';
 import { Simulator } from '../shared/merge-queue/simulation/simulator.js';
@@ -71,12 +70,12 @@ function samplesAt(now: number): RunSample[] {
 function predict(now: number): void {
   const queued = active();
   const samples = samplesAt(now);
-  const ordered = orderForDisplay(queued);
   for (const e of queued) {
-    const position = queuePosition(e, queued);
-    if (position === null) continue;
+    const ahead = aheadOf(e, queued);
+    if (!ahead) continue;
+    const position = ahead.length;
     // As the service computes it: the runs going at or ahead of it, once each.
-    const running = new Set(ordered.slice(0, position).flatMap((x) => (x.currentRunId && x.state !== 'pending' ? [x.currentRunId] : [])));
+    const running = new Set(ahead.flatMap((x) => (x.currentRunId && x.state !== 'pending' ? [x.currentRunId] : [])));
     const runningElapsedSeconds = [...running].map((id) => (now - sim.runs.get(id)!.createdAt.getTime()) / 1000);
     const t = estimateTimeToMerge({ position, concurrency: CONCURRENCY, groupSize: 1, samples, runningElapsedSeconds });
     if (t) predictions.push({ entryId: e.id, at: now, position, ...t });

@@ -69,8 +69,8 @@ describe('openmq CLI', function () {
     expect(two).to.include({ priorityName: 'low', noBatch: true });
     await q.waitState(1, 'testing');
 
-    const status = await ok<{ state: string; prNumber: number; timeline?: unknown }>('status', '1', ...queueArgs());
-    expect(status).to.include({ state: 'testing', prNumber: 1 });
+    const status = await ok<{ state: string; prNumber: number; position: number; timeline?: unknown }>('status', '1', ...queueArgs());
+    expect(status).to.include({ state: 'testing', prNumber: 1, position: 1 });
     expect(status).not.to.have.property('timeline');
     const withTimeline = await ok<{ timeline: { state: string }[] }>('status', '1', '--timeline', ...queueArgs());
     expect(withTimeline.timeline[0]!.state).to.equal('testing');
@@ -78,6 +78,7 @@ describe('openmq CLI', function () {
     expect(human.code).to.equal(0);
     expect(human.stdout).to.match(/^pull request: #1 Add one$/m);
     expect(human.stdout).to.match(/^state: +testing$/m);
+    expect(human.stdout).to.match(/^position: +1$/m);
     expect(human.stdout).to.match(/^TIME +STATE +REASON +DETAIL$/m);
 
     expect(await ok('restart', '1', ...queueArgs())).to.deep.equal({});

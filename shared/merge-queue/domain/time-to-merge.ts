@@ -39,10 +39,14 @@ export interface TimeToMerge {
   high: number;
 }
 
-/** Where `entry` stands among the queue's active entries (1 = next to merge); null when not active. */
-export function queuePosition(entry: Pick<Entry, 'id'>, active: readonly Entry[]): number | null {
-  const index = orderForDisplay(active).findIndex((e) => e.id === entry.id);
-  return index < 0 ? null : index + 1;
+/**
+ * The queue's active entries at or ahead of `entry`, in queue order (it last): their count is its
+ * position (1 = next to merge). Null when it is not active.
+ */
+export function aheadOf(entry: Pick<Entry, 'id'>, active: readonly Entry[]): Entry[] | null {
+  const ordered = orderForDisplay(active);
+  const index = ordered.findIndex((e) => e.id === entry.id);
+  return index < 0 ? null : ordered.slice(0, index + 1);
 }
 
 function quantile(sorted: readonly number[], q: number): number {

@@ -2,8 +2,7 @@
 // queue's runs of the last day, and asks the pure estimate (domain/time-to-merge.ts).
 import type { Entry, Queue } from '../domain/model.js';
 import { TERMINAL_ENTRY_STATES } from '../domain/model.js';
-import { estimateTimeToMerge, runSamplesFromHistories, type TimeToMerge } from '../domain/time-to-merge.js';
-import { orderForDisplay } from '../domain/queue-order.js';
+import { aheadOf, estimateTimeToMerge, runSamplesFromHistories, type TimeToMerge } from '../domain/time-to-merge.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 
 /** How far back run durations and failures are read. */
@@ -21,15 +20,14 @@ export class TimeToMergeService {
   /** Null for an entry that has left the queue. */
   async standing(queue: Queue, entry: Entry, now = new Date()): Promise<QueueStanding | null> {
     if (TERMINAL_ENTRY_STATES.includes(entry.state)) return null;
-    const ordered = orderForDisplay(await this.deps.store.entries.listActive(queue.id));
-    const index = ordered.findIndex((e) => e.id === entry.id);
-    if (index < 0) return null;
-    const position = index + 1;
+    const ahead = aheadOf(entry, await this.deps.store.entries.listActive(queue.id));
+    if (!ahead) return null;
+    const position = ahead.length;
     if (queue.state === 'paused' || entry.state === 'not_ready') return { position, timeToMerge: null };
     const recent = await this.deps.store.entries.listHistoriesChangedSince({ orgId: queue.orgId, queueIds: [queue.id] }, new Date(now.getTime() - SAMPLE_WINDOW_MS));
     // The runs going at or ahead of it, once each (a batch's entries share one), in queue order.
     const running = new Map<string, number>();
-    for (const e of ordered.slice(0, position)) {
+    for (const e of ahead) {
       const since = e.currentRunId && e.state !== 'pending' ? e.history.findLast((h) => h.to === 'testing')?.at : undefined;
       if (e.currentRunId && since && !running.has(e.currentRunId)) running.set(e.currentRunId, (now.getTime() - since.getTime()) / 1000);
     }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { estimateTimeToMerge, queuePosition, runSamplesFromHistories, type RunSample } from '../../../shared/merge-queue/domain/time-to-merge.js';
+import { aheadOf, estimateTimeToMerge, runSamplesFromHistories, type RunSample } from '../../../shared/merge-queue/domain/time-to-merge.js';
 import type { HistoryEntry } from '../../../shared/merge-queue/domain/model.js';
 import { at, entry } from '../../../shared/merge-queue/simulation/builders.js';
 
@@ -45,8 +45,9 @@ describe('time to merge', () => {
       entry(3, { state: 'testing', seq: 3 }),
       entry(4, { state: 'pending', seq: 4, priorityValue: 0 }),
     ];
-    expect(active.map((e) => queuePosition(e, active))).to.deep.equal([4, 3, 1, 2]);
-    expect(queuePosition(entry(9), active)).to.equal(null);
+    expect(active.map((e) => aheadOf(e, active)?.length)).to.deep.equal([4, 3, 1, 2]);
+    expect(aheadOf(active[1]!, active)?.map((e) => e.prNumber)).to.deep.equal([3, 4, 2]);
+    expect(aheadOf(entry(9), active)).to.equal(null);
   });
 
   it('reads run durations and outcomes from histories, skipping restarted and cancelled runs', () => {

@@ -83,8 +83,8 @@ describe('roles and the audit trail', function () {
   it('treats a token stored before roles existed as admin', async () => {
     const legacy = generateToken();
     const saved = await svc.ctx.store.tokens.register(svc.orgId, legacy, 'legacy');
-    await svc.ctx.store.db.collection('api_tokens').updateOne({ _id: saved.id }, { $unset: { role: '' } });
-    const [stored] = await svc.ctx.store.db.collection('api_tokens').find({ _id: saved.id });
+    await svc.ctx.db.collection('api_tokens').updateOne({ _id: saved.id }, { $unset: { role: '' } });
+    const [stored] = await svc.ctx.db.collection('api_tokens').find({ _id: saved.id });
     expect(stored).not.to.have.property('role');
     expect((await svc.post('/createQueue', ref, { token: legacy })).status).to.equal(200);
     const list = await svc.post<{ tokens: { id: string; role: string }[] }>('/listTokens', {}, { token: legacy });

@@ -12,7 +12,13 @@ import type { Store } from '../shared/merge-queue/store/store.js';
 import { requestId } from './middleware/request-id.js';
 import { errorHandler } from './middleware/errors.js';
 import { requireToken } from './middleware/auth.js';
+import { authorizeBody, authorizeOperation } from './middleware/authorize.js';
 import { accessLog } from './middleware/access-log.js';
+import { registerAccountRoutes } from './accounts/routes/account-routes.js';
+import { registerWebhookRoutes } from './events/routes/webhook-routes.js';
+import type { WebhookEndpointService } from '../shared/events/webhook-endpoint-service.js';
+import type { TimeToMergeService } from '../shared/merge-queue/services/time-to-merge-service.js';
+import type { EventEmitter } from '../shared/events/event-outbox.js';
 import { registerQueueRoutes } from './merge-queue/routes/queue-routes.js';
 import type { QueueService } from '../shared/merge-queue/services/queue-service.js';
 import type { PullRequestService } from '../shared/merge-queue/services/pull-request-service.js';
@@ -55,6 +61,12 @@ export interface AppDeps {
     flaky?: FlakyServices;
     /** The dashboard's reads of queues, runs and health. */
     queueReads: QueueReadService;
+    /** Outbound webhook endpoints. */
+    webhooks?: WebhookEndpointService;
+    /** Position and estimated time to merge (getSubmittedPullRequest). */
+    timeToMerge: TimeToMergeService;
+    /** Domain events the routes emit themselves (a test quarantined by an override). */
+    domainEvents: EventEmitter;
   };
   /** POST /webhooks/github, when GitHub webhooks are configured. */
   githubWebhooks?: GitHubWebhooks | null;
@@ -92,6 +104,7 @@ export function createApp(deps: AppDeps): Koa {
   const auth = requireToken(deps.store.tokens);
   const needsToken = (path: string) => (path === '/v1' || path.startsWith('/v1/')) && !PUBLIC_V1_PATHS.has(path);
   app.use((ctx, next) => (needsToken(ctx.path) ? auth(ctx, next) : next()));
+  app.use(authorizeOperation());
 
   const dependencies = new DependencyHealth(deps.readiness, { lostAfterMs: deps.dependencyLostAfterMs, checkTimeoutMs: 2000 });
   const health = new Router();
@@ -146,13 +159,16 @@ export function createApp(deps: AppDeps): Koa {
       },
     }),
   );
-  registerQueueRoutes(v1, deps.services.queues);
-  registerPullRequestRoutes(v1, deps.services.pullRequests);
+  v1.use(authorizeBody());
+  registerAccountRoutes(v1, { tokens: deps.store.tokens, audit: deps.store.audit });
+  registerQueueRoutes(v1, deps.services.queues, deps.store.audit);
+  if (deps.services.webhooks) registerWebhookRoutes(v1, deps.services.webhooks, deps.store.audit);
+  registerPullRequestRoutes(v1, deps.services.pullRequests, { queues: deps.services.queues, timeToMerge: deps.services.timeToMerge });
   registerTestRunRoutes(v1, deps.services.commitStatuses, deps.services.testingDetails);
   if (deps.services.mergeQueueMetrics) registerMetricsRoutes(v1, deps.services.mergeQueueMetrics);
   if (deps.services.simulation) registerSimulationRoutes(v1, deps.services.queues, deps.services.simulation);
   if (deps.services.flaky) {
-    registerFlakyRoutes(v1, deps.services.flaky);
+    registerFlakyRoutes(v1, deps.services.flaky, { audit: deps.store.audit, events: deps.services.domainEvents });
     registerFlakyCliRoutes(v1, deps.services.flaky);
     registerFlakyTestHistoryRoutes(v1, deps.services.flaky.history);
   }

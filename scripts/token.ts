@@ -7,21 +7,32 @@ import { openDatabase } from '../shared/database/open-database.js';
 import { createStore } from '../shared/merge-queue/store/store.js';
 import { ensureIndexes } from '../shared/database/ensure-indexes.js';
 import { generateToken } from '../shared/accounts/token-repository.js';
+import { DEFAULT_ROLE, isRole, ROLES } from '../shared/accounts/roles.js';
+import type { Actor } from '../shared/audit/audit-log.js';
 
 const USAGE = `usage:
-  npm run token -- create [--org <slug>] [--name <label>]   create a token and print it once
+  npm run token -- create [--org <slug>] [--name <label>] [--role admin|write|read]
+                                                             create a token and print it once (default role admin)
   npm run token -- list [--org <slug>]                       list tokens (never their values)
   npm run token -- revoke <token-id>                         revoke a token by id`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { org: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  options: { org: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
 });
 const [command, arg] = positionals;
 if (values.help || !command) {
   console.log(USAGE);
   process.exit(command ? 0 : 2);
 }
+
+const role = values.role ?? DEFAULT_ROLE;
+if (!isRole(role)) {
+  console.error(`--role must be one of ${ROLES.join(', ')}\n${USAGE}`);
+  process.exit(2);
+}
+/** Changes made here are recorded in the audit trail under this actor (it holds no token). */
+const ACTOR: Actor = { tokenId: null, name: 'npm run token' };
 
 const config = loadConfig();
 const db = await openDatabase(config.mongoUrl ? { mongoUrl: config.mongoUrl } : { dataDir: embeddedDbDir(config) });
@@ -34,8 +45,10 @@ try {
     case 'create': {
       const org = await store.orgs.ensure(slug);
       const token = generateToken();
-      const saved = await store.tokens.register(org.id, token, values.name ?? 'created with npm run token');
-      console.log(`token ${saved.id} for organisation "${slug}":\n${token}\n(shown only this once)`);
+      const name = values.name ?? 'created with npm run token';
+      const saved = await store.tokens.register(org.id, token, name, { role });
+      await store.audit.record({ orgId: org.id, actor: ACTOR, action: 'token.created', target: saved.id, detail: { name, role } });
+      console.log(`token ${saved.id} for organisation "${slug}", role ${saved.role}:\n${token}\n(shown only this once)`);
       break;
     }
     case 'list': {
@@ -43,14 +56,17 @@ try {
       const tokens = org ? await store.tokens.list(org.id) : [];
       if (tokens.length === 0) console.log(`no tokens for organisation "${slug}"`);
       for (const t of tokens) {
-        console.log(`${t.id}  ${t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : 'active'}  created ${t.createdAt.toISOString()}  ${t.name}`);
+        console.log(`${t.id}  ${t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : 'active'}  ${t.role}  created ${t.createdAt.toISOString()}  ${t.name}`);
       }
       break;
     }
     case 'revoke': {
       if (!arg) throw new Error('revoke needs a token id (see `npm run token -- list`)');
-      if (await store.tokens.revoke(arg)) console.log(`token ${arg} revoked`);
-      else {
+      const token = await store.tokens.findById(arg);
+      if (token && (await store.tokens.revoke(arg))) {
+        await store.audit.record({ orgId: token.orgId, actor: ACTOR, action: 'token.revoked', target: arg, detail: {} });
+        console.log(`token ${arg} revoked`);
+      } else {
         console.error(`no active token with id ${arg}`);
         exitCode = 1;
       }

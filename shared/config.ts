@@ -57,6 +57,16 @@ export interface Config {
   flakyRefreshSeconds: number;
   /** The GitHub provider; null when neither an App nor a token is configured. */
   github: GitHubConfig | null;
+  /** Outbound webhooks (docs/webhooks.md). */
+  webhooks: {
+    /** Delay before a delivery's first retry; each further retry waits twice as long. */
+    retryBaseMs: number;
+    maxAttempts: number;
+    /** An endpoint whose deliveries have all failed for this long is disabled. */
+    disableAfterSeconds: number;
+    /** How long a receiver has to answer. */
+    timeoutMs: number;
+  };
 }
 
 export type GitHubAuthConfig =
@@ -171,6 +181,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       GITHUB_GIT_URL: url({ default: undefined }),
       FLAKY_UPLOAD_WAIT_SECONDS: positiveInt(1, 600)({ default: 30 }),
       FLAKY_REFRESH_SECONDS: positiveInt(1, 3_600)({ default: 60 }),
+      WEBHOOK_RETRY_BASE_MS: positiveInt(1, 3_600_000)({ default: 20_000 }),
+      WEBHOOK_MAX_ATTEMPTS: positiveInt(1, 50)({ default: 13 }),
+      WEBHOOK_DISABLE_AFTER_SECONDS: positiveInt(1, 2_592_000)({ default: 86_400 }),
+      WEBHOOK_TIMEOUT_MS: positiveInt(100, 120_000)({ default: 10_000 }),
     },
     {
       reporter: ({ errors: found }) => {
@@ -212,6 +226,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     flakyUploadWaitSeconds: clean.FLAKY_UPLOAD_WAIT_SECONDS,
     flakyRefreshSeconds: clean.FLAKY_REFRESH_SECONDS,
     github,
+    webhooks: {
+      retryBaseMs: clean.WEBHOOK_RETRY_BASE_MS,
+      maxAttempts: clean.WEBHOOK_MAX_ATTEMPTS,
+      disableAfterSeconds: clean.WEBHOOK_DISABLE_AFTER_SECONDS,
+      timeoutMs: clean.WEBHOOK_TIMEOUT_MS,
+    },
   };
 }
 

@@ -12,6 +12,7 @@ export interface ErrorDetail {
 export type ErrorKind =
   | 'invalid'
   | 'unauthenticated'
+  | 'forbidden'
   | 'not_found'
   | 'conflict'
   | 'too_large'
@@ -33,6 +34,7 @@ export class AppError extends Error {
 export const invalid = (code: string, message: string, details: ErrorDetail[] = []) =>
   new AppError('invalid', code, message, details);
 export const notFound = (code: string, message: string) => new AppError('not_found', code, message);
+export const forbidden = (code: string, message: string) => new AppError('forbidden', code, message);
 export const conflict = (code: string, message: string) => new AppError('conflict', code, message);
 export const unavailable = (code: string, message: string) => new AppError('unavailable', code, message);
 

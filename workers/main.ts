@@ -20,6 +20,7 @@ import { githubCiResultsProcessor } from './processors/github-ci-results-process
 import { githubPullRequestFeedbackProcessor } from './processors/github-pull-request-feedback-processor.js';
 import { flakyIngestProcessor } from './processors/flaky-ingest-processor.js';
 import { flakyRefreshProcessor } from './processors/flaky-refresh-processor.js';
+import { deliverWebhookProcessor, eventSweepProcessor, publishEventProcessor } from './processors/event-processors.js';
 
 function processorsOf(ctx: ServiceContext): ProcessorRegistry {
   return {
@@ -33,6 +34,9 @@ function processorsOf(ctx: ServiceContext): ProcessorRegistry {
     'github-pr-feedback': githubPullRequestFeedbackProcessor(ctx),
     'flaky-ingest': flakyIngestProcessor(ctx),
     'flaky-refresh': flakyRefreshProcessor(ctx),
+    'publish-event': publishEventProcessor(ctx),
+    'deliver-webhook': deliverWebhookProcessor(ctx),
+    'event-sweep': eventSweepProcessor(ctx),
   };
 }
 

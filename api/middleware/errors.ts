@@ -8,6 +8,7 @@ import type { Logger } from '../../shared/logging.js';
 const STATUS: Record<ErrorKind, number> = {
   invalid: 400,
   unauthenticated: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   too_large: 413,

@@ -73,7 +73,8 @@ function operationObject(op: Operation): JsonObject {
   const responses: JsonObject = { '200': { description: 'OK', content: content(op.ok) } };
   for (const [status, other] of Object.entries(op.otherAnswers ?? {})) responses[status] = { description: other.description, content: content(other.answer) };
   if (op.request) responses['400'] = ERROR;
-  if (op.token) responses['401'] = ERROR;
+  if (op.access !== 'public') responses['401'] = ERROR;
+  if (op.access !== 'public' && (op.access !== 'read' || op.elevated)) responses['403'] = ERROR;
   responses.default = ERROR;
   return {
     operationId: op.operationId,
@@ -81,7 +82,8 @@ function operationObject(op: Operation): JsonObject {
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     ...(op.compatible ? {} : { 'x-openmq-addition': true }),
-    security: op.token ? [{ ApiToken: [] }] : [],
+    security: op.access === 'public' ? [] : [{ ApiToken: [] }],
+    ...(op.access === 'public' ? {} : { 'x-openmq-role': op.access }),
     ...requestParts(op.request),
     responses,
   };

@@ -17,12 +17,18 @@ import * as flaky from '../flaky-tests/schemas/response-schemas.js';
 import * as dashboard from '../dashboard-reads/dashboard-read-schemas.js';
 import * as dashboardAnswer from '../dashboard-reads/dashboard-read-responses.js';
 import { UPLOAD_STATUS_PATH } from '../flaky-tests/serializers/upload-status.js';
+import * as accounts from '../accounts/schemas/account-schemas.js';
+import * as webhooks from '../events/schemas/webhook-schemas.js';
+import type { Role } from '../../shared/accounts/roles.js';
+import { isUrgent } from '../../shared/merge-queue/domain/priority.js';
 import { DependencyLostResponse, HealthResponse, ReadinessResponse, ServiceStatusResponse } from './health-schemas.js';
 
 export const TAGS = {
   mergeQueue: 'Merge queue',
   flakyTests: 'Flaky tests',
   cli: 'Hosted CLI',
+  administration: 'Administration',
+  webhooks: 'Webhooks',
   service: 'Service',
 } as const;
 
@@ -49,8 +55,13 @@ export interface Operation {
   tag: Tag;
   summary: string;
   description?: string;
-  /** Needs `x-api-token`. */
-  token: boolean;
+  /**
+   * `public`: no token. Otherwise the least role a token needs (docs/api.md, Roles); the one table
+   * api/middleware/authorize.ts enforces.
+   */
+  access: Role | 'public';
+  /** A request that needs more than `access`, by its body (e.g. an urgent submission). */
+  elevated?: { role: Role; when: (body: unknown) => boolean; what: string };
   /** Part of the compatible hosted API (else this service's addition). */
   compatible: boolean;
   request?: RequestBody;
@@ -63,19 +74,25 @@ const json = (schema: TSchema): Answer => ({ kind: 'json', schema });
 const body = (schema: TSchema): RequestBody => ({ kind: 'json', schema });
 
 /** A POST with a JSON body and a JSON answer, behind the API token: almost every operation. */
-const jsonPost = (op: Omit<Operation, 'method' | 'token' | 'request' | 'ok'> & { request: TSchema; ok: TSchema }): Operation => ({
+const jsonPost = (op: Omit<Operation, 'method' | 'request' | 'ok'> & { access: Role; request: TSchema; ok: TSchema }): Operation => ({
   ...op,
   method: 'post',
-  token: true,
   request: body(op.request),
   ok: json(op.ok),
 });
 
-const mergeQueue = (name: string, summary: string, request: TSchema, ok: TSchema, compatible = true, description?: string): Operation =>
-  jsonPost({ path: `/v1/${name}`, operationId: name, tag: TAGS.mergeQueue, summary, ...(description ? { description } : {}), compatible, request, ok });
+const mergeQueue = (name: string, access: Role, summary: string, request: TSchema, ok: TSchema, compatible = true, description?: string): Operation =>
+  jsonPost({ path: `/v1/${name}`, operationId: name, tag: TAGS.mergeQueue, summary, ...(description ? { description } : {}), access, compatible, request, ok });
 
-const flakyTests = (name: string, summary: string, request: TSchema, ok: TSchema, compatible: boolean): Operation =>
+const administration = (name: string, access: Role, summary: string, request: TSchema, ok: TSchema): Operation =>
+  jsonPost({ path: `/v1/${name}`, operationId: name, tag: TAGS.administration, summary, access, compatible: false, request, ok });
+
+const webhookOp = (name: string, summary: string, request: TSchema, ok: TSchema): Operation =>
+  jsonPost({ path: `/v1/${name}`, operationId: name, tag: TAGS.webhooks, summary, access: 'admin', compatible: false, request, ok });
+
+const flakyTests = (name: string, access: Role, summary: string, request: TSchema, ok: TSchema, compatible: boolean): Operation =>
   jsonPost({
+    access,
     path: `/v1/flaky-tests/${name}`,
     operationId: name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()),
     tag: TAGS.flakyTests,
@@ -86,24 +103,28 @@ const flakyTests = (name: string, summary: string, request: TSchema, ok: TSchema
   });
 
 export const OPERATIONS: readonly Operation[] = [
-  mergeQueue('getTokenInfo', 'The organisation the API token belongs to', dashboard.EmptyBodySchema, dashboardAnswer.TokenInfoResponse, false),
-  mergeQueue('listQueues', "The organisation's queues with their counts by state and merges in the last 24 hours", dashboard.EmptyBodySchema, dashboardAnswer.ListQueuesResponse, false),
-  mergeQueue('listTestRuns', "A queue's runs in progress, then its 20 most recent concluded runs", dashboard.ListTestRunsSchema, dashboardAnswer.ListTestRunsResponse, false),
-  mergeQueue('getQueueHealth', "A queue's health over a window, in buckets (the dashboard's charts)", dashboard.QueueHealthSchema, dashboardAnswer.QueueHealthResponse, false),
-  flakyTests('get-test-history', "A test's status changes and runs per day", dashboard.TestHistorySchema, dashboardAnswer.TestHistoryResponse, false),
-  mergeQueue('submitPullRequest', 'Submit a pull request to the queue', mqRequest.SubmitSchema, mq.EmptyResponse),
-  mergeQueue('cancelPullRequest', 'Cancel a submitted pull request', mqRequest.PrRefSchema, mq.EmptyResponse),
-  mergeQueue('restartTestsOnPullRequest', 'Restart the tests of a pull request under test', mqRequest.PrRefSchema, mq.EmptyResponse),
-  mergeQueue('getSubmittedPullRequest', 'A submitted pull request, by number or branch', mqRequest.GetSubmittedSchema, mq.SubmittedPullRequestResponse),
-  mergeQueue('setImpactedTargets', 'Upload the targets a pull request head impacts', mqRequest.SetImpactedTargetsSchema, mq.EmptyResponse),
-  mergeQueue('listPullRequests', 'Pull requests of a queue, newest first, by cursor', mqRequest.ListPullRequestsSchema, mq.ListPullRequestsResponse),
-  mergeQueue('createQueue', 'Create the queue of a branch', queueRequest.CreateQueueSchema, mq.EmptyResponse),
-  mergeQueue('getQueue', 'A queue, its settings and the pull requests in it', queueRequest.QueueRefSchema, mq.QueueResponse),
-  mergeQueue('updateQueue', 'Change the settings or state of a queue', queueRequest.UpdateQueueSchema, mq.QueueSettingsResponse),
-  mergeQueue('deleteQueue', 'Delete an empty queue', queueRequest.QueueRefSchema, mq.EmptyResponse),
-  mergeQueue('getMergeQueueTestingDetails', 'A test run: its branch, statuses and pull requests', runRequest.TestingDetailsSchema, mq.TestingDetailsResponse),
+  mergeQueue('getTokenInfo', 'read', 'The organisation the API token belongs to', dashboard.EmptyBodySchema, dashboardAnswer.TokenInfoResponse, false),
+  mergeQueue('listQueues', 'read', "The organisation's queues with their counts by state and merges in the last 24 hours", dashboard.EmptyBodySchema, dashboardAnswer.ListQueuesResponse, false),
+  mergeQueue('listTestRuns', 'read', "A queue's runs in progress, then its 20 most recent concluded runs", dashboard.ListTestRunsSchema, dashboardAnswer.ListTestRunsResponse, false),
+  mergeQueue('getQueueHealth', 'read', "A queue's health over a window, in buckets (the dashboard's charts)", dashboard.QueueHealthSchema, dashboardAnswer.QueueHealthResponse, false),
+  flakyTests('get-test-history', 'read', "A test's status changes and runs per day", dashboard.TestHistorySchema, dashboardAnswer.TestHistoryResponse, false),
+  {
+    ...mergeQueue('submitPullRequest', 'write', 'Submit a pull request to the queue', mqRequest.SubmitSchema, mq.EmptyResponse),
+    elevated: { role: 'admin', when: (body) => isUrgent((body as { priority?: unknown } | undefined)?.priority), what: 'submitting with the urgent priority' },
+  },
+  mergeQueue('cancelPullRequest', 'write', 'Cancel a submitted pull request', mqRequest.PrRefSchema, mq.EmptyResponse),
+  mergeQueue('restartTestsOnPullRequest', 'write', 'Restart the tests of a pull request under test', mqRequest.PrRefSchema, mq.EmptyResponse),
+  mergeQueue('getSubmittedPullRequest', 'read', 'A submitted pull request, by number or branch', mqRequest.GetSubmittedSchema, mq.SubmittedPullRequestResponse),
+  mergeQueue('setImpactedTargets', 'write', 'Upload the targets a pull request head impacts', mqRequest.SetImpactedTargetsSchema, mq.EmptyResponse),
+  mergeQueue('listPullRequests', 'read', 'Pull requests of a queue, newest first, by cursor', mqRequest.ListPullRequestsSchema, mq.ListPullRequestsResponse),
+  mergeQueue('createQueue', 'admin', 'Create the queue of a branch', queueRequest.CreateQueueSchema, mq.EmptyResponse),
+  mergeQueue('getQueue', 'read', 'A queue, its settings and the pull requests in it', queueRequest.QueueRefSchema, mq.QueueResponse),
+  mergeQueue('updateQueue', 'admin', 'Change the settings or state of a queue', queueRequest.UpdateQueueSchema, mq.QueueSettingsResponse),
+  mergeQueue('deleteQueue', 'admin', 'Delete an empty queue', queueRequest.QueueRefSchema, mq.EmptyResponse),
+  mergeQueue('getMergeQueueTestingDetails', 'read', 'A test run: its branch, statuses and pull requests', runRequest.TestingDetailsSchema, mq.TestingDetailsResponse),
   mergeQueue(
     'setCommitStatus',
+    'write',
     'Report a CI status on a commit (a test branch head)',
     runRequest.SetCommitStatusSchema,
     mq.EmptyResponse,
@@ -112,6 +133,7 @@ export const OPERATIONS: readonly Operation[] = [
   ),
   mergeQueue(
     'simulateQueue',
+    'read',
     "Replay a queue's history under its settings and candidate ones, side by side",
     SimulateQueueSchema,
     SimulateQueueResponse,
@@ -125,21 +147,34 @@ export const OPERATIONS: readonly Operation[] = [
     tag: TAGS.mergeQueue,
     summary: "The organisation's merge-queue metrics in the Prometheus text format",
     description: 'Every repository of the organisation, or one with `repo` (owner/name) and `repoHost`.',
-    token: true,
+    access: 'read',
     compatible: true,
     request: { kind: 'query', schema: MetricsQuerySchema },
     ok: { kind: 'text', contentType: 'text/plain', schema: mq.MetricsTextResponse },
   },
 
-  flakyTests('list-failing-tests', 'Tests that failed in a time window (at most 7 days)', listRequest.ListFailingSchema, flaky.ListFailingResponse, true),
-  flakyTests('list-unhealthy-tests', 'Flaky or broken tests', listRequest.ListUnhealthySchema, flaky.ListUnhealthyResponse, true),
-  flakyTests('list-quarantined-tests', 'Quarantined tests', listRequest.ListQuarantinedSchema, flaky.ListQuarantinedResponse, true),
-  flakyTests('get-test-details', 'One test, with its failure summary and rates', listRequest.TestDetailsSchema, flaky.TestDetailsResponse, true),
-  flakyTests('link-ticket-to-test-case', 'Link a ticket to a test', listRequest.LinkTicketSchema, mq.EmptyResponse, true),
-  flakyTests('get-repo-settings', "A repository's quarantine and detection settings", settingsRequest.RepoSettingsQuerySchema, flaky.RepoSettingsResponse, false),
-  flakyTests('update-repo-settings', "Change a repository's quarantine and detection settings", settingsRequest.UpdateSettingsSchema, flaky.RepoSettingsResponse, false),
-  flakyTests('get-quarantine-override', "A test's quarantine override and its history", settingsRequest.OverrideQuerySchema, flaky.QuarantineOverrideResponse, false),
-  flakyTests('set-quarantine-override', 'Always or never quarantine a test, or clear the override', settingsRequest.SetOverrideSchema, flaky.QuarantineOverrideResponse, false),
+  administration('createToken', 'admin', 'Create an API token with a role; the answer shows the token once', accounts.CreateTokenSchema, accounts.TokenResponse),
+  administration('listTokens', 'admin', "The organisation's API tokens (never their values)", accounts.EmptyRequestSchema, accounts.ListTokensResponse),
+  administration('revokeToken', 'admin', 'Revoke an API token', accounts.TokenIdSchema, mq.EmptyResponse),
+  administration('listAuditEvents', 'read', 'Who changed queues, tokens, webhooks and quarantine overrides, newest first', accounts.ListAuditEventsSchema, accounts.ListAuditEventsResponse),
+
+  webhookOp('createWebhookEndpoint', 'Create a webhook endpoint; the answer shows its signing secret once', webhooks.CreateEndpointSchema, webhooks.EndpointWithSecretResponse),
+  webhookOp('listWebhookEndpoints', "The organisation's webhook endpoints", accounts.EmptyRequestSchema, webhooks.ListEndpointsResponse),
+  webhookOp('updateWebhookEndpoint', 'Change, disable or re-enable a webhook endpoint', webhooks.UpdateEndpointSchema, webhooks.EndpointResponse),
+  webhookOp('deleteWebhookEndpoint', 'Delete a webhook endpoint and its deliveries', webhooks.EndpointIdSchema, mq.EmptyResponse),
+  webhookOp('rotateWebhookSecret', 'A new signing secret; the previous one keeps signing for 24 hours', webhooks.EndpointIdSchema, webhooks.EndpointWithSecretResponse),
+  webhookOp('listWebhookDeliveries', "An endpoint's recent deliveries, newest first", webhooks.ListDeliveriesSchema, webhooks.ListDeliveriesResponse),
+  webhookOp('redeliverWebhook', 'Send one delivery again (same webhook-id)', webhooks.DeliveryIdSchema, webhooks.DeliveryResponse),
+
+  flakyTests('list-failing-tests', 'read', 'Tests that failed in a time window (at most 7 days)', listRequest.ListFailingSchema, flaky.ListFailingResponse, true),
+  flakyTests('list-unhealthy-tests', 'read', 'Flaky or broken tests', listRequest.ListUnhealthySchema, flaky.ListUnhealthyResponse, true),
+  flakyTests('list-quarantined-tests', 'read', 'Quarantined tests', listRequest.ListQuarantinedSchema, flaky.ListQuarantinedResponse, true),
+  flakyTests('get-test-details', 'read', 'One test, with its failure summary and rates', listRequest.TestDetailsSchema, flaky.TestDetailsResponse, true),
+  flakyTests('link-ticket-to-test-case', 'write', 'Link a ticket to a test', listRequest.LinkTicketSchema, mq.EmptyResponse, true),
+  flakyTests('get-repo-settings', 'read', "A repository's quarantine and detection settings", settingsRequest.RepoSettingsQuerySchema, flaky.RepoSettingsResponse, false),
+  flakyTests('update-repo-settings', 'admin', "Change a repository's quarantine and detection settings", settingsRequest.UpdateSettingsSchema, flaky.RepoSettingsResponse, false),
+  flakyTests('get-quarantine-override', 'read', "A test's quarantine override and its history", settingsRequest.OverrideQuerySchema, flaky.QuarantineOverrideResponse, false),
+  flakyTests('set-quarantine-override', 'admin', 'Always or never quarantine a test, or clear the override', settingsRequest.SetOverrideSchema, flaky.QuarantineOverrideResponse, false),
   {
     method: 'post',
     path: '/v1/flaky-tests/upload',
@@ -147,7 +182,7 @@ export const OPERATIONS: readonly Operation[] = [
     tag: TAGS.flakyTests,
     summary: 'Upload JUnit XML reports of a CI job',
     description: 'multipart/form-data: the `meta` part (JSON) first, then one or more `junit` parts (XML, optionally gzip-compressed), and an optional `codeowners` part.',
-    token: true,
+    access: 'write',
     compatible: false,
     request: {
       kind: 'multipart',
@@ -168,7 +203,7 @@ export const OPERATIONS: readonly Operation[] = [
     tag: TAGS.flakyTests,
     summary: 'The state of an upload that was answered 202',
     description: 'An upload not processed within FLAKY_UPLOAD_WAIT_SECONDS is answered `202 {upload_id, status_url}`; this is the status_url. `result` is the upload\'s counts once complete, `error` its refusal once failed.',
-    token: true,
+    access: 'read',
     compatible: false,
     request: { kind: 'query', schema: UploadStatusQuerySchema },
     ok: json(flaky.UploadStatusResponse),
@@ -178,6 +213,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/v1/metrics/createBundleUpload',
     operationId: 'createBundleUpload',
     tag: TAGS.cli,
+    access: 'write',
     summary: 'Where the hosted CLI uploads a test bundle',
     description: "The hosted CLI's internal endpoint (unknown fields are accepted): answers a one-time upload URL.",
     compatible: false,
@@ -188,6 +224,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/v1/metrics/getQuarantineConfig',
     operationId: 'getQuarantineConfig',
     tag: TAGS.cli,
+    access: 'read',
     summary: 'Quarantined test ids for the hosted CLI',
     description: "The hosted CLI's internal endpoint (unknown fields are accepted).",
     compatible: false,
@@ -201,7 +238,7 @@ export const OPERATIONS: readonly Operation[] = [
     tag: TAGS.cli,
     summary: 'Receive a test bundle at the URL createBundleUpload issued',
     description: 'Like a presigned URL it carries no API token: the `key` of the issued URL authorises the one upload.',
-    token: false,
+    access: 'public',
     compatible: false,
     request: {
       kind: 'binary',
@@ -220,7 +257,7 @@ export const OPERATIONS: readonly Operation[] = [
     operationId: 'getStatus',
     tag: TAGS.service,
     summary: 'Service status in the compatible API’s form (no token)',
-    token: false,
+    access: 'public',
     compatible: true,
     ok: json(ServiceStatusResponse),
   },
@@ -230,7 +267,7 @@ export const OPERATIONS: readonly Operation[] = [
     operationId: 'health',
     tag: TAGS.service,
     summary: 'The process is alive and no dependency is lost for good (no token)',
-    token: false,
+    access: 'public',
     compatible: false,
     ok: json(HealthResponse),
     otherAnswers: { '503': { description: 'A dependency has been unreachable longer than DEPENDENCY_LOST_SECONDS', answer: json(DependencyLostResponse) } },
@@ -241,7 +278,7 @@ export const OPERATIONS: readonly Operation[] = [
     operationId: 'readiness',
     tag: TAGS.service,
     summary: 'The database and Redis answer (no token)',
-    token: false,
+    access: 'public',
     compatible: false,
     ok: json(ReadinessResponse),
     otherAnswers: { '503': { description: 'A dependency does not answer', answer: json(ReadinessResponse) } },
@@ -252,7 +289,7 @@ export const OPERATIONS: readonly Operation[] = [
     operationId: 'getOpenApiDocument',
     tag: TAGS.service,
     summary: 'This description: OpenAPI 3.1 (no token)',
-    token: false,
+    access: 'public',
     compatible: false,
     ok: json(Type.Object({ openapi: Type.Literal('3.1.0') })),
   },
@@ -262,7 +299,7 @@ export const OPERATIONS: readonly Operation[] = [
     operationId: 'getApiReference',
     tag: TAGS.service,
     summary: 'The API reference page, rendered from this description (no token)',
-    token: false,
+    access: 'public',
     compatible: false,
     ok: { kind: 'text', contentType: 'text/html', schema: Type.String() },
   },
@@ -272,11 +309,11 @@ export const OPERATIONS: readonly Operation[] = [
     operationId: 'getApiReferenceScript',
     tag: TAGS.service,
     summary: "The reference page's script (Scalar's standalone bundle, served from this service)",
-    token: false,
+    access: 'public',
     compatible: false,
     ok: { kind: 'text', contentType: 'text/javascript', schema: Type.String() },
   },
 ];
 
 /** Paths under /v1 that need no token: the public operations of the table. */
-export const PUBLIC_V1_PATHS: ReadonlySet<string> = new Set(OPERATIONS.filter((op) => !op.token && op.path.startsWith('/v1/')).map((op) => op.path));
+export const PUBLIC_V1_PATHS: ReadonlySet<string> = new Set(OPERATIONS.filter((op) => op.access === 'public' && op.path.startsWith('/v1/')).map((op) => op.path));

@@ -2,11 +2,13 @@
 // the full hash is then compared with timingSafeEqual, so the comparison itself is constant-time.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../database/collection.js';
+import { DEFAULT_ROLE, type Role } from './roles.js';
 
 export interface ApiToken {
   id: string;
   orgId: string;
   name: string;
+  role: Role;
   createdAt: Date;
   revokedAt: Date | null;
 }
@@ -16,6 +18,8 @@ interface TokenDoc extends StoredDoc {
   name: string;
   hashPrefix: string;
   hash: string;
+  /** Absent on tokens stored before roles existed: DEFAULT_ROLE. */
+  role?: Role;
   createdAt: Date;
   revokedAt: Date | null;
 }
@@ -33,6 +37,7 @@ const toToken = (d: TokenDoc): ApiToken => ({
   id: d._id,
   orgId: d.orgId,
   name: d.name,
+  role: d.role ?? DEFAULT_ROLE,
   createdAt: d.createdAt,
   revokedAt: d.revokedAt,
 });
@@ -44,14 +49,21 @@ export function generateToken(): string {
 
 /** API tokens as the services see them; only hashes are stored. */
 export interface TokenRepository {
-  /** A token already stored is left as it is. */
-  register(orgId: string, token: string, name: string, now?: Date): Promise<ApiToken>;
+  /** A token already stored is left as it is (its role too). */
+  register(orgId: string, token: string, name: string, opts?: RegisterOptions): Promise<ApiToken>;
   /** The active token matching `token`, or null. */
   authenticate(token: string): Promise<ApiToken | null>;
   list(orgId: string): Promise<ApiToken[]>;
+  findById(id: string): Promise<ApiToken | null>;
   countActive(orgId: string): Promise<number>;
-  /** False when there is no such active token. */
-  revoke(id: string, now?: Date): Promise<boolean>;
+  /** False when there is no such active token (in `scope.orgId`, when given). */
+  revoke(id: string, scope?: { orgId?: string; now?: Date }): Promise<boolean>;
+}
+
+export interface RegisterOptions {
+  /** Default DEFAULT_ROLE. */
+  role?: Role;
+  now?: Date;
 }
 
 export class DbTokenRepository implements TokenRepository {
@@ -65,11 +77,13 @@ export class DbTokenRepository implements TokenRepository {
   }
 
   /** Stores the hash of `token` for the organisation; a token already stored is left as it is. */
-  async register(orgId: string, token: string, name: string, now = new Date()): Promise<ApiToken> {
+  async register(orgId: string, token: string, name: string, opts: RegisterOptions = {}): Promise<ApiToken> {
     const hash = hashToken(token);
+    const now = opts.now ?? new Date();
+    const role = opts.role ?? DEFAULT_ROLE;
     const doc = await this.col.findOneAndUpdate(
       { hash },
-      { $setOnInsert: { _id: randomUUID(), orgId, name, hashPrefix: hash.slice(0, PREFIX_LENGTH), createdAt: now, revokedAt: null } },
+      { $setOnInsert: { _id: randomUUID(), orgId, name, role, hashPrefix: hash.slice(0, PREFIX_LENGTH), createdAt: now, revokedAt: null } },
       { upsert: true },
     );
     if (!doc) throw new Error('token upsert returned no document');
@@ -93,13 +107,19 @@ export class DbTokenRepository implements TokenRepository {
     return docs.map(toToken);
   }
 
+  async findById(id: string): Promise<ApiToken | null> {
+    const doc = await this.col.findOne({ _id: id });
+    return doc ? toToken(doc) : null;
+  }
+
   async countActive(orgId: string): Promise<number> {
     return this.col.countDocuments({ orgId, revokedAt: null });
   }
 
-  /** Revokes a token by id; false when there is no such active token. */
-  async revoke(id: string, now = new Date()): Promise<boolean> {
-    const res = await this.col.updateOne({ _id: id, revokedAt: null }, { $set: { revokedAt: now } });
+  /** Revokes a token by id; false when there is no such active token (in `scope.orgId`, when given). */
+  async revoke(id: string, scope: { orgId?: string; now?: Date } = {}): Promise<boolean> {
+    const filter = scope.orgId === undefined ? { _id: id, revokedAt: null } : { _id: id, orgId: scope.orgId, revokedAt: null };
+    const res = await this.col.updateOne(filter, { $set: { revokedAt: scope.now ?? new Date() } });
     return res.modifiedCount === 1;
   }
 }

@@ -32,6 +32,14 @@ export interface FlakyIngestJob {
   uploadId: string;
 }
 
+export interface PublishEventJob {
+  eventId: string;
+}
+
+export interface DeliverWebhookJob {
+  deliveryId: string;
+}
+
 export interface GitHubWebhookJob {
   /** X-GitHub-Delivery: the recorded delivery (its payload is in the database, not in Redis). */
   deliveryId: string;
@@ -61,6 +69,12 @@ export interface JobPayloads {
   'github-ci-results': PeriodicJob;
   /** Periodic: publish queued pull requests' queue state (statusCheckEnabled, commentsEnabled). */
   'github-pr-feedback': PeriodicJob;
+  /** Render a domain event and create its deliveries to the subscribed webhook endpoints. */
+  'publish-event': PublishEventJob;
+  /** One attempt of one delivery (endpoint, event); retries are new delayed jobs (docs/webhooks.md). */
+  'deliver-webhook': DeliverWebhookJob;
+  /** Periodic: publish events and re-enqueue deliveries whose jobs were lost. */
+  'event-sweep': PeriodicJob;
 }
 
 export type JobName = keyof JobPayloads;
@@ -181,6 +195,31 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     keepFailed: KEEP_FAILED,
     // It posts only what changed since the last pass, so it can follow the provider poll.
     every: 'providerPollSeconds',
+  },
+  'publish-event': {
+    attempts: 5,
+    backoffMs: 1000,
+    concurrency: 4,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+  },
+  'deliver-webhook': {
+    // These attempts cover the processor's own failures (database down); a receiver's failures
+    // are retried by the dispatcher with its own backoff (WEBHOOK_RETRY_BASE_MS).
+    attempts: 3,
+    backoffMs: 1000,
+    // Deliveries wait on receivers, not on this process: many at once.
+    concurrency: 16,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+  },
+  'event-sweep': {
+    attempts: 1,
+    backoffMs: 0,
+    concurrency: 1,
+    keepCompleted: KEEP_COMPLETED,
+    keepFailed: KEEP_FAILED,
+    every: 'reconcileSeconds',
   },
 };
 

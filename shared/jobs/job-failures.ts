@@ -14,6 +14,7 @@ export type JobFailureAction = 'retry' | 'give_up' | 'log';
 export const JOB_FAILURE_ACTIONS: Readonly<Record<ErrorKind, JobFailureAction>> = {
   invalid: 'give_up',
   unauthenticated: 'give_up',
+  forbidden: 'give_up',
   not_found: 'log',
   conflict: 'retry',
   too_large: 'give_up',

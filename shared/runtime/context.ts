@@ -28,12 +28,20 @@ import { createFlakyServices, type FlakyServices } from '../flaky-tests/services
 import { claimGitHubRepository, createGitHubServices, type GitHubServices } from '../providers/github/github-services.js';
 import { RepositoryOwners } from '../providers/github/repository-owners.js';
 import { openUploadBlobStore } from '../flaky-tests/store/open-upload-blob-store.js';
+import { createEventStore, type EventStore } from '../events/event-store.js';
+import { EventOutbox } from '../events/event-outbox.js';
+import { withDomainEvents } from '../events/emitting-repositories.js';
+import { WebhookDispatcher } from '../events/webhook-dispatcher.js';
+import { WebhookEndpointService } from '../events/webhook-endpoint-service.js';
+import { TimeToMergeService } from '../merge-queue/services/time-to-merge-service.js';
 
 export interface ServiceContext {
   config: Config;
   logger: Logger;
   db: Database;
   store: Store;
+  /** Domain events, webhook endpoints and deliveries. */
+  eventStore: EventStore;
   providers: ServiceProviders;
   /** Fail-fast connection for enqueues made while serving requests. */
   producerRedis: Redis;
@@ -49,6 +57,11 @@ export interface ServiceContext {
     queueReads: QueueReadService;
     simulation: QueueSimulationService;
     flaky: FlakyServices;
+    webhooks: WebhookEndpointService;
+    webhookDispatcher: WebhookDispatcher;
+    timeToMerge: TimeToMergeService;
+    /** Emits domain events that do not come from a merge-queue transition (flaky tests). */
+    domainEvents: EventOutbox;
   };
   /** Webhooks and CI results of the GitHub provider; null unless GitHub is configured. */
   github: GitHubServices | null;
@@ -76,7 +89,8 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   shutdown.add({ name: 'database', order: 40, close: () => db.close() });
   const store = createStore(db);
   const flakyStore = createFlakyStore(db);
-  await ensureIndexes(store, flakyStore);
+  const eventStore = createEventStore(db);
+  await ensureIndexes(store, flakyStore, eventStore);
 
   const producerRedis = createRedis(config.redisUrl, 'producer');
   producerRedis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis (producer) connection error'));
@@ -98,16 +112,21 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     github: config.github ? { config: config.github, dataDir: config.dataDir, logger } : null,
   });
   const requestPlan = (queueId: string, why: string) => jobs.requestPlan(queueId, why);
+  const enqueuePublish = (eventId: string) => jobs.enqueue('publish-event', { eventId });
+  const enqueueDelivery = (deliveryId: string, at?: Date) => jobs.enqueue('deliver-webhook', { deliveryId }, at ? { runAt: at } : {});
+  // The services write through repositories that emit a domain event with every transition.
+  const outbox = new EventOutbox({ events: eventStore.events, requestPublish: enqueuePublish, logger });
+  const repositories = withDomainEvents(store, outbox);
   const githubOwners = providers.github ? new RepositoryOwners(db) : null;
   const queues = new QueueService({
-    store,
+    store: repositories,
     providers,
     logger,
     requestPlan,
     ...(githubOwners && providers.github ? { claimRepository: claimGitHubRepository(providers.github, githubOwners) } : {}),
   });
-  const pullRequests = new PullRequestService({ store, providers, queues, logger, requestPlan });
-  const commitStatuses = new CommitStatusService({ store, logger, requestPlan });
+  const pullRequests = new PullRequestService({ store: repositories, providers, queues, logger, requestPlan });
+  const commitStatuses = new CommitStatusService({ store: repositories, logger, requestPlan });
   const blobs = await openUploadBlobStore({ mongoUrl: config.mongoUrl, dataDir: config.dataDir });
   shutdown.add({ name: 'flaky-upload-blobs', order: 40, close: () => blobs.close() });
   const flaky = createFlakyServices({
@@ -133,10 +152,10 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     queues,
     pullRequests,
     commitStatuses,
-    testingDetails: new TestingDetailsService({ store, queues }),
-    sync: new SyncService({ store, providers, pullRequests, logger, requestPlan }),
+    testingDetails: new TestingDetailsService({ store: repositories, queues }),
+    sync: new SyncService({ store: repositories, providers, pullRequests, logger, requestPlan }),
     engine: new EngineService({
-      store,
+      store: repositories,
       providers,
       logger,
       scheduleTimeout: (run) => (run.deadlineAt ? jobs.scheduleTimeout(run.queueId, run.id, run.deadlineAt) : Promise.resolve()),
@@ -146,6 +165,23 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     mergeQueueMetrics: new MergeQueueMetricsService({ store }),
     queueReads: new QueueReadService({ store, queues }),
     simulation: new QueueSimulationService({ store }),
+    timeToMerge: new TimeToMergeService({ store }),
+    domainEvents: outbox,
+    webhooks: new WebhookEndpointService({ endpoints: eventStore.endpoints, deliveries: eventStore.deliveries, enqueueDelivery }),
+    webhookDispatcher: new WebhookDispatcher({
+      ...eventStore,
+      store,
+      enqueueDelivery,
+      enqueuePublish,
+      settings: {
+        retryBaseMs: config.webhooks.retryBaseMs,
+        maxAttempts: config.webhooks.maxAttempts,
+        disableAfterMs: config.webhooks.disableAfterSeconds * 1000,
+        timeoutMs: config.webhooks.timeoutMs,
+      },
+      baseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
+      logger,
+    }),
   };
   const github =
     config.github && providers.github
@@ -166,6 +202,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     logger,
     db,
     store,
+    eventStore,
     providers,
     producerRedis,
     jobs,

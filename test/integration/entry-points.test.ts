@@ -115,4 +115,21 @@ describe('entry points', function () {
     const unknown = run(['--import', 'tsx', 'scripts/token.ts', 'revoke', 'nope'], env);
     expect(await unknown.exited).to.equal(1);
   });
+
+  it('the token script creates tokens with a role (admin by default) and refuses unknown roles', async () => {
+    const env = { DATA_DIR: dir };
+    const reader = run(['--import', 'tsx', 'scripts/token.ts', 'create', '--org', 'acme', '--role', 'read'], env);
+    expect(await reader.exited, reader.stderr()).to.equal(0);
+    expect(reader.stdout()).to.match(/^token \S+ for organisation "acme", role read:/m);
+    const admin = run(['--import', 'tsx', 'scripts/token.ts', 'create', '--org', 'acme'], env);
+    expect(await admin.exited, admin.stderr()).to.equal(0);
+    expect(admin.stdout()).to.match(/role admin:/);
+    const listed = run(['--import', 'tsx', 'scripts/token.ts', 'list', '--org', 'acme'], env);
+    expect(await listed.exited).to.equal(0);
+    expect(listed.stdout()).to.match(/ {2}active {2}read {2}created/);
+    expect(listed.stdout()).to.match(/ {2}active {2}admin {2}created/);
+    const bad = run(['--import', 'tsx', 'scripts/token.ts', 'create', '--role', 'owner'], env);
+    expect(await bad.exited).to.equal(2);
+    expect(bad.stderr()).to.include('--role must be one of read, write, admin');
+  });
 });

@@ -79,6 +79,21 @@ export async function uploadOk(svc: TestService, meta: UploadMetaInput | null, f
   return res.body;
 }
 
+/** Uploads one run on main where test `a` fails (others as given) and answers `a`'s test id. */
+export async function failingTestId(svc: TestService, cases: Record<string, string> = { a: 'f' }): Promise<string> {
+  await uploadOk(svc, { branch: 'main', commit_sha: sha(1) }, [{ name: 'r.xml', data: junit(cases) }]);
+  const failing = await svc.post<{ tests: { id: string; name: string }[] }>('/flaky-tests/list-failing-tests', {
+    repo: REPO,
+    org_url_slug: ORG,
+    page_query: { page_size: 10 },
+    start_time: new Date(Date.now() - 3_600_000).toISOString(),
+    end_time: new Date(Date.now() + 60_000).toISOString(),
+  });
+  const test = failing.body.tests.find((t) => t.name === 'a');
+  if (!test) throw new Error(`test a is not failing: ${JSON.stringify(failing.body)}`);
+  return test.id;
+}
+
 export interface WireTest {
   id: string;
   name: string;

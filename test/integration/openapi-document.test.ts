@@ -10,7 +10,7 @@ import { appDepsOf } from '../../api/server.js';
 import { OPERATIONS } from '../../api/openapi/operations.js';
 import { expectDescribedAnswer, type ServiceDoc } from '../helpers/openapi.js';
 import { CI, makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
-import { ORG, REPO, bundle, junit, sha, uploadOk } from './flaky-support.js';
+import { ORG, REPO, bundle, failingTestId, junit, sha, uploadOk } from './flaky-support.js';
 import { pushToBranch } from '../../scripts/lib/git-fixtures.js';
 
 /** `METHOD /path` of every route of the application's routers, parameters as `{name}`. */
@@ -94,15 +94,7 @@ describe('OpenAPI description of this service', function () {
     await q.submitOk(1);
     const run = await q.runOf(1);
     const entry = await q.entry(1);
-    await uploadOk(svc, { branch: 'main', commit_sha: sha(1) }, [{ name: 'r.xml', data: junit({ a: 'f', b: 'p' }) }]);
-    const failing = await svc.post<{ tests: { id: string }[] }>('/flaky-tests/list-failing-tests', {
-      repo: REPO,
-      org_url_slug: ORG,
-      page_query: { page_size: 10 },
-      start_time: new Date(Date.now() - 3_600_000).toISOString(),
-      end_time: new Date(Date.now() + 60_000).toISOString(),
-    });
-    const testId = failing.body.tests[0]!.id;
+    const testId = await failingTestId(svc, { a: 'f', b: 'p' });
     const flakyRepo = { repo: REPO, org_url_slug: ORG };
     const stored = await uploadOk(svc, { branch: 'main', commit_sha: sha(4) }, [{ name: 'r.xml', data: junit({ a: 'p' }) }]);
     calls.set('GET /v1/flaky-tests/upload-status', () => svc.raw('GET', `/v1/flaky-tests/upload-status?upload_id=${stored.upload_id}`, { headers: token }));
@@ -159,6 +151,32 @@ describe('OpenAPI description of this service', function () {
       const res = await fetch(bundleUrl, { method: 'PUT', body, headers: { 'content-type': 'application/octet-stream' } });
       return { status: res.status, headers: res.headers, body: JSON.parse(await res.text()) as unknown };
     });
+    let tokenId = '';
+    calls.set('POST /v1/createToken', async () => {
+      const res = await svc.post<{ id: string }>('/createToken', { name: 'described', role: 'read' });
+      tokenId = res.body.id;
+      return res;
+    });
+    post('/v1/listTokens', {});
+    calls.set('POST /v1/revokeToken', () => svc.post('/revokeToken', { id: tokenId }));
+    post('/v1/listAuditEvents', { limit: 10 });
+    let endpointId = '';
+    calls.set('POST /v1/createWebhookEndpoint', async () => {
+      const res = await svc.post<{ id: string }>('/createWebhookEndpoint', { url: 'http://127.0.0.1:9/hook', kind: 'slack', events: ['pull_request.merged'], description: 'described' });
+      endpointId = res.body.id;
+      return res;
+    });
+    post('/v1/listWebhookEndpoints', {});
+    calls.set('POST /v1/updateWebhookEndpoint', () => svc.post('/updateWebhookEndpoint', { id: endpointId, description: 'changed' }));
+    calls.set('POST /v1/rotateWebhookSecret', () => svc.post('/rotateWebhookSecret', { id: endpointId }));
+    calls.set('POST /v1/listWebhookDeliveries', () => svc.post('/listWebhookDeliveries', { endpointId }));
+    calls.set('POST /v1/redeliverWebhook', async () => {
+      const [delivery] = await svc.ctx.eventStore.deliveries.createAll([
+        { orgId: svc.orgId, endpointId, eventId: 'described-event', type: 'pull_request.merged', orderKey: 'pr:q:1', order: { at: new Date(), version: 1 } },
+      ]);
+      return svc.post('/redeliverWebhook', { deliveryId: delivery!.id });
+    });
+    calls.set('POST /v1/deleteWebhookEndpoint', () => svc.post('/deleteWebhookEndpoint', { id: endpointId }));
     for (const path of ['/v1/status', '/healthz', '/readyz', '/v1/openapi.json', '/v1/docs', '/v1/docs/api-reference.js']) {
       calls.set(`GET ${path}`, () => svc.raw('GET', path));
     }

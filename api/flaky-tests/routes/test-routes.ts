@@ -2,7 +2,10 @@
 // endpoints (docs/flaky-tests.md). Each route parses, calls one service function, serializes.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { authOf } from '../../middleware/auth.js';
+import { auditActorOf, authOf } from '../../middleware/auth.js';
+import type { AuditTrail } from '../../../shared/audit/audit-log.js';
+import type { EventEmitter } from '../../../shared/events/event-outbox.js';
+import { repoKey } from '../../../shared/repo-ref.js';
 import type { FlakyServices } from '../../../shared/flaky-tests/services/flaky-services.js';
 import { parseLinkTicket, parseListFailing, parseListQuarantined, parseListUnhealthy, parseTestDetails } from '../schemas/list-schemas.js';
 import { parseGetOverride, parseGetSettings, parseSetOverride, parseUpdateSettings } from '../schemas/settings-schemas.js';
@@ -21,7 +24,7 @@ function actorOf(ctx: Context, given: string | undefined): string {
   return given ? `${given} (${token})` : token;
 }
 
-export function registerFlakyRoutes(router: Router, services: FlakyServices): void {
+export function registerFlakyRoutes(router: Router, services: FlakyServices, changes: { audit: AuditTrail; events: EventEmitter }): void {
   const publicUrl = services.settings.publicUrl;
   const links = (ctx: Context, orgSlug: string): LinkContext => ({ baseUrl: baseUrlOf(ctx, publicUrl), orgSlug: orgSlug.trim() });
 
@@ -107,14 +110,37 @@ export function registerFlakyRoutes(router: Router, services: FlakyServices): vo
   router.post('/flaky-tests/set-quarantine-override', async (ctx) => {
     const b = parseSetOverride(ctx.request.body);
     const override = b.override === 'always_quarantine' ? 'always' : b.override === 'never_quarantine' ? 'never' : null;
-    const view = await services.quarantine.setOverride(authOf(ctx.state).orgId, {
-      orgUrlSlug: b.org_url_slug,
-      repo: b.repo,
-      testId: b.test_id,
-      override,
-      reason: b.reason,
-      actor: actorOf(ctx, b.actor),
+    const { orgId } = authOf(ctx.state);
+    const target = { orgUrlSlug: b.org_url_slug, repo: b.repo, testId: b.test_id };
+    const wasQuarantined = (await services.quarantine.getOverride(orgId, target)).quarantined;
+    const view = await services.quarantine.setOverride(orgId, { ...target, override, reason: b.reason, actor: actorOf(ctx, b.actor) });
+    await changes.audit.record({
+      orgId,
+      actor: auditActorOf(ctx.state),
+      action: 'quarantine.override_set',
+      target: `${repoKey(b.repo)}:${b.test_id}`,
+      detail: { override, reason: b.reason, ...(b.actor ? { onBehalfOf: b.actor } : {}) },
     });
-    ctx.body = serializeOverride(view);
+    const body = serializeOverride(view);
+    if (!wasQuarantined && view.quarantined) {
+      const at = view.test.quarantine?.at ?? new Date();
+      await changes.events.emit({
+        orgId,
+        type: 'test.quarantined',
+        orderKey: `test:${body.test_id}`,
+        order: { at, version: view.test.quarantineHistory.length },
+        subject: {},
+        payload: {
+          type: 'test.quarantined',
+          timestamp: at.toISOString(),
+          repository: b.repo,
+          test: { id: body.test_id, name: body.name, status: body.status },
+          override: body.override,
+          reason: body.reason,
+          actor: body.updated_by,
+        },
+      });
+    }
+    ctx.body = body;
   });
 }

@@ -11,8 +11,10 @@ import { serializeSubmittedPullRequest } from '../serializers/pull-request.js';
 import { serializeEnqueuedEntry } from '../serializers/queue.js';
 import { authOf } from '../../middleware/auth.js';
 import type { PullRequestService } from '../../../shared/merge-queue/services/pull-request-service.js';
+import type { QueueService } from '../../../shared/merge-queue/services/queue-service.js';
+import type { TimeToMergeService } from '../../../shared/merge-queue/services/time-to-merge-service.js';
 
-export function registerPullRequestRoutes(router: Router, prs: PullRequestService): void {
+export function registerPullRequestRoutes(router: Router, prs: PullRequestService, estimates: { queues: QueueService; timeToMerge: TimeToMergeService }): void {
   router.post('/submitPullRequest', async (ctx) => {
     const body = parseSubmit(ctx.request.body);
     const { orgId } = authOf(ctx.state);
@@ -34,8 +36,12 @@ export function registerPullRequestRoutes(router: Router, prs: PullRequestServic
 
   router.post('/getSubmittedPullRequest', async (ctx) => {
     const body = parseGetSubmitted(ctx.request.body);
-    const entry = await prs.getSubmitted(authOf(ctx.state).orgId, body.repo, body.targetBranch, body.pr);
-    ctx.body = serializeSubmittedPullRequest(entry, { includeTimeline: body.includeTimeline === true });
+    const { orgId } = authOf(ctx.state);
+    const entry = await prs.getSubmitted(orgId, body.repo, body.targetBranch, body.pr);
+    const standing = body.includeEstimatedTimeToMerge
+      ? await estimates.timeToMerge.standing(await estimates.queues.get(orgId, body.repo, body.targetBranch), entry)
+      : null;
+    ctx.body = serializeSubmittedPullRequest(entry, { includeTimeline: body.includeTimeline === true, standing });
   });
 
   router.post('/setImpactedTargets', async (ctx) => {

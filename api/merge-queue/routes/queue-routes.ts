@@ -1,12 +1,17 @@
-// Queue administration: createQueue, getQueue, updateQueue, deleteQueue.
+// Queue administration: createQueue, getQueue, updateQueue, deleteQueue. Every change is recorded
+// in the audit trail with its actor.
 import type Router from '@koa/router';
 import { parseCreateQueue, parseQueueRef, parseUpdateQueue } from '../schemas/queue-schemas.js';
 import { serializeQueue, serializeQueueSettings } from '../serializers/queue.js';
-import { authOf } from '../../middleware/auth.js';
+import { auditActorOf, authOf } from '../../middleware/auth.js';
+import type { AuditTrail } from '../../../shared/audit/audit-log.js';
+import { repoKey, type RepoRef } from '../../../shared/repo-ref.js';
 import type { QueueService } from '../../../shared/merge-queue/services/queue-service.js';
 import { orderForDisplay } from '../../../shared/merge-queue/domain/queue-order.js';
 
-export function registerQueueRoutes(router: Router, queues: QueueService): void {
+const queueTarget = (repo: RepoRef, branch: string) => `${repoKey(repo)}:${branch}`;
+
+export function registerQueueRoutes(router: Router, queues: QueueService, audit: AuditTrail): void {
   router.post('/createQueue', async (ctx) => {
     const body = parseCreateQueue(ctx.request.body);
     const { orgId } = authOf(ctx.state);
@@ -14,6 +19,7 @@ export function registerQueueRoutes(router: Router, queues: QueueService): void 
     if (body.mode !== undefined) init.mode = body.mode;
     if (body.concurrency !== undefined) init.concurrency = body.concurrency;
     await queues.create(orgId, body.repo, body.targetBranch, init);
+    await audit.record({ orgId, actor: auditActorOf(ctx.state), action: 'queue.created', target: queueTarget(body.repo, body.targetBranch), detail: init });
     ctx.body = {};
   });
 
@@ -29,6 +35,7 @@ export function registerQueueRoutes(router: Router, queues: QueueService): void 
     const { repo, targetBranch, ...patch } = parseUpdateQueue(ctx.request.body);
     const { orgId } = authOf(ctx.state);
     const queue = await queues.update(orgId, repo, targetBranch, patch);
+    await audit.record({ orgId, actor: auditActorOf(ctx.state), action: 'queue.updated', target: queueTarget(repo, targetBranch), detail: patch });
     ctx.body = serializeQueueSettings(queue);
   });
 
@@ -36,6 +43,7 @@ export function registerQueueRoutes(router: Router, queues: QueueService): void 
     const body = parseQueueRef(ctx.request.body);
     const { orgId } = authOf(ctx.state);
     await queues.delete(orgId, body.repo, body.targetBranch);
+    await audit.record({ orgId, actor: auditActorOf(ctx.state), action: 'queue.deleted', target: queueTarget(body.repo, body.targetBranch), detail: {} });
     ctx.body = {};
   });
 }

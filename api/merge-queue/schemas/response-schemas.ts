@@ -90,6 +90,11 @@ export const SubmittedPullRequestResponse = closed({
   isCurrentlySubmittedToQueue: Type.Boolean(),
   verifiedByTestRun: Type.Union([Type.String(), Type.Null()]),
   restartCount: Type.Integer({ minimum: 0 }),
+  /** With `includeEstimatedTimeToMerge: true`, while the pull request is in the queue: 1 = next to merge. */
+  position: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** Seconds; absent while it cannot be estimated (no run in the last day, paused, not ready). */
+  estimatedTimeToMerge: Type.Optional(Type.Integer({ minimum: 0 })),
+  estimatedTimeToMergeRange: Type.Optional(closed({ low: Type.Integer({ minimum: 0 }), high: Type.Integer({ minimum: 0 }) })),
   /** Newest first; only with `includeTimeline: true`. */
   timeline: Type.Optional(
     Type.Array(

@@ -1,8 +1,19 @@
 // Wire shape of getSubmittedPullRequest (spec §2.6 plus the fields the live API returns).
 import type { Entry } from '../../../shared/merge-queue/domain/model.js';
 import { TERMINAL_ENTRY_STATES } from '../../../shared/merge-queue/domain/model.js';
+import type { QueueStanding } from '../../../shared/merge-queue/services/time-to-merge-service.js';
 
-export function serializeSubmittedPullRequest(e: Entry, opts: { includeTimeline?: boolean } = {}) {
+/** With includeEstimatedTimeToMerge: the position, and the estimate when there is one. */
+function standingFields(standing: QueueStanding | null | undefined) {
+  if (!standing) return {};
+  const t = standing.timeToMerge;
+  return {
+    position: standing.position,
+    ...(t ? { estimatedTimeToMerge: t.estimate, estimatedTimeToMergeRange: { low: t.low, high: t.high } } : {}),
+  };
+}
+
+export function serializeSubmittedPullRequest(e: Entry, opts: { includeTimeline?: boolean; standing?: QueueStanding | null } = {}) {
   const body = {
     id: e.id,
     state: e.state,
@@ -22,6 +33,7 @@ export function serializeSubmittedPullRequest(e: Entry, opts: { includeTimeline?
     prSha: e.prSha,
     prBaseBranch: e.prBaseBranch,
     prAuthor: e.prAuthor,
+    ...standingFields(opts.standing),
   };
   if (!opts.includeTimeline) return body;
   // Newest first, like the compatible API's timeline.

@@ -46,3 +46,10 @@ export function nameForValue(value: number): PriorityName {
   }
   return 'low';
 }
+
+/** A `priority` input that resolves to the urgent band (only admin tokens submit those). */
+export function isUrgent(input: unknown): boolean {
+  if (input !== null && input !== undefined && typeof input !== 'number' && typeof input !== 'string') return false;
+  const resolved = resolvePriority(input);
+  return resolved.ok && resolved.priority.name === 'urgent';
+}

@@ -4,6 +4,7 @@
 import type { Database } from '../../database/collection.js';
 import { DbOrgRepository } from '../../accounts/org-repository.js';
 import { DbTokenRepository } from '../../accounts/token-repository.js';
+import { DbAuditRepository } from '../../audit/audit-log.js';
 import { DbQueueRepository, type QueueRepository } from './queue-repository.js';
 import { DbEntryRepository, type EntryRepository } from './entry-repository.js';
 import { DbImpactedTargetsRepository, type ImpactedTargetsRepository } from './impacted-targets-repository.js';
@@ -22,6 +23,7 @@ export interface MergeQueueRepositories {
 export interface Store extends MergeQueueRepositories {
   orgs: DbOrgRepository;
   tokens: DbTokenRepository;
+  audit: DbAuditRepository;
   queues: DbQueueRepository;
   entries: DbEntryRepository;
   impactedTargets: DbImpactedTargetsRepository;
@@ -33,6 +35,7 @@ export function createStore(db: Database): Store {
   return {
     orgs: new DbOrgRepository(db),
     tokens: new DbTokenRepository(db),
+    audit: new DbAuditRepository(db),
     queues: new DbQueueRepository(db),
     entries: new DbEntryRepository(db),
     impactedTargets: new DbImpactedTargetsRepository(db),

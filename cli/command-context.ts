@@ -1,0 +1,67 @@
+// What every command reads from its options and the environment: where the service is, the
+// token, --json, and the queue (`--repo host/owner/name --branch main`).
+import type { Command } from 'commander';
+import { ApiClient } from './api-client.js';
+import { CliError, EXIT } from './cli-error.js';
+import { printer, type Printer } from './output.js';
+
+export interface GlobalOptions {
+  url?: string;
+  token?: string;
+  json?: boolean;
+  repo?: string;
+  branch?: string;
+  org?: string;
+}
+
+export interface RepoRef {
+  host: string;
+  owner: string;
+  name: string;
+}
+
+export interface CommandContext {
+  api: ApiClient;
+  out: Printer;
+  json: boolean;
+  /** The queue named by --repo and --branch (usage error when missing). */
+  queue(): { repo: RepoRef; targetBranch: string };
+  repo(): RepoRef;
+  /** The organisation slug of the flaky-tests API (--org, OPENMQ_ORG, `default`). */
+  org: string;
+}
+
+const usage = (message: string) => new CliError(EXIT.usage, message);
+
+export function parseRepo(value: string): RepoRef {
+  const parts = value.split('/').filter(Boolean);
+  if (parts.length < 3) throw usage(`--repo must be host/owner/name (e.g. github.com/acme/app), got "${value}"`);
+  return { host: parts[0]!, owner: parts.slice(1, -1).join('/'), name: parts.at(-1)! };
+}
+
+export function contextOf(command: Command): CommandContext {
+  const opts = command.optsWithGlobals<GlobalOptions>();
+  const url = opts.url ?? process.env.OPENMQ_URL;
+  const token = opts.token ?? process.env.OPENMQ_TOKEN;
+  if (!url) throw usage('the service URL is required: --url or OPENMQ_URL (e.g. http://localhost:8080)');
+  if (!token) throw usage('an API token is required: --token or OPENMQ_TOKEN');
+  const repo = () => {
+    const value = opts.repo ?? process.env.OPENMQ_REPO;
+    if (!value) throw usage('the repository is required: --repo host/owner/name (or OPENMQ_REPO)');
+    return parseRepo(value);
+  };
+  return {
+    api: new ApiClient(url, token),
+    out: printer(opts.json ?? false),
+    json: opts.json ?? false,
+    repo,
+    queue: () => ({ repo: repo(), targetBranch: opts.branch ?? process.env.OPENMQ_BRANCH ?? 'main' }),
+    org: opts.org ?? process.env.OPENMQ_ORG ?? 'default',
+  };
+}
+
+/** A pull request number argument. */
+export function prNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw usage(`a pull request number is a whole number, got "${value}"`);
+  return Number(value);
+}

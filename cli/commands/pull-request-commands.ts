@@ -1,0 +1,86 @@
+// submit, cancel, restart and status of one pull request in the queue of --repo/--branch.
+import type { Command } from 'commander';
+import { contextOf, prNumber } from '../command-context.js';
+import { fields, table } from '../output.js';
+
+interface TimelineItem {
+  timestamp: string;
+  state: string;
+  reason: string;
+  detail?: string;
+}
+
+interface Submitted {
+  state: string;
+  prNumber: number;
+  prTitle: string;
+  prAuthor: string;
+  priorityName: string;
+  stateChangedAt: string;
+  restartCount: number;
+  position?: number;
+  estimatedTimeToMerge?: number;
+  estimatedTimeToMergeRange?: { low: number; high: number };
+  timeline?: TimelineItem[];
+}
+
+const minutes = (seconds: number | undefined) => (seconds === undefined ? undefined : `${Math.round(seconds / 60)} min`);
+
+export function registerPullRequestCommands(program: Command): void {
+  program
+    .command('submit <pr>')
+    .description('submit a pull request to the queue')
+    .option('--priority <priority>', 'urgent, high, medium, low or 0–255 (urgent needs an admin token)')
+    .option('--no-batch', 'test it on its own, never in a batch')
+    .action(async (pr: string, opts: { priority?: string; batch: boolean }, command: Command) => {
+      const ctx = contextOf(command);
+      const n = prNumber(pr);
+      const priority = opts.priority === undefined ? {} : { priority: /^\d+$/.test(opts.priority) ? Number(opts.priority) : opts.priority };
+      const answer = await ctx.api.call('submitPullRequest', { ...ctx.queue(), pr: { number: n }, ...priority, ...(opts.batch ? {} : { noBatch: true }) });
+      ctx.out.result(answer, () => `submitted #${n}`);
+    });
+
+  for (const [name, operation, verb] of [
+    ['cancel', 'cancelPullRequest', 'cancelled'],
+    ['restart', 'restartTestsOnPullRequest', 'restarted the tests of'],
+  ] as const) {
+    program
+      .command(`${name} <pr>`)
+      .description(`${name === 'cancel' ? 'cancel a submitted pull request' : 'restart the tests of a pull request under test'}`)
+      .action(async (pr: string, _opts: unknown, command: Command) => {
+        const ctx = contextOf(command);
+        const n = prNumber(pr);
+        const answer = await ctx.api.call(operation, { ...ctx.queue(), pr: { number: n } });
+        ctx.out.result(answer, () => `${verb} #${n}`);
+      });
+  }
+
+  program
+    .command('status <pr>')
+    .description('state, position, reason and estimated time to merge of a pull request')
+    .option('--timeline', 'also every transition, newest first')
+    .action(async (pr: string, opts: { timeline?: boolean }, command: Command) => {
+      const ctx = contextOf(command);
+      const body = { ...ctx.queue(), pr: { number: prNumber(pr) }, includeTimeline: true, includeEstimatedTimeToMerge: true };
+      const s = await ctx.api.call<Submitted>('getSubmittedPullRequest', body);
+      const latest = s.timeline?.[0];
+      const json = opts.timeline ? s : (({ timeline: _t, ...rest }) => rest)(s);
+      ctx.out.result(json, () => {
+        const range = s.estimatedTimeToMergeRange;
+        const summary = fields([
+          ['pull request', `#${s.prNumber} ${s.prTitle}`],
+          ['author', s.prAuthor],
+          ['state', s.state],
+          ['since', s.stateChangedAt],
+          ['reason', latest ? `${latest.reason}${latest.detail ? ` — ${latest.detail}` : ''}` : undefined],
+          ['priority', s.priorityName],
+          ['position', s.position],
+          ['eta', range ? `${minutes(s.estimatedTimeToMerge)} (${minutes(range.low)}–${minutes(range.high)})` : minutes(s.estimatedTimeToMerge)],
+          ['restarts', s.restartCount],
+        ]);
+        if (!opts.timeline) return summary;
+        const rows = (s.timeline ?? []).map((t) => [t.timestamp, t.state, t.reason, t.detail]);
+        return `${summary}\n\n${table(['time', 'state', 'reason', 'detail'], rows)}`;
+      });
+    });
+}

@@ -1,0 +1,81 @@
+// The audit trail: who changed what and when — queue settings and state, tokens, webhook
+// endpoints, quarantine overrides. Entries are appended, never changed; ids are UUIDv7, so their
+// order is the order in which they were recorded and serves as the page cursor.
+import { v7 as uuidv7 } from 'uuid';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../database/collection.js';
+
+/** Who made a change: a token (by id and name), or an operator tool without one. */
+export interface Actor {
+  tokenId: string | null;
+  name: string;
+}
+
+export const AUDIT_ACTIONS = [
+  'queue.created',
+  'queue.updated',
+  'queue.deleted',
+  'token.created',
+  'token.revoked',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
+  'quarantine.override_set',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export interface AuditRecord {
+  orgId: string;
+  actor: Actor;
+  action: AuditAction;
+  /** What changed, e.g. `github.com/acme/app:main`, a token id or a webhook endpoint id. */
+  target: string;
+  /** The change as asked (never a secret). */
+  detail: Record<string, unknown>;
+}
+
+export interface AuditEntry extends AuditRecord {
+  id: string;
+  at: Date;
+}
+
+/** Where changes are recorded; the flaky-tests side records quarantine overrides through it. */
+export interface AuditTrail {
+  record(entry: AuditRecord, now?: Date): Promise<void>;
+}
+
+export interface AuditRepository extends AuditTrail {
+  /** Newest first; `before` is the id of the last entry of the previous page. */
+  list(orgId: string, opts: { limit: number; before?: string; action?: AuditAction }): Promise<AuditEntry[]>;
+}
+
+interface AuditDoc extends StoredDoc, AuditRecord {
+  at: Date;
+}
+
+export const AUDIT_INDEXES: IndexSpec[] = [
+  { key: { orgId: 1, _id: -1 }, name: 'org_newest', comment: 'list an organisation\'s audit trail, newest first' },
+];
+
+export class DbAuditRepository implements AuditRepository {
+  private readonly col: DocCollection<AuditDoc>;
+  constructor(db: Database) {
+    this.col = db.collection<AuditDoc>('audit_log');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.col.createIndexes(AUDIT_INDEXES);
+  }
+
+  async record(entry: AuditRecord, now = new Date()): Promise<void> {
+    await this.col.insertOne({ _id: uuidv7(), ...entry, at: now });
+  }
+
+  async list(orgId: string, opts: { limit: number; before?: string; action?: AuditAction }): Promise<AuditEntry[]> {
+    const filter: Record<string, unknown> = { orgId };
+    if (opts.before !== undefined) filter._id = { $lt: opts.before };
+    if (opts.action !== undefined) filter.action = opts.action;
+    const docs = await this.col.find(filter, { sort: { _id: -1 }, limit: opts.limit });
+    return docs.map(({ _id, ...rest }) => ({ id: _id, ...rest }));
+  }
+}

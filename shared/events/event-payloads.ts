@@ -1,0 +1,75 @@
+// The JSON payload of an event, in the hosted product's flat form (wire-contract §5.1): `type`,
+// `action`, `status`, the pull request, its repository and target branch, the test run and the
+// reason field of the event. `detail` (what the reason does not say) is this service's addition.
+import type { Entry, Queue, TestRun } from '../merge-queue/domain/model.js';
+import type { StoredEvent } from './event-types.js';
+
+export type Payload = Record<string, unknown>;
+
+/** What an event's payload is rendered from, loaded when it is published. */
+export interface PayloadSources {
+  queue: Queue;
+  entry: Entry | null;
+  run: TestRun | null;
+  /** Pull request numbers of the run's entries (batch events). */
+  runPrNumbers: number[];
+  /** Base URL of links (PUBLIC_URL). */
+  baseUrl: string;
+}
+
+const REASON_FIELD: Readonly<Record<string, string>> = {
+  submitted: 'submitted_reason',
+  queued: 'queued_reason',
+  pending_failure: 'failure_reason',
+  failed: 'failure_reason',
+  canceled: 'cancellation_reason',
+  merged: 'merged_reason',
+};
+
+/** The link a payload and a Slack message give for a pull request in a queue. */
+export function pullRequestLink(baseUrl: string, queue: Pick<Queue, 'repo' | 'branch'>, prNumber: number): string {
+  const { host, owner, name } = queue.repo;
+  return `${baseUrl}/queues/${encodeURIComponent(host)}/${owner}/${name}/${encodeURIComponent(queue.branch)}/pull-requests/${prNumber}`;
+}
+
+function runFields(run: TestRun | null): Payload {
+  if (!run) return {};
+  return {
+    test_branch: run.branch,
+    ...(run.sha ? { test_branch_sha: run.sha } : {}),
+    batched: run.entryIds.length > 1,
+    is_bisection: run.kind === 'bisection',
+  };
+}
+
+export function renderPayload(event: StoredEvent, src: PayloadSources): Payload {
+  const [family, action = ''] = event.type.split('.');
+  const common: Payload = {
+    type: event.type,
+    timestamp: event.order.at.toISOString(),
+    repository: { host: src.queue.repo.host, owner: src.queue.repo.owner, name: src.queue.repo.name },
+    target_branch: src.queue.branch,
+  };
+  const reason = event.subject.reason ? { [REASON_FIELD[action] ?? 'reason']: event.subject.reason.toUpperCase() } : {};
+  const detail = event.subject.detail ? { detail: event.subject.detail } : {};
+  if (family === 'queue') {
+    return { ...common, action, previous_state: event.subject.previousState, state: event.subject.state };
+  }
+  if (family === 'pull_request_batch') {
+    return { ...common, action, status: action, pr_numbers: src.runPrNumbers, ...runFields(src.run), ...reason, ...detail };
+  }
+  const entry = src.entry;
+  if (!entry) throw new Error(`event ${event.id} (${event.type}) has no pull request`);
+  return {
+    ...common,
+    action,
+    status: action,
+    author: entry.prAuthor,
+    pr_number: entry.prNumber,
+    pr_title: entry.prTitle,
+    http_details_url: pullRequestLink(src.baseUrl, src.queue, entry.prNumber),
+    ...runFields(src.run),
+    ...reason,
+    ...detail,
+  };
+}

@@ -1,0 +1,187 @@
+// Publishing and delivering events. `publish` renders an event once and creates one delivery per
+// subscribed endpoint; `deliver` sends one delivery, signed as Standard Webhooks specify, in order
+// per order key, retrying with exponential backoff; an endpoint that has failed for a day is
+// disabled. Runs in jobs only: a slow or dead receiver holds a delivery job, never the queue.
+import { Webhook } from 'standardwebhooks';
+import type { Logger } from '../logging.js';
+import type { MergeQueueRepositories } from '../merge-queue/store/store.js';
+import type { EventRepository } from './event-repository.js';
+import type { StoredEvent } from './event-types.js';
+import { renderPayload, type Payload } from './event-payloads.js';
+import { slackMessage } from './slack-message.js';
+import { signingSecrets, type WebhookEndpoint, type WebhookEndpointRepository } from './webhook-endpoint-repository.js';
+import type { WebhookDelivery, WebhookDeliveryRepository } from './webhook-delivery-repository.js';
+
+export interface DeliverySettings {
+  /** Delay before the first retry; each further retry waits twice as long. */
+  retryBaseMs: number;
+  /** Attempts in all before a delivery fails for good. */
+  maxAttempts: number;
+  /** An endpoint whose attempts have all failed for this long is disabled. */
+  disableAfterMs: number;
+  /** A receiver that has not answered by then has failed the attempt. */
+  timeoutMs: number;
+}
+
+export interface WebhookDispatcherDeps {
+  events: EventRepository;
+  endpoints: WebhookEndpointRepository;
+  deliveries: WebhookDeliveryRepository;
+  store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'testRuns'>;
+  /** Enqueues the delivery job of a delivery, to run no earlier than `at`. */
+  enqueueDelivery: (deliveryId: string, at?: Date) => Promise<void>;
+  enqueuePublish: (eventId: string) => Promise<void>;
+  settings: DeliverySettings;
+  baseUrl: string;
+  logger: Logger;
+}
+
+/** Events and deliveries the sweep picks up: older than this and still not published or finished. */
+const STALE_AFTER_MS = 60_000;
+const SWEEP_BATCH = 200;
+
+/** The `webhook-id` of an event: the same for every endpoint, attempt and redelivery. */
+export const messageIdOf = (eventId: string) => `msg_${eventId}`;
+
+export function retryDelayMs(settings: Pick<DeliverySettings, 'retryBaseMs'>, failedAttempts: number): number {
+  return settings.retryBaseMs * 2 ** (failedAttempts - 1);
+}
+
+const subscribed = (endpoint: WebhookEndpoint, event: StoredEvent) =>
+  endpoint.enabled && (endpoint.events.length === 0 || endpoint.events.includes(event.type));
+
+export class WebhookDispatcher {
+  constructor(private readonly deps: WebhookDispatcherDeps) {}
+
+  async publish(eventId: string): Promise<void> {
+    const event = await this.deps.events.findById(eventId);
+    if (!event || event.publishedAt) return;
+    const payload = event.payload ?? (await this.render(event));
+    const endpoints = payload ? (await this.deps.endpoints.list(event.orgId)).filter((e) => subscribed(e, event)) : [];
+    const deliveries = await this.deps.deliveries.createAll(
+      endpoints.map((e) => ({ orgId: event.orgId, endpointId: e.id, eventId: event.id, type: event.type, orderKey: event.orderKey, order: event.order })),
+    );
+    await this.deps.events.markPublished(event.id, payload);
+    for (const d of deliveries) await this.deps.enqueueDelivery(d.id);
+  }
+
+  /** Null when what the event is about is gone (a queue deleted since): nothing to deliver. */
+  private async render(event: StoredEvent): Promise<Payload | null> {
+    const { store } = this.deps;
+    const queue = event.subject.queueId ? await store.queues.findById(event.subject.queueId) : null;
+    if (!queue) {
+      this.deps.logger.warn({ eventId: event.id, type: event.type }, 'event not delivered: its queue is gone');
+      return null;
+    }
+    const entry = event.subject.entryId ? await store.entries.findById(event.subject.entryId) : null;
+    const run = event.subject.runId ? await store.testRuns.findById(event.subject.runId) : null;
+    const runPrNumbers = run ? (await store.entries.findByIds(run.entryIds)).map((e) => e.prNumber).sort((a, b) => a - b) : [];
+    return renderPayload(event, { queue, entry, run, runPrNumbers, baseUrl: this.deps.baseUrl });
+  }
+
+  async deliver(deliveryId: string, now = new Date()): Promise<void> {
+    const { deliveries, endpoints } = this.deps;
+    const delivery = await deliveries.findById(deliveryId);
+    if (!delivery || delivery.status === 'delivered' || delivery.status === 'failed') return;
+    if (delivery.nextAttemptAt && delivery.nextAttemptAt > now) return; // its delayed job comes then
+    const endpoint = await endpoints.findById(delivery.endpointId);
+    if (!endpoint || !endpoint.enabled) {
+      await deliveries.abandon(delivery.id, endpoint ? `endpoint disabled: ${endpoint.disabledReason ?? ''}` : 'endpoint deleted');
+      await this.continueAfter(delivery);
+      return;
+    }
+    // In order per key: an earlier delivery still unfinished goes first and hands over when done.
+    const first = await deliveries.earliestUnfinished(delivery.endpointId, delivery.orderKey);
+    if (first && first.id !== delivery.id) return;
+    if (!(await deliveries.claim(delivery.id, new Date(now.getTime() + this.deps.settings.timeoutMs * 2), now))) return;
+    const event = await this.deps.events.findById(delivery.eventId);
+    if (!event?.payload) {
+      await deliveries.abandon(delivery.id, 'the event is no longer stored');
+      await this.continueAfter(delivery);
+      return;
+    }
+    const outcome = await this.send(endpoint, event.id, event.payload, now);
+    if (outcome.ok) {
+      await deliveries.finishAttempt(delivery.id, outcome, { status: 'delivered' });
+      await endpoints.markHealthy(endpoint.id);
+      await this.continueAfter(delivery);
+      return;
+    }
+    await this.failed(delivery, endpoint, outcome, now);
+  }
+
+  private async failed(delivery: WebhookDelivery, endpoint: WebhookEndpoint, outcome: Attempt, now: Date): Promise<void> {
+    const { deliveries, endpoints, settings } = this.deps;
+    const failingSince = (await endpoints.markFailing(endpoint.id, now))?.failingSince ?? now;
+    const attempts = delivery.attempts + 1;
+    if (now.getTime() - failingSince.getTime() >= settings.disableAfterMs) {
+      const reason = `every delivery failed since ${failingSince.toISOString()} (last: ${outcome.error ?? 'no answer'})`;
+      await endpoints.update(endpoint.orgId, endpoint.id, { enabled: false, disabledReason: reason });
+      this.deps.logger.warn({ endpointId: endpoint.id, reason }, 'webhook endpoint disabled');
+      await deliveries.finishAttempt(delivery.id, outcome, { status: 'failed' });
+      await this.continueAfter(delivery);
+    } else if (attempts >= settings.maxAttempts) {
+      await deliveries.finishAttempt(delivery.id, outcome, { status: 'failed' });
+      await this.continueAfter(delivery);
+    } else {
+      // The delay counts from the end of the failed attempt, not from its start.
+      const at = new Date(outcome.at.getTime() + outcome.durationMs + retryDelayMs(settings, attempts));
+      await deliveries.finishAttempt(delivery.id, outcome, { status: 'retrying', at });
+      await this.deps.enqueueDelivery(delivery.id, at);
+    }
+  }
+
+  /** Hands over to the next delivery of the same endpoint and key, if any waits. */
+  private async continueAfter(delivery: WebhookDelivery): Promise<void> {
+    const next = await this.deps.deliveries.earliestUnfinished(delivery.endpointId, delivery.orderKey);
+    if (next) await this.deps.enqueueDelivery(next.id, next.nextAttemptAt ?? undefined);
+  }
+
+  private async send(endpoint: WebhookEndpoint, eventId: string, payload: Payload, now: Date): Promise<Attempt> {
+    const body = JSON.stringify(endpoint.kind === 'slack' ? slackMessage(payload) : payload);
+    const id = messageIdOf(eventId);
+    const signature = signingSecrets(endpoint, now)
+      .map((secret) => new Webhook(secret).sign(id, now, body))
+      .join(' ');
+    const started = performance.now();
+    const at = new Date();
+    try {
+      const res = await fetch(endpoint.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'openmq-webhooks',
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.deps.settings.timeoutMs),
+      });
+      // The answer's body is not used; reading it frees the connection.
+      await res.arrayBuffer().catch(() => undefined);
+      const durationMs = Math.round(performance.now() - started);
+      const ok = res.status >= 200 && res.status < 300;
+      return { ok, at, responseCode: res.status, durationMs, error: ok ? null : `HTTP ${res.status}` };
+    } catch (err) {
+      const message = err instanceof Error ? (err.name === 'TimeoutError' ? `no answer within ${this.deps.settings.timeoutMs} ms` : err.message) : String(err);
+      return { ok: false, at, responseCode: null, durationMs: Math.round(performance.now() - started), error: message };
+    }
+  }
+
+  /** Publishes events and re-enqueues deliveries whose jobs were lost (a crash, Redis down). */
+  async sweep(now = new Date()): Promise<void> {
+    const before = new Date(now.getTime() - STALE_AFTER_MS);
+    for (const event of await this.deps.events.listUnpublished(before, SWEEP_BATCH)) await this.deps.enqueuePublish(event.id);
+    for (const d of await this.deps.deliveries.listStale(before, SWEEP_BATCH)) await this.deps.enqueueDelivery(d.id, d.nextAttemptAt ?? undefined);
+  }
+}
+
+interface Attempt {
+  ok: boolean;
+  at: Date;
+  responseCode: number | null;
+  durationMs: number;
+  error: string | null;
+}

@@ -1,0 +1,187 @@
+// The `openmq` CLI as a process against a real service: every command, its --json output parsed,
+// its table output, and the exit codes (0 done, 1 failed, 2 usage, 3 not found, 4 not allowed).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
+import { waitFor } from '../../scripts/lib/wait.js';
+import { generateToken } from '../../shared/accounts/token-repository.js';
+import { makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
+import { junit, REPO, sha, uploadOk } from './flaky-support.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { setRef } from '../../scripts/lib/git-fixtures.js';
+
+const BIN = fileURLToPath(new URL('../../cli/bin/openmq.mjs', import.meta.url));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function openmq(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe('openmq CLI', function () {
+  this.timeout(120_000);
+  let svc: TestService;
+  let q: PrQueue;
+  let env: Record<string, string>;
+  let repoArg: string;
+  let receiver: WebhookReceiver;
+
+  /** Runs a command that must succeed with --json; answers the parsed output. */
+  async function ok<T = Record<string, unknown>>(...args: string[]): Promise<T> {
+    const r = await openmq([...args, '--json'], env);
+    expect(r.code, `openmq ${args.join(' ')}: ${r.stderr}`).to.equal(0);
+    expect(r.stderr).to.equal('');
+    return JSON.parse(r.stdout) as T;
+  }
+  const queueArgs = () => ['--repo', repoArg, '--branch', 'main'];
+
+  before(async () => {
+    svc = await startTestService(SERVICE_OPTIONS);
+    q = await makeQueue(svc);
+    repoArg = `${q.ref.repo.host}/${q.ref.repo.owner}/${q.ref.repo.name}`;
+    env = { OPENMQ_URL: svc.url, OPENMQ_TOKEN: svc.token };
+    receiver = await startWebhookReceiver();
+  });
+  after(async () => {
+    await receiver.close();
+    await svc.close();
+  });
+
+  it('submits, shows status (with the timeline), restarts and cancels pull requests', async () => {
+    await q.pr(1, { metadata: { title: 'Add one', author: 'alice' } });
+    await q.pr(2);
+    expect(await ok('submit', '1', ...queueArgs())).to.deep.equal({});
+    expect(await ok('submit', '2', '--priority', 'low', '--no-batch', ...queueArgs())).to.deep.equal({});
+    const two = await q.entry(2);
+    expect(two).to.include({ priorityName: 'low', noBatch: true });
+    await q.waitState(1, 'testing');
+
+    const status = await ok<{ state: string; prNumber: number; position: number; timeline?: unknown }>('status', '1', ...queueArgs());
+    expect(status).to.include({ state: 'testing', prNumber: 1, position: 1 });
+    expect(status).not.to.have.property('timeline');
+    const withTimeline = await ok<{ timeline: { state: string }[] }>('status', '1', '--timeline', ...queueArgs());
+    expect(withTimeline.timeline[0]!.state).to.equal('testing');
+    const human = await openmq(['status', '1', '--timeline', ...queueArgs()], env);
+    expect(human.code).to.equal(0);
+    expect(human.stdout).to.match(/^pull request: #1 Add one$/m);
+    expect(human.stdout).to.match(/^state: +testing$/m);
+    expect(human.stdout).to.match(/^position: +1$/m);
+    expect(human.stdout).to.match(/^TIME +STATE +REASON +DETAIL$/m);
+
+    expect(await ok('restart', '1', ...queueArgs())).to.deep.equal({});
+    expect(await ok('cancel', '2', ...queueArgs())).to.deep.equal({});
+    expect((await q.entry(2)).state).to.equal('cancelled');
+    const cancelled = await openmq(['cancel', '2', ...queueArgs()], env);
+    expect(cancelled.code).to.equal(1);
+    expect(cancelled.stderr).to.match(/^openmq: cancelPullRequest failed — pr_not_active: /);
+  });
+
+  it('shows, creates, updates, pauses, resumes, drains and deletes queues', async () => {
+    const shown = await ok<{ state: string; enqueuedPullRequests: unknown[] }>('queue', 'show', ...queueArgs());
+    expect(shown.state).to.equal('running');
+    const table = await openmq(['queue', 'show', ...queueArgs()], env);
+    expect(table.stdout).to.match(/^branch: +main$/m);
+    expect(table.stdout).to.match(/^# +PR +STATE +PRIORITY +TITLE$/m);
+
+    await setRef(q.fx, 'refs/heads/release', q.fx.initialSha);
+    expect(await ok('queue', 'create', '--repo', repoArg, '--branch', 'release', '--concurrency', '2')).to.deep.equal({});
+    const updated = await ok<{ concurrency: number; batch: boolean }>('queue', 'update', '--repo', repoArg, '--branch', 'release', '--set', 'concurrency=3', '--set', 'batch=true');
+    expect(updated).to.include({ concurrency: 3, batch: true });
+    expect((await ok<{ state: string }>('queue', 'pause', '--repo', repoArg, '--branch', 'release')).state).to.equal('paused');
+    expect((await ok<{ state: string }>('queue', 'resume', '--repo', repoArg, '--branch', 'release')).state).to.equal('running');
+    expect((await ok<{ state: string }>('queue', 'drain', '--repo', repoArg, '--branch', 'release')).state).to.equal('draining');
+    expect(await ok('queue', 'delete', '--repo', repoArg, '--branch', 'release')).to.deep.equal({});
+    const gone = await openmq(['queue', 'show', '--repo', repoArg, '--branch', 'release'], env);
+    expect(gone.code).to.equal(3);
+    expect(gone.stderr).to.include('queue_not_found');
+    const noSetting = await openmq(['queue', 'update', ...queueArgs()], env);
+    expect(noSetting.code).to.equal(2);
+  });
+
+  it('lists failing, flaky, broken and quarantined tests', async () => {
+    await uploadOk(svc, { branch: 'main', commit_sha: sha(1) }, [{ name: 'r.xml', data: junit({ a: 'f', b: 'p' }) }]);
+    const repo = `${REPO.host}/${REPO.owner}/${REPO.name}`;
+    const failing = await ok<{ tests: { name: string }[] }>('tests', 'failing', '--repo', repo, '--hours', '2');
+    expect(failing.tests.map((t) => t.name)).to.deep.equal(['a']);
+    const human = await openmq(['tests', 'failing', '--repo', repo], env);
+    expect(human.stdout).to.match(/^NAME +STATUS +FAIL 24H +PRS 7D +QUARANTINED +ID$/m);
+    for (const kind of ['flaky', 'broken']) expect(await ok('tests', kind, '--repo', repo)).to.have.property('tests');
+    expect(await ok('tests', 'quarantined', '--repo', repo)).to.have.property('quarantined_tests');
+    const otherOrg = await openmq(['tests', 'flaky', '--repo', repo, '--org', 'nope'], env);
+    expect(otherOrg.code).to.equal(3);
+  });
+
+  it('manages webhook endpoints and their deliveries', async () => {
+    const created = await ok<{ id: string; secret: string }>('webhooks', 'create', receiver.url, '--events', 'queue.state_changed', '--description', 'cli');
+    expect(created.secret).to.match(/^whsec_/);
+    expect((await ok<{ endpoints: { id: string }[] }>('webhooks', 'list')).endpoints.map((e) => e.id)).to.include(created.id);
+    const updated = await ok<{ description: string }>('webhooks', 'update', created.id, '--description', 'changed');
+    expect(updated.description).to.equal('changed');
+    const rotated = await ok<{ secret: string }>('webhooks', 'rotate', created.id);
+    expect(rotated.secret).to.match(/^whsec_/).and.not.equal(created.secret);
+
+    await ok('queue', 'pause', ...queueArgs());
+    await ok('queue', 'resume', ...queueArgs());
+    const deliveries = await waitFor('two deliveries', async () => {
+      const d = await ok<{ deliveries: { id: string; status: string }[] }>('webhooks', 'deliveries', created.id);
+      return d.deliveries.length === 2 && d.deliveries.every((x) => x.status === 'delivered') && d.deliveries;
+    });
+    const redelivered = await ok<{ id: string }>('webhooks', 'redeliver', deliveries[0]!.id);
+    expect(redelivered.id).to.equal(deliveries[0]!.id);
+    await waitFor('the redelivery', async () => receiver.received.length >= 3);
+    expect(await ok('webhooks', 'delete', created.id)).to.deep.equal({});
+    const missing = await openmq(['webhooks', 'rotate', created.id], env);
+    expect(missing.code).to.equal(3);
+  });
+
+  it('manages tokens and reads the audit trail; a read token is not allowed to change anything', async () => {
+    const token = await ok<{ id: string; token: string; role: string }>('tokens', 'create', '--name', 'reader', '--role', 'read');
+    expect(token.role).to.equal('read');
+    const listed = await ok<{ tokens: { id: string; role: string }[] }>('tokens', 'list');
+    expect(listed.tokens.find((t) => t.id === token.id)?.role).to.equal('read');
+
+    const asReader = { ...env, OPENMQ_TOKEN: token.token };
+    const refused = await openmq(['queue', 'pause', ...queueArgs()], asReader);
+    expect(refused.code).to.equal(4);
+    expect(refused.stderr).to.include('role_not_allowed');
+    expect((await openmq(['queue', 'show', ...queueArgs(), '--json'], asReader)).code).to.equal(0);
+
+    const audit = await ok<{ events: { action: string; target: string }[] }>('audit', '--action', 'token.created');
+    expect(audit.events.map((e) => e.target)).to.include(token.id);
+    const human = await openmq(['audit', '--limit', '3'], env);
+    expect(human.stdout).to.match(/^AT +ACTOR +ACTION +TARGET +DETAIL$/m);
+    expect(await ok('tokens', 'revoke', token.id)).to.deep.equal({});
+    expect((await openmq(['queue', 'show', ...queueArgs()], asReader)).code).to.equal(4);
+  });
+
+  it('exits 2 on usage errors and 1 when the service cannot be reached, naming the cause on stderr', async () => {
+    const noUrl = await openmq(['status', '1', ...queueArgs()], { OPENMQ_TOKEN: 'x' });
+    expect(noUrl).to.include({ code: 2, stdout: '' });
+    expect(noUrl.stderr).to.include('OPENMQ_URL');
+    expect((await openmq(['status', 'one', ...queueArgs()], env)).code).to.equal(2);
+    expect((await openmq(['status', '1', '--repo', 'acme/app'], env)).code).to.equal(2);
+    expect((await openmq(['frobnicate'], env)).code).to.equal(2);
+    expect((await openmq(['status', '1'], env)).code).to.equal(2);
+    expect((await openmq(['--help'], env)).code).to.equal(0);
+    expect((await openmq(['status', '999', ...queueArgs()], env)).code).to.equal(3);
+    const down = await openmq(['status', '1', ...queueArgs()], { ...env, OPENMQ_URL: 'http://127.0.0.1:9' });
+    expect(down.code).to.equal(1);
+    expect(down.stderr).to.match(/^openmq: cannot reach openmq at http:\/\/127\.0\.0\.1:9: /);
+    const flags = await openmq(['queue', 'show', ...queueArgs(), '--url', svc.url, '--token', generateToken(), '--json'], {});
+    expect(flags.code).to.equal(4);
+    expect(flags.stderr).to.include('invalid_token');
+  });
+});

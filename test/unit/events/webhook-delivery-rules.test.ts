@@ -1,0 +1,88 @@
+// The rules of delivery that need no receiver: the retry schedule, which secrets sign, the
+// payload of a batch event and the Slack message of a failure.
+import { expect } from 'chai';
+import { loadConfig } from '../../../shared/config.js';
+import { retryDelayMs } from '../../../shared/events/webhook-dispatcher.js';
+import { signingSecrets } from '../../../shared/events/webhook-endpoint-repository.js';
+import { SECRET_OVERLAP_MS } from '../../../shared/events/webhook-endpoint-service.js';
+import { renderPayload } from '../../../shared/events/event-payloads.js';
+import { slackMessage } from '../../../shared/events/slack-message.js';
+import type { StoredEvent } from '../../../shared/events/event-types.js';
+import type { Queue } from '../../../shared/merge-queue/domain/model.js';
+import { run } from '../../../shared/merge-queue/simulation/builders.js';
+
+describe('webhook delivery rules', () => {
+  it('retries first within 30 s and keeps retrying, ever more slowly, for about a day (defaults)', () => {
+    const { webhooks } = loadConfig({});
+    expect(retryDelayMs(webhooks, 1)).to.be.at.most(30_000);
+    const delays = Array.from({ length: webhooks.maxAttempts - 1 }, (_, i) => retryDelayMs(webhooks, i + 1));
+    for (let i = 1; i < delays.length; i++) expect(delays[i]).to.equal(2 * delays[i - 1]!);
+    const total = delays.reduce((a, b) => a + b, 0);
+    expect(total / 3_600_000).to.be.within(18, 30);
+    expect(webhooks.disableAfterSeconds).to.equal(86_400);
+  });
+
+  it('signs with the current secret and, until it expires, the rotated-out one', () => {
+    const now = new Date('2026-11-23T12:00:00Z');
+    const endpoint = {
+      secrets: [
+        { value: 'whsec_new', createdAt: now, expiresAt: null },
+        { value: 'whsec_old', createdAt: new Date(0), expiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS) },
+      ],
+    };
+    expect(signingSecrets(endpoint, now)).to.deep.equal(['whsec_new', 'whsec_old']);
+    expect(signingSecrets(endpoint, new Date(now.getTime() + SECRET_OVERLAP_MS - 1))).to.deep.equal(['whsec_new', 'whsec_old']);
+    expect(signingSecrets(endpoint, new Date(now.getTime() + SECRET_OVERLAP_MS))).to.deep.equal(['whsec_new']);
+  });
+
+  const queue = { id: 'q1', repo: { host: 'github.com', owner: 'acme', name: 'app' }, branch: 'main' } as Pick<Queue, 'id' | 'repo' | 'branch'>;
+  const event = (over: Partial<StoredEvent>): StoredEvent => ({
+    id: 'ev1',
+    orgId: 'o1',
+    type: 'pull_request_batch.failed',
+    orderKey: 'run:r1',
+    order: { at: new Date('2026-11-23T12:00:00Z'), version: 1 },
+    subject: { queueId: 'q1', runId: 'r1', reason: 'test_run_failed' },
+    createdAt: new Date(),
+    payload: null,
+    publishedAt: null,
+    ...over,
+  });
+
+  it('renders a batch event with its pull requests and test branch', () => {
+    const batch = run('r1', [1, 2], [], { status: 'failed' });
+    const payload = renderPayload(event({}), { queue: queue as Queue, entry: null, run: batch, runPrNumbers: [3, 4], baseUrl: 'https://mq.example' });
+    expect(payload).to.deep.equal({
+      type: 'pull_request_batch.failed',
+      action: 'failed',
+      status: 'failed',
+      timestamp: '2026-11-23T12:00:00.000Z',
+      repository: { host: 'github.com', owner: 'acme', name: 'app' },
+      target_branch: 'main',
+      pr_numbers: [3, 4],
+      test_branch: batch.branch,
+      test_branch_sha: batch.sha,
+      batched: true,
+      is_bisection: false,
+      failure_reason: 'TEST_RUN_FAILED',
+    });
+  });
+
+  it('writes a Slack message that says what happened, to which pull request, why, with a link', () => {
+    const message = slackMessage({
+      type: 'pull_request.failed',
+      pr_number: 12,
+      pr_title: 'Fix <script> & more',
+      repository: { host: 'github.com', owner: 'acme', name: 'app' },
+      target_branch: 'main',
+      failure_reason: 'TEST_RUN_REQUIRED_STATUS_FAILED',
+      detail: 'ci/test failed',
+      http_details_url: 'https://mq.example/queues/github.com/acme/app/main/pull-requests/12',
+    });
+    expect(message).to.deep.equal({
+      text:
+        'Pull request #12 “Fix &lt;script&gt; &amp; more” (acme/app → main) failed and left the merge queue — test run required status failed: ci/test failed' +
+        ' <https://mq.example/queues/github.com/acme/app/main/pull-requests/12|details>',
+    });
+  });
+});

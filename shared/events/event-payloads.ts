@@ -15,6 +15,8 @@ export interface PayloadSources {
   runPrNumbers: number[];
   /** Base URL of links (PUBLIC_URL). */
   baseUrl: string;
+  /** The slug of the queue's organisation: the dashboard's links start with it. */
+  orgSlug: string;
 }
 
 const REASON_FIELD: Readonly<Record<string, string>> = {
@@ -26,10 +28,14 @@ const REASON_FIELD: Readonly<Record<string, string>> = {
   merged: 'merged_reason',
 };
 
-/** The link a payload and a Slack message give for a pull request in a queue. */
-export function pullRequestLink(baseUrl: string, queue: Pick<Queue, 'repo' | 'branch'>, prNumber: number): string {
+/**
+ * The link a payload and a Slack message give for a pull request in a queue: its page in the
+ * dashboard (docs/dashboard.md, deep links).
+ */
+export function pullRequestLink(baseUrl: string, orgSlug: string, queue: Pick<Queue, 'repo' | 'branch'>, prNumber: number): string {
   const { host, owner, name } = queue.repo;
-  return `${baseUrl}/queues/${encodeURIComponent(host)}/${owner}/${name}/${encodeURIComponent(queue.branch)}/pull-requests/${prNumber}`;
+  const query = new URLSearchParams({ repo: `${host}/${owner}/${name}`, branch: queue.branch });
+  return `${baseUrl}/${encodeURIComponent(orgSlug)}/merge-queue/pull-request/${prNumber}?${query.toString()}`;
 }
 
 function runFields(run: TestRun | null): Payload {
@@ -67,7 +73,7 @@ export function renderPayload(event: StoredEvent, src: PayloadSources): Payload 
     author: entry.prAuthor,
     pr_number: entry.prNumber,
     pr_title: entry.prTitle,
-    http_details_url: pullRequestLink(src.baseUrl, src.queue, entry.prNumber),
+    http_details_url: pullRequestLink(src.baseUrl, src.orgSlug, src.queue, entry.prNumber),
     ...runFields(src.run),
     ...reason,
     ...detail,

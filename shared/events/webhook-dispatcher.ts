@@ -2,6 +2,7 @@
 // subscribed endpoint; `deliver` sends one delivery, signed as Standard Webhooks specify, in order
 // per order key, retrying with exponential backoff; an endpoint that has failed for a day is
 // disabled. Runs in jobs only: a slow or dead receiver holds a delivery job, never the queue.
+import type { OrgRepository } from '../accounts/org-repository.js';
 import { Webhook } from 'standardwebhooks';
 import type { Logger } from '../logging.js';
 import type { MergeQueueRepositories } from '../merge-queue/store/store.js';
@@ -27,7 +28,7 @@ export interface WebhookDispatcherDeps {
   events: EventRepository;
   endpoints: WebhookEndpointRepository;
   deliveries: WebhookDeliveryRepository;
-  store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'testRuns'>;
+  store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'testRuns'> & { orgs: Pick<OrgRepository, 'findById'> };
   /** Enqueues the delivery job of a delivery, to run no earlier than `at`. */
   enqueueDelivery: (deliveryId: string, at?: Date) => Promise<void>;
   enqueuePublish: (eventId: string) => Promise<void>;
@@ -73,10 +74,11 @@ export class WebhookDispatcher {
       this.deps.logger.warn({ eventId: event.id, type: event.type }, 'event not delivered: its queue is gone');
       return null;
     }
+    const org = await store.orgs.findById(queue.orgId);
     const entry = event.subject.entryId ? await store.entries.findById(event.subject.entryId) : null;
     const run = event.subject.runId ? await store.testRuns.findById(event.subject.runId) : null;
     const runPrNumbers = run ? (await store.entries.findByIds(run.entryIds)).map((e) => e.prNumber).sort((a, b) => a - b) : [];
-    return renderPayload(event, { queue, entry, run, runPrNumbers, baseUrl: this.deps.baseUrl });
+    return renderPayload(event, { queue, entry, run, runPrNumbers, baseUrl: this.deps.baseUrl, orgSlug: org?.slug ?? queue.orgId });
   }
 
   async deliver(deliveryId: string, now = new Date()): Promise<void> {

@@ -94,7 +94,7 @@ describe('outbound webhooks', function () {
         is_bisection: false,
         merged_reason: 'MERGE_GRAPH_MERGE',
       });
-      expect(merged.http_details_url).to.match(/^http:\/\/.+\/pull-requests\/1$/);
+      expect(merged.http_details_url).to.match(/^http:\/\/[^/]+\/[^/]+\/merge-queue\/pull-request\/1\?repo=.+&branch=main$/);
       expect(received[0]!.json).to.include({ submitted_reason: 'API_REQUESTED' });
       expect(Date.parse(String(merged.timestamp))).to.be.closeTo(Date.now(), 60_000);
 

@@ -51,7 +51,7 @@ describe('webhook delivery rules', () => {
 
   it('renders a batch event with its pull requests and test branch', () => {
     const batch = run('r1', [1, 2], [], { status: 'failed' });
-    const payload = renderPayload(event({}), { queue: queue as Queue, entry: null, run: batch, runPrNumbers: [3, 4], baseUrl: 'https://mq.example' });
+    const payload = renderPayload(event({}), { queue: queue as Queue, entry: null, run: batch, runPrNumbers: [3, 4], baseUrl: 'https://mq.example', orgSlug: 'acme' });
     expect(payload).to.deep.equal({
       type: 'pull_request_batch.failed',
       action: 'failed',

@@ -7,6 +7,7 @@ import { registerQueueCommands } from './commands/queue-commands.js';
 import { registerTestCommands } from './commands/test-commands.js';
 import { registerWebhookCommands } from './commands/webhook-commands.js';
 import { registerTokenCommands } from './commands/token-commands.js';
+import { registerSimulateCommand } from './commands/simulate-command.js';
 
 function buildProgram(): Command {
   const program = new Command('openmq')
@@ -24,6 +25,7 @@ function buildProgram(): Command {
   registerTestCommands(program);
   registerWebhookCommands(program);
   registerTokenCommands(program);
+  registerSimulateCommand(program);
   // Subcommands report their own usage errors through the same exit path.
   const exitOverride = (command: Command) => {
     command.exitOverride();

@@ -8,7 +8,7 @@ import { createStore } from '../shared/merge-queue/store/store.js';
 import { ensureIndexes } from '../shared/database/ensure-indexes.js';
 import { generateToken } from '../shared/accounts/token-repository.js';
 import { DEFAULT_ROLE, isRole, ROLES } from '../shared/accounts/roles.js';
-import type { Actor } from '../shared/audit/audit-log.js';
+import type { Actor } from '../shared/audit/store/audit-log.js';
 
 const USAGE = `usage:
   npm run token -- create [--org <slug>] [--name <label>] [--role admin|write|read]

@@ -4,7 +4,7 @@ import type { Middleware } from 'koa';
 import { AppError } from '../../shared/errors.js';
 import type { TokenRepository } from '../../shared/accounts/token-repository.js';
 import type { Role } from '../../shared/accounts/roles.js';
-import type { Actor } from '../../shared/audit/audit-log.js';
+import type { Actor } from '../../shared/audit/store/audit-log.js';
 
 export interface AuthState {
   orgId: string;

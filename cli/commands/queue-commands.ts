@@ -15,7 +15,7 @@ interface QueueBody {
 }
 
 /** `key=value`: the value read as JSON when it is JSON (numbers, booleans, lists), else as text. */
-function setting(pair: string, all: Record<string, unknown>): Record<string, unknown> {
+export function setting(pair: string, all: Record<string, unknown>): Record<string, unknown> {
   const at = pair.indexOf('=');
   if (at <= 0) throw new CliError(EXIT.usage, `--set takes key=value, got "${pair}"`);
   const raw = pair.slice(at + 1);

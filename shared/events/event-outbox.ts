@@ -3,7 +3,7 @@
 // state is already written; an event whose publish job could not be enqueued is published by the
 // periodic sweep, one that could not even be stored is logged.
 import type { Logger } from '../logging.js';
-import type { EventRepository } from './event-repository.js';
+import type { EventRepository } from './store/event-repository.js';
 import type { EmittedEvent } from './event-types.js';
 
 export interface EventEmitter {

@@ -6,12 +6,12 @@ import type { OrgRepository } from '../accounts/org-repository.js';
 import { Webhook } from 'standardwebhooks';
 import type { Logger } from '../logging.js';
 import type { MergeQueueRepositories } from '../merge-queue/store/store.js';
-import type { EventRepository } from './event-repository.js';
+import type { EventRepository } from './store/event-repository.js';
 import type { StoredEvent } from './event-types.js';
 import { renderPayload, type Payload } from './event-payloads.js';
 import { slackMessage } from './slack-message.js';
-import { signingSecrets, type WebhookEndpoint, type WebhookEndpointRepository } from './webhook-endpoint-repository.js';
-import type { WebhookDelivery, WebhookDeliveryRepository } from './webhook-delivery-repository.js';
+import { signingSecrets, type WebhookEndpoint, type WebhookEndpointRepository } from './store/webhook-endpoint-repository.js';
+import type { WebhookDelivery, WebhookDeliveryRepository } from './store/webhook-delivery-repository.js';
 
 export interface DeliverySettings {
   /** Delay before the first retry; each further retry waits twice as long. */

@@ -2,8 +2,8 @@
 // the secret (the old one keeps signing for a day), recent deliveries, and redelivery of one.
 import { conflict, notFound } from '../errors.js';
 import type { EventType } from './event-types.js';
-import type { EndpointKind, EndpointPatch, WebhookEndpoint, WebhookEndpointRepository } from './webhook-endpoint-repository.js';
-import type { WebhookDelivery, WebhookDeliveryRepository } from './webhook-delivery-repository.js';
+import type { EndpointKind, EndpointPatch, WebhookEndpoint, WebhookEndpointRepository } from './store/webhook-endpoint-repository.js';
+import type { WebhookDelivery, WebhookDeliveryRepository } from './store/webhook-delivery-repository.js';
 
 /** How long a rotated-out secret keeps signing deliveries. */
 export const SECRET_OVERLAP_MS = 24 * 3600 * 1000;

@@ -26,9 +26,9 @@ import { QueueSimulationService } from '../merge-queue/simulation/queue-simulati
 import { createFlakyStore } from '../flaky-tests/store/flaky-store.js';
 import { createFlakyServices, type FlakyServices } from '../flaky-tests/services/flaky-services.js';
 import { claimGitHubRepository, createGitHubServices, type GitHubServices } from '../providers/github/github-services.js';
-import { RepositoryOwners } from '../providers/github/repository-owners.js';
+import { createGitHubStore } from '../providers/github/store/github-store.js';
 import { openUploadBlobStore } from '../flaky-tests/store/open-upload-blob-store.js';
-import { createEventStore, type EventStore } from '../events/event-store.js';
+import { createEventStore, type EventStore } from '../events/store/event-store.js';
 import { EventOutbox } from '../events/event-outbox.js';
 import { withDomainEvents } from '../events/emitting-repositories.js';
 import { WebhookDispatcher } from '../events/webhook-dispatcher.js';
@@ -90,7 +90,8 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   const store = createStore(db);
   const flakyStore = createFlakyStore(db);
   const eventStore = createEventStore(db);
-  await ensureIndexes(store, flakyStore, eventStore);
+  const githubStore = config.github ? createGitHubStore(db) : null;
+  await ensureIndexes(store, flakyStore, eventStore, ...(githubStore ? [githubStore] : []));
 
   const producerRedis = createRedis(config.redisUrl, 'producer');
   producerRedis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis (producer) connection error'));
@@ -117,7 +118,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   // The services write through repositories that emit a domain event with every transition.
   const outbox = new EventOutbox({ events: eventStore.events, requestPublish: enqueuePublish, logger });
   const repositories = withDomainEvents(store, outbox);
-  const githubOwners = providers.github ? new RepositoryOwners(db) : null;
+  const githubOwners = providers.github && githubStore ? githubStore.owners : null;
   const queues = new QueueService({
     store: repositories,
     providers,
@@ -184,11 +185,11 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     }),
   };
   const github =
-    config.github && providers.github
+    config.github && providers.github && githubStore
       ? createGitHubServices({
           config: config.github,
           provider: providers.github,
-          db,
+          githubStore,
           store,
           sync: services.sync,
           commitStatuses,

@@ -89,6 +89,26 @@ describe('openmq CLI', function () {
     expect(cancelled.stderr).to.match(/^openmq: cancelPullRequest failed — pr_not_active: /);
   });
 
+  it('simulates the queue on its history under candidate settings, and advises for a goal', async () => {
+    const answer = await ok<{ history: { pullRequests: number }; current: { settings: { concurrency: number } }; candidates: { settings: { concurrency: number; batch: boolean } }[]; advice: { best: unknown } | null }>(
+      'simulate', '--days', '7', '--candidate', 'concurrency=2,batch=true', '--goal', 'latency', ...queueArgs(),
+    );
+    expect(answer.history.pullRequests).to.be.a('number');
+    expect(answer.candidates).to.have.length(1);
+    expect(answer.candidates[0]!.settings).to.include({ concurrency: 2, batch: true });
+    expect(answer.advice).to.be.an('object');
+    const human = await openmq(['simulate', '--candidate', 'concurrency=2', ...queueArgs()], env);
+    expect(human.code, human.stderr).to.equal(0);
+    expect(human.stdout).to.match(/^history: .* pull requests replayed/m);
+    expect(human.stdout).to.match(/^SETTINGS +P50 MIN +P90 MIN/m);
+    expect(human.stdout).to.match(/^candidate 1 /m);
+    const noBound = await openmq(['simulate', '--goal', 'cost', ...queueArgs()], env);
+    expect(noBound.code).to.equal(2);
+    expect(noBound.stderr).to.include('--max-p50');
+    const badSetting = await openmq(['simulate', '--candidate', 'concurrency=0', ...queueArgs()], env);
+    expect(badSetting.code).to.equal(2);
+  });
+
   it('shows, creates, updates, pauses, resumes, drains and deletes queues', async () => {
     const shown = await ok<{ state: string; enqueuedPullRequests: unknown[] }>('queue', 'show', ...queueArgs());
     expect(shown.state).to.equal('running');

@@ -24,7 +24,7 @@ describe('roles and the audit trail', function () {
   const tokens = {} as Record<Role, string>;
 
   beforeEach(async () => {
-    svc = await startTestService();
+    svc = await startTestService({ startWorkers: true });
     await createRepo(svc.gitRoot, { repo: DEFAULT_REPO });
     for (const role of ROLES) {
       tokens[role] = generateToken();

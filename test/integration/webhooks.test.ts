@@ -126,7 +126,7 @@ describe('outbound webhooks', function () {
         expect(receiver.received[0]!.json).to.include({ previous_state: 'running', state: 'paused' });
         expect(slack.map((r) => Object.keys(r.json))).to.deep.equal([['text'], ['text'], ['text']]);
         expect(slack[0]!.json.text).to.equal(`Merge queue acme/${q.ref.repo.name} → main is now paused (was running)`);
-        expect(slack[2]!.json.text, String(slack[2]!.json.text)).to.match(/^Pull request #1 “Add one” \(acme\/widgets-\d+-\d+ → main\) was merged — merge graph merge: #1 verified by test run \S+ <http:\/\/\S+\/pull-requests\/1\|details>$/);
+        expect(slack[2]!.json.text, String(slack[2]!.json.text)).to.match(/^Pull request #1 “Add one” \(acme\/widgets-\d+-\d+ → main\) was merged — merge graph merge: #1 verified by test run \S+ <http:\/\/\S+\/merge-queue\/pull-request\/1\?repo=\S+&branch=main\|details>$/);
       } finally {
         await slackReceiver.close();
       }

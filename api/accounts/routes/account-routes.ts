@@ -2,7 +2,7 @@
 import type Router from '@koa/router';
 import type { TokenRepository, ApiToken } from '../../../shared/accounts/token-repository.js';
 import { generateToken } from '../../../shared/accounts/token-repository.js';
-import type { AuditRepository } from '../../../shared/audit/audit-log.js';
+import type { AuditRepository } from '../../../shared/audit/store/audit-log.js';
 import { notFound } from '../../../shared/errors.js';
 import { auditActorOf, authOf } from '../../middleware/auth.js';
 import { parseCreateToken, parseEmptyRequest, parseListAuditEvents, parseTokenId } from '../schemas/account-schemas.js';

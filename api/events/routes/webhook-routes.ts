@@ -1,9 +1,9 @@
 // Webhook endpoints: create, list, update, delete, rotate the secret, recent deliveries, redeliver.
 // Every change is recorded in the audit trail with its actor (secrets never are).
 import type Router from '@koa/router';
-import type { AuditTrail } from '../../../shared/audit/audit-log.js';
-import type { WebhookEndpoint } from '../../../shared/events/webhook-endpoint-repository.js';
-import type { WebhookDelivery } from '../../../shared/events/webhook-delivery-repository.js';
+import type { AuditTrail } from '../../../shared/audit/store/audit-log.js';
+import type { WebhookEndpoint } from '../../../shared/events/store/webhook-endpoint-repository.js';
+import type { WebhookDelivery } from '../../../shared/events/store/webhook-delivery-repository.js';
 import type { WebhookEndpointService } from '../../../shared/events/webhook-endpoint-service.js';
 import { messageIdOf } from '../../../shared/events/webhook-dispatcher.js';
 import { auditActorOf, authOf } from '../../middleware/auth.js';

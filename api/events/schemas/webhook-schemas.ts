@@ -1,8 +1,8 @@
 // Requests and 200 answers of the webhook endpoint API (docs/webhooks.md).
 import Type, { type TSchema } from 'typebox';
 import { EVENT_TYPES } from '../../../shared/events/event-types.js';
-import { ENDPOINT_KINDS } from '../../../shared/events/webhook-endpoint-repository.js';
-import { DELIVERY_STATUSES } from '../../../shared/events/webhook-delivery-repository.js';
+import { ENDPOINT_KINDS } from '../../../shared/events/store/webhook-endpoint-repository.js';
+import { DELIVERY_STATUSES } from '../../../shared/events/store/webhook-delivery-repository.js';
 import { caseInsensitiveEnum } from '../../validation/common.js';
 import { compileValidator } from '../../validation/validator.js';
 

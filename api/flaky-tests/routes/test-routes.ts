@@ -3,7 +3,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { auditActorOf, authOf } from '../../middleware/auth.js';
-import type { AuditTrail } from '../../../shared/audit/audit-log.js';
+import type { AuditTrail } from '../../../shared/audit/store/audit-log.js';
 import type { EventEmitter } from '../../../shared/events/event-outbox.js';
 import { repoKey } from '../../../shared/repo-ref.js';
 import type { FlakyServices } from '../../../shared/flaky-tests/services/flaky-services.js';

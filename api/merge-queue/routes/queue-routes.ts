@@ -4,7 +4,7 @@ import type Router from '@koa/router';
 import { parseCreateQueue, parseQueueRef, parseUpdateQueue } from '../schemas/queue-schemas.js';
 import { serializeQueue, serializeQueueSettings } from '../serializers/queue.js';
 import { auditActorOf, authOf } from '../../middleware/auth.js';
-import type { AuditTrail } from '../../../shared/audit/audit-log.js';
+import type { AuditTrail } from '../../../shared/audit/store/audit-log.js';
 import { repoKey, type RepoRef } from '../../../shared/repo-ref.js';
 import type { QueueService } from '../../../shared/merge-queue/services/queue-service.js';
 import { orderForDisplay } from '../../../shared/merge-queue/domain/queue-order.js';

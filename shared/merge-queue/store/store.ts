@@ -4,7 +4,7 @@
 import type { Database } from '../../database/collection.js';
 import { DbOrgRepository } from '../../accounts/org-repository.js';
 import { DbTokenRepository } from '../../accounts/token-repository.js';
-import { DbAuditRepository } from '../../audit/audit-log.js';
+import { DbAuditRepository } from '../../audit/store/audit-log.js';
 import { DbQueueRepository, type QueueRepository } from './queue-repository.js';
 import { DbEntryRepository, type EntryRepository } from './entry-repository.js';
 import { DbImpactedTargetsRepository, type ImpactedTargetsRepository } from './impacted-targets-repository.js';

@@ -1,7 +1,6 @@
 // The GitHub side of the service, built once by the composition root when GitHub is configured:
 // CI results read from GitHub, and the webhook endpoint's handling (when a secret is set).
 import type { GitHubConfig } from '../../config.js';
-import type { Database } from '../../database/collection.js';
 import type { Logger } from '../../logging.js';
 import type { CommitStatusService } from '../../merge-queue/services/commit-status-service.js';
 import type { SyncService } from '../../merge-queue/services/sync-service.js';
@@ -9,9 +8,9 @@ import type { MergeQueueRepositories } from '../../merge-queue/store/store.js';
 import { GitHubCiResults } from './ci-results.js';
 import type { GitHubProvider } from './github-provider.js';
 import { GitHubWebhooks } from './github-webhooks.js';
-import { WebhookDeliveryRepository } from './webhook-delivery-repository.js';
+import type { GitHubStore } from './store/github-store.js';
 import { GitHubWebhookEvents } from './webhook-events.js';
-import type { RepositoryOwners } from './repository-owners.js';
+import type { RepositoryOwners } from './store/repository-owners.js';
 import { PullRequestFeedback } from './pull-request-feedback.js';
 import type { RepoRef } from '../../repo-ref.js';
 
@@ -26,7 +25,7 @@ export interface GitHubServices {
 export interface GitHubServicesDeps {
   config: GitHubConfig;
   provider: GitHubProvider;
-  db: Database;
+  githubStore: GitHubStore;
   store: Pick<MergeQueueRepositories, 'entries' | 'queues' | 'testRuns' | 'commitStatuses'>;
   sync: SyncService;
   commitStatuses: CommitStatusService;
@@ -40,13 +39,13 @@ export function createGitHubServices(deps: GitHubServicesDeps): GitHubServices {
   const webhooks = secret
     ? new GitHubWebhooks({
         secret,
-        deliveries: new WebhookDeliveryRepository(deps.db),
+        deliveries: deps.githubStore.deliveries,
         events: new GitHubWebhookEvents({ store: deps.store, sync: deps.sync, ciResults, clients: deps.provider.githubClients, host: deps.config.host }),
         enqueue: deps.enqueueDelivery,
         logger: deps.logger,
       })
     : null;
-  const pullRequestFeedback = new PullRequestFeedback({ db: deps.db, store: deps.store, provider: deps.provider, logger: deps.logger });
+  const pullRequestFeedback = new PullRequestFeedback({ published: deps.githubStore.published, store: deps.store, provider: deps.provider, logger: deps.logger });
   return { ciResults, pullRequestFeedback, webhooks };
 }
 

@@ -5,7 +5,7 @@
 import { verify } from '@octokit/webhooks-methods';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logging.js';
-import type { WebhookDeliveryRepository } from './webhook-delivery-repository.js';
+import type { WebhookDeliveryRepository } from './store/webhook-delivery-repository.js';
 import type { GitHubWebhookEvents } from './webhook-events.js';
 
 export interface GitHubWebhooksDeps {

@@ -7,21 +7,11 @@
 // needs to know about GitHub, and a pass that failed is made good by the next one.
 import { TERMINAL_ENTRY_STATES, type Entry, type EntryState, type Queue } from '../../merge-queue/domain/model.js';
 import type { MergeQueueRepositories } from '../../merge-queue/store/store.js';
-import type { Database, DocCollection, StoredDoc } from '../../database/collection.js';
 import type { Logger } from '../../logging.js';
 import type { GitHubProvider } from './github-provider.js';
+import type { PublishedFeedback, PublishedFeedbackRepository } from './store/published-feedback-repository.js';
 
 export const QUEUE_STATUS_CONTEXT = 'openmq/merge-queue';
-
-interface PublishedDoc extends StoredDoc {
-  queueId: string;
-  /** The entry state last shown by the commit status / the comment; null: not shown. */
-  status: EntryState | null;
-  comment: EntryState | null;
-  commentId: number | null;
-  /** True once the entry's final state is published: it is not looked at again. */
-  done: boolean;
-}
 
 export interface QueueStatus {
   state: 'pending' | 'success' | 'failure' | 'error';
@@ -58,18 +48,14 @@ export function queueCommentOf(entry: Entry, queue: Queue): string {
 }
 
 export interface PullRequestFeedbackDeps {
-  db: Database;
+  published: PublishedFeedbackRepository;
   store: Pick<MergeQueueRepositories, 'entries' | 'queues'>;
   provider: GitHubProvider;
   logger: Logger;
 }
 
 export class PullRequestFeedback {
-  private readonly published: DocCollection<PublishedDoc>;
-
-  constructor(private readonly deps: PullRequestFeedbackDeps) {
-    this.published = deps.db.collection<PublishedDoc>('github_pull_request_feedback');
-  }
+  constructor(private readonly deps: PullRequestFeedbackDeps) {}
 
   /** One reconciliation pass; returns how many statuses and comments were posted or edited. */
   async publish(): Promise<number> {
@@ -84,7 +70,7 @@ export class PullRequestFeedback {
     const active = await this.deps.store.entries.listActiveAll();
     const activeIds = new Set(active.map((e) => e.id));
     // Entries published as active that are no longer: they ended, their final state is due.
-    const ended = (await this.published.find({ done: false })).filter((p) => !activeIds.has(p._id)).map((p) => p._id);
+    const ended = (await this.deps.published.listUnfinishedIds()).filter((id) => !activeIds.has(id));
     const entries = [...active, ...(await this.deps.store.entries.findByIds(ended))];
     let posted = 0;
     for (const entry of entries) {
@@ -100,8 +86,8 @@ export class PullRequestFeedback {
   }
 
   private async publishEntry(queue: Queue, entry: Entry): Promise<number> {
-    const last = await this.published.findOne({ _id: entry.id });
-    const next = { queueId: entry.queueId, status: last?.status ?? null, comment: last?.comment ?? null, commentId: last?.commentId ?? null };
+    const last = await this.deps.published.find(entry.id);
+    const next: PublishedFeedback = { entryId: entry.id, queueId: entry.queueId, status: last?.status ?? null, comment: last?.comment ?? null, commentId: last?.commentId ?? null };
     let posted = 0;
     if (queue.statusCheckEnabled && next.status !== entry.state) {
       const status = queueStatusOf(entry.state, entry.lastReason);
@@ -115,7 +101,7 @@ export class PullRequestFeedback {
       posted++;
     }
     if (posted > 0 || !last) {
-      await this.published.updateOne({ _id: entry.id }, { $set: { ...next, done: TERMINAL_ENTRY_STATES.includes(entry.state) } }, { upsert: true });
+      await this.deps.published.record(next, TERMINAL_ENTRY_STATES.includes(entry.state));
     }
     return posted;
   }

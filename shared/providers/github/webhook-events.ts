@@ -9,7 +9,7 @@ import type { MergeQueueRepositories } from '../../merge-queue/store/store.js';
 import { repoKey, type RepoRef } from '../../repo-ref.js';
 import { checkRunState, isStatusState, type GitHubCiResults } from './ci-results.js';
 import type { GitHubClients } from './github-client.js';
-import type { WebhookDelivery } from './webhook-delivery-repository.js';
+import type { WebhookDelivery } from './store/webhook-delivery-repository.js';
 
 /** The prefix of the queue's test branches: pushes to them are the queue's own. */
 const TEST_BRANCH_REF = 'refs/heads/trunk-merge/';

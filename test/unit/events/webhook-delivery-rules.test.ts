@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../../shared/config.js';
 import { retryDelayMs } from '../../../shared/events/webhook-dispatcher.js';
-import { signingSecrets } from '../../../shared/events/webhook-endpoint-repository.js';
+import { signingSecrets } from '../../../shared/events/store/webhook-endpoint-repository.js';
 import { SECRET_OVERLAP_MS } from '../../../shared/events/webhook-endpoint-service.js';
 import { renderPayload } from '../../../shared/events/event-payloads.js';
 import { slackMessage } from '../../../shared/events/slack-message.js';

@@ -2,7 +2,7 @@
 // endpoints, quarantine overrides. Entries are appended, never changed; ids are UUIDv7, so their
 // order is the order in which they were recorded and serves as the page cursor.
 import { v7 as uuidv7 } from 'uuid';
-import type { Database, DocCollection, IndexSpec, StoredDoc } from '../database/collection.js';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
 
 /** Who made a change: a token (by id and name), or an operator tool without one. */
 export interface Actor {

@@ -1,5 +1,5 @@
 // The repositories of events and webhooks over one database, and their start-up index step.
-import type { Database } from '../database/collection.js';
+import type { Database } from '../../database/collection.js';
 import { DbEventRepository } from './event-repository.js';
 import { DbWebhookEndpointRepository } from './webhook-endpoint-repository.js';
 import { DbWebhookDeliveryRepository } from './webhook-delivery-repository.js';

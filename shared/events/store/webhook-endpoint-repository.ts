@@ -2,8 +2,8 @@
 // secrets. Secrets are stored as given (they sign, so they cannot be hashed); a rotated-out secret
 // keeps signing until it expires, so receivers can switch without losing deliveries.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Database, DocCollection, IndexSpec, StoredDoc } from '../database/collection.js';
-import type { EventType } from './event-types.js';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
+import type { EventType } from '../event-types.js';
 
 export const ENDPOINT_KINDS = ['standard', 'slack'] as const;
 export type EndpointKind = (typeof ENDPOINT_KINDS)[number];

@@ -1,8 +1,8 @@
 // GitHub webhook deliveries, keyed by X-GitHub-Delivery: the unique `_id` is what deduplicates a
 // delivery GitHub (or a replaying attacker with a captured body) sends twice. The payload is kept
 // only until its job has processed it; jobs carry the delivery id, never the payload.
-import type { Database, DocCollection, StoredDoc } from '../../database/collection.js';
-import { isDuplicateKeyError } from '../../database/collection.js';
+import type { Database, DocCollection, StoredDoc } from '../../../database/collection.js';
+import { isDuplicateKeyError } from '../../../database/collection.js';
 
 export interface WebhookDelivery {
   id: string;

@@ -1,8 +1,8 @@
 // The outbox of domain events: written right after the state change they describe, then published
 // (rendered and fanned out to webhook endpoints) by a job. Ids are UUIDv7 (time-ordered).
 import { v7 as uuidv7 } from 'uuid';
-import type { Database, DocCollection, IndexSpec, StoredDoc } from '../database/collection.js';
-import type { EmittedEvent, StoredEvent } from './event-types.js';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
+import type { EmittedEvent, StoredEvent } from '../event-types.js';
 
 type EventDoc = StoredDoc & Omit<StoredEvent, 'id'>;
 

@@ -2,9 +2,9 @@
 // first merge queue. Another organisation cannot create a queue on it (it is told the repository
 // does not exist, as for its queues, pull requests and statuses); only an operator changes the
 // owner, by editing this collection. The unique `_id` (the repository key) makes the first claim win.
-import type { Database, DocCollection, StoredDoc } from '../../database/collection.js';
-import { isDuplicateKeyError } from '../../database/collection.js';
-import { repoKey, type RepoRef } from '../../repo-ref.js';
+import type { Database, DocCollection, StoredDoc } from '../../../database/collection.js';
+import { isDuplicateKeyError } from '../../../database/collection.js';
+import { repoKey, type RepoRef } from '../../../repo-ref.js';
 
 interface OwnerDoc extends StoredDoc {
   orgId: string;

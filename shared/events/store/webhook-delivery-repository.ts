@@ -1,9 +1,9 @@
 // One delivery per (endpoint, event): its status, attempts and the last attempt's outcome. Within
 // an endpoint, deliveries of one order key (a pull request, a run, a queue) go out in event order:
 // only the earliest unfinished one of a key may be sent.
-import type { Database, DocCollection, IndexSpec, StoredDoc } from '../database/collection.js';
-import { isDuplicateKeyError } from '../database/collection.js';
-import type { EventType } from './event-types.js';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
+import { isDuplicateKeyError } from '../../database/collection.js';
+import type { EventType } from '../event-types.js';
 
 export const DELIVERY_STATUSES = ['pending', 'sending', 'retrying', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

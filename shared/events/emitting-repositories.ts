@@ -6,14 +6,37 @@ import type { EntryRepository } from '../merge-queue/store/entry-repository.js';
 import type { QueueRepository } from '../merge-queue/store/queue-repository.js';
 import type { TestRunRepository } from '../merge-queue/store/test-run-repository.js';
 import type { Entry, TestRun } from '../merge-queue/domain/model.js';
-import { EVENT_OF_STATE } from './event-types.js';
+import { EVENT_OF_STATE, type BatchEventType } from './event-types.js';
 import type { EventEmitter } from './event-outbox.js';
 
 // Each wrapper is an object whose prototype is the inner repository: the methods it does not
 // override are the inner one's, called on it.
 const prOrderKey = (e: Pick<Entry, 'queueId' | 'prNumber'>) => `pr:${e.queueId}:${e.prNumber}`;
 
-function emittingEntries(inner: EntryRepository, events: EventEmitter): EntryRepository {
+const isBatch = (run: TestRun) => run.entryIds.length > 1;
+
+/** Entry states whose batch event fires when the last pull request of the batch reaches them (wire-contract §5.1). */
+const BATCH_EVENT_OF_STATE: Readonly<Partial<Record<Entry['state'], BatchEventType>>> = {
+  merged: 'pull_request_batch.merged',
+  pending_failure: 'pull_request_batch.pending_failure',
+};
+
+function emittingEntries(inner: EntryRepository, runs: TestRunRepository, events: EventEmitter): EntryRepository {
+  // The batch event of `entry`'s transition into `state`, once every pull request of its run is there.
+  const emitBatchOf = async (entry: Entry, runId: string | null | undefined, type: BatchEventType, reason: string): Promise<void> => {
+    if (!runId) return;
+    const run = await runs.findById(runId);
+    if (!run || !isBatch(run)) return;
+    const members = await inner.findByIds(run.entryIds);
+    if (members.length !== run.entryIds.length || !members.every((m) => m.state === entry.state)) return;
+    await events.emit({
+      orgId: run.orgId,
+      type,
+      orderKey: `run:${run.id}`,
+      order: { at: entry.stateChangedAt, version: 1 },
+      subject: { queueId: run.queueId, runId: run.id, reason },
+    });
+  };
   return Object.assign(Object.create(inner) as EntryRepository, {
     async insert(entry: Entry): Promise<void> {
       await inner.insert(entry);
@@ -44,12 +67,12 @@ function emittingEntries(inner: EntryRepository, events: EventEmitter): EntryRep
           },
         });
       }
+      const batchType = BATCH_EVENT_OF_STATE[change.to];
+      if (entry && batchType) await emitBatchOf(entry, change.testRunId ?? entry.currentRunId ?? entry.verifiedByTestRun, batchType, change.reason);
       return entry;
     },
   });
 }
-
-const isBatch = (run: TestRun) => run.entryIds.length > 1;
 
 function emittingTestRuns(inner: TestRunRepository, events: EventEmitter): TestRunRepository {
   const emitBatch = (run: TestRun, type: 'pull_request_batch.testing' | 'pull_request_batch.failed' | 'pull_request_batch.canceled', at: Date, version: number) =>
@@ -100,7 +123,7 @@ function emittingQueues(inner: QueueRepository, events: EventEmitter): QueueRepo
 export function withDomainEvents(repositories: MergeQueueRepositories, events: EventEmitter): MergeQueueRepositories {
   return {
     ...repositories,
-    entries: emittingEntries(repositories.entries, events),
+    entries: emittingEntries(repositories.entries, repositories.testRuns, events),
     testRuns: emittingTestRuns(repositories.testRuns, events),
     queues: emittingQueues(repositories.queues, events),
   };

@@ -14,7 +14,13 @@ export const PULL_REQUEST_EVENTS = [
 ] as const;
 export type PullRequestEventType = (typeof PULL_REQUEST_EVENTS)[number];
 
-export const BATCH_EVENTS = ['pull_request_batch.testing', 'pull_request_batch.failed', 'pull_request_batch.canceled'] as const;
+export const BATCH_EVENTS = [
+  'pull_request_batch.testing',
+  'pull_request_batch.pending_failure',
+  'pull_request_batch.merged',
+  'pull_request_batch.failed',
+  'pull_request_batch.canceled',
+] as const;
 export type BatchEventType = (typeof BATCH_EVENTS)[number];
 
 export const QUEUE_EVENTS = ['queue.state_changed'] as const;

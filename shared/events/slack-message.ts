@@ -11,6 +11,8 @@ const VERBS: Readonly<Record<string, string>> = {
   'pull_request.failed': 'failed and left the merge queue',
   'pull_request.canceled': 'was canceled and left the merge queue',
   'pull_request_batch.testing': 'are being tested together',
+  'pull_request_batch.pending_failure': 'failed their tests together and wait for the pull requests ahead',
+  'pull_request_batch.merged': 'were merged together',
   'pull_request_batch.failed': 'failed their tests together',
   'pull_request_batch.canceled': 'were canceled together',
 };

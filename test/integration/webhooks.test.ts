@@ -109,6 +109,25 @@ describe('outbound webhooks', function () {
       expect(listed.map((d) => d.webhookId).sort()).to.deep.equal(received.map((r) => r.headers['webhook-id']).sort());
     });
 
+    it('delivers pull_request_batch.merged with the batch\'s pull requests when a batch merges', async () => {
+      q = await makeQueue(svc, { settings: { batch: true, batchingMinSize: 2, batchingMaxWaitTimeMinutes: 10 } });
+      const endpoint = await createEndpoint({ url: receiver.url, events: ['pull_request_batch.testing', 'pull_request_batch.merged'] });
+      await q.pr(1);
+      await q.pr(2);
+      await q.submitOk(1);
+      await q.submitOk(2);
+      const run = await q.ci(1, 'success');
+      expect(run.entryIds).to.have.length(2);
+      await q.waitState(1, 'merged');
+      await q.waitState(2, 'merged');
+      const received = await waitFor('batch merged event', async () => receiver.received.some((r) => r.json.type === 'pull_request_batch.merged') && receiver.received);
+      for (const r of received) receiver.verify(r, endpoint.secret);
+      expect(types(received)).to.deep.equal(['pull_request_batch.testing', 'pull_request_batch.merged']);
+      const merged = received.at(-1)!.json;
+      expect(merged).to.deep.include({ action: 'merged', status: 'merged', repository: q.ref.repo, target_branch: 'main', test_branch: run.branch, batched: true, merged_reason: 'MERGE_GRAPH_MERGE' });
+      expect((merged.pr_numbers as number[]).slice().sort()).to.deep.equal([1, 2]);
+    });
+
     it('delivers only the subscribed events; a slack endpoint gets a readable message', async () => {
       const slackReceiver = await startWebhookReceiver();
       try {

@@ -48,6 +48,42 @@ describe('repositories with domain events', () => {
     ]);
   });
 
+  it('emits pull_request_batch.merged / .pending_failure once the last pull request of the batch gets there', async () => {
+    const { emitted, repos } = setup();
+    const a = makeEntry({ queueId: 'q1', orgId: 'o1', prNumber: 1, state: 'tests_passed' });
+    const b = makeEntry({ queueId: 'q1', orgId: 'o1', prNumber: 2, state: 'tests_passed' });
+    const c = makeEntry({ queueId: 'q1', orgId: 'o1', prNumber: 3, state: 'testing' });
+    const d = makeEntry({ queueId: 'q1', orgId: 'o1', prNumber: 4, state: 'testing' });
+    for (const e of [a, b, c, d]) await repos.entries.insert(e);
+    await repos.testRuns.insert({ ...run('batch', [1, 2]), entryIds: [a.id, b.id] });
+    await repos.testRuns.insert({ ...run('other', [3, 4]), entryIds: [c.id, d.id] });
+    await repos.testRuns.insert({ ...run('single', [1]), entryIds: [a.id] });
+    emitted.length = 0;
+
+    await repos.entries.transition(a.id, { from: ['tests_passed'] }, { to: 'merged', reason: 'merge_graph_merge', testRunId: 'batch' });
+    expect(emitted.map((e) => e.type)).to.deep.equal(['pull_request.merged']);
+    await repos.entries.transition(b.id, { from: ['tests_passed'] }, { to: 'merged', reason: 'merge_graph_merge', testRunId: 'batch' });
+    expect(emitted.map((e) => e.type)).to.deep.equal(['pull_request.merged', 'pull_request.merged', 'pull_request_batch.merged']);
+    expect(emitted[2]).to.deep.include({ orderKey: 'run:batch' });
+    expect(emitted[2]!.subject).to.deep.include({ queueId: 'q1', runId: 'batch', reason: 'merge_graph_merge' });
+
+    emitted.length = 0;
+    await repos.entries.transition(c.id, { from: ['testing'] }, { to: 'pending_failure', reason: 'test_run_required_status_failed', testRunId: 'other' });
+    await repos.entries.transition(d.id, { from: ['testing'] }, { to: 'pending_failure', reason: 'test_run_required_status_failed', testRunId: 'other' });
+    expect(emitted.map((e) => e.type)).to.deep.equal(['pull_request.pending_failure', 'pull_request.pending_failure', 'pull_request_batch.pending_failure']);
+    expect(emitted[2]!.subject).to.deep.include({ runId: 'other', reason: 'test_run_required_status_failed' });
+  });
+
+  it('emits no batch event for a run of one pull request', async () => {
+    const { emitted, repos } = setup();
+    const a = makeEntry({ queueId: 'q1', orgId: 'o1', prNumber: 1, state: 'tests_passed' });
+    await repos.entries.insert(a);
+    await repos.testRuns.insert({ ...run('single', [1]), entryIds: [a.id] });
+    emitted.length = 0;
+    await repos.entries.transition(a.id, { from: ['tests_passed'] }, { to: 'merged', reason: 'merge_graph_merge', testRunId: 'single' });
+    expect(emitted.map((e) => e.type)).to.deep.equal(['pull_request.merged']);
+  });
+
   it('emits queue.state_changed when the state changes, with the state it replaced', async () => {
     const { emitted, repos } = setup();
     const queue = await repos.queues.create('o1', { host: 'h', owner: 'o', name: 'n' }, 'main', { mode: 'single', concurrency: 1, targetSha: 'abc' });

@@ -30,6 +30,11 @@ export function slackMessage(payload: Payload): { text: string } {
     const who = typeof payload.actor === 'string' ? ` (by ${payload.actor})` : '';
     return { text: escape(`Test “${test.name}” of ${repo.owner}/${repo.name} is quarantined${why}${who}`) };
   }
+  if (payload.type === 'test.status_changed') {
+    const test = payload.test as { name: string };
+    const why = typeof payload.reason === 'string' ? ` — ${payload.reason}` : '';
+    return { text: escape(`Test “${test.name}” of ${repo.owner}/${repo.name} is now ${String(payload.to)} (was ${String(payload.from)})${why}`) };
+  }
   const where = `${repo.owner}/${repo.name} → ${String(payload.target_branch)}`;
   const type = String(payload.type);
   if (type === 'queue.state_changed') {

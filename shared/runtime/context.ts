@@ -135,6 +135,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     blobs,
     requestIngest: (job) => jobs.enqueue('flaky-ingest', job),
     orgs: store.orgs,
+    events: outbox,
     logger,
     settings: {
       retentionDays: config.flakyRetentionDays,

@@ -6,7 +6,7 @@ import { startTestService, type TestService } from '../../scripts/lib/test-servi
 import { waitFor } from '../../scripts/lib/wait.js';
 import { makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { failingTestId, ORG, REPO } from './flaky-support.js';
+import { failingTestId, junit, ORG, REPO, sha, uploadOk } from './flaky-support.js';
 
 interface EndpointBody {
   id: string;
@@ -250,6 +250,26 @@ describe('outbound webhooks', function () {
       } finally {
         await slackReceiver.close();
       }
+    });
+
+    it('tells when detection changes a test\'s status and quarantines it automatically', async () => {
+      const endpoint = await createEndpoint({ url: receiver.url, events: ['test.status_changed', 'test.quarantined'] });
+      const flakyRepo = { repo: REPO, org_url_slug: ORG };
+      await uploadOk(svc, { branch: 'main', commit_sha: sha(1) }, [{ name: 'r.xml', data: junit({ a: 'p', b: 'p' }) }]);
+      expect((await svc.post('/flaky-tests/update-repo-settings', { ...flakyRepo, quarantine: { enabled: true, auto_quarantine: true }, reason: 'on' })).status).to.equal(200);
+      // One failure on main makes `a` flaky (failure-count monitor); `b` stays healthy.
+      const testId = await failingTestId(svc, { a: 'f', b: 'p' });
+      const received = await waitReceived('status change and quarantine', 2);
+      for (const r of received) receiver.verify(r, endpoint.secret);
+      expect(types(received)).to.deep.equal(['test.status_changed', 'test.quarantined']);
+      const changed = received[0]!.json;
+      expect(changed).to.deep.include({ type: 'test.status_changed', repository: REPO, from: 'healthy', to: 'flaky' });
+      expect(changed.test).to.deep.equal({ id: testId, name: 'a', status: 'flaky' });
+      expect(changed.reason).to.be.a('string').and.not.equal('');
+      expect(Date.parse(String(changed.timestamp))).to.be.closeTo(Date.now(), 60_000);
+      expect(received[1]!.json).to.deep.include({ type: 'test.quarantined', repository: REPO, override: null, automatic: true });
+      expect(received[1]!.json.test).to.deep.include({ id: testId, name: 'a', status: 'flaky' });
+      expect(await svc.ctx.db.collection('domain_events').countDocuments({ type: { $in: ['test.status_changed', 'test.quarantined'] } })).to.equal(2);
     });
 
     it('never slows the queue: a receiver that never answers does not hold a merge', async () => {

@@ -8,6 +8,7 @@ import { evaluateHealth, lookbackHours, sameHealth, DAY_MS, HOUR_MS, type Status
 import type { FlakyStore } from '../store/flaky-store.js';
 import { NEVER_DUE, type FlakyRepo } from '../store/repo-settings-repository.js';
 import type { HealthWrite, SeenRefresh, TestCase } from '../store/test-case-repository.js';
+import { detectionEvents, NO_TEST_EVENTS, type TestEventSink } from './test-events.js';
 
 /** Tests per batch: small, because the embedded database tests `$in` lists per candidate document. */
 const CHUNK = 100;
@@ -20,7 +21,11 @@ const MAX_REFRESH_ROUNDS = 1000;
 const MAX_REPLAY_STEPS = 100;
 
 export class DetectionService {
-  constructor(private readonly deps: { store: FlakyStore }) {}
+  private readonly events: TestEventSink;
+
+  constructor(private readonly deps: { store: FlakyStore; events?: TestEventSink }) {
+    this.events = deps.events ?? NO_TEST_EVENTS;
+  }
 
   /**
    * Re-evaluates these tests at `now`; returns how many changed status. `loaded` may hand in test
@@ -49,7 +54,10 @@ export class DetectionService {
           return w.seen !== undefined || w.changes.length > 0 || !sameHealth({ status: t.status, monitors: t.monitors, reevaluateAt: t.reevaluateAt }, w.health);
         });
         const lost = new Set(await this.deps.store.tests.saveHealth(writes));
-        changed += writes.filter((w) => w.changes.length > 0 && !lost.has(w.caseId)).length;
+        const saved = writes.filter((w) => w.changes.length > 0 && !lost.has(w.caseId));
+        changed += saved.length;
+        // Emitting never fails the evaluation (the outbox logs what it could not store).
+        for (const w of saved) for (const event of detectionEvents(repo, byId.get(w.caseId) as TestCase, w)) await this.events.emit(event);
         const due = writes.reduce((m, w) => (w.health.reevaluateAt && !lost.has(w.caseId) ? Math.min(m, w.health.reevaluateAt.getTime()) : m), Infinity);
         if (Number.isFinite(due)) await this.deps.store.repos.lowerDueAt(repo.id, new Date(due));
         pending = [...lost];

@@ -14,6 +14,7 @@ import { SettingsService } from './settings-service.js';
 import { TestQueryService } from './test-query-service.js';
 import { TicketService } from './ticket-service.js';
 import { TestHistoryService } from './test-history-service.js';
+import type { TestEventSink } from './test-events.js';
 
 export interface FlakyServices {
   settings: FlakySettings;
@@ -38,13 +39,15 @@ export interface FlakyServiceDeps {
   requestIngest: (job: { repoId: string; uploadId: string }) => Promise<void>;
   /** Clock (tests move it); defaults to the wall clock. */
   now?: () => Date;
+  /** Where `test.status_changed` / `test.quarantined` go (the domain-event outbox); none by default. */
+  events?: TestEventSink;
 }
 
 export function createFlakyServices(deps: FlakyServiceDeps): FlakyServices {
   const { store, settings, logger } = deps;
   const now = deps.now ?? (() => new Date());
   const resolver = new RepoResolver({ orgs: deps.orgs, store });
-  const detection = new DetectionService({ store });
+  const detection = new DetectionService({ store, ...(deps.events ? { events: deps.events } : {}) });
   const tokens = new PageTokenCodec(() => store.secrets.get('page-token-hmac-key'));
   const ingest = new IngestService({ store, blobs: deps.blobs, resolver, detection, settings, logger, requestIngest: deps.requestIngest, now });
   const queries = new TestQueryService({ store, resolver, detection, tokens, now });

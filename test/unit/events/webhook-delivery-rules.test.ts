@@ -85,4 +85,14 @@ describe('webhook delivery rules', () => {
         ' <https://mq.example/queues/github.com/acme/app/main/pull-requests/12|details>',
     });
   });
+
+  it('writes a Slack message for a test\'s status change and a merged batch', () => {
+    const repository = { host: 'github.com', owner: 'acme', name: 'app' };
+    expect(slackMessage({ type: 'test.status_changed', repository, test: { id: 't1', name: 'adds', status: 'flaky' }, from: 'healthy', to: 'flaky', reason: 'Failed once on main' })).to.deep.equal({
+      text: 'Test “adds” of acme/app is now flaky (was healthy) — Failed once on main',
+    });
+    expect(slackMessage({ type: 'pull_request_batch.merged', repository, target_branch: 'main', pr_numbers: [1, 2], merged_reason: 'MERGE_GRAPH_MERGE' })).to.deep.equal({
+      text: 'Pull requests #1, #2 (acme/app → main) were merged together — merge graph merge',
+    });
+  });
 });

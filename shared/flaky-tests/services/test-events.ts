@@ -1,0 +1,80 @@
+// The flaky-tests side's outbound events (docs/webhooks.md): a test's status changed, a test was
+// quarantined automatically. Only this small interface is known here; the composition root hands
+// in the domain-event outbox (shared/events/event-outbox.ts), which has this shape.
+import { isQuarantined } from '../domain/detection/quarantine.js';
+import type { FlakyRepo } from '../store/repo-settings-repository.js';
+import type { HealthWrite, TestCase } from '../store/test-case-repository.js';
+
+export type TestEventType = 'test.status_changed' | 'test.quarantined';
+
+export interface TestEvent {
+  orgId: string;
+  type: TestEventType;
+  /** Events of one test reach an endpoint in `order`. */
+  orderKey: string;
+  order: { at: Date; version: number };
+  subject: Record<string, never>;
+  payload: Record<string, unknown>;
+}
+
+export interface TestEventSink {
+  emit(event: TestEvent): Promise<void>;
+}
+
+/** Emits nothing (no endpoint can hear these events). */
+export const NO_TEST_EVENTS: TestEventSink = { emit: async () => {} };
+
+/**
+ * The events of one saved detection write: `test.status_changed` for each status change it
+ * recorded, and `test.quarantined` when it quarantined the test automatically (quarantining and
+ * auto-quarantine on, no override pinning the test either way, not quarantined before).
+ */
+export function detectionEvents(repo: Pick<FlakyRepo, 'orgId' | 'repo' | 'quarantine'>, before: TestCase, write: Pick<HealthWrite, 'changes' | 'health'>): TestEvent[] {
+  const repository = { host: repo.repo.host, owner: repo.repo.owner, name: repo.repo.name };
+  const test = (status: string) => ({ id: before.testId, name: before.name, status });
+  const orderKey = `test:${before.testId}`;
+  const events: TestEvent[] = [];
+  let version = before.statusHistory.length;
+  for (const change of write.changes) {
+    version++;
+    events.push({
+      orgId: repo.orgId,
+      type: 'test.status_changed',
+      orderKey,
+      order: { at: change.at, version },
+      subject: {},
+      payload: {
+        type: 'test.status_changed',
+        timestamp: change.at.toISOString(),
+        repository,
+        test: test(change.to),
+        from: change.from,
+        to: change.to,
+        reason: change.reason,
+        monitor: change.monitor,
+      },
+    });
+  }
+  const last = write.changes.at(-1);
+  const pinned = (before.quarantine?.override ?? null) !== null;
+  if (last && !pinned && !isQuarantined(repo.quarantine, null, before.status.value) && isQuarantined(repo.quarantine, null, write.health.status.value)) {
+    events.push({
+      orgId: repo.orgId,
+      type: 'test.quarantined',
+      orderKey,
+      order: { at: last.at, version },
+      subject: {},
+      payload: {
+        type: 'test.quarantined',
+        timestamp: last.at.toISOString(),
+        repository,
+        test: test(write.health.status.value),
+        override: null,
+        reason: last.reason,
+        actor: null,
+        automatic: true,
+      },
+    });
+  }
+  return events;
+}

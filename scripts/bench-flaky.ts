@@ -12,6 +12,7 @@
 //
 // Starts a private redis-server and the service in-process with the embedded database in memory
 // (the `npm start` code path). Large seeds need a bigger heap: NODE_OPTIONS=--max-old-space-size=8192.
+import { rng } from '../shared/seeded-random.js';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -49,18 +50,6 @@ const ORG = 'default';
 const DAY = 86_400_000;
 
 const sha = (n: number) => n.toString(16).padStart(8, '0').repeat(5);
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run seeds the same history. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * One run of one suite: 2 % of tests flaky (fail 20 % of runs), 0.5 % broken, the rest failing

@@ -4,17 +4,7 @@ import type { Entry } from '../domain/model.js';
 import { entry, queue } from './builders.js';
 import type { ImpactedTargetSet, PlannerQueue } from '../domain/planner/types.js';
 import { Simulator } from './simulator.js';
-
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../seeded-random.js';
 
 export interface WorldOptions {
   mode?: 'single' | 'parallel';

@@ -88,9 +88,9 @@ export interface JobSpec<K extends JobName> {
   backoffMs: number;
   /** Jobs run at once per worker process. */
   concurrency: number;
-  /** Finished jobs kept for inspection. */
-  keepCompleted: { count: number; ageSeconds: number };
-  keepFailed: { count: number; ageSeconds: number };
+  /** Finished jobs kept for inspection; every job keeps KEEP_COMPLETED and KEEP_FAILED unless it says otherwise. */
+  keepCompleted?: { count: number; ageSeconds: number };
+  keepFailed?: { count: number; ageSeconds: number };
   /**
    * At most one such job waits while one runs (the latest payload wins); none runs twice at once.
    * BullMQ deduplication with keepLastIfActive.
@@ -112,24 +112,18 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     backoffMs: 1000,
     // Passes of one merge queue never overlap (deduplication), passes of different queues do.
     concurrency: 8,
-    keepCompleted: KEEP_COMPLETED,
-    keepFailed: KEEP_FAILED,
     deduplicateBy: (p) => `plan-${p.queueId}`,
   },
   timeout: {
     attempts: 5,
     backoffMs: 2000,
     concurrency: 4,
-    keepCompleted: KEEP_COMPLETED,
-    keepFailed: KEEP_FAILED,
     jobId: (p) => `timeout-${p.testRunId}-${p.deadlineAt}`,
   },
   wake: {
     attempts: 5,
     backoffMs: 1000,
     concurrency: 4,
-    keepCompleted: KEEP_COMPLETED,
-    keepFailed: KEEP_FAILED,
     // One wake-up per queue and instant: many reasons to wake at the same moment cost one pass.
     jobId: (p, runAt) => `wake-${p.queueId}-${runAt}`,
   },
@@ -138,16 +132,12 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     attempts: 1,
     backoffMs: 0,
     concurrency: 1,
-    keepCompleted: KEEP_COMPLETED,
-    keepFailed: KEEP_FAILED,
     every: 'providerPollSeconds',
   },
   reconcile: {
     attempts: 1,
     backoffMs: 0,
     concurrency: 1,
-    keepCompleted: KEEP_COMPLETED,
-    keepFailed: KEEP_FAILED,
     every: 'reconcileSeconds',
   },
   'flaky-ingest': {
@@ -156,16 +146,12 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     backoffMs: 1000,
     // Uploads of one repository are processed one at a time (deduplication), of different ones at once.
     concurrency: 4,
-    keepCompleted: KEEP_COMPLETED,
-    keepFailed: KEEP_FAILED,
     deduplicateBy: (p) => `flaky-ingest-${p.repoId}`,
   },
   'flaky-refresh': {
     attempts: 1,
     backoffMs: 0,
     concurrency: 1,
-    keepCompleted: KEEP_COMPLETED,
-    keepFailed: KEEP_FAILED,
     every: 'flakyRefreshSeconds',
   },
   'github-webhook': {
@@ -173,8 +159,6 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     attempts: 5,
     backoffMs: 1000,
     concurrency: 4,
-    keepCompleted: KEEP_COMPLETED,
-    keepFailed: KEEP_FAILED,
     // A delivery is processed once even if enqueued twice.
     jobId: (p) => `github-webhook-${p.deliveryId}`,
   },
@@ -182,8 +166,6 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     attempts: 1,
     backoffMs: 0,
     concurrency: 1,
-    keepCompleted: KEEP_COMPLETED,
-    keepFailed: KEEP_FAILED,
     // As slow as the reconciler: it only catches what webhooks lost, within GitHub's rate limits.
     every: 'reconcileSeconds',
   },
@@ -191,8 +173,6 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     attempts: 1,
     backoffMs: 0,
     concurrency: 1,
-    keepCompleted: KEEP_COMPLETED,
-    keepFailed: KEEP_FAILED,
     // It posts only what changed since the last pass, so it can follow the provider poll.
     every: 'providerPollSeconds',
   },
@@ -200,8 +180,6 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     attempts: 5,
     backoffMs: 1000,
     concurrency: 4,
-    keepCompleted: KEEP_COMPLETED,
-    keepFailed: KEEP_FAILED,
   },
   'deliver-webhook': {
     // These attempts cover the processor's own failures (database down); a receiver's failures
@@ -210,15 +188,11 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     backoffMs: 1000,
     // Deliveries wait on receivers, not on this process: many at once.
     concurrency: 16,
-    keepCompleted: KEEP_COMPLETED,
-    keepFailed: KEEP_FAILED,
   },
   'event-sweep': {
     attempts: 1,
     backoffMs: 0,
     concurrency: 1,
-    keepCompleted: KEEP_COMPLETED,
-    keepFailed: KEEP_FAILED,
     every: 'reconcileSeconds',
   },
 };
@@ -227,9 +201,10 @@ export const JOB_NAMES = Object.keys(JOB_SPECS) as JobName[];
 
 /** BullMQ's retention options of a job (shared by enqueue, schedulers and workers). */
 export function retentionOf(name: JobName): { removeOnComplete: { count: number; age: number }; removeOnFail: { count: number; age: number } } {
-  const spec = JOB_SPECS[name];
+  const completed = JOB_SPECS[name].keepCompleted ?? KEEP_COMPLETED;
+  const failed = JOB_SPECS[name].keepFailed ?? KEEP_FAILED;
   return {
-    removeOnComplete: { count: spec.keepCompleted.count, age: spec.keepCompleted.ageSeconds },
-    removeOnFail: { count: spec.keepFailed.count, age: spec.keepFailed.ageSeconds },
+    removeOnComplete: { count: completed.count, age: completed.ageSeconds },
+    removeOnFail: { count: failed.count, age: failed.ageSeconds },
   };
 }

@@ -6,6 +6,7 @@ import { createApp, type AppDeps } from './app.js';
 import type { ServiceContext } from '../shared/runtime/context.js';
 import { runEntryPoint } from '../shared/runtime/entry-point.js';
 import { startConfiguredOperatorServer } from '../shared/metrics/operator-server.js';
+import { closeHttpServer } from '../shared/runtime/close-http-server.js';
 
 /** The application's dependencies, taken from a service context. */
 export function appDepsOf(ctx: ServiceContext): AppDeps {
@@ -38,11 +39,7 @@ export async function startHttpServer(ctx: ServiceContext): Promise<http.Server>
   ctx.shutdown.add({
     name: 'http',
     order: 10,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
+    close: () => closeHttpServer(server),
   });
   return server;
 }

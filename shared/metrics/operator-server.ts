@@ -9,6 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServiceContext } from '../runtime/context.js';
 import { processMetricsRegistry } from './process-metrics.js';
+import { closeHttpServer } from '../runtime/close-http-server.js';
 
 export interface OperatorServer {
   server: http.Server;
@@ -42,11 +43,7 @@ export async function startOperatorServer(ctx: ServiceContext, opts: OperatorSer
   ctx.shutdown.add({
     name: 'operator-http',
     order: 10,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
+    close: () => closeHttpServer(server),
   });
   const { port } = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;

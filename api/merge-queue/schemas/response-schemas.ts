@@ -51,6 +51,8 @@ export const QueueSettingsResponse = closed({
   labelCommandsEnabled: Type.Boolean(),
   stateLabelsEnabled: Type.Boolean(),
   notReadyTimeoutHours: Type.Integer(),
+  flakyRetries: Type.Integer(),
+  testResultsWaitSeconds: Type.Integer(),
 });
 
 const entryProperties = {

@@ -10,6 +10,7 @@ import type { ImpactedTargetSet, PlanInput, PlannerQueue } from '../domain/plann
 import { overlaps } from '../domain/planner/dependencies.js';
 import { EngineService, MAX_ITERATIONS, type PassSummary } from '../services/engine/engine-service.js';
 import { loadSnapshot } from '../services/engine/plan-snapshot.js';
+import { NO_TEST_RESULTS } from '../services/run-test-results.js';
 import { newQueue } from '../store/queue-repository.js';
 import type { TransitionChange, TransitionGuard } from '../store/entry-repository.js';
 import { createLogger } from '../../logging.js';
@@ -208,7 +209,7 @@ export class Simulator {
 
   /** What the engine's planning pass would load now (the planner's input). */
   async snapshot(): Promise<PlanInput> {
-    return (await loadSnapshot(this.store, this.queue, this.forge, new Date(this.now))).input;
+    return (await loadSnapshot(this.store, this.queue, this.forge, NO_TEST_RESULTS, new Date(this.now))).input;
   }
 
   private async checkPlanDeterminism(): Promise<void> {

@@ -120,7 +120,7 @@ forEachDatabase('flaky repositories', (getDb) => {
     it('an unfinished upload record is dropped for a re-run, a complete one is kept', async () => {
       const base = {
         orgId: 'org1', repoId: 'r1', source: 'native' as const, sha: 'a'.repeat(40), branch: 'main', branchClass: 'main' as const, prNumber: null, variant: '',
-        jobName: null, jobUrl: null, ciAttempt: null, receivedAt: T0, counts: { runs: 0, passed: 0, failed: 0, skipped: 0, tests: 0, testsFailed: 0 },
+        jobName: null, jobUrl: null, ciAttempt: null, testRunId: null, tree: null, receivedAt: T0, counts: { runs: 0, passed: 0, failed: 0, skipped: 0, tests: 0, testsFailed: 0 },
         excluded: false, files: [], warnings: [], expiresAt: LATER,
       };
       const unfinished = randomUUID();
@@ -131,7 +131,21 @@ forEachDatabase('flaky repositories', (getDb) => {
       await store.uploads.deleteUnfinished(complete);
       expect(await store.uploads.findById(unfinished)).to.equal(null);
       expect((await store.uploads.findById(complete))?.state).to.equal('complete');
-      expect(await store.uploads.includedForCommit('r1', 'a'.repeat(40), 'other')).to.deep.equal([complete]);
+      expect(await store.uploads.includedForRetry('r1', { sha: 'a'.repeat(40), tree: null }, 'other')).to.deep.equal([complete]);
+    });
+
+    it('uploads of merge-queue test branches: the same tree counts as a retry, and they are found by test run', async () => {
+      const upload = (id: string, sha: string, testRunId: string) => ({
+        id, orgId: 'org1', repoId: 'r1', source: 'native' as const, sha, branch: `trunk-merge/pr-1/${testRunId}`, branchClass: 'merge_queue' as const, prNumber: null,
+        variant: '', jobName: null, jobUrl: null, ciAttempt: null, testRunId, tree: 't'.repeat(40), receivedAt: T0, state: 'complete' as const,
+        counts: { runs: 1, passed: 0, failed: 1, skipped: 0, tests: 1, testsFailed: 1 }, excluded: false, files: [], warnings: [], expiresAt: LATER,
+      });
+      const first = randomUUID();
+      await store.uploads.insert(upload(first, 'b'.repeat(40), 'run-1'));
+      expect(await store.uploads.includedForRetry('r1', { sha: 'c'.repeat(40), tree: 't'.repeat(40) }, 'other')).to.deep.equal([first]);
+      expect(await store.uploads.includedForRetry('r1', { sha: 'c'.repeat(40), tree: null }, 'other')).to.deep.equal([]);
+      expect((await store.uploads.linkedToRuns(['run-1'])).map((u) => u.id)).to.deep.equal([first]);
+      expect(await store.uploads.linkedToRuns(['run-2'])).to.deep.equal([]);
     });
   });
 

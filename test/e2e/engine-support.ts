@@ -41,6 +41,13 @@ export interface Details {
   dependentPrs: number[];
   impactedTargets?: string[];
   impactedTargetsForTestedPrs?: string[];
+  /** Present once a JUnit upload is linked to the run. */
+  testResults?: {
+    uploads: number;
+    runs: number;
+    failed: number;
+    failedTests: { id: string; name: string; classname: string | null; file: string | null; status: string; quarantined: boolean }[];
+  };
 }
 
 export class Harness {

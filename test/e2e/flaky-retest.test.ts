@@ -3,18 +3,12 @@
 // status; the queue links the report to the test run and tests a group again when only tests
 // known as flaky or quarantined failed.
 import { expect } from 'chai';
-import { junit } from '../integration/flaky-support.js';
+import { bundle, junit } from '../integration/flaky-support.js';
+import { startFakeCi } from '../helpers/fake-ci.js';
 import { Harness, repo, type Submitted } from './engine-support.js';
 
 const ORG = 'default';
 const mainSha = (n: number) => n.toString(16).padStart(40, 'f');
-
-interface TestResults {
-  uploads: number;
-  runs: number;
-  failed: number;
-  failedTests: { id: string; name: string; classname: string | null; file: string | null; status: string; quarantined: boolean }[];
-}
 
 describe('merge engine, re-test instead of eject (end to end)', function () {
   this.timeout(120_000);
@@ -78,25 +72,32 @@ describe('merge engine, re-test instead of eject (end to end)', function () {
     );
   }
 
+  /** Pull request 1 submitted; its final record. */
+  async function submitOne(): Promise<Submitted> {
+    await h.pr(1);
+    await h.submit(1);
+    const [pr] = await h.finals([1]);
+    return pr!;
+  }
+
+  const resultsOf = async (runId: string | undefined) => (await h.details(runId!)).testResults;
   const reasonsOf = (s: Submitted) => s.timeline.map((t) => t.reason);
   const retest = (s: Submitted) => s.timeline.find((t) => t.reason === 'test_run_retried_known_flaky');
 
   it('a pull request whose only failing test is quarantined merges after one re-test', async () => {
     await quarantined();
     const ci = ciFailingFirst('q_test');
-    await h.pr(1);
-    await h.submit(1);
-    const [pr] = await h.finals([1]);
-    expect(pr!.state).to.equal('merged');
-    expect(retest(pr!)?.detail).to.contain('quarantined: q_test');
-    expect(reasonsOf(pr!).filter((r) => r === 'test_run_retried_known_flaky')).to.have.length(1);
+    const pr = await submitOne();
+    expect(pr.state).to.equal('merged');
+    expect(retest(pr)?.detail).to.contain('quarantined: q_test');
+    expect(reasonsOf(pr).filter((r) => r === 'test_run_retried_known_flaky')).to.have.length(1);
     expect(ci.runs.map((r) => r.verdict)).to.deep.equal(['failure', 'success']);
     // Both runs tested the same tree on different commits: the re-test is a real new run.
-    const [first, second] = Harness.runIds(pr!);
+    const [first, second] = Harness.runIds(pr);
     expect(first).to.not.equal(second);
-    const failedRun = await h.details(first!);
-    expect((failedRun as unknown as { testResults: TestResults }).testResults).to.deep.include({ uploads: 1, runs: 2, failed: 1 });
-    expect((failedRun as unknown as { testResults: TestResults }).testResults.failedTests.map((t) => [t.name, t.quarantined])).to.deep.equal([['q_test', true]]);
+    const failedRun = await resultsOf(first);
+    expect(failedRun).to.deep.include({ uploads: 1, runs: 2, failed: 1 });
+    expect(failedRun?.failedTests.map((t) => [t.name, t.quarantined])).to.deep.equal([['q_test', true]]);
     // The failure and the pass on one tree are a pass-on-retry flake.
     const flaky = await h.svc.post<{ tests: { name: string; status_reason?: string }[] }>('/flaky-tests/list-unhealthy-tests', {
       repo,
@@ -110,29 +111,24 @@ describe('merge engine, re-test instead of eject (end to end)', function () {
   it('a pull request whose failing test is known flaky merges after one re-test; the details name the test', async () => {
     await knownFlaky();
     ciFailingFirst('flaky_test');
-    await h.pr(1);
-    await h.submit(1);
-    const [pr] = await h.finals([1]);
-    expect(pr!.state).to.equal('merged');
-    expect(retest(pr!)?.detail).to.contain('known flaky: flaky_test');
-    const results = ((await h.details(Harness.runIds(pr!)[0]!)) as unknown as { testResults: TestResults }).testResults;
+    const pr = await submitOne();
+    expect(pr.state).to.equal('merged');
+    expect(retest(pr)?.detail).to.contain('known flaky: flaky_test');
+    const results = await resultsOf(Harness.runIds(pr)[0]);
     expect(results).to.deep.include({ uploads: 1, runs: 2, failed: 1 });
-    expect(results.failedTests).to.have.length(1);
-    expect(results.failedTests[0]).to.deep.include({ name: 'flaky_test', classname: 'pkg.Suite', file: null, status: 'flaky', quarantined: false });
-    const passedRun = await h.details(Harness.runIds(pr!)[1]!);
-    expect((passedRun as unknown as { testResults: TestResults }).testResults).to.deep.equal({ uploads: 1, runs: 2, failed: 0, failedTests: [] });
+    expect(results?.failedTests).to.have.length(1);
+    expect(results?.failedTests[0]).to.deep.include({ name: 'flaky_test', classname: 'pkg.Suite', file: null, status: 'flaky', quarantined: false });
+    expect(await resultsOf(Harness.runIds(pr)[1])).to.deep.equal({ uploads: 1, runs: 2, failed: 0, failedTests: [] });
   });
 
   it('a pull request with a real failure fails as before, the test named in the timeline', async () => {
     await knownFlaky();
     const ci = ciFailingFirst('real_test');
-    await h.pr(1);
-    await h.submit(1);
-    const [pr] = await h.finals([1]);
-    expect(pr!.state).to.equal('failed');
-    expect(pr!.timeline[0]).to.deep.include({ reason: 'test_run_required_status_failed' });
-    expect(pr!.timeline[0]!.detail).to.contain('failed tests not known as flaky: real_test');
-    expect(retest(pr!)).to.equal(undefined);
+    const pr = await submitOne();
+    expect(pr.state).to.equal('failed');
+    expect(pr.timeline[0]).to.deep.include({ reason: 'test_run_required_status_failed' });
+    expect(pr.timeline[0]!.detail).to.contain('failed tests not known as flaky: real_test');
+    expect(retest(pr)).to.equal(undefined);
     expect(ci.runs).to.have.length(1);
   });
 
@@ -157,24 +153,68 @@ describe('merge engine, re-test instead of eject (end to end)', function () {
     await knownFlaky();
     await h.configure({ flakyRetries: 0 });
     ciFailingFirst('flaky_test');
-    await h.pr(1);
-    await h.submit(1);
-    const [pr] = await h.finals([1]);
-    expect(pr!.state).to.equal('failed');
-    const runId = Harness.runIds(pr!)[0]!;
-    expect(pr!.timeline[0]).to.deep.include({ reason: 'test_run_required_status_failed', detail: `test run ${runId} failed and nothing ahead or behind explains it` });
-    expect(retest(pr!)).to.equal(undefined);
+    const pr = await submitOne();
+    expect(pr.state).to.equal('failed');
+    const runId = Harness.runIds(pr)[0]!;
+    expect(pr.timeline[0]).to.deep.include({ reason: 'test_run_required_status_failed', detail: `test run ${runId} failed and nothing ahead or behind explains it` });
+    expect(retest(pr)).to.equal(undefined);
+  });
+
+  /** The hosted CLI's path: createBundleUpload, then a PUT of the bundle (meta.json + the report). */
+  async function uploadBundle(body: { sha: string; branch: string; junit: string }): Promise<number> {
+    const created = await h.svc.post<{ url: string }>('/metrics/createBundleUpload', {
+      repo,
+      orgUrlSlug: ORG,
+      clientVersion: 'trunk-analytics-cli cargo=0.10.0',
+      remoteUrls: [],
+      externalId: '',
+      testCollectionShortId: null,
+    });
+    if (created.status !== 200) return created.status;
+    const meta = {
+      version: '1',
+      cli_version: 'cargo=0.10.0',
+      org: ORG,
+      repo: { repo, repo_url: 'https://github.com/acme/widgets.git', repo_head_sha: body.sha, repo_head_branch: `refs/heads/${body.branch}`, repo_head_commit_epoch: 1_700_000_000 },
+      bundle_upload_id: 'x',
+      envs: {},
+      file_sets: [{ file_set_type: 'Junit', files: [{ original_path: 'junit.xml', original_path_rel: 'junit.xml', path: 'junit/0', owners: [] }], glob: '*.xml' }],
+      upload_time_epoch: Math.floor(Date.now() / 1000),
+      variant: '',
+    };
+    const tar = await bundle([
+      { name: 'meta.json', data: JSON.stringify(meta) },
+      { name: 'junit/0', data: body.junit },
+    ]);
+    const res = await fetch(created.body.url, { method: 'PUT', body: tar, headers: { 'content-type': 'application/octet-stream' } });
+    await res.arrayBuffer();
+    return res.status === 202 ? 200 : res.status;
+  }
+
+  it('results sent as the hosted CLI\'s bundle are linked and used the same way', async () => {
+    await knownFlaky();
+    h.ci = startFakeCi({
+      fx: h.fx,
+      repo,
+      context: 'ci/test',
+      decide: (_files, { seen }) => (seen === 1 ? 'failure' : 'success'),
+      postStatus: async (body) => (await h.svc.post('/setCommitStatus', body)).status,
+      report: (_files, { seen }) => ({ junit: junit({ flaky_test: seen === 1 ? 'f' : 'p', ok_test: 'p' }) }),
+      uploadReport: uploadBundle,
+    });
+    const pr = await submitOne();
+    expect(pr.state).to.equal('merged');
+    expect(retest(pr)?.detail).to.contain('known flaky: flaky_test');
+    expect(await resultsOf(Harness.runIds(pr)[0])).to.deep.include({ uploads: 1, failed: 1 });
   });
 
   it('results uploaded after the failing status, within testResultsWaitSeconds, are used', async () => {
     await knownFlaky();
     await h.configure({ testResultsWaitSeconds: 600 });
     const ci = ciFailingFirst('flaky_test', { after: true });
-    await h.pr(1);
-    await h.submit(1);
-    const [pr] = await h.finals([1]);
-    expect(pr!.state).to.equal('merged');
-    expect(retest(pr!)?.detail).to.contain('known flaky: flaky_test');
+    const pr = await submitOne();
+    expect(pr.state).to.equal('merged');
+    expect(retest(pr)?.detail).to.contain('known flaky: flaky_test');
     expect(ci.runs.map((r) => r.verdict)).to.deep.equal(['failure', 'success']);
   });
 });

@@ -67,7 +67,7 @@ export async function loadSnapshot(
   return {
     required,
     input: {
-      testResults: await failedRunEvidence(testResults, queue, runs),
+      testResults: await failedRunEvidence(testResults, queue, runs, active),
       queue,
       entries,
       runs,
@@ -80,9 +80,13 @@ export async function loadSnapshot(
   };
 }
 
-/** Test results of the failed main runs: what the re-test decision of their groups reads. */
-async function failedRunEvidence(source: RunTestResultsSource, queue: Queue, runs: TestRun[]): Promise<Record<string, RunTestEvidence>> {
-  const failed = runs.filter((r) => r.kind === 'main' && r.status === 'failed');
+/**
+ * Test results of the failed main runs active entries still hold (testing ones enter pending
+ * failure in the same pass): what the re-test decision of their groups reads.
+ */
+async function failedRunEvidence(source: RunTestResultsSource, queue: Queue, runs: TestRun[], active: Entry[]): Promise<Record<string, RunTestEvidence>> {
+  const held = new Set(active.map((e) => e.currentRunId).filter((id) => id !== null));
+  const failed = runs.filter((r) => r.kind === 'main' && r.status === 'failed' && held.has(r.id));
   if (failed.length === 0 || queue.flakyRetries === 0) return {};
   const results = await source.resultsOf(queue.orgId, queue.repo, failed);
   const expected = await source.uploadsResults(queue.orgId, queue.repo);

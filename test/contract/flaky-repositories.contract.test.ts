@@ -117,6 +117,19 @@ forEachDatabase('flaky repositories', (getDb) => {
       expect(await store.caseRuns.countByUpload(uploadId)).to.equal(2);
     });
 
+    it('failedIn: the distinct tests with a failed run in these uploads', async () => {
+      const [a, b] = [randomUUID(), randomUUID()];
+      const passed = { ...caseRun(a, 2), caseId: 'r1:p', testId: 'p', outcome: 'passed' as const };
+      const other = { ...caseRun(b, 0), caseId: 'r1:u', testId: 'u' };
+      await store.caseRuns.insertMany([caseRun(a, 0), caseRun(a, 1), passed, other]);
+      const failed = await store.caseRuns.failedIn([a, b]);
+      expect(failed.sort((x, y) => (x.caseId < y.caseId ? -1 : 1))).to.deep.equal([
+        { caseId: 'r1:t', testId: 't' },
+        { caseId: 'r1:u', testId: 'u' },
+      ]);
+      expect(await store.caseRuns.failedIn([])).to.deep.equal([]);
+    });
+
     it('an unfinished upload record is dropped for a re-run, a complete one is kept', async () => {
       const base = {
         orgId: 'org1', repoId: 'r1', source: 'native' as const, sha: 'a'.repeat(40), branch: 'main', branchClass: 'main' as const, prNumber: null, variant: '',

@@ -130,6 +130,10 @@ describe('merge engine, re-test instead of eject (end to end)', function () {
     expect(pr.timeline[0]!.detail).to.contain('failed tests not known as flaky: real_test');
     expect(retest(pr)).to.equal(undefined);
     expect(ci.runs).to.have.length(1);
+    // Its failure in the merge queue made real_test flaky at once, but a run's own failures never
+    // excuse it: the decision reads the status from before the run.
+    const results = await resultsOf(Harness.runIds(pr)[0]);
+    expect(results?.failedTests.map((t) => [t.name, t.status])).to.deep.equal([['real_test', 'flaky']]);
   });
 
   it('a batch whose only failure is flaky is tested again, not bisected', async () => {

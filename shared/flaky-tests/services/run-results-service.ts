@@ -4,9 +4,10 @@
 import type { RepoRef } from '../../repo-ref.js';
 import { isQuarantined } from '../domain/detection/quarantine.js';
 import type { HealthStatus } from '../domain/detection/types.js';
-import type { FlakyStore } from '../store/flaky-store.js';
-import type { FlakyRepo } from '../store/repo-settings-repository.js';
-import type { TestCase } from '../store/test-case-repository.js';
+import type { CaseRunRepository } from '../store/case-run-repository.js';
+import type { FlakyRepo, FlakyRepoRepository } from '../store/repo-settings-repository.js';
+import type { TestCase, TestCaseRepository } from '../store/test-case-repository.js';
+import type { UploadRepository } from '../store/upload-repository.js';
 
 export interface RunFailedTest {
   id: string;
@@ -27,8 +28,15 @@ export interface RunResults {
   failedTests: RunFailedTest[];
 }
 
+export interface RunResultsRepositories {
+  repos: Pick<FlakyRepoRepository, 'find'>;
+  uploads: Pick<UploadRepository, 'linkedToRuns'>;
+  caseRuns: Pick<CaseRunRepository, 'failedIn'>;
+  tests: Pick<TestCaseRepository, 'findByIds'>;
+}
+
 export class RunResultsService {
-  constructor(private readonly deps: { store: Pick<FlakyStore, 'repos' | 'uploads' | 'caseRuns' | 'tests'> }) {}
+  constructor(private readonly deps: { store: RunResultsRepositories }) {}
 
   async resultsOf(orgId: string, repo: RepoRef, runs: readonly { id: string; createdAt: Date }[]): Promise<Map<string, RunResults>> {
     const out = new Map<string, RunResults>();

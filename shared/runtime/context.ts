@@ -14,6 +14,7 @@ import { QueueService } from '../merge-queue/services/queue-service.js';
 import { PullRequestService } from '../merge-queue/services/pull-request-service.js';
 import { CommitStatusService } from '../merge-queue/services/commit-status-service.js';
 import { TestingDetailsService } from '../merge-queue/services/testing-details-service.js';
+import { TestRunLinkService } from '../merge-queue/services/test-run-link-service.js';
 import { SyncService } from '../merge-queue/services/sync-service.js';
 import { EngineService } from '../merge-queue/services/engine/engine-service.js';
 import { Shutdown } from './shutdown.js';
@@ -136,6 +137,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     requestIngest: (job) => jobs.enqueue('flaky-ingest', job),
     orgs: store.orgs,
     events: outbox,
+    links: new TestRunLinkService({ store, requestPlan }),
     logger,
     settings: {
       retentionDays: config.flakyRetentionDays,
@@ -154,7 +156,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     queues,
     pullRequests,
     commitStatuses,
-    testingDetails: new TestingDetailsService({ store: repositories, queues }),
+    testingDetails: new TestingDetailsService({ store: repositories, queues, testResults: flaky.runResults }),
     sync: new SyncService({ store: repositories, providers, pullRequests, logger, requestPlan }),
     engine: new EngineService({
       store: repositories,
@@ -163,6 +165,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
       scheduleTimeout: (run) => (run.deadlineAt ? jobs.scheduleTimeout(run.queueId, run.id, run.deadlineAt) : Promise.resolve()),
       scheduleWake: (queueId, at, why) => jobs.scheduleWake(queueId, at, why),
       evaluateRun: (run, repo) => commitStatuses.evaluateRun(run, repo),
+      testResults: flaky.runResults,
     }),
     mergeQueueMetrics: new MergeQueueMetricsService({ store }),
     queueReads: new QueueReadService({ store, queues }),

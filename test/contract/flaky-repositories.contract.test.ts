@@ -117,10 +117,23 @@ forEachDatabase('flaky repositories', (getDb) => {
       expect(await store.caseRuns.countByUpload(uploadId)).to.equal(2);
     });
 
+    it('failedIn: the distinct tests with a failed run in these uploads', async () => {
+      const [a, b] = [randomUUID(), randomUUID()];
+      const passed = { ...caseRun(a, 2), caseId: 'r1:p', testId: 'p', outcome: 'passed' as const };
+      const other = { ...caseRun(b, 0), caseId: 'r1:u', testId: 'u' };
+      await store.caseRuns.insertMany([caseRun(a, 0), caseRun(a, 1), passed, other]);
+      const failed = await store.caseRuns.failedIn([a, b]);
+      expect(failed.sort((x, y) => (x.caseId < y.caseId ? -1 : 1))).to.deep.equal([
+        { caseId: 'r1:t', testId: 't' },
+        { caseId: 'r1:u', testId: 'u' },
+      ]);
+      expect(await store.caseRuns.failedIn([])).to.deep.equal([]);
+    });
+
     it('an unfinished upload record is dropped for a re-run, a complete one is kept', async () => {
       const base = {
         orgId: 'org1', repoId: 'r1', source: 'native' as const, sha: 'a'.repeat(40), branch: 'main', branchClass: 'main' as const, prNumber: null, variant: '',
-        jobName: null, jobUrl: null, ciAttempt: null, receivedAt: T0, counts: { runs: 0, passed: 0, failed: 0, skipped: 0, tests: 0, testsFailed: 0 },
+        jobName: null, jobUrl: null, ciAttempt: null, testRunId: null, tree: null, receivedAt: T0, counts: { runs: 0, passed: 0, failed: 0, skipped: 0, tests: 0, testsFailed: 0 },
         excluded: false, files: [], warnings: [], expiresAt: LATER,
       };
       const unfinished = randomUUID();
@@ -131,7 +144,21 @@ forEachDatabase('flaky repositories', (getDb) => {
       await store.uploads.deleteUnfinished(complete);
       expect(await store.uploads.findById(unfinished)).to.equal(null);
       expect((await store.uploads.findById(complete))?.state).to.equal('complete');
-      expect(await store.uploads.includedForCommit('r1', 'a'.repeat(40), 'other')).to.deep.equal([complete]);
+      expect(await store.uploads.includedForRetry('r1', { sha: 'a'.repeat(40), tree: null }, 'other')).to.deep.equal([complete]);
+    });
+
+    it('uploads of merge-queue test branches: the same tree counts as a retry, and they are found by test run', async () => {
+      const upload = (id: string, sha: string, testRunId: string) => ({
+        id, orgId: 'org1', repoId: 'r1', source: 'native' as const, sha, branch: `trunk-merge/pr-1/${testRunId}`, branchClass: 'merge_queue' as const, prNumber: null,
+        variant: '', jobName: null, jobUrl: null, ciAttempt: null, testRunId, tree: 't'.repeat(40), receivedAt: T0, state: 'complete' as const,
+        counts: { runs: 1, passed: 0, failed: 1, skipped: 0, tests: 1, testsFailed: 1 }, excluded: false, files: [], warnings: [], expiresAt: LATER,
+      });
+      const first = randomUUID();
+      await store.uploads.insert(upload(first, 'b'.repeat(40), 'run-1'));
+      expect(await store.uploads.includedForRetry('r1', { sha: 'c'.repeat(40), tree: 't'.repeat(40) }, 'other')).to.deep.equal([first]);
+      expect(await store.uploads.includedForRetry('r1', { sha: 'c'.repeat(40), tree: null }, 'other')).to.deep.equal([]);
+      expect((await store.uploads.linkedToRuns(['run-1'])).map((u) => u.id)).to.deep.equal([first]);
+      expect(await store.uploads.linkedToRuns(['run-2'])).to.deep.equal([]);
     });
   });
 

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { createPullRequest, createRepo, DEFAULT_REPO, listCommits, readTree, type FixtureRepo } from '../../scripts/lib/git-fixtures.js';
-import { startFakeCi, type FakeCi, type Verdict } from '../helpers/fake-ci.js';
+import { startFakeCi, type FakeCi, type FakeCiOptions, type Verdict } from '../helpers/fake-ci.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
 import { gitText } from '../../shared/providers/local/git-runner.js';
@@ -41,6 +41,13 @@ export interface Details {
   dependentPrs: number[];
   impactedTargets?: string[];
   impactedTargetsForTestedPrs?: string[];
+  /** Present once a JUnit upload is linked to the run. */
+  testResults?: {
+    uploads: number;
+    runs: number;
+    failed: number;
+    failedTests: { id: string; name: string; classname: string | null; file: string | null; status: string; quarantined: boolean }[];
+  };
 }
 
 export class Harness {
@@ -73,9 +80,29 @@ export class Harness {
   }
 
   /** A fake CI that fails every branch holding a file named BAD unless `decide` says otherwise. */
-  runCi(decide: (files: Record<string, string>, info: { branch: string; seen: number }) => Verdict = (files) => ('BAD' in files ? 'failure' : 'success')): FakeCi {
-    this.ci = startFakeCi({ fx: this.fx, repo, context: 'ci/test', decide, postStatus: async (body) => (await this.svc.post('/setCommitStatus', body)).status });
+  runCi(
+    decide: (files: Record<string, string>, info: { branch: string; seen: number }) => Verdict = (files) => ('BAD' in files ? 'failure' : 'success'),
+    report?: FakeCiOptions['report'],
+  ): FakeCi {
+    this.ci = startFakeCi({
+      fx: this.fx,
+      repo,
+      context: 'ci/test',
+      decide,
+      postStatus: async (body) => (await this.svc.post('/setCommitStatus', body)).status,
+      ...(report ? { report, uploadReport: (body: { sha: string; branch: string; junit: string }) => this.uploadReport(body) } : {}),
+    });
     return this.ci;
+  }
+
+  /** A JUnit report of a commit through the native upload; 200 once stored, 202 while it is processed. */
+  async uploadReport(body: { sha: string; branch: string; junit: string }): Promise<number> {
+    const fd = new FormData();
+    fd.append('meta', JSON.stringify({ repo, org_url_slug: 'default', commit_sha: body.sha, branch: body.branch }));
+    fd.append('junit', new Blob([body.junit]), 'junit.xml');
+    const res = await fetch(`${this.svc.url}/v1/flaky-tests/upload`, { method: 'POST', body: fd, headers: { 'x-api-token': this.svc.token } });
+    await res.arrayBuffer();
+    return res.status === 202 ? 200 : res.status;
   }
 
   /** Pull request n adds f<n>.txt (and whatever `extra` holds). */

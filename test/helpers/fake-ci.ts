@@ -1,7 +1,8 @@
 // A fake CI system for end-to-end tests. Like real CI it watches for pushes of trunk-merge/**
 // branches in the repository, "tests" each new head (a decision function over the files of the
-// tested tree), and reports the result with POST /v1/setCommitStatus. It knows nothing about the
-// queue's internals.
+// tested tree), and reports the result with POST /v1/setCommitStatus — and, when asked to, uploads
+// the JUnit report of the head before or after the status, as CI jobs do. It knows nothing about
+// the queue's internals.
 import type { RepoRef } from '../../shared/repo-ref.js';
 import { gitText } from '../../shared/providers/local/git-runner.js';
 import { readTree, type FixtureRepo } from '../../scripts/lib/git-fixtures.js';
@@ -26,6 +27,10 @@ export interface FakeCiOptions {
    * `seen` numbers test branch heads in the order CI first saw them (1, 2, …).
    */
   decide: (files: Record<string, string>, info: { branch: string; sha: string; seen: number }) => Verdict;
+  /** The JUnit report of a head once it has a verdict, uploaded before its status (or after, with `after`). */
+  report?: (files: Record<string, string>, info: { branch: string; sha: string; seen: number }) => { junit: string; after?: boolean } | null;
+  /** Uploads a report (flaky-tests upload); returns the HTTP status code. */
+  uploadReport?: (body: { sha: string; branch: string; junit: string }) => Promise<number>;
   intervalMs?: number;
 }
 
@@ -37,6 +42,14 @@ export interface FakeCi {
 
 export function startFakeCi(opts: FakeCiOptions): FakeCi {
   const answered = new Set<string>();
+  const posted = new Set<string>();
+  const uploaded = new Set<string>();
+  const uploadOnce = async (key: string, body: { sha: string; branch: string; junit: string }): Promise<boolean> => {
+    if (!opts.uploadReport) throw new Error('report without uploadReport');
+    if ((await opts.uploadReport(body)) !== 200) return false;
+    uploaded.add(key);
+    return true;
+  };
   const firstSeen = new Map<string, number>();
   const runs: CiRun[] = [];
   let stopped = false;
@@ -55,9 +68,16 @@ export function startFakeCi(opts: FakeCiOptions): FakeCi {
           // A null verdict means "still running": asked again on the next poll.
           const verdict = opts.decide(files, { branch, sha, seen });
           if (!verdict) continue;
+          const report = opts.report?.(files, { branch, sha, seen }) ?? null;
+          const upload = async (): Promise<boolean> => !report || uploaded.has(key) || (await uploadOnce(key, { sha, branch, junit: report.junit }));
+          if (report && !report.after && !(await upload())) continue;
           // Like a CI system's status delivery, retried on the next poll until the service accepts it.
-          const status = await opts.postStatus({ repo: opts.repo, sha, context: opts.context, state: verdict, targetUrl: `https://ci.example/${seen}` });
-          if (status !== 200) continue;
+          if (!posted.has(key)) {
+            const status = await opts.postStatus({ repo: opts.repo, sha, context: opts.context, state: verdict, targetUrl: `https://ci.example/${seen}` });
+            if (status !== 200) continue;
+            posted.add(key);
+          }
+          if (report?.after && !(await upload())) continue;
           answered.add(key);
           runs.push({ branch, sha, files, verdict });
         }

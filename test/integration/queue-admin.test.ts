@@ -187,6 +187,22 @@ describe('queue administration', function () {
       }
     });
 
+    it('flakyRetries (0–5, default 1) and testResultsWaitSeconds (0–1800, default 120): returned, updated, range-checked', async () => {
+      const before = await svc.post<Record<string, unknown>>('/getQueue', ref);
+      expect(before.body).to.deep.include({ flakyRetries: 1, testResultsWaitSeconds: 120 });
+      const res = await svc.post<Record<string, unknown>>('/updateQueue', { ...ref, flakyRetries: 0, testResultsWaitSeconds: 1800 });
+      expect(res.status).to.equal(200);
+      expectOpenApiResponse('/updateQueue', res.body);
+      expect(res.body).to.deep.include({ flakyRetries: 0, testResultsWaitSeconds: 1800 });
+      const got = await svc.post<Record<string, unknown>>('/getQueue', ref);
+      expect(got.body).to.deep.include({ flakyRetries: 0, testResultsWaitSeconds: 1800 });
+      for (const patch of [{ flakyRetries: 6 }, { flakyRetries: -1 }, { flakyRetries: 1.5 }, { testResultsWaitSeconds: 1801 }, { testResultsWaitSeconds: -1 }]) {
+        const bad = await svc.post<ErrorBody>('/updateQueue', { ...ref, ...patch });
+        expect(bad.status, JSON.stringify(patch)).to.equal(400);
+        expect(bad.body.error.details[0]?.path, JSON.stringify(patch)).to.equal(`/${Object.keys(patch)[0]}`);
+      }
+    });
+
     it('clears required statuses with deleteRequiredStatuses and ignores an empty list', async () => {
       await svc.post('/updateQueue', { ...ref, requiredStatuses: ['ci/test'] });
       const ignored = await svc.post<Record<string, unknown>>('/updateQueue', { ...ref, requiredStatuses: [] });

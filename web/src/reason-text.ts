@@ -14,6 +14,7 @@ export const REASON_TEXT: Record<Reason, string> = {
   skip_the_line_interrupted: 'An urgent pull request skipped the line and took its place',
   bisection_required: 'Its batch failed; it waits to be tested alone or in a smaller batch (bisection)',
   bisection_test_run_passed: 'A bisection run that included it passed',
+  test_run_retried_known_flaky: 'Its test run failed only on tests known to be flaky or quarantined, so it is tested again',
   test_run_lost: 'Its test run disappeared (service restart); it will be tested again',
   merge_item_no_longer_ready: 'No longer ready: not mergeable, base branch changed, or impacted targets missing',
   test_run_started: 'A test run started on its predicted base',

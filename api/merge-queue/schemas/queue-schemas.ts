@@ -12,6 +12,8 @@ export const QUEUE_LIMITS = {
   batchingMaxWaitTimeMinutes: { minimum: 0, maximum: 10_080 },
   batchingMinSize: { minimum: 1, maximum: 100 },
   notReadyTimeoutHours: { minimum: 0, maximum: 8_760 },
+  flakyRetries: { minimum: 0, maximum: 5 },
+  testResultsWaitSeconds: { minimum: 0, maximum: 1_800 },
 } as const;
 
 const int = (range: { minimum: number; maximum: number }) => Type.Optional(Type.Integer({ ...range }));
@@ -62,6 +64,8 @@ export const UpdateQueueSchema = Type.Object(
     deleteRequiredStatuses: flag(),
     enqueueingLabel: Type.Optional(Type.String({ maxLength: MAX_NAME })),
     notReadyTimeoutHours: int(QUEUE_LIMITS.notReadyTimeoutHours),
+    flakyRetries: int(QUEUE_LIMITS.flakyRetries),
+    testResultsWaitSeconds: int(QUEUE_LIMITS.testResultsWaitSeconds),
     allowedBotSubmitters: names(),
     batchingRules: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 32 }), { maxItems: 100 })),
   },

@@ -15,6 +15,7 @@ import {
   TEST_BRANCH_CONSTRUCTION_MODES,
   TEST_RUN_STATUSES,
 } from '../../../shared/merge-queue/domain/model.js';
+import { LINKED_TEST_STATUSES } from '../../../shared/merge-queue/services/run-test-results.js';
 
 const closed = <P extends Record<string, TSchema>>(properties: P) => Type.Object(properties, { additionalProperties: false });
 const oneOf = (values: readonly string[]) => Type.Enum([...values], { type: 'string' });
@@ -51,6 +52,8 @@ export const QueueSettingsResponse = closed({
   labelCommandsEnabled: Type.Boolean(),
   stateLabelsEnabled: Type.Boolean(),
   notReadyTimeoutHours: Type.Integer(),
+  flakyRetries: Type.Integer(),
+  testResultsWaitSeconds: Type.Integer(),
 });
 
 const entryProperties = {
@@ -124,6 +127,24 @@ export const TestingDetailsResponse = closed({
   impactedTargets: Type.Optional(Type.Array(Type.String())),
   impactedTargetsForTestedPrs: Type.Optional(Type.Array(Type.String())),
   dependentPrs: Type.Array(Type.Integer({ minimum: 0 })),
+  /** Present only when at least one JUnit upload is linked to the run (its commit is the test branch head). */
+  testResults: Type.Optional(
+    closed({
+      uploads: Type.Integer({ minimum: 1 }),
+      runs: Type.Integer({ minimum: 0 }),
+      failed: Type.Integer({ minimum: 0 }),
+      failedTests: Type.Array(
+        closed({
+          id: Type.String(),
+          name: Type.String(),
+          classname: Type.Union([Type.String(), Type.Null()]),
+          file: Type.Union([Type.String(), Type.Null()]),
+          status: oneOf(LINKED_TEST_STATUSES),
+          quarantined: Type.Boolean(),
+        }),
+      ),
+    }),
+  ),
 });
 
 /** The Prometheus text of GET /v1/getMergeQueueMetrics. */

@@ -30,6 +30,8 @@ export function serializeQueueSettings(q: Queue) {
     labelCommandsEnabled: q.labelCommandsEnabled,
     stateLabelsEnabled: q.stateLabelsEnabled,
     notReadyTimeoutHours: q.notReadyTimeoutHours,
+    flakyRetries: q.flakyRetries,
+    testResultsWaitSeconds: q.testResultsWaitSeconds,
   };
 }
 

@@ -22,5 +22,22 @@ export function serializeTestingDetails(d: TestingDetails) {
     ...(d.targets.impactedTargets ? { impactedTargets: d.targets.impactedTargets } : {}),
     ...(d.targets.impactedTargetsForTestedPrs ? { impactedTargetsForTestedPrs: d.targets.impactedTargetsForTestedPrs } : {}),
     dependentPrs: queue.mode === 'parallel' ? d.base.map((e) => e.prNumber) : [],
+    ...(d.testResults
+      ? {
+          testResults: {
+            uploads: d.testResults.uploads,
+            runs: d.testResults.runs,
+            failed: d.testResults.failed,
+            failedTests: d.testResults.failedTests.map((t) => ({
+              id: t.id,
+              name: t.name,
+              classname: t.classname,
+              file: t.file,
+              status: t.status,
+              quarantined: t.quarantined,
+            })),
+          },
+        }
+      : {}),
   };
 }

@@ -14,7 +14,9 @@ import { SettingsService } from './settings-service.js';
 import { TestQueryService } from './test-query-service.js';
 import { TicketService } from './ticket-service.js';
 import { TestHistoryService } from './test-history-service.js';
+import { RunResultsService } from './run-results-service.js';
 import type { TestEventSink } from './test-events.js';
+import type { TestRunLinks } from './test-run-links.js';
 
 export interface FlakyServices {
   settings: FlakySettings;
@@ -26,6 +28,7 @@ export interface FlakyServices {
   repoSettings: SettingsService;
   tickets: TicketService;
   history: TestHistoryService;
+  runResults: RunResultsService;
 }
 
 export interface FlakyServiceDeps {
@@ -41,6 +44,8 @@ export interface FlakyServiceDeps {
   now?: () => Date;
   /** Where `test.status_changed` / `test.quarantined` go (the domain-event outbox); none by default. */
   events?: TestEventSink;
+  /** The merge-queue test runs uploads are linked to; none by default. */
+  links?: TestRunLinks;
 }
 
 export function createFlakyServices(deps: FlakyServiceDeps): FlakyServices {
@@ -49,7 +54,17 @@ export function createFlakyServices(deps: FlakyServiceDeps): FlakyServices {
   const resolver = new RepoResolver({ orgs: deps.orgs, store });
   const detection = new DetectionService({ store, ...(deps.events ? { events: deps.events } : {}) });
   const tokens = new PageTokenCodec(() => store.secrets.get('page-token-hmac-key'));
-  const ingest = new IngestService({ store, blobs: deps.blobs, resolver, detection, settings, logger, requestIngest: deps.requestIngest, now });
+  const ingest = new IngestService({
+    store,
+    blobs: deps.blobs,
+    resolver,
+    detection,
+    settings,
+    logger,
+    requestIngest: deps.requestIngest,
+    now,
+    ...(deps.links ? { links: deps.links } : {}),
+  });
   const queries = new TestQueryService({ store, resolver, detection, tokens, now });
   return {
     settings,
@@ -61,5 +76,6 @@ export function createFlakyServices(deps: FlakyServiceDeps): FlakyServices {
     repoSettings: new SettingsService({ store, resolver, settings, detection, now }),
     tickets: new TicketService({ store, resolver, settings, now }),
     history: new TestHistoryService({ store, resolver }),
+    runResults: new RunResultsService({ store }),
   };
 }

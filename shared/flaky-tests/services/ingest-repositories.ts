@@ -13,7 +13,7 @@ export interface IngestRepositories {
   repos: Pick<FlakyRepoRepository, 'ensure' | 'findById'>;
   tests: Pick<TestCaseRepository, 'findByIds' | 'insertNew' | 'refreshSeen'>;
   caseRuns: Pick<CaseRunRepository, 'insertMany' | 'deleteByUpload'>;
-  uploads: Pick<UploadRepository, 'insert' | 'finish' | 'includedForCommit' | 'deleteUnfinished'>;
+  uploads: Pick<UploadRepository, 'insert' | 'finish' | 'includedForRetry' | 'deleteUnfinished'>;
   buckets: Pick<HourBucketRepository, 'insert' | 'outcomesIn' | 'deleteByUpload'>;
   clusters: Pick<FailureClusterRepository, 'insert' | 'deleteByUpload'>;
   detections: Pick<RetryDetectionRepository, 'record'>;

@@ -23,6 +23,7 @@ import type { IngestRepositories } from './ingest-repositories.js';
 import { IngestSession } from './ingest-session.js';
 import type { RepoResolver } from './repo-resolver.js';
 import type { UploadMeta } from './upload-meta.js';
+import { NO_TEST_RUN_LINKS, type TestRunLinks } from './test-run-links.js';
 
 /** Largest CODEOWNERS file read, whichever way it arrives. */
 export const MAX_CODEOWNERS_BYTES = 1024 * 1024;
@@ -58,6 +59,8 @@ export interface IngestServiceDeps {
   logger: Logger;
   /** Asks for a flaky-ingest job for the repository (deduplicated per repository). */
   requestIngest: (job: { repoId: string; uploadId: string }) => Promise<void>;
+  /** Links uploads to the merge-queue test runs whose test branch head they tested. */
+  links?: TestRunLinks;
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -243,7 +246,9 @@ export class IngestService {
     const repo = await this.deps.store.repos.findById(received.repoId);
     if (!repo) throw new AppError('not_found', 'repository_not_found', 'the repository of this upload no longer exists');
     const org = { id: received.orgId, slug: received.orgSlug };
+    const links = this.deps.links ?? NO_TEST_RUN_LINKS;
     const begin = async (meta: UploadMeta, source: 'native' | 'bundle') => {
+      const link = await links.find(org.id, repo.repo, meta.sha);
       const session = new IngestSession(
         { store: this.deps.store, detection: this.deps.detection, settings: this.deps.settings, logger: this.deps.logger, now: this.now },
         received.id,
@@ -252,17 +257,23 @@ export class IngestService {
         meta,
         source,
         received.receivedAt,
+        link,
       );
       opened(session);
       await session.start();
       return session;
+    };
+    const finish = async (session: IngestSession): Promise<UploadResult> => {
+      const result = await session.finish();
+      if (session.link) await links.resultsStored(session.link);
+      return result;
     };
     const input = received.input;
     if (input.source === 'native') {
       const session = await begin(input.meta, 'native');
       if (input.codeowners !== null) session.setCodeowners(input.codeowners);
       for (const [i, name] of input.reports.entries()) await session.addReport(name, this.deps.blobs.get(received.id, i));
-      return session.finish();
+      return finish(session);
     }
     const max = this.deps.settings.maxReportBytes;
     const bundle = await openBundle(this.deps.blobs.get(received.id, 0), { maxCompressedBytes: this.deps.settings.maxUploadBytes, maxUncompressedBytes: max, maxEntryBytes: max });
@@ -286,6 +297,6 @@ export class IngestService {
         message: `${skippedInternal} protobuf report(s) (internal.bin) ignored: this service reads the JUnit files of a bundle`,
       });
     }
-    return session.finish();
+    return finish(session);
   }
 }

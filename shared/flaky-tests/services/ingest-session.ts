@@ -25,6 +25,7 @@ import type { FlakySettings } from './flaky-settings.js';
 import type { IngestRepositories } from './ingest-repositories.js';
 import type { UploadMeta } from './upload-meta.js';
 import type { OrgRef } from './repo-resolver.js';
+import type { TestRunLink } from './test-run-links.js';
 
 const RUN_BATCH = 500;
 /** Tests per write batch: small, because the embedded database tests `$in` lists per candidate. */
@@ -76,6 +77,8 @@ export class IngestSession {
     private readonly meta: UploadMeta,
     private readonly source: 'native' | 'bundle',
     receivedAt: Date,
+    /** The merge-queue test run the commit is the test branch head of, if any. */
+    readonly link: TestRunLink | null,
   ) {
     this.receivedAt = receivedAt;
     this.expiresAt = new Date(receivedAt.getTime() + deps.settings.retentionDays * DAY_MS);
@@ -119,6 +122,8 @@ export class IngestSession {
       jobName: this.meta.jobName,
       jobUrl: this.meta.jobUrl,
       ciAttempt: this.meta.ciAttempt,
+      testRunId: this.link?.testRunId ?? null,
+      tree: this.link?.tree ?? null,
       receivedAt: this.receivedAt,
       state: 'receiving',
       counts: { runs: 0, passed: 0, failed: 0, skipped: 0, tests: 0, testsFailed: 0 },
@@ -249,7 +254,8 @@ export class IngestSession {
     // per repository), so no other evaluation is in flight: evaluations may skip writes that change
     // nothing. Compare-and-set on the tests' version still orders every write that happens.
     const all = this.accumulator.tests();
-    const priorUploads = excluded ? [] : await store.uploads.includedForCommit(this.repo.id, this.meta.sha, this.uploadId);
+    const code = { sha: this.meta.sha, tree: this.link?.tree ?? null };
+    const priorUploads = excluded ? [] : await store.uploads.includedForRetry(this.repo.id, code, this.uploadId);
     let statusChanges = 0;
     for (let i = 0; i < all.length; i += WRITE_BATCH) statusChanges += await this.storeChunk(all.slice(i, i + WRITE_BATCH), excluded, priorUploads);
     await store.uploads.finish(this.uploadId, { state: 'complete', counts: totals, excluded, files: this.files, warnings: this.warnings });
@@ -384,7 +390,7 @@ export class IngestSession {
     }));
   }
 
-  /** Pass-on-retry: this upload's outcomes merged with earlier included uploads on the same commit. */
+  /** Pass-on-retry: this upload's outcomes merged with earlier included uploads of the same code (commit or test-branch tree). */
   private async retryDetections(tests: readonly TestTally[], priorUploads: readonly string[]): Promise<DetectionWrite[]> {
     if (tests.length === 0) return [];
     const earlier = new Map<string, CommitOutcomes>();

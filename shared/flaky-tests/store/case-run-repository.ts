@@ -65,6 +65,15 @@ export class CaseRunRepository {
     return d !== null;
   }
 
+  /** The distinct tests that failed at least once in these uploads. */
+  async failedIn(uploadIds: readonly string[]): Promise<{ caseId: string; testId: string }[]> {
+    if (uploadIds.length === 0) return [];
+    const docs = await this.col.find({ uploadId: { $in: [...uploadIds] }, outcome: 'failed' }, { projection: { _id: 0, caseId: 1, testId: 1 } });
+    const seen = new Map<string, { caseId: string; testId: string }>();
+    for (const d of docs) if (!seen.has(d.caseId)) seen.set(d.caseId, { caseId: d.caseId, testId: d.testId });
+    return [...seen.values()];
+  }
+
   async deleteByUpload(uploadId: string): Promise<void> {
     await this.col.deleteMany({ uploadId });
   }

@@ -38,6 +38,10 @@ export interface Upload {
   jobName: string | null;
   jobUrl: string | null;
   ciAttempt: number | null;
+  /** The merge-queue test run whose test branch head is `sha` (null: none). */
+  testRunId: string | null;
+  /** Tree of `sha` when the upload is linked to a test run (re-tests share it). */
+  tree: string | null;
   receivedAt: Date;
   state: 'receiving' | 'complete' | 'failed';
   counts: UploadCounts;
@@ -66,6 +70,8 @@ type UploadDoc = StoredDoc & Omit<Upload, 'id'>;
 export const UPLOAD_INDEXES: IndexSpec[] = [
   { key: { repoId: 1, receivedAt: -1 }, name: 'repo_received', comment: 'recent uploads of a repository (operations)' },
   { key: { repoId: 1, sha: 1 }, name: 'repo_sha', comment: 'pass-on-retry across uploads: earlier uploads of the same commit' },
+  { key: { repoId: 1, tree: 1 }, name: 'repo_tree', comment: 'pass-on-retry across merge-queue re-tests: earlier uploads of the same tree' },
+  { key: { testRunId: 1 }, name: 'test_run', comment: 'getMergeQueueTestingDetails, re-test decisions: uploads linked to a test run' },
   { key: { expiresAt: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0, comment: 'retention (FLAKY_RETENTION_DAYS)' },
 ];
 
@@ -93,10 +99,20 @@ export class UploadRepository {
     await this.col.updateOne({ _id: id }, { $set: patch });
   }
 
-  /** Other uploads of this commit that count for detection. */
-  async includedForCommit(repoId: string, sha: string, exceptId: string): Promise<string[]> {
-    const docs = await this.col.find({ repoId, sha, state: 'complete', excluded: false, _id: { $ne: exceptId } }, { projection: { _id: 1 } });
+  /**
+   * Other uploads that count for detection and tested the same code: the same commit, or (for a
+   * merge-queue test branch, whose re-test is a new commit) the same tree.
+   */
+  async includedForRetry(repoId: string, code: { sha: string; tree: string | null }, exceptId: string): Promise<string[]> {
+    const same = code.tree === null ? { sha: code.sha } : { $or: [{ sha: code.sha }, { tree: code.tree }] };
+    const docs = await this.col.find({ repoId, ...same, state: 'complete', excluded: false, _id: { $ne: exceptId } }, { projection: { _id: 1 } });
     return docs.map((d) => d._id);
+  }
+
+  /** Complete uploads linked to these merge-queue test runs. */
+  async linkedToRuns(testRunIds: readonly string[]): Promise<Upload[]> {
+    if (testRunIds.length === 0) return [];
+    return (await this.col.find({ testRunId: { $in: [...testRunIds] }, state: 'complete' })).map(toUpload);
   }
 
   /** Which of these uploads count for detection: complete and not excluded. */

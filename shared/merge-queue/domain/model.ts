@@ -51,6 +51,10 @@ export interface QueueSettings {
   labelCommandsEnabled: boolean;
   stateLabelsEnabled: boolean;
   notReadyTimeoutHours: number;
+  /** Re-tests of a group whose failed tests are all known flaky or quarantined (0 disables). */
+  flakyRetries: number;
+  /** How long a failed run waits for its linked test results before it is judged without them. */
+  testResultsWaitSeconds: number;
 }
 
 /** Defaults for a queue made by createQueue (docs/queue-settings.md explains each choice). */
@@ -81,6 +85,8 @@ export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettings> = Object.freeze({
   labelCommandsEnabled: false,
   stateLabelsEnabled: false,
   notReadyTimeoutHours: 0,
+  flakyRetries: 1,
+  testResultsWaitSeconds: 120,
 } satisfies QueueSettings);
 
 export interface Queue extends QueueSettings {
@@ -155,6 +161,8 @@ export const QUEUED_REASONS = [
   'skip_the_line_interrupted',
   'bisection_required',
   'bisection_test_run_passed',
+  // a failed run whose failed tests are all known flaky or quarantined: its group is tested again
+  'test_run_retried_known_flaky',
   // planner-internal: an entry's test run vanished from the store (restart; shown as a queued reason)
   'test_run_lost',
 ] as const;

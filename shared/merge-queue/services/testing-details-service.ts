@@ -9,6 +9,7 @@ import type { MergeQueueRepositories } from '../store/store.js';
 import { headKey } from '../store/impacted-targets-repository.js';
 import type { CommitStatus } from '../store/commit-status-repository.js';
 import type { QueueService } from './queue-service.js';
+import type { RunTestResults, RunTestResultsSource } from './run-test-results.js';
 
 export interface TestingDetails {
   queue: Queue;
@@ -18,10 +19,18 @@ export interface TestingDetails {
   statuses: CommitStatus[];
   /** Parallel-mode fields, present only when targets were uploaded for the run's entries. */
   targets: RunImpactedTargets;
+  /** JUnit results linked to the run; null when none is. */
+  testResults: RunTestResults | null;
 }
 
 export class TestingDetailsService {
-  constructor(private readonly deps: { store: Pick<MergeQueueRepositories, 'testRuns' | 'entries' | 'commitStatuses' | 'impactedTargets'>; queues: QueueService }) {}
+  constructor(
+    private readonly deps: {
+      store: Pick<MergeQueueRepositories, 'testRuns' | 'entries' | 'commitStatuses' | 'impactedTargets'>;
+      queues: QueueService;
+      testResults: RunTestResultsSource;
+    },
+  ) {}
 
   async get(orgId: string, repo: RepoRef, branch: string, testRunId: string): Promise<TestingDetails> {
     const queue = await this.deps.queues.get(orgId, repo, branch);
@@ -39,6 +48,7 @@ export class TestingDetailsService {
       const head = heads.get(id);
       return (head && uploads.get(headKey(head))) ?? null;
     });
-    return { queue, run, tested: pick(run.entryIds), base: pick(run.baseEntryIds), statuses, targets };
+    const testResults = (await this.deps.testResults.resultsOf(orgId, repo, [run])).get(run.id) ?? null;
+    return { queue, run, tested: pick(run.entryIds), base: pick(run.baseEntryIds), statuses, targets, testResults };
   }
 }

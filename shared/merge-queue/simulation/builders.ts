@@ -26,6 +26,8 @@ export function queue(over: Partial<PlannerQueue> = {}): PlannerQueue {
     optimizationMode: 'off',
     directMergeMode: 'off',
     notReadyTimeoutHours: 0,
+    flakyRetries: 1,
+    testResultsWaitSeconds: 120,
     ...over,
   };
 }
@@ -113,6 +115,7 @@ export interface Scenario {
   now?: Date;
   targets?: PlanInput['impactedTargets'];
   directMerge?: PlanInput['directMerge'];
+  testResults?: PlanInput['testResults'];
   requiredStatuses?: string[];
 }
 
@@ -125,6 +128,7 @@ export function input(s: Scenario): PlanInput {
     targetSha: s.head === undefined ? HEAD : s.head,
     impactedTargets: s.targets ?? {},
     directMerge: s.directMerge ?? {},
+    testResults: s.testResults ?? {},
     requiredStatuses: { contexts, source: contexts.length > 0 ? 'merge_instance' : null },
     now: s.now ?? T0,
   };

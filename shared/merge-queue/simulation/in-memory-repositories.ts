@@ -256,6 +256,10 @@ export class InMemoryTestRunRepository implements TestRunRepository {
     return [...new Set(this.all(InMemoryTestRunRepository.open).map((r) => r.queueId))];
   }
 
+  async findBySha(sha: string): Promise<TestRun[]> {
+    return newestFirst(this.all((r) => r.sha === sha));
+  }
+
   async findInProgressBySha(sha: string): Promise<TestRun[]> {
     return this.all((r) => r.sha === sha && r.status === 'in_progress');
   }

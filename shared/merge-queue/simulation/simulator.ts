@@ -10,6 +10,7 @@ import type { ImpactedTargetSet, PlanInput, PlannerQueue } from '../domain/plann
 import { overlaps } from '../domain/planner/dependencies.js';
 import { EngineService, MAX_ITERATIONS, type PassSummary } from '../services/engine/engine-service.js';
 import { loadSnapshot } from '../services/engine/plan-snapshot.js';
+import { NO_TEST_RESULTS, type RunTestResultsSource } from '../services/run-test-results.js';
 import { newQueue } from '../store/queue-repository.js';
 import type { TransitionChange, TransitionGuard } from '../store/entry-repository.js';
 import { createLogger } from '../../logging.js';
@@ -43,6 +44,8 @@ export interface SimOptions {
   checkDeterminism?: boolean;
   /** The clock's start (ms since the epoch). */
   start?: number;
+  /** Test results of the runs, as CI uploads them (the flake model); none by default. */
+  testResults?: RunTestResultsSource;
 }
 
 type RunStatusCheck = (run: TestRun) => void;
@@ -95,6 +98,7 @@ export class Simulator {
   /** Runs' timeout checks, as the engine schedules them: run id → deadline. */
   readonly timeouts = new Map<string, Date>();
   private readonly checkDeterminism: boolean;
+  private readonly testResults: RunTestResultsSource;
   private readonly entryOfPr = new Map<number, string>();
   private runCounter = 0;
 
@@ -104,6 +108,7 @@ export class Simulator {
     this.bad = o.bad ?? new Set();
     this.conflicts = o.conflicts ?? new Set();
     this.checkDeterminism = o.checkDeterminism ?? true;
+    this.testResults = o.testResults ?? NO_TEST_RESULTS;
     this.queueId = o.queue.id;
     this.store = {
       queues: new InMemoryQueueRepository(),
@@ -129,6 +134,7 @@ export class Simulator {
       },
       scheduleWake: async () => {},
       evaluateRun: async () => null,
+      testResults: this.testResults,
       clock: () => new Date(this.now),
       newRunId: () => `run${++this.runCounter}`,
     });
@@ -208,7 +214,7 @@ export class Simulator {
 
   /** What the engine's planning pass would load now (the planner's input). */
   async snapshot(): Promise<PlanInput> {
-    return (await loadSnapshot(this.store, this.queue, this.forge, new Date(this.now))).input;
+    return (await loadSnapshot(this.store, this.queue, this.forge, this.testResults, new Date(this.now))).input;
   }
 
   private async checkPlanDeterminism(): Promise<void> {

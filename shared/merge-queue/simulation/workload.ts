@@ -7,6 +7,7 @@ import type { ImpactedTargetSet, PlannerQueue } from '../domain/planner/types.js
 import { entry, queue } from './builders.js';
 import { rng } from '../../seeded-random.js';
 import { SIM_START, Simulator } from './simulator.js';
+import type { LinkedFailedTest, RunTestResults, RunTestResultsSource } from '../services/run-test-results.js';
 
 export interface WorkloadPullRequest {
   /** Minutes after the workload's start. */
@@ -23,6 +24,13 @@ export interface Workload {
   ciMinutes: number[];
   /** Chance that a run that should pass fails anyway. */
   flakeRate: number;
+  /**
+   * The flake model of re-test instead of eject (issue 12): CI uploads test results for every
+   * run, a flake fails a test already known as flaky and a breaking change fails a test that is
+   * not, so the queue can tell the two apart (with `flakyRetries` > 0 it tests a flaked group
+   * again). Without it runs have no test results and every failure is taken as real.
+   */
+  flakyTestResults?: boolean;
   /** Minutes after the start at which someone pushes to the target branch outside the queue. */
   outsidePushes?: number[];
   seed: number;
@@ -54,11 +62,38 @@ const DEFAULT_MAX_EVENTS = 200_000;
 
 export const entryIdOf = (index: number): string => `e${index + 1}`;
 
+/** One upload per run: a breaking change fails `broken_test`, a flake fails `flaky_test` (known flaky). */
+function simulatedResults(breaks: boolean, passes: boolean): RunTestResults {
+  const failed = (name: string, flaky: boolean): LinkedFailedTest => ({
+    id: name,
+    name,
+    classname: null,
+    file: null,
+    status: flaky ? 'flaky' : 'healthy',
+    quarantined: false,
+    before: { flaky, quarantined: false },
+  });
+  const failedTests = breaks ? [failed('broken_test', false)] : passes ? [] : [failed('flaky_test', true)];
+  return { uploads: 1, runs: 2, failed: failedTests.length, failedTests };
+}
+
 export async function playWorkload(settings: SimulatedSettings, w: Workload, limits: PlayLimits = {}): Promise<WorkloadOutcome> {
   const random = rng(w.seed);
   const start = SIM_START.getTime();
   const breaking = new Set(w.pullRequests.flatMap((p, i) => (p.breaks ? [entryIdOf(i)] : [])));
-  const sim = new Simulator({ queue: queue(settings), entries: [], bad: breaking, checkDeterminism: limits.checkDeterminism ?? false, start });
+  const results = new Map<string, RunTestResults>();
+  const testResults: RunTestResultsSource = {
+    resultsOf: async (_orgId, _repo, runs) => new Map(runs.flatMap((r) => (results.has(r.id) ? [[r.id, results.get(r.id)!] as const] : []))),
+    uploadsResults: async () => true,
+  };
+  const sim = new Simulator({
+    queue: queue(settings),
+    entries: [],
+    bad: breaking,
+    checkDeterminism: limits.checkDeterminism ?? false,
+    start,
+    ...(w.flakyTestResults ? { testResults } : {}),
+  });
   const arrivals = w.pullRequests.map((p, i) => ({ at: start + p.arrivesAt * MINUTE, index: i })).sort((a, b) => a.at - b.at);
   const pushes = (w.outsidePushes ?? []).map((m) => start + m * MINUTE).sort((a, b) => a - b);
   const endsAt = new Map<string, number>();
@@ -90,7 +125,9 @@ export async function playWorkload(settings: SimulatedSettings, w: Workload, lim
     for (; nextPush < pushes.length && pushes[nextPush]! <= sim.now; nextPush++) sim.forge.pushOutside(`push${nextPush + 1}`);
     for (const r of running) {
       if (endsAt.get(r.id)! > sim.now) continue;
-      const passes = sim.verdict(r) === 'succeeded' && random() >= w.flakeRate;
+      const breaks = sim.verdict(r) === 'failed';
+      const passes = !breaks && random() >= w.flakeRate;
+      if (w.flakyTestResults) results.set(r.id, simulatedResults(breaks, passes));
       await sim.conclude(r.id, passes ? 'succeeded' : 'failed', passes ? 'test_run_passed' : 'test_run_failed');
     }
     await sim.settle();

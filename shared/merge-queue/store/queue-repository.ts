@@ -31,7 +31,8 @@ export const QUEUE_INDEXES: IndexSpec[] = [
 
 const toQueue = (d: QueueDoc): Queue => {
   const { _id, repoKey: _key, history: _history, ...rest } = d;
-  return { id: _id, ...rest };
+  // A setting added after the queue was stored reads as its default.
+  return { id: _id, ...structuredClone(DEFAULT_QUEUE_SETTINGS), ...rest };
 };
 
 export class QueueExistsError extends Error {}

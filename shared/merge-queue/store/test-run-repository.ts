@@ -32,6 +32,8 @@ export interface TestRunRepository {
   /** Queues that have a run in progress or a test branch still to delete. */
   queueIdsWithOpenRuns(): Promise<string[]>;
   findInProgressBySha(sha: string): Promise<TestRun[]>;
+  /** Runs whose test branch head is this commit, newest first. */
+  findBySha(sha: string): Promise<TestRun[]>;
   /** Runs of the queue created at or after `since`, newest first, at most `limit` (history replays). */
   listCreatedSince(queueId: string, since: Date, limit: number): Promise<TestRun[]>;
   /** Runs of the queue in progress, then the `limit` most recently concluded; newest first within each. */
@@ -86,6 +88,10 @@ export class DbTestRunRepository implements TestRunRepository {
   async queueIdsWithOpenRuns(): Promise<string[]> {
     const docs = await this.col.find(OPEN, { projection: { _id: 0, queueId: 1 } });
     return [...new Set(docs.map((d) => d.queueId))];
+  }
+
+  async findBySha(sha: string): Promise<TestRun[]> {
+    return (await this.col.find({ sha }, { sort: { createdAt: -1 } })).map(toTestRun);
   }
 
   async findInProgressBySha(sha: string): Promise<TestRun[]> {

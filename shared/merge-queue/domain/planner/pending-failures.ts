@@ -2,9 +2,11 @@
 // 21). A failed group first waits for every group ahead of it: if one of them fails and leaves,
 // the group restarts without it (main-groups.ts does that). Once all ahead passed, it waits for
 // up to `pendingFailureDepth` groups behind it (that depend on it) to conclude, and for an
-// optimistic merge that includes it. Then the failure is its own: a single entry fails, a batch
-// is bisected.
+// optimistic merge that includes it. Then the failure is its own: the group is tested again when
+// only known-flaky or quarantined tests failed (waiting a while for its test results), else a
+// single entry fails and a batch is bisected.
 import type { Entry, TestRun } from '../model.js';
+import { decideFailedRun, type RetestDecision } from '../flaky-retest.js';
 import { buildDependencies, type Dependencies } from './dependencies.js';
 import { inBisection, isInFlight } from './entry-states.js';
 import { computeLineup, type Line } from './lineup.js';
@@ -22,12 +24,22 @@ export function resolvePendingFailures(world: World): boolean {
   for (const run of failedGroupsInLineOrder(world, deps)) {
     const holders = holdersOf(world, run);
     if (!canResolve(world, run, holders, line, deps, candidates)) continue;
+    const decision = retestDecision(world, run, holders);
+    if (decision.kind === 'wait') {
+      world.wakeAt(decision.until);
+      continue;
+    }
+    if (decision.kind === 'retest') {
+      for (const e of holders) world.restart(e, 'test_run_retried_known_flaky', decision.detail, run.id);
+      return true;
+    }
+    const evidence = decision.evidence ? `; ${decision.evidence}` : '';
     if (holders.length === 1) {
       const e = holders[0]!;
-      fail(world, e, failureReasonOf(run), `test run ${run.id} failed and nothing ahead or behind explains it`, run.id);
+      fail(world, e, failureReasonOf(run), `test run ${run.id} failed and nothing ahead or behind explains it${evidence}`, run.id);
     } else {
       for (const e of holders) {
-        world.transition(e, 'pending', 'bisection_required', `the batch of ${holders.length} failed; bisecting it`, {
+        world.transition(e, 'pending', 'bisection_required', `the batch of ${holders.length} failed; bisecting it${evidence}`, {
           set: { currentRunId: null, bisectionOf: run.id },
           testRunId: run.id,
         });
@@ -36,6 +48,23 @@ export function resolvePendingFailures(world: World): boolean {
     return true;
   }
   return false;
+}
+
+/**
+ * Whether the group is tested again because only known-flaky or quarantined tests failed
+ * (domain/flaky-retest.ts), decided before a single entry fails or a batch is bisected.
+ */
+function retestDecision(world: World, run: TestRun, holders: Entry[]): RetestDecision {
+  const retriesUsed = Math.max(0, ...holders.map((e) => e.history.filter((h) => h.reason === 'test_run_retried_known_flaky').length));
+  return decideFailedRun({
+    evidence: world.testResults[run.id] ?? null,
+    retriesUsed,
+    flakyRetries: world.queue.flakyRetries,
+    failedOnStatuses: run.status === 'failed',
+    concludedAt: (run.concludedAt ?? new Date(world.now)).getTime(),
+    waitSeconds: world.queue.testResultsWaitSeconds,
+    now: world.now,
+  });
 }
 
 function failedGroupsInLineOrder(world: World, deps: Dependencies): TestRun[] {

@@ -1,6 +1,7 @@
 // The planner's contract: what a processor hands it (a snapshot of one queue) and what it hands
 // back (actions to apply with compare-and-set writes). The planner is pure: same input, same
 // output; it reads no clock and performs no I/O.
+import type { RunTestEvidence } from '../flaky-retest.js';
 import type {
   Entry,
   EntryState,
@@ -32,6 +33,8 @@ export type PlannerQueue = Pick<
   | 'optimizationMode'
   | 'directMergeMode'
   | 'notReadyTimeoutHours'
+  | 'flakyRetries'
+  | 'testResultsWaitSeconds'
 >;
 
 /** Impacted targets uploaded for an entry's current head: a list, or `ALL` (a barrier). */
@@ -76,6 +79,8 @@ export interface PlanInput {
   directMerge: Readonly<Record<string, DirectMergeFacts>>;
   /** Required statuses resolved at the target head (queue override, else .trunk/trunk.yaml). */
   requiredStatuses: RequiredStatusesInput;
+  /** Test results of failed main runs, by run id (absent: none linked, none expected). */
+  testResults: Readonly<Record<string, RunTestEvidence>>;
   now: Date;
 }
 

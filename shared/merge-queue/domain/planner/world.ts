@@ -3,6 +3,7 @@
 // later rounds of the same pass) decide on the state the applier will have produced. Only this
 // private copy is mutated; the caller's input is never touched.
 import type { Entry, EntryState, Reason, TestRun } from '../model.js';
+import type { RunTestEvidence } from '../flaky-retest.js';
 import { compareEntries } from './order-key.js';
 import type {
   Action,
@@ -28,6 +29,7 @@ export class World {
   readonly requiredStatuses: RequiredStatusesInput;
   readonly impactedTargets: Readonly<Record<string, ImpactedTargetSet>>;
   readonly directMerge: Readonly<Record<string, DirectMergeFacts>>;
+  readonly testResults: Readonly<Record<string, RunTestEvidence>>;
   /** Working copies, entries in queue-key order, runs by creation then id (determinism). */
   readonly entries = new Map<string, Entry>();
   readonly runs = new Map<string, TestRun>();
@@ -47,6 +49,7 @@ export class World {
     this.requiredStatuses = input.requiredStatuses;
     this.impactedTargets = input.impactedTargets;
     this.directMerge = input.directMerge;
+    this.testResults = input.testResults;
     for (const e of [...input.entries].sort(compareEntries)) this.entries.set(e.id, { ...e });
     const runs = [...input.runs].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || cmp(a.id, b.id));
     for (const r of runs) this.runs.set(r.id, { ...r });

@@ -10,6 +10,7 @@ import type { GitProvider, ProviderRegistry } from '../../../providers/provider.
 import type { Logger } from '../../../logging.js';
 import type { RepoRef } from '../../../repo-ref.js';
 import { loadSnapshot } from './plan-snapshot.js';
+import { NO_TEST_RESULTS, type RunTestResultsSource } from '../run-test-results.js';
 import { ActionApplier, toBuilt } from './action-applier.js';
 
 export interface EngineDeps {
@@ -20,6 +21,8 @@ export interface EngineDeps {
   scheduleWake: (queueId: string, at: Date, why: string) => Promise<void>;
   /** Concludes a built run its commit's statuses already decide; returns it concluded, or null. */
   evaluateRun: (run: TestRun, repo: RepoRef) => Promise<TestRun | null>;
+  /** Test results linked to the runs (the flaky-tests side); none by default. */
+  testResults?: RunTestResultsSource;
   clock?: () => Date;
   newRunId?: () => string;
 }
@@ -60,7 +63,7 @@ export class EngineService {
       const queue = summary.iterations === 0 ? found : await this.deps.store.queues.findById(queueId);
       if (!queue) return summary;
       const now = this.now();
-      const snapshot = await loadSnapshot(this.deps.store, queue, provider, now);
+      const snapshot = await loadSnapshot(this.deps.store, queue, provider, this.deps.testResults ?? NO_TEST_RESULTS, now);
       const result = plan(snapshot.input);
       summary.wakeAt = result.wakeAt;
       if (result.actions.length === 0) break;

@@ -11,6 +11,8 @@ import { repoKey } from '../../../repo-ref.js';
 import type { GitProvider } from '../../../providers/provider.js';
 import { readTrunkRequiredStatuses } from '../../../providers/trunk-config.js';
 import type { MergeQueueRepositories } from '../../store/store.js';
+import type { RunTestEvidence } from '../../domain/flaky-retest.js';
+import { evidenceOf, type RunTestResultsSource } from '../run-test-results.js';
 import { headKey } from '../../store/impacted-targets-repository.js';
 
 export type SnapshotRepositories = Pick<MergeQueueRepositories, 'entries' | 'testRuns' | 'impactedTargets' | 'commitStatuses'>;
@@ -20,7 +22,13 @@ export interface Snapshot {
   required: ResolvedRequiredStatuses;
 }
 
-export async function loadSnapshot(store: SnapshotRepositories, queue: Queue, provider: GitProvider, now: Date): Promise<Snapshot> {
+export async function loadSnapshot(
+  store: SnapshotRepositories,
+  queue: Queue,
+  provider: GitProvider,
+  testResults: RunTestResultsSource,
+  now: Date,
+): Promise<Snapshot> {
   const targetSha = await provider.branchHead(queue.repo, queue.branch);
   const active = await store.entries.listActive(queue.id);
   const runs = await relevantRuns(store, queue.id, active);
@@ -59,6 +67,7 @@ export async function loadSnapshot(store: SnapshotRepositories, queue: Queue, pr
   return {
     required,
     input: {
+      testResults: await failedRunEvidence(testResults, queue, runs, active),
       queue,
       entries,
       runs,
@@ -69,6 +78,19 @@ export async function loadSnapshot(store: SnapshotRepositories, queue: Queue, pr
       now,
     },
   };
+}
+
+/**
+ * Test results of the failed main runs active entries still hold (testing ones enter pending
+ * failure in the same pass): what the re-test decision of their groups reads.
+ */
+async function failedRunEvidence(source: RunTestResultsSource, queue: Queue, runs: TestRun[], active: Entry[]): Promise<Record<string, RunTestEvidence>> {
+  const held = new Set(active.map((e) => e.currentRunId).filter((id) => id !== null));
+  const failed = runs.filter((r) => r.kind === 'main' && r.status === 'failed' && held.has(r.id));
+  if (failed.length === 0 || queue.flakyRetries === 0) return {};
+  const results = await source.resultsOf(queue.orgId, queue.repo, failed);
+  const expected = await source.uploadsResults(queue.orgId, queue.repo);
+  return Object.fromEntries(failed.map((r) => [r.id, evidenceOf(results.get(r.id), expected)]));
 }
 
 /**

@@ -8,6 +8,7 @@ import type { DetectionConfig } from '../../../../shared/flaky-tests/domain/dete
 import type { ByteSource } from '../../../../shared/flaky-tests/formats/junit/index.js';
 import type { IngestRepositories } from '../../../../shared/flaky-tests/services/ingest-repositories.js';
 import { IngestService } from '../../../../shared/flaky-tests/services/ingest-service.js';
+import type { TestRunLinks } from '../../../../shared/flaky-tests/services/test-run-links.js';
 import { DEFAULT_FLAKY_SETTINGS } from '../../../../shared/flaky-tests/services/flaky-settings.js';
 import type { OrgRef } from '../../../../shared/flaky-tests/services/repo-resolver.js';
 import type { BundleUploadState } from '../../../../shared/flaky-tests/store/bundle-upload-repository.js';
@@ -126,8 +127,11 @@ export class FakeIngestStore implements IngestRepositories {
       const u = this.uploadDocs.get(id);
       if (u) Object.assign(u, patch);
     },
-    includedForCommit: async (repoId: string, sha: string, exceptId: string) =>
-      [...this.uploadDocs.values()].filter((u) => u.repoId === repoId && u.sha === sha && u.state === 'complete' && !u.excluded && u.id !== exceptId).map((u) => u.id),
+    includedForRetry: async (repoId: string, code: { sha: string; tree: string | null }, exceptId: string) =>
+      [...this.uploadDocs.values()]
+        .filter((u) => u.repoId === repoId && (u.sha === code.sha || (code.tree !== null && u.tree === code.tree)))
+        .filter((u) => u.state === 'complete' && !u.excluded && u.id !== exceptId)
+        .map((u) => u.id),
     deleteUnfinished: async (id: string) => {
       if (this.uploadDocs.get(id)?.state !== 'complete') this.uploadDocs.delete(id);
     },
@@ -231,7 +235,7 @@ export interface IngestMocks {
 }
 
 /** The ingest use case over fakes: `{sut, mocks}`. Jobs are recorded, not run: tests run them. */
-export function newIngestService(opts: { now?: () => Date } = {}): { sut: IngestService; mocks: IngestMocks } {
+export function newIngestService(opts: { now?: () => Date; links?: TestRunLinks } = {}): { sut: IngestService; mocks: IngestMocks } {
   const mocks: IngestMocks = { store: new FakeIngestStore(), blobs: new FakeBlobStore(), jobs: [], evaluated: [] };
   const sut = new IngestService({
     store: mocks.store,
@@ -253,6 +257,7 @@ export function newIngestService(opts: { now?: () => Date } = {}): { sut: Ingest
     requestIngest: async (job) => void mocks.jobs.push(job),
     now: opts.now ?? (() => new Date('2026-03-02T10:00:00Z')),
     sleep: async () => undefined,
+    ...(opts.links ? { links: opts.links } : {}),
   });
   return { sut, mocks };
 }

@@ -6,6 +6,7 @@ import type { IngestService, UploadPart } from '../../../../shared/flaky-tests/s
 import type { BundleUpload } from '../../../../shared/flaky-tests/store/bundle-upload-repository.js';
 import { bundle, junit } from '../../../integration/flaky-support.js';
 import { newIngestService, ORG, type IngestMocks } from './ingest-fakes.js';
+import type { TestRunLinks } from '../../../../shared/flaky-tests/services/test-run-links.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const SHA = 'a'.repeat(40);
@@ -92,6 +93,47 @@ describe('IngestService', () => {
     await upload(meta(), { name: 'retry.xml', xml: junit({ t: 'p', u: 'p' }) });
     expect(await sut.processRepository(mocks.jobs[0]!.repoId)).to.equal(2);
     expect([...mocks.store.detectionDocs.keys()].map((k) => k.split('|')[0]!.split(':')[1])).to.have.length(1);
+  });
+
+  it('links an upload of a test branch head to its test run; a re-test (new commit, same tree) is pass-on-retry', async () => {
+    let now = Date.parse('2026-03-02T10:00:00Z');
+    const heads: Record<string, { testRunId: string; queueId: string; tree: string }> = {
+      ['b'.repeat(40)]: { testRunId: 'run-1', queueId: 'q1', tree: 'c'.repeat(40) },
+      ['d'.repeat(40)]: { testRunId: 'run-2', queueId: 'q1', tree: 'c'.repeat(40) },
+    };
+    const asked: { orgId: string; sha: string }[] = [];
+    const stored: string[] = [];
+    const links: TestRunLinks = {
+      find: async (orgId, repo, sha) => {
+        asked.push({ orgId, sha });
+        expect(repo).to.deep.equal(REPO);
+        return heads[sha] ?? null;
+      },
+      resultsStored: async (link) => void stored.push(link.testRunId),
+    };
+    ({ sut, mocks } = newIngestService({ now: () => new Date(now), links }));
+    const branch = 'trunk-merge/pr-1/run';
+    await upload(meta({ sha: 'b'.repeat(40), branch }), { name: 'first.xml', xml: junit({ t: 'f', u: 'p' }) });
+    now += 60_000;
+    await upload(meta({ sha: 'd'.repeat(40), branch }), { name: 'retest.xml', xml: junit({ t: 'p', u: 'p' }) });
+    now += 60_000;
+    await upload(meta({ sha: 'e'.repeat(40) }), { name: 'other.xml', xml: junit({ t: 'p' }) });
+    expect(await sut.processRepository(mocks.jobs[0]!.repoId)).to.equal(3);
+    expect(asked.map((a) => [a.orgId, a.sha[0]])).to.deep.equal([[ORG.id, 'b'], [ORG.id, 'd'], [ORG.id, 'e']]);
+    expect([...mocks.store.uploadDocs.values()].map((u) => [u.testRunId, u.tree])).to.deep.equal([
+      ['run-1', 'c'.repeat(40)],
+      ['run-2', 'c'.repeat(40)],
+      [null, null],
+    ]);
+    expect(stored).to.deep.equal(['run-1', 'run-2']);
+    expect([...mocks.store.detectionDocs.keys()].map((k) => k.split('|')[1])).to.deep.equal(['d'.repeat(40)]);
+  });
+
+  it('without a shared tree, a failure and a pass on two commits are not pass-on-retry', async () => {
+    await upload(meta({ sha: 'b'.repeat(40) }), { name: 'first.xml', xml: junit({ t: 'f' }) });
+    await upload(meta({ sha: 'd'.repeat(40) }), { name: 'second.xml', xml: junit({ t: 'p' }) });
+    expect(await sut.processRepository(mocks.jobs[0]!.repoId)).to.equal(2);
+    expect(mocks.store.detectionDocs.size).to.equal(0);
   });
 
   it('refuses an upload whose reports hold no result: failed with no_junit_results, nothing stored', async () => {

@@ -1,0 +1,86 @@
+// The test results of merge-queue test runs (issue 12 §1): what the uploads linked to a run
+// (test-run-links.ts) hold — counts, and each failed test with its status now and as it stood
+// when the run started. The merge queue reads it through its RunTestResultsSource port.
+import type { RepoRef } from '../../repo-ref.js';
+import { isQuarantined } from '../domain/detection/quarantine.js';
+import type { HealthStatus } from '../domain/detection/types.js';
+import type { CaseRunRepository } from '../store/case-run-repository.js';
+import type { FlakyRepo, FlakyRepoRepository } from '../store/repo-settings-repository.js';
+import type { TestCase, TestCaseRepository } from '../store/test-case-repository.js';
+import type { UploadRepository } from '../store/upload-repository.js';
+
+export interface RunFailedTest {
+  id: string;
+  name: string;
+  classname: string | null;
+  file: string | null;
+  /** `new`: first seen by this run. */
+  status: HealthStatus | 'new';
+  quarantined: boolean;
+  /** When the run started: the run's own failures never count for its re-test decision. */
+  before: { flaky: boolean; quarantined: boolean };
+}
+
+export interface RunResults {
+  uploads: number;
+  runs: number;
+  failed: number;
+  failedTests: RunFailedTest[];
+}
+
+export interface RunResultsRepositories {
+  repos: Pick<FlakyRepoRepository, 'find'>;
+  uploads: Pick<UploadRepository, 'linkedToRuns'>;
+  caseRuns: Pick<CaseRunRepository, 'failedIn'>;
+  tests: Pick<TestCaseRepository, 'findByIds'>;
+}
+
+export class RunResultsService {
+  constructor(private readonly deps: { store: RunResultsRepositories }) {}
+
+  async resultsOf(orgId: string, repo: RepoRef, runs: readonly { id: string; createdAt: Date }[]): Promise<Map<string, RunResults>> {
+    const out = new Map<string, RunResults>();
+    const flakyRepo = await this.deps.store.repos.find(orgId, repo);
+    if (!flakyRepo || runs.length === 0) return out;
+    const uploads = (await this.deps.store.uploads.linkedToRuns(runs.map((r) => r.id))).filter((u) => u.repoId === flakyRepo.id);
+    for (const run of runs) {
+      const linked = uploads.filter((u) => u.testRunId === run.id);
+      if (linked.length === 0) continue;
+      const failed = await this.deps.store.caseRuns.failedIn(linked.map((u) => u.id));
+      const tests = await this.deps.store.tests.findByIds(failed.map((f) => f.caseId));
+      out.set(run.id, {
+        uploads: linked.length,
+        runs: linked.reduce((n, u) => n + u.counts.runs, 0),
+        failed: linked.reduce((n, u) => n + u.counts.failed, 0),
+        failedTests: tests.map((t) => failedTest(flakyRepo, t, run.createdAt)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+      });
+    }
+    return out;
+  }
+
+  /** Whether the repository has uploaded test results (its runs' failures wait for theirs). */
+  async uploadsResults(orgId: string, repo: RepoRef): Promise<boolean> {
+    return (await this.deps.store.repos.find(orgId, repo)) !== null;
+  }
+}
+
+function failedTest(repo: FlakyRepo, t: TestCase, runStartedAt: Date): RunFailedTest {
+  const override = t.quarantine?.override ?? null;
+  const before = statusAt(t, runStartedAt);
+  return {
+    id: t.testId,
+    name: t.name,
+    classname: t.classname,
+    file: t.file,
+    status: t.createdAt >= runStartedAt ? 'new' : t.status.value,
+    quarantined: isQuarantined(repo.quarantine, override, t.status.value),
+    before: { flaky: before === 'flaky', quarantined: isQuarantined(repo.quarantine, override, before ?? 'healthy') },
+  };
+}
+
+/** The test's status at `at` from its recorded changes; null when it was not known yet. */
+function statusAt(t: TestCase, at: Date): HealthStatus | null {
+  if (t.createdAt >= at) return null;
+  const next = t.statusHistory.find((c) => c.at > at);
+  return next ? next.from : t.status.value;
+}

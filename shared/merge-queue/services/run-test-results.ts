@@ -1,0 +1,53 @@
+// The test results linked to the merge queue's test runs (issue 12 §1): JUnit uploads whose
+// commit is the head of a run's test branch. The flaky-tests side answers through this port,
+// which the composition root fills, so neither product reads the other's store.
+import type { RepoRef } from '../../repo-ref.js';
+import type { RunTestEvidence } from '../domain/flaky-retest.js';
+import type { TestRun } from '../domain/model.js';
+
+/** `new`: first seen in this run. */
+export const LINKED_TEST_STATUSES = ['healthy', 'flaky', 'broken', 'new'] as const;
+export type LinkedTestStatus = (typeof LINKED_TEST_STATUSES)[number];
+
+export interface LinkedFailedTest {
+  id: string;
+  name: string;
+  classname: string | null;
+  file: string | null;
+  /** Now. */
+  status: LinkedTestStatus;
+  quarantined: boolean;
+  /** As things stood when the run started: a run's own failures never count for its decision. */
+  before: { flaky: boolean; quarantined: boolean };
+}
+
+export interface RunTestResults {
+  /** Linked uploads. */
+  uploads: number;
+  /** Test case runs in them, and how many failed. */
+  runs: number;
+  failed: number;
+  failedTests: LinkedFailedTest[];
+}
+
+export interface RunTestResultsSource {
+  /** Results linked to these runs, by run id; runs with nothing linked are absent. */
+  resultsOf(orgId: string, repo: RepoRef, runs: readonly Pick<TestRun, 'id' | 'createdAt'>[]): Promise<Map<string, RunTestResults>>;
+  /** Whether the repository uploads test results at all (only then does a failure wait for them). */
+  uploadsResults(orgId: string, repo: RepoRef): Promise<boolean>;
+}
+
+/** No test results anywhere (a deployment without the flaky-tests side, unit tests). */
+export const NO_TEST_RESULTS: RunTestResultsSource = {
+  resultsOf: async () => new Map(),
+  uploadsResults: async () => false,
+};
+
+/** What the re-test decision reads of a run's results. */
+export function evidenceOf(results: RunTestResults | undefined, expected: boolean): RunTestEvidence {
+  return {
+    expected: expected || results !== undefined,
+    uploads: results?.uploads ?? 0,
+    failedTests: (results?.failedTests ?? []).map((t) => ({ id: t.id, name: t.name, knownFlaky: t.before.flaky, quarantined: t.before.quarantined })),
+  };
+}

@@ -12,6 +12,7 @@ import { JobProducer } from '../jobs/producer.js';
 import { createProviderRegistry, type ServiceProviders } from '../providers/registry.js';
 import { QueueService } from '../merge-queue/services/queue-service.js';
 import { PullRequestService } from '../merge-queue/services/pull-request-service.js';
+import { StatusWatchService } from '../merge-queue/services/status-watch-service.js';
 import { CommitStatusService } from '../merge-queue/services/commit-status-service.js';
 import { TestingDetailsService } from '../merge-queue/services/testing-details-service.js';
 import { SyncService } from '../merge-queue/services/sync-service.js';
@@ -54,6 +55,7 @@ export interface ServiceContext {
     sync: SyncService;
     engine: EngineService;
     mergeQueueMetrics: MergeQueueMetricsService;
+    statusWatch: StatusWatchService;
     queueReads: QueueReadService;
     simulation: QueueSimulationService;
     flaky: FlakyServices;
@@ -127,7 +129,8 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     ...(githubOwners && providers.github ? { claimRepository: claimGitHubRepository(providers.github, githubOwners) } : {}),
   });
   const pullRequests = new PullRequestService({ store: repositories, providers, queues, logger, requestPlan });
-  const commitStatuses = new CommitStatusService({ store: repositories, logger, requestPlan });
+  const statusWatch = new StatusWatchService({ store: repositories, logger });
+  const commitStatuses = new CommitStatusService({ store: repositories, logger, requestPlan, statusWatch });
   const blobs = await openUploadBlobStore({ mongoUrl: config.mongoUrl, dataDir: config.dataDir });
   shutdown.add({ name: 'flaky-upload-blobs', order: 40, close: () => blobs.close() });
   const flaky = createFlakyServices({
@@ -161,10 +164,12 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
       providers,
       logger,
       scheduleTimeout: (run) => (run.deadlineAt ? jobs.scheduleTimeout(run.queueId, run.id, run.deadlineAt) : Promise.resolve()),
+      scheduleStatusWatch: (run, at) => jobs.scheduleStatusWatch(run.queueId, run.id, at),
       scheduleWake: (queueId, at, why) => jobs.scheduleWake(queueId, at, why),
       evaluateRun: (run, repo) => commitStatuses.evaluateRun(run, repo),
     }),
     mergeQueueMetrics: new MergeQueueMetricsService({ store }),
+    statusWatch,
     queueReads: new QueueReadService({ store, queues }),
     simulation: new QueueSimulationService({ store }),
     timeToMerge: new TimeToMergeService({ store }),

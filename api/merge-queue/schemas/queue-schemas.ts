@@ -12,6 +12,7 @@ export const QUEUE_LIMITS = {
   batchingMaxWaitTimeMinutes: { minimum: 0, maximum: 10_080 },
   batchingMinSize: { minimum: 1, maximum: 100 },
   notReadyTimeoutHours: { minimum: 0, maximum: 8_760 },
+  statusWaitMinutes: { minimum: 1, maximum: 1_440 },
 } as const;
 
 const int = (range: { minimum: number; maximum: number }) => Type.Optional(Type.Integer({ ...range }));
@@ -62,6 +63,7 @@ export const UpdateQueueSchema = Type.Object(
     deleteRequiredStatuses: flag(),
     enqueueingLabel: Type.Optional(Type.String({ maxLength: MAX_NAME })),
     notReadyTimeoutHours: int(QUEUE_LIMITS.notReadyTimeoutHours),
+    statusWaitMinutes: int(QUEUE_LIMITS.statusWaitMinutes),
     allowedBotSubmitters: names(),
     batchingRules: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 32 }), { maxItems: 100 })),
   },

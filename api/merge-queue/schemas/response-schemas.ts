@@ -51,6 +51,7 @@ export const QueueSettingsResponse = closed({
   labelCommandsEnabled: Type.Boolean(),
   stateLabelsEnabled: Type.Boolean(),
   notReadyTimeoutHours: Type.Integer(),
+  statusWaitMinutes: Type.Integer(),
 });
 
 const entryProperties = {

@@ -30,6 +30,7 @@ export function serializeQueueSettings(q: Queue) {
     labelCommandsEnabled: q.labelCommandsEnabled,
     stateLabelsEnabled: q.stateLabelsEnabled,
     notReadyTimeoutHours: q.notReadyTimeoutHours,
+    statusWaitMinutes: q.statusWaitMinutes,
   };
 }
 

@@ -51,6 +51,8 @@ export interface QueueSettings {
   labelCommandsEnabled: boolean;
   stateLabelsEnabled: boolean;
   notReadyTimeoutHours: number;
+  /** Minutes a built run waits for every required status to be reported (even as pending) before the watchdog warns. */
+  statusWaitMinutes: number;
 }
 
 /** Defaults for a queue made by createQueue (docs/queue-settings.md explains each choice). */
@@ -81,6 +83,7 @@ export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettings> = Object.freeze({
   labelCommandsEnabled: false,
   stateLabelsEnabled: false,
   notReadyTimeoutHours: 0,
+  statusWaitMinutes: 15,
 } satisfies QueueSettings);
 
 export interface Queue extends QueueSettings {
@@ -190,6 +193,8 @@ export const REASONS = [
   'merge_graph_merge',
   'manual_merge',
   'merge_graph_direct_merge',
+  // timeline notes: recorded without a state change
+  'required_status_not_reported',
 ] as const;
 export type Reason = (typeof REASONS)[number];
 
@@ -245,7 +250,7 @@ export interface Entry {
    */
   bisectionOf?: string | null;
   restartCount: number;
-  /** Reason of the last transition (also the last history entry's). */
+  /** Reason of the last transition (the last history entry's, unless timeline notes followed it). */
   lastReason: Reason;
   history: HistoryEntry[];
   version: number;
@@ -296,5 +301,16 @@ export interface TestRun {
    * entries the builder blamed. Empty or absent means every tested entry is to blame.
    */
   culpritEntryIds?: string[];
+  /** Set by the stall watchdog when required statuses were not reported within statusWaitMinutes. */
+  statusWatch?: StatusWatch | null;
   version: number;
+}
+
+/** What the stall watchdog found on a run; `missing` shrinks as the statuses arrive. */
+export interface StatusWatch {
+  firedAt: Date;
+  /** Required contexts not reported on the test branch head (not even as pending). */
+  missing: string[];
+  /** Of those, the contexts never reported on any recent test branch of the queue. */
+  neverReported: string[];
 }

@@ -128,6 +128,8 @@ export class Simulator {
         if (run.deadlineAt) this.timeouts.set(run.id, run.deadlineAt);
       },
       scheduleWake: async () => {},
+      // The simulated CI reports every required status: the stall watchdog has nothing to find.
+      scheduleStatusWatch: async () => {},
       evaluateRun: async () => null,
       clock: () => new Date(this.now),
       newRunId: () => `run${++this.runCounter}`,

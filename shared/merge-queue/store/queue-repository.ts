@@ -31,7 +31,8 @@ export const QUEUE_INDEXES: IndexSpec[] = [
 
 const toQueue = (d: QueueDoc): Queue => {
   const { _id, repoKey: _key, history: _history, ...rest } = d;
-  return { id: _id, ...rest };
+  // Queues stored before a setting existed read it at its default.
+  return { ...DEFAULT_QUEUE_SETTINGS, id: _id, ...rest };
 };
 
 export class QueueExistsError extends Error {}

@@ -17,6 +17,7 @@ export interface EngineDeps {
   providers: ProviderRegistry;
   logger: Logger;
   scheduleTimeout: (run: TestRun) => Promise<void>;
+  scheduleStatusWatch: (run: TestRun, at: Date) => Promise<void>;
   scheduleWake: (queueId: string, at: Date, why: string) => Promise<void>;
   /** Concludes a built run its commit's statuses already decide; returns it concluded, or null. */
   evaluateRun: (run: TestRun, repo: RepoRef) => Promise<TestRun | null>;
@@ -40,8 +41,8 @@ export class EngineService {
   private readonly now: () => Date;
 
   constructor(private readonly deps: EngineDeps) {
-    const { store, logger, scheduleTimeout, evaluateRun, newRunId } = deps;
-    this.applier = new ActionApplier({ store, logger, scheduleTimeout, evaluateRun, ...(newRunId ? { newRunId } : {}) });
+    const { store, logger, scheduleTimeout, scheduleStatusWatch, evaluateRun, newRunId } = deps;
+    this.applier = new ActionApplier({ store, logger, scheduleTimeout, scheduleStatusWatch, evaluateRun, ...(newRunId ? { newRunId } : {}) });
     this.now = deps.clock ?? (() => new Date());
   }
 

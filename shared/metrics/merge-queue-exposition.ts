@@ -30,6 +30,7 @@ export async function renderMergeQueueMetrics(series: readonly QueueTypeSeries[]
   const restarts = gauge(MQ_SERIES.restarts, 'Restarts in the last hour: pull requests sent back from testing, tests passed or pending failure to pending (a rolling one-hour value).');
   const wait = histogram(MQ_SERIES.waitDuration, 'Time from admission (or the last return to pending) to the start of testing, for tests started in the last hour; not-ready time excluded.');
   const test = histogram(MQ_SERIES.testDuration, 'Time spent testing, for testing periods that ended in the last hour.');
+  const stalled = gauge(MQ_SERIES.statusNotReported, 'Test runs in progress with a required status not reported (not even as pending) within statusWaitMinutes: CI may not run on the test branches.');
   const inQueue = histogram(MQ_SERIES.timeInQueue, 'Time from admission to leaving the queue, for pull requests that left in the last hour; not-ready time excluded.');
 
   for (const s of series) {
@@ -39,6 +40,7 @@ export async function renderMergeQueueMetrics(series: readonly QueueTypeSeries[]
     testing.set(labels, s.testingSlotsActive);
     for (const c of CONCLUSIONS) conclusions.set({ ...labels, conclusion: c }, s.conclusions[c]);
     restarts.set(labels, s.restarts);
+    stalled.set(labels, s.testRunsStatusNotReported);
     for (const [h, values] of [
       [wait, s.waitSeconds],
       [test, s.testSeconds],

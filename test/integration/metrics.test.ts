@@ -188,6 +188,7 @@ describe('GET /v1/getMergeQueueMetrics', function () {
       mq_pr_wait_duration_1h_seconds: 'HISTOGRAM',
       mq_pr_test_duration_1h_seconds: 'HISTOGRAM',
       mq_pr_time_in_queue_1h_seconds: 'HISTOGRAM',
+      mq_test_runs_status_not_reported: 'GAUGE',
     };
     expect([...families.keys()].sort()).to.deep.equal(Object.keys(types).sort());
     for (const [name, type] of Object.entries(types)) {

@@ -15,6 +15,7 @@ import {
   TEST_BRANCH_CONSTRUCTION_MODES,
   TEST_RUN_STATUSES,
 } from '../../../shared/merge-queue/domain/model.js';
+import { QUEUE_WARNING_CODES } from '../../../shared/merge-queue/domain/status-watch.js';
 
 const closed = <P extends Record<string, TSchema>>(properties: P) => Type.Object(properties, { additionalProperties: false });
 const oneOf = (values: readonly string[]) => Type.Enum([...values], { type: 'string' });
@@ -72,7 +73,20 @@ const entryProperties = {
 
 export const EnqueuedPullRequest = closed(entryProperties);
 
-export const QueueResponse = closed({ ...QueueSettingsResponse.properties, enqueuedPullRequests: Type.Array(EnqueuedPullRequest) });
+/** Why the queue may not be doing what its users expect (the stall watchdog's findings). */
+export const QueueWarning = closed({
+  code: oneOf(QUEUE_WARNING_CODES),
+  message: Type.String(),
+  contexts: Type.Array(Type.String()),
+  testRunIds: Type.Array(Type.String()),
+  since: Type.String({ format: 'date-time' }),
+});
+
+export const QueueResponse = closed({
+  ...QueueSettingsResponse.properties,
+  enqueuedPullRequests: Type.Array(EnqueuedPullRequest),
+  warnings: Type.Array(QueueWarning),
+});
 
 export const ListPullRequestsResponse = closed({
   pullRequests: Type.Array(EnqueuedPullRequest),

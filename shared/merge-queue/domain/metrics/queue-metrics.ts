@@ -1,7 +1,7 @@
 // Builds every series of GET /v1/getMergeQueueMetrics from what the store holds: the state of
 // every active entry, and the histories of entries that changed in the last hour (an entry whose
 // last transition is older than the window contributes nothing to it).
-import type { EntryState, HistoryEntry } from '../model.js';
+import type { EntryState, HistoryEntry, TestRunKind } from '../model.js';
 import type { RepoRef } from '../../../repo-ref.js';
 import { repoSlug } from '../../../repo-ref.js';
 import { ADMITTED } from '../planner/entry-states.js';
@@ -31,6 +31,8 @@ export interface MergeQueueMetricsInput {
   activeEntries: readonly ActiveEntry[];
   /** Entries whose last transition is in the window (others may be included; they add nothing). */
   recentEntries: readonly EntryHistory[];
+  /** Runs in progress the stall watchdog flagged, with the contexts still unreported. */
+  stalledRuns?: readonly { queueId: string; kind: TestRunKind; missing: readonly string[] }[];
   now: Date;
 }
 
@@ -67,6 +69,11 @@ export function computeMergeQueueMetrics(input: MergeQueueMetricsInput): QueueTy
     if (ADMITTED.includes(e.state)) s.depth += 1;
     if (e.state === 'not_ready') s.awaitingMergeability += 1;
     if (e.state === 'testing') s.testingSlotsActive += 1;
+  }
+
+  for (const r of input.stalledRuns ?? []) {
+    const s = byQueue.get(r.queueId)?.[r.kind === 'bisection' ? 'bisection' : 'main'];
+    if (s && r.missing.length > 0) s.testRunsStatusNotReported += 1;
   }
 
   const window = metricsWindow(input.now);

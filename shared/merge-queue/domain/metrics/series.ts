@@ -27,6 +27,7 @@ export const MQ_SERIES = {
   waitDuration: 'mq_pr_wait_duration_1h_seconds',
   testDuration: 'mq_pr_test_duration_1h_seconds',
   timeInQueue: 'mq_pr_time_in_queue_1h_seconds',
+  statusNotReported: 'mq_test_runs_status_not_reported',
 } as const;
 
 /** The labels every series carries: `repo` is `owner/name`, `branch` the queue's target branch. */
@@ -47,6 +48,8 @@ export interface QueueTypeSeries {
   waitSeconds: number[];
   testSeconds: number[];
   timeInQueueSeconds: number[];
+  /** Runs in progress with a required status not reported within statusWaitMinutes (the stall watchdog). */
+  testRunsStatusNotReported: number;
 }
 
 export function emptySeries(labels: SeriesLabels): QueueTypeSeries {
@@ -60,5 +63,6 @@ export function emptySeries(labels: SeriesLabels): QueueTypeSeries {
     waitSeconds: [],
     testSeconds: [],
     timeInQueueSeconds: [],
+    testRunsStatusNotReported: 0,
   };
 }

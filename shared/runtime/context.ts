@@ -13,6 +13,7 @@ import { createProviderRegistry, type ServiceProviders } from '../providers/regi
 import { QueueService } from '../merge-queue/services/queue-service.js';
 import { PullRequestService } from '../merge-queue/services/pull-request-service.js';
 import { StatusWatchService } from '../merge-queue/services/status-watch-service.js';
+import { CostReportService } from '../merge-queue/services/cost-report-service.js';
 import { CommitStatusService } from '../merge-queue/services/commit-status-service.js';
 import { TestingDetailsService } from '../merge-queue/services/testing-details-service.js';
 import { SyncService } from '../merge-queue/services/sync-service.js';
@@ -56,6 +57,7 @@ export interface ServiceContext {
     engine: EngineService;
     mergeQueueMetrics: MergeQueueMetricsService;
     statusWatch: StatusWatchService;
+    costReport: CostReportService;
     queueReads: QueueReadService;
     simulation: QueueSimulationService;
     flaky: FlakyServices;
@@ -170,6 +172,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     }),
     mergeQueueMetrics: new MergeQueueMetricsService({ store }),
     statusWatch,
+    costReport: new CostReportService({ store: repositories, queues }),
     queueReads: new QueueReadService({ store, queues }),
     simulation: new QueueSimulationService({ store }),
     timeToMerge: new TimeToMergeService({ store }),

@@ -182,6 +182,8 @@ export const REASONS = [
   'github_api_direct_merge_pr_failed',
   'pr_updated_at_merge_time',
   'test_run_failed_by_optimization',
+  // back to pending: the failure was only known-flaky or quarantined tests (issue 12, re-test instead of eject)
+  'test_run_retried_known_flaky',
   // cancelled
   'user_requested',
   'pr_closed',
@@ -292,6 +294,8 @@ export interface TestRun {
   createdAt: Date;
   concludedAt: Date | null;
   conclusionReason: Reason | null;
+  /** Why, in words (for a cancelled run: what invalidated it, e.g. which pull request ahead failed). */
+  conclusionDetail?: string | null;
   /** The test branch was removed from the repository. */
   branchDeleted: boolean;
   /** For bisection runs: the failed batch (main) run being bisected; null for main runs. */

@@ -278,11 +278,12 @@ export class InMemoryTestRunRepository implements TestRunRepository {
     return [...runs.filter((r) => r.status === 'in_progress'), ...runs.filter((r) => r.status !== 'in_progress').slice(0, limit)];
   }
 
-  async conclude(id: string, status: Exclude<TestRunStatus, 'in_progress'>, reason: Reason, now = new Date(), culpritEntryIds?: string[]): Promise<TestRun | null> {
+  async conclude(id: string, status: Exclude<TestRunStatus, 'in_progress'>, reason: Reason, now = new Date(), culpritEntryIds?: string[], detail?: string): Promise<TestRun | null> {
     const r = this.rows.get(id);
     if (!r || r.status !== 'in_progress') return null;
     Object.assign(r, { status, conclusionReason: reason, concludedAt: now, version: r.version + 1 });
     if (culpritEntryIds) r.culpritEntryIds = [...culpritEntryIds];
+    if (detail !== undefined) r.conclusionDetail = detail;
     return clone(r);
   }
 

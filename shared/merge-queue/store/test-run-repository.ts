@@ -37,7 +37,7 @@ export interface TestRunRepository {
   /** Runs of the queue in progress, then the `limit` most recently concluded; newest first within each. */
   listCurrentAndRecent(queueId: string, limit: number): Promise<TestRun[]>;
   /** Null when the run already concluded. */
-  conclude(id: string, status: Exclude<TestRunStatus, 'in_progress'>, reason: Reason, now?: Date, culpritEntryIds?: string[]): Promise<TestRun | null>;
+  conclude(id: string, status: Exclude<TestRunStatus, 'in_progress'>, reason: Reason, now?: Date, culpritEntryIds?: string[], detail?: string): Promise<TestRun | null>;
   /** Null when another build already recorded the branch's head. */
   recordBuild(id: string, sha: string, tree: string): Promise<TestRun | null>;
   markBranchDeleted(id: string): Promise<void>;
@@ -116,9 +116,11 @@ export class DbTestRunRepository implements TestRunRepository {
     reason: Reason,
     now = new Date(),
     culpritEntryIds?: string[],
+    detail?: string,
   ): Promise<TestRun | null> {
     const set: Record<string, unknown> = { status, conclusionReason: reason, concludedAt: now };
     if (culpritEntryIds) set.culpritEntryIds = culpritEntryIds;
+    if (detail !== undefined) set.conclusionDetail = detail;
     const d = await this.col.findOneAndUpdate({ _id: id, status: 'in_progress' }, { $set: set, $inc: { version: 1 } });
     return d ? toTestRun(d) : null;
   }

@@ -210,7 +210,7 @@ export class ActionApplier {
   }
 
   private async cancelRun(a: CancelRunAction, now: Date): Promise<ApplyOutcome> {
-    const done = await this.deps.store.testRuns.conclude(a.runId, 'cancelled', a.reason, now);
+    const done = await this.deps.store.testRuns.conclude(a.runId, 'cancelled', a.reason, now, undefined, a.detail);
     if (!done) return 'stale';
     this.deps.logger.info({ testRunId: a.runId, reason: a.reason, detail: a.detail }, 'test run cancelled');
     return 'applied';

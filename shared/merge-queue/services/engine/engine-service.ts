@@ -88,7 +88,7 @@ export class EngineService {
     const run = await this.deps.store.testRuns.findById(testRunId);
     if (!run || run.status !== 'in_progress' || !run.deadlineAt || run.deadlineAt.getTime() !== attempt) return false;
     if (this.now().getTime() < attempt) return false;
-    const concluded = await this.deps.store.testRuns.conclude(run.id, 'cancelled', 'test_run_timeout', this.now());
+    const concluded = await this.deps.store.testRuns.conclude(run.id, 'cancelled', 'test_run_timeout', this.now(), undefined, `no result by its deadline, ${run.deadlineAt.toISOString()}`);
     if (!concluded) return false;
     this.deps.logger.info({ testRunId, deadlineAt: run.deadlineAt }, 'test run timed out');
     return true;

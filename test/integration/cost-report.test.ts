@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { expectError, makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
 import { waitFor } from '../../scripts/lib/wait.js';
+import { gaugeValue, parseExposition } from '../helpers/prometheus-text.js';
 
 interface CauseBody {
   cause: string;
@@ -79,6 +80,15 @@ describe('getQueueCostReport', function () {
     expect(by.urgent_preemption?.examples.map((e) => e.testRunId)).to.deep.equal([third.id]);
     expect(by.urgent_preemption?.examples[0]?.detail).to.include('#3');
     expect(r.ciMinutes).to.be.at.least(r.wasted.ciMinutes);
+
+    // The same causes as a rolling one-hour metric, counted from the timelines.
+    const scraped = await svc.raw('GET', `/v1/getMergeQueueMetrics?repo=${q.ref.repo.owner}/${q.ref.repo.name}&repoHost=github.com`, { headers: { 'x-api-token': svc.token } });
+    const exposition = parseExposition(scraped.body as string);
+    const labels = { repo: `${q.ref.repo.owner}/${q.ref.repo.name}`, branch: 'main', queue_type: 'main' };
+    for (const cause of ['failure_ahead', 'restart_by_request', 'urgent_preemption']) {
+      expect(gaugeValue(exposition, 'mq_test_runs_wasted_1h', { ...labels, cause }), cause).to.equal(1);
+    }
+    expect(gaugeValue(exposition, 'mq_test_runs_wasted_1h', { ...labels, cause: 'timeout' })).to.equal(0);
 
     // A window before anything happened holds nothing.
     const before = await report(q, { since: '2020-01-01T00:00:00Z', until: '2020-01-02T00:00:00Z' });

@@ -2,7 +2,7 @@
 // and which runs were wasted — cancelled before a verdict, or re-tested because their only
 // failures were known-flaky tests — attributed to what caused them. Pure: the service loads the
 // runs of the window and the re-test decisions recorded on the entries' timelines.
-import type { Reason, TestRun } from '../model.js';
+import type { EntryState, HistoryEntry, Reason, TestRun } from '../model.js';
 
 export const WASTE_CAUSES = [
   'failure_ahead',
@@ -39,6 +39,33 @@ const CANCEL_CAUSES: Partial<Record<Reason, WasteCause>> = {
 
 export function wasteCauseOf(reason: Reason | null): WasteCause {
   return (reason && CANCEL_CAUSES[reason]) || 'other';
+}
+
+const IN_FLIGHT: readonly EntryState[] = ['testing', 'tests_passed', 'pending_failure'];
+
+/**
+ * The cause a timeline transition wastes the run it leaves for, or null when it is a verdict (or
+ * names no run). The transitions that end a group's testing without a verdict name the run they
+ * leave (`testRunId`), so runs wasted in a window are counted from the timelines alone.
+ */
+export function wastedRunCause(h: HistoryEntry): WasteCause | null {
+  if (!h.testRunId || !h.from || !IN_FLIGHT.includes(h.from)) return null;
+  if (h.reason === 'test_run_retried_known_flaky') return 'flaky_retest';
+  return CANCEL_CAUSES[h.reason] ?? null;
+}
+
+/** Distinct runs wasted by transitions in the window, by cause (several entries of one batch count once). */
+export function wastedRunsByCause(histories: readonly (readonly HistoryEntry[])[], window: { start: number; end: number }): Record<WasteCause, number> {
+  const runs = new Map<WasteCause, Set<string>>();
+  for (const history of histories) {
+    for (const h of history) {
+      const t = h.at.getTime();
+      if (t <= window.start || t > window.end) continue;
+      const cause = wastedRunCause(h);
+      if (cause) runs.set(cause, (runs.get(cause) ?? new Set()).add(h.testRunId as string));
+    }
+  }
+  return Object.fromEntries(WASTE_CAUSES.map((c) => [c, runs.get(c)?.size ?? 0])) as Record<WasteCause, number>;
 }
 
 export interface WastedRun {

@@ -6,6 +6,7 @@ import type { RepoRef } from '../../../repo-ref.js';
 import { repoSlug } from '../../../repo-ref.js';
 import { ADMITTED } from '../planner/entry-states.js';
 import { observeEntry, type Window } from './entry-observations.js';
+import { WASTE_CAUSES, wastedRunsByCause } from './cost-report.js';
 import { QUEUE_TYPES, WINDOW_MS, emptySeries, type QueueType, type QueueTypeSeries } from './series.js';
 
 export interface MetricsQueue {
@@ -77,6 +78,12 @@ export function computeMergeQueueMetrics(input: MergeQueueMetricsInput): QueueTy
   }
 
   const window = metricsWindow(input.now);
+  for (const [queueId, histories] of groupBy(input.recentEntries)) {
+    const s = byQueue.get(queueId)?.main;
+    if (!s) continue;
+    const wasted = wastedRunsByCause(histories, window);
+    for (const cause of WASTE_CAUSES) s.wastedRuns[cause] += wasted[cause];
+  }
   for (const e of input.recentEntries) {
     const pair = byQueue.get(e.queueId);
     if (!pair) continue;
@@ -93,4 +100,10 @@ export function computeMergeQueueMetrics(input: MergeQueueMetricsInput): QueueTy
 
   const keys = [...byLabels.keys()].sort();
   return keys.flatMap((k) => QUEUE_TYPES.map((t) => (byLabels.get(k) as Record<QueueType, QueueTypeSeries>)[t]));
+}
+
+function groupBy(entries: readonly EntryHistory[]): Map<string, (readonly HistoryEntry[])[]> {
+  const out = new Map<string, (readonly HistoryEntry[])[]>();
+  for (const e of entries) out.set(e.queueId, [...(out.get(e.queueId) ?? []), e.history]);
+  return out;
 }

@@ -26,6 +26,9 @@ import { registerPullRequestRoutes } from './merge-queue/routes/pull-request-rou
 import { registerTestRunRoutes } from './merge-queue/routes/test-run-routes.js';
 import type { CommitStatusService } from '../shared/merge-queue/services/commit-status-service.js';
 import type { TestingDetailsService } from '../shared/merge-queue/services/testing-details-service.js';
+import type { StatusWatchService } from '../shared/merge-queue/services/status-watch-service.js';
+import type { CostReportService } from '../shared/merge-queue/services/cost-report-service.js';
+import { registerCostReportRoutes } from './merge-queue/routes/cost-report-routes.js';
 import type { MergeQueueMetricsService } from '../shared/merge-queue/services/metrics-service.js';
 import type { QueueSimulationService } from '../shared/merge-queue/simulation/queue-simulation-service.js';
 import { registerMetricsRoutes } from './merge-queue/routes/metrics-routes.js';
@@ -53,6 +56,10 @@ export interface AppDeps {
     pullRequests: PullRequestService;
     commitStatuses: CommitStatusService;
     testingDetails: TestingDetailsService;
+    /** The stall watchdog's findings: getQueue's warnings. */
+    statusWatch: StatusWatchService;
+    /** POST /v1/getQueueCostReport. */
+    costReport: CostReportService;
     /** GET /v1/getMergeQueueMetrics. */
     mergeQueueMetrics?: MergeQueueMetricsService;
     /** POST /v1/simulateQueue. */
@@ -161,10 +168,11 @@ export function createApp(deps: AppDeps): Koa {
   );
   v1.use(authorizeBody());
   registerAccountRoutes(v1, { tokens: deps.store.tokens, audit: deps.store.audit });
-  registerQueueRoutes(v1, deps.services.queues, deps.store.audit);
+  registerQueueRoutes(v1, deps.services.queues, deps.services.statusWatch, deps.store.audit);
   if (deps.services.webhooks) registerWebhookRoutes(v1, deps.services.webhooks, deps.store.audit);
   registerPullRequestRoutes(v1, deps.services.pullRequests, { queues: deps.services.queues, timeToMerge: deps.services.timeToMerge });
   registerTestRunRoutes(v1, deps.services.commitStatuses, deps.services.testingDetails);
+  registerCostReportRoutes(v1, deps.services.costReport);
   if (deps.services.mergeQueueMetrics) registerMetricsRoutes(v1, deps.services.mergeQueueMetrics);
   if (deps.services.simulation) registerSimulationRoutes(v1, deps.services.queues, deps.services.simulation);
   if (deps.services.flaky) {

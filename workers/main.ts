@@ -13,6 +13,7 @@ import { withFailurePolicy, type ProcessorRegistry } from './job-processor.js';
 import { planProcessor } from './processors/plan-processor.js';
 import { timeoutProcessor } from './processors/timeout-processor.js';
 import { wakeProcessor } from './processors/wake-processor.js';
+import { statusWatchProcessor } from './processors/status-watch-processor.js';
 import { syncProcessor } from './processors/sync-processor.js';
 import { reconcileProcessor } from './processors/reconcile-processor.js';
 import { githubWebhookProcessor } from './processors/github-webhook-processor.js';
@@ -27,6 +28,7 @@ function processorsOf(ctx: ServiceContext): ProcessorRegistry {
     plan: planProcessor(ctx),
     timeout: timeoutProcessor(ctx),
     wake: wakeProcessor(ctx),
+    'status-watch': statusWatchProcessor(ctx),
     sync: syncProcessor(ctx),
     reconcile: reconcileProcessor(ctx),
     'github-webhook': githubWebhookProcessor(ctx),

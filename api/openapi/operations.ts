@@ -9,6 +9,7 @@ import * as runRequest from '../merge-queue/schemas/test-run-schemas.js';
 import { MetricsQuerySchema } from '../merge-queue/schemas/metrics-schemas.js';
 import { SimulateQueueResponse, SimulateQueueSchema } from '../merge-queue/schemas/simulation-schemas.js';
 import * as mq from '../merge-queue/schemas/response-schemas.js';
+import * as costRequest from '../merge-queue/schemas/cost-report-schemas.js';
 import * as listRequest from '../flaky-tests/schemas/list-schemas.js';
 import * as settingsRequest from '../flaky-tests/schemas/settings-schemas.js';
 import * as cliRequest from '../flaky-tests/schemas/cli-schemas.js';
@@ -121,6 +122,7 @@ export const OPERATIONS: readonly Operation[] = [
   mergeQueue('getQueue', 'read', 'A queue, its settings and the pull requests in it', queueRequest.QueueRefSchema, mq.QueueResponse),
   mergeQueue('updateQueue', 'admin', 'Change the settings or state of a queue', queueRequest.UpdateQueueSchema, mq.QueueSettingsResponse),
   mergeQueue('deleteQueue', 'admin', 'Delete an empty queue', queueRequest.QueueRefSchema, mq.EmptyResponse),
+  mergeQueue('getQueueCostReport', 'read', 'CI runs and minutes per merged pull request over a window, and the wasted runs by cause', costRequest.CostReportSchema, costRequest.CostReportResponse, false),
   mergeQueue('getMergeQueueTestingDetails', 'read', 'A test run: its branch, statuses and pull requests', runRequest.TestingDetailsSchema, mq.TestingDetailsResponse),
   mergeQueue(
     'setCommitStatus',

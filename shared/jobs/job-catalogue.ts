@@ -20,6 +20,11 @@ export interface TimeoutJob {
   deadlineAt: number;
 }
 
+export interface StatusWatchJob {
+  queueId: string;
+  testRunId: string;
+}
+
 export interface WakeJob {
   queueId: string;
   why: string;
@@ -55,6 +60,8 @@ export interface JobPayloads {
   timeout: TimeoutJob;
   /** Delayed wake-up of a queue's planner (batch max-wait, not-ready timeouts, …). */
   wake: WakeJob;
+  /** The stall watchdog's delayed look at a built run's required statuses (statusWaitMinutes). */
+  'status-watch': StatusWatchJob;
   /** Periodic: poll providers for pushes, closes and target moves. */
   sync: PeriodicJob;
   /** Periodic: re-plan queues whose stored state says work is due. */
@@ -126,6 +133,13 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     concurrency: 4,
     // One wake-up per queue and instant: many reasons to wake at the same moment cost one pass.
     jobId: (p, runAt) => `wake-${p.queueId}-${runAt}`,
+  },
+  'status-watch': {
+    attempts: 5,
+    backoffMs: 2000,
+    concurrency: 4,
+    // One look per run: a run is built once.
+    jobId: (p) => `status-watch-${p.testRunId}`,
   },
   sync: {
     // The next period is the retry.

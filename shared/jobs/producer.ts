@@ -69,6 +69,11 @@ export class JobProducer {
     await this.enqueue('timeout', { queueId, testRunId, deadlineAt: deadlineAt.getTime() }, { runAt: deadlineAt });
   }
 
+  /** The stall watchdog's look at a built run, once statusWaitMinutes have passed. */
+  async scheduleStatusWatch(queueId: string, testRunId: string, at: Date): Promise<void> {
+    await this.enqueue('status-watch', { queueId, testRunId }, { runAt: at });
+  }
+
   /** A delayed planning pass (batch max-wait, deadlines); one per queue and instant. */
   async scheduleWake(queueId: string, at: Date, why: string): Promise<void> {
     await this.enqueue('wake', { queueId, why }, { runAt: at });

@@ -6,6 +6,7 @@
 // lint flags a `_total` suffix on a gauge; that finding is expected for these two names.
 import { Gauge, Histogram, Registry } from 'prom-client';
 import { CONCLUSIONS, DURATION_BUCKETS_SECONDS, MQ_SERIES, type QueueTypeSeries } from '../merge-queue/domain/metrics/index.js';
+import { WASTE_CAUSES } from '../merge-queue/domain/metrics/cost-report.js';
 
 export const MERGE_QUEUE_METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
@@ -30,6 +31,13 @@ export async function renderMergeQueueMetrics(series: readonly QueueTypeSeries[]
   const restarts = gauge(MQ_SERIES.restarts, 'Restarts in the last hour: pull requests sent back from testing, tests passed or pending failure to pending (a rolling one-hour value).');
   const wait = histogram(MQ_SERIES.waitDuration, 'Time from admission (or the last return to pending) to the start of testing, for tests started in the last hour; not-ready time excluded.');
   const test = histogram(MQ_SERIES.testDuration, 'Time spent testing, for testing periods that ended in the last hour.');
+  const stalled = gauge(MQ_SERIES.statusNotReported, 'Test runs in progress with a required status not reported (not even as pending) within statusWaitMinutes: CI may not run on the test branches.');
+  const wasted = new Gauge({
+    name: MQ_SERIES.wastedRuns,
+    help: 'Test runs wasted in the last hour by cause: cancelled before a verdict, or failed and re-tested because only known-flaky tests failed (a rolling one-hour value, not a counter).',
+    labelNames: [...LABELS, 'cause'] as const,
+    registers,
+  });
   const inQueue = histogram(MQ_SERIES.timeInQueue, 'Time from admission to leaving the queue, for pull requests that left in the last hour; not-ready time excluded.');
 
   for (const s of series) {
@@ -39,6 +47,8 @@ export async function renderMergeQueueMetrics(series: readonly QueueTypeSeries[]
     testing.set(labels, s.testingSlotsActive);
     for (const c of CONCLUSIONS) conclusions.set({ ...labels, conclusion: c }, s.conclusions[c]);
     restarts.set(labels, s.restarts);
+    stalled.set(labels, s.testRunsStatusNotReported);
+    if (labels.queue_type === 'main') for (const cause of WASTE_CAUSES) wasted.set({ ...labels, cause }, s.wastedRuns[cause]);
     for (const [h, values] of [
       [wait, s.waitSeconds],
       [test, s.testSeconds],

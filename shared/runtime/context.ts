@@ -12,6 +12,8 @@ import { JobProducer } from '../jobs/producer.js';
 import { createProviderRegistry, type ServiceProviders } from '../providers/registry.js';
 import { QueueService } from '../merge-queue/services/queue-service.js';
 import { PullRequestService } from '../merge-queue/services/pull-request-service.js';
+import { StatusWatchService } from '../merge-queue/services/status-watch-service.js';
+import { CostReportService } from '../merge-queue/services/cost-report-service.js';
 import { CommitStatusService } from '../merge-queue/services/commit-status-service.js';
 import { TestingDetailsService } from '../merge-queue/services/testing-details-service.js';
 import { TestRunLinkService } from '../merge-queue/services/test-run-link-service.js';
@@ -55,6 +57,8 @@ export interface ServiceContext {
     sync: SyncService;
     engine: EngineService;
     mergeQueueMetrics: MergeQueueMetricsService;
+    statusWatch: StatusWatchService;
+    costReport: CostReportService;
     queueReads: QueueReadService;
     simulation: QueueSimulationService;
     flaky: FlakyServices;
@@ -128,7 +132,8 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     ...(githubOwners && providers.github ? { claimRepository: claimGitHubRepository(providers.github, githubOwners) } : {}),
   });
   const pullRequests = new PullRequestService({ store: repositories, providers, queues, logger, requestPlan });
-  const commitStatuses = new CommitStatusService({ store: repositories, logger, requestPlan });
+  const statusWatch = new StatusWatchService({ store: repositories, logger });
+  const commitStatuses = new CommitStatusService({ store: repositories, logger, requestPlan, statusWatch });
   const blobs = await openUploadBlobStore({ mongoUrl: config.mongoUrl, dataDir: config.dataDir });
   shutdown.add({ name: 'flaky-upload-blobs', order: 40, close: () => blobs.close() });
   const flaky = createFlakyServices({
@@ -163,11 +168,14 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
       providers,
       logger,
       scheduleTimeout: (run) => (run.deadlineAt ? jobs.scheduleTimeout(run.queueId, run.id, run.deadlineAt) : Promise.resolve()),
+      scheduleStatusWatch: (run, at) => jobs.scheduleStatusWatch(run.queueId, run.id, at),
       scheduleWake: (queueId, at, why) => jobs.scheduleWake(queueId, at, why),
       evaluateRun: (run, repo) => commitStatuses.evaluateRun(run, repo),
       testResults: flaky.runResults,
     }),
     mergeQueueMetrics: new MergeQueueMetricsService({ store }),
+    statusWatch,
+    costReport: new CostReportService({ store: repositories, queues }),
     queueReads: new QueueReadService({ store, queues }),
     simulation: new QueueSimulationService({ store }),
     timeToMerge: new TimeToMergeService({ store }),

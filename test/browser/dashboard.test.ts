@@ -111,6 +111,19 @@ describe('dashboard in the browser', function () {
     expect(await page.evaluate('window.notReloaded === true')).to.equal(true);
   });
 
+  it('warns, without a reload, when CI has not reported on a test branch, and clears once it does', async () => {
+    const queue = (await s.svc.ctx.store.queues.find(s.svc.orgId, s.queueRef.repo, s.queueRef.targetBranch))!;
+    const run = (await s.svc.ctx.store.testRuns.listOpen(queue.id)).find((r) => r.status === 'in_progress' && r.sha)!;
+    // The stall watchdog's delayed look, as its job runs it once statusWaitMinutes have passed.
+    expect(await s.svc.ctx.services.statusWatch.check(run.id, new Date(Date.now() + 16 * 60_000))).to.deep.equal(['ci/test']);
+    const alert = page.getByTestId('queue-warnings');
+    await alert.getByText('Test runs are waiting for CI').waitFor();
+    await alert.getByText(/no report of required status "ci\/test"/).waitFor();
+    await expectAccessible();
+    expect((await s.svc.post('/setCommitStatus', { repo: s.queueRef.repo, sha: run.sha, context: 'ci/test', state: 'pending' })).status).to.equal(200);
+    await alert.waitFor({ state: 'detached' });
+  });
+
   it('draws the health charts with data', async () => {
     await page.getByRole('link', { name: 'Queue health charts' }).click();
     await page.getByRole('heading', { name: 'Queue health' }).waitFor();

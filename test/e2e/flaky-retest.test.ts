@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { bundle, junit } from '../integration/flaky-support.js';
 import { startFakeCi } from '../helpers/fake-ci.js';
-import { Harness, repo, type Submitted } from './engine-support.js';
+import { Harness, ref, repo, type Submitted } from './engine-support.js';
 
 const ORG = 'default';
 const mainSha = (n: number) => n.toString(16).padStart(40, 'f');
@@ -119,6 +119,17 @@ describe('merge engine, re-test instead of eject (end to end)', function () {
     expect(results?.failedTests).to.have.length(1);
     expect(results?.failedTests[0]).to.deep.include({ name: 'flaky_test', classname: 'pkg.Suite', file: null, status: 'flaky', quarantined: false });
     expect(await resultsOf(Harness.runIds(pr)[1])).to.deep.equal({ uploads: 1, runs: 2, failed: 0, failedTests: [] });
+    // The cost report counts the failed run as wasted by a flaky re-test, naming the test.
+    const cost = await h.svc.post<{ testRunsStarted: number; wasted: { byCause: { cause: string; runs: number; examples: { testRunId: string; detail: string | null }[] }[] } }>(
+      '/getQueueCostReport',
+      ref,
+    );
+    expect(cost.status, JSON.stringify(cost.body)).to.equal(200);
+    expect(cost.body.testRunsStarted).to.equal(2);
+    const flaky = cost.body.wasted.byCause.find((c) => c.cause === 'flaky_retest');
+    expect(flaky?.runs).to.equal(1);
+    expect(flaky?.examples[0]?.testRunId).to.equal(Harness.runIds(pr)[0]);
+    expect(flaky?.examples[0]?.detail).to.contain('flaky_test');
   });
 
   it('a pull request with a real failure fails as before, the test named in the timeline', async () => {

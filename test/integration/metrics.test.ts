@@ -1,6 +1,7 @@
 // GET /v1/getMergeQueueMetrics over real HTTP: a scripted queue history (entries inserted with
 // known transitions) must produce exact gauges, counts, buckets and sums; the output must parse
 // with an independent parser and pass promtool; repository selection, organisations, 400/404.
+import { WASTE_CAUSES } from '../../shared/merge-queue/domain/metrics/cost-report.js';
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { makeEntry } from '../../scripts/lib/entries.js';
@@ -188,6 +189,8 @@ describe('GET /v1/getMergeQueueMetrics', function () {
       mq_pr_wait_duration_1h_seconds: 'HISTOGRAM',
       mq_pr_test_duration_1h_seconds: 'HISTOGRAM',
       mq_pr_time_in_queue_1h_seconds: 'HISTOGRAM',
+      mq_test_runs_status_not_reported: 'GAUGE',
+      mq_test_runs_wasted_1h: 'GAUGE',
     };
     expect([...families.keys()].sort()).to.deep.equal(Object.keys(types).sort());
     for (const [name, type] of Object.entries(types)) {
@@ -197,7 +200,11 @@ describe('GET /v1/getMergeQueueMetrics', function () {
       const lines: [string, string[], number][] =
         type === 'HISTOGRAM'
           ? [[`${name}_bucket`, ['le'], 36], [`${name}_sum`, [], 4], [`${name}_count`, [], 4]]
-          : [[name, name === 'mq_pr_conclusions_1h_total' ? ['conclusion'] : [], name === 'mq_pr_conclusions_1h_total' ? 12 : 4]];
+          : name === 'mq_pr_conclusions_1h_total'
+            ? [[name, ['conclusion'], 12]]
+            : name === 'mq_test_runs_wasted_1h'
+              ? [[name, ['cause'], 2 * WASTE_CAUSES.length]] // main series only, every cause
+              : [[name, [], 4]];
       for (const [sampleName, extra, n] of lines) {
         const samples = exposition.samples.get(sampleName) ?? [];
         expect(samples, sampleName).to.have.length(n);

@@ -118,6 +118,7 @@ describe('OpenAPI description of this service', function () {
     post('/v1/listQueues', {});
     post('/v1/listTestRuns', ref);
     post('/v1/getQueueHealth', { ...ref, windowHours: 2, buckets: 4 });
+    post('/v1/getQueueCostReport', { ...ref, since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' });
     post('/v1/flaky-tests/get-test-history', { ...flakyRepo, test_id: testId, days: 3 });
     post('/v1/flaky-tests/get-repo-settings', flakyRepo);
     post('/v1/flaky-tests/update-repo-settings', { ...flakyRepo, quarantine: { enabled: true }, ticket_url_template: 'https://tickets.example/{ticket}', reason: 'described' });

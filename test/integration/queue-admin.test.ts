@@ -49,7 +49,9 @@ describe('queue administration', function () {
         testingTimeoutMinutes: DEFAULT_QUEUE_SETTINGS.testingTimeoutMinutes,
         mergeMethod: DEFAULT_QUEUE_SETTINGS.mergeMethod,
         requiredStatuses: [],
+        statusWaitMinutes: 15,
         enqueuedPullRequests: [],
+        warnings: [],
       });
       // Fields the live API returns that clients parse as required.
       for (const key of [
@@ -136,6 +138,7 @@ describe('queue administration', function () {
         requiredStatuses: ['ci/test', 'ci/lint', 'ci/test'],
         enqueueingLabel: 'merge-me',
         notReadyTimeoutHours: 24,
+        statusWaitMinutes: 45,
         allowedBotSubmitters: ['renovate[bot]'],
       });
       expect(res.status).to.equal(200);
@@ -155,7 +158,7 @@ describe('queue administration', function () {
         state: 'running',
       });
       const got = await svc.post<Record<string, unknown>>('/getQueue', ref);
-      expect(got.body).to.deep.include({ concurrency: 5, notReadyTimeoutHours: 24, allowedBotSubmitters: ['renovate[bot]'] });
+      expect(got.body).to.deep.include({ concurrency: 5, notReadyTimeoutHours: 24, statusWaitMinutes: 45, allowedBotSubmitters: ['renovate[bot]'] });
     });
 
     it('sets the queue state to paused, draining and back to running', async () => {
@@ -177,6 +180,7 @@ describe('queue administration', function () {
         { concurrency: 0 }, { concurrency: 1001 }, { bisectionConcurrency: 0 }, { testingTimeoutMinutes: -1 },
         { pendingFailureDepth: -1 }, { batchingMinSize: 0 }, { batchingMinSize: 101 }, { batchingMaxWaitTimeMinutes: 1.5 },
         { mergeMethod: 'fast_forward' }, { requiredStatuses: 'ci' }, { requiredStatuses: [''] }, { notReadyTimeoutHours: -2 },
+        { statusWaitMinutes: 0 }, { statusWaitMinutes: 1441 },
         { canOptimisticallyMerge: 'yes' }, { unknownSetting: true },
       ];
       for (const patch of bad) {

@@ -29,6 +29,7 @@ export const REASON_TEXT: Record<Reason, string> = {
   github_api_direct_merge_pr_failed: 'The forge refused to merge it directly',
   pr_updated_at_merge_time: 'It was pushed to while being merged',
   test_run_failed_by_optimization: 'A run it shared failed and the queue skipped the redundant retest',
+  required_status_not_reported: 'CI has not reported a required status on its test branch (not even as pending): is CI running on trunk-merge/**?',
   user_requested: 'Cancelled on request',
   pr_closed: 'The pull request was closed',
   pr_pushed_to: 'New commits were pushed to the pull request',

@@ -7,11 +7,12 @@ import { auditActorOf, authOf } from '../../middleware/auth.js';
 import type { AuditTrail } from '../../../shared/audit/store/audit-log.js';
 import { repoKey, type RepoRef } from '../../../shared/repo-ref.js';
 import type { QueueService } from '../../../shared/merge-queue/services/queue-service.js';
+import type { StatusWatchService } from '../../../shared/merge-queue/services/status-watch-service.js';
 import { orderForDisplay } from '../../../shared/merge-queue/domain/queue-order.js';
 
 const queueTarget = (repo: RepoRef, branch: string) => `${repoKey(repo)}:${branch}`;
 
-export function registerQueueRoutes(router: Router, queues: QueueService, audit: AuditTrail): void {
+export function registerQueueRoutes(router: Router, queues: QueueService, statusWatch: StatusWatchService, audit: AuditTrail): void {
   router.post('/createQueue', async (ctx) => {
     const body = parseCreateQueue(ctx.request.body);
     const { orgId } = authOf(ctx.state);
@@ -27,8 +28,8 @@ export function registerQueueRoutes(router: Router, queues: QueueService, audit:
     const body = parseQueueRef(ctx.request.body);
     const { orgId } = authOf(ctx.state);
     const queue = await queues.get(orgId, body.repo, body.targetBranch);
-    const entries = await queues.listEntries(queue);
-    ctx.body = serializeQueue(queue, orderForDisplay(entries));
+    const [entries, warnings] = await Promise.all([queues.listEntries(queue), statusWatch.warnings(queue)]);
+    ctx.body = serializeQueue(queue, orderForDisplay(entries), warnings);
   });
 
   router.post('/updateQueue', async (ctx) => {

@@ -14,6 +14,7 @@ export const QUEUE_LIMITS = {
   notReadyTimeoutHours: { minimum: 0, maximum: 8_760 },
   flakyRetries: { minimum: 0, maximum: 5 },
   testResultsWaitSeconds: { minimum: 0, maximum: 1_800 },
+  statusWaitMinutes: { minimum: 1, maximum: 1_440 },
 } as const;
 
 const int = (range: { minimum: number; maximum: number }) => Type.Optional(Type.Integer({ ...range }));
@@ -66,6 +67,7 @@ export const UpdateQueueSchema = Type.Object(
     notReadyTimeoutHours: int(QUEUE_LIMITS.notReadyTimeoutHours),
     flakyRetries: int(QUEUE_LIMITS.flakyRetries),
     testResultsWaitSeconds: int(QUEUE_LIMITS.testResultsWaitSeconds),
+    statusWaitMinutes: int(QUEUE_LIMITS.statusWaitMinutes),
     allowedBotSubmitters: names(),
     batchingRules: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 32 }), { maxItems: 100 })),
   },

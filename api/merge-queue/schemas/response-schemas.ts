@@ -16,6 +16,7 @@ import {
   TEST_RUN_STATUSES,
 } from '../../../shared/merge-queue/domain/model.js';
 import { LINKED_TEST_STATUSES } from '../../../shared/merge-queue/services/run-test-results.js';
+import { QUEUE_WARNING_CODES } from '../../../shared/merge-queue/domain/status-watch.js';
 
 const closed = <P extends Record<string, TSchema>>(properties: P) => Type.Object(properties, { additionalProperties: false });
 const oneOf = (values: readonly string[]) => Type.Enum([...values], { type: 'string' });
@@ -54,6 +55,7 @@ export const QueueSettingsResponse = closed({
   notReadyTimeoutHours: Type.Integer(),
   flakyRetries: Type.Integer(),
   testResultsWaitSeconds: Type.Integer(),
+  statusWaitMinutes: Type.Integer(),
 });
 
 const entryProperties = {
@@ -74,7 +76,20 @@ const entryProperties = {
 
 export const EnqueuedPullRequest = closed(entryProperties);
 
-export const QueueResponse = closed({ ...QueueSettingsResponse.properties, enqueuedPullRequests: Type.Array(EnqueuedPullRequest) });
+/** Why the queue may not be doing what its users expect (the stall watchdog's findings). */
+export const QueueWarning = closed({
+  code: oneOf(QUEUE_WARNING_CODES),
+  message: Type.String(),
+  contexts: Type.Array(Type.String()),
+  testRunIds: Type.Array(Type.String()),
+  since: Type.String({ format: 'date-time' }),
+});
+
+export const QueueResponse = closed({
+  ...QueueSettingsResponse.properties,
+  enqueuedPullRequests: Type.Array(EnqueuedPullRequest),
+  warnings: Type.Array(QueueWarning),
+});
 
 export const ListPullRequestsResponse = closed({
   pullRequests: Type.Array(EnqueuedPullRequest),

@@ -1,5 +1,6 @@
 // Wire shapes of queues and queue entries, in the key order the live compatible API uses.
 import type { Entry, Queue } from '../../../shared/merge-queue/domain/model.js';
+import type { QueueWarning } from '../../../shared/merge-queue/domain/status-watch.js';
 
 export function serializeQueueSettings(q: Queue) {
   return {
@@ -32,6 +33,7 @@ export function serializeQueueSettings(q: Queue) {
     notReadyTimeoutHours: q.notReadyTimeoutHours,
     flakyRetries: q.flakyRetries,
     testResultsWaitSeconds: q.testResultsWaitSeconds,
+    statusWaitMinutes: q.statusWaitMinutes,
   };
 }
 
@@ -54,6 +56,10 @@ export function serializeEnqueuedEntry(e: Entry) {
   };
 }
 
-export function serializeQueue(q: Queue, entries: Entry[]) {
-  return { ...serializeQueueSettings(q), enqueuedPullRequests: entries.map(serializeEnqueuedEntry) };
+export function serializeQueue(q: Queue, entries: Entry[], warnings: readonly QueueWarning[]) {
+  return {
+    ...serializeQueueSettings(q),
+    enqueuedPullRequests: entries.map(serializeEnqueuedEntry),
+    warnings: warnings.map((w) => ({ code: w.code, message: w.message, contexts: w.contexts, testRunIds: w.testRunIds, since: w.since.toISOString() })),
+  };
 }

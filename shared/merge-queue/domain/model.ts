@@ -55,6 +55,8 @@ export interface QueueSettings {
   flakyRetries: number;
   /** How long a failed run waits for its linked test results before it is judged without them. */
   testResultsWaitSeconds: number;
+  /** Minutes a built run waits for every required status to be reported (even as pending) before the watchdog warns. */
+  statusWaitMinutes: number;
 }
 
 /** Defaults for a queue made by createQueue (docs/queue-settings.md explains each choice). */
@@ -87,6 +89,7 @@ export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettings> = Object.freeze({
   notReadyTimeoutHours: 0,
   flakyRetries: 1,
   testResultsWaitSeconds: 120,
+  statusWaitMinutes: 15,
 } satisfies QueueSettings);
 
 export interface Queue extends QueueSettings {
@@ -198,6 +201,8 @@ export const REASONS = [
   'merge_graph_merge',
   'manual_merge',
   'merge_graph_direct_merge',
+  // timeline notes: recorded without a state change
+  'required_status_not_reported',
 ] as const;
 export type Reason = (typeof REASONS)[number];
 
@@ -253,7 +258,7 @@ export interface Entry {
    */
   bisectionOf?: string | null;
   restartCount: number;
-  /** Reason of the last transition (also the last history entry's). */
+  /** Reason of the last transition (the last history entry's, unless timeline notes followed it). */
   lastReason: Reason;
   history: HistoryEntry[];
   version: number;
@@ -295,6 +300,8 @@ export interface TestRun {
   createdAt: Date;
   concludedAt: Date | null;
   conclusionReason: Reason | null;
+  /** Why, in words (for a cancelled run: what invalidated it, e.g. which pull request ahead failed). */
+  conclusionDetail?: string | null;
   /** The test branch was removed from the repository. */
   branchDeleted: boolean;
   /** For bisection runs: the failed batch (main) run being bisected; null for main runs. */
@@ -304,5 +311,16 @@ export interface TestRun {
    * entries the builder blamed. Empty or absent means every tested entry is to blame.
    */
   culpritEntryIds?: string[];
+  /** Set by the stall watchdog when required statuses were not reported within statusWaitMinutes. */
+  statusWatch?: StatusWatch | null;
   version: number;
+}
+
+/** What the stall watchdog found on a run; `missing` shrinks as the statuses arrive. */
+export interface StatusWatch {
+  firedAt: Date;
+  /** Required contexts not reported on the test branch head (not even as pending). */
+  missing: string[];
+  /** Of those, the contexts never reported on any recent test branch of the queue. */
+  neverReported: string[];
 }

@@ -8,6 +8,7 @@ import { evaluateRequiredStatuses } from '../domain/required-statuses.js';
 import { repositoryNotFound } from '../../errors.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import type { Logger } from '../../logging.js';
+import type { StatusWatchService } from './status-watch-service.js';
 
 export interface CommitStatusInput {
   repo: RepoRef;
@@ -22,6 +23,7 @@ export interface CommitStatusServiceDeps {
   store: Pick<MergeQueueRepositories, 'queues' | 'testRuns' | 'commitStatuses'>;
   logger: Logger;
   requestPlan: (queueId: string, why: string) => Promise<void>;
+  statusWatch: Pick<StatusWatchService, 'statusReported'>;
 }
 
 export class CommitStatusService {
@@ -51,6 +53,7 @@ export class CommitStatusService {
     this.deps.logger.info({ sha, context: input.context, state: input.state }, 'commit status recorded');
     const runs = (await this.deps.store.testRuns.findInProgressBySha(sha)).filter((r) => r.orgId === orgId);
     if (runs.length === 0) return;
+    await this.deps.statusWatch.statusReported(runs, input.context);
     const statuses = await this.deps.store.commitStatuses.forCommit(orgId, key, sha);
     for (const run of runs) {
       const concluded = await this.conclude(run, statuses);

@@ -8,7 +8,7 @@ import { computeMergeQueueMetrics, WINDOW_MS, type QueueTypeSeries } from '../do
 import type { MergeQueueRepositories } from '../store/store.js';
 
 export interface MergeQueueMetricsDeps {
-  store: Pick<MergeQueueRepositories, 'queues' | 'entries'>;
+  store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'testRuns'>;
 }
 
 export class MergeQueueMetricsService {
@@ -29,10 +29,14 @@ export class MergeQueueMetricsService {
     // queue id would be tested against each entry).
     const scope = repo ? { orgId, queueIds: queues.map((q) => q.id) } : { orgId };
     const since = new Date(now.getTime() - WINDOW_MS);
-    const [activeEntries, recentEntries] = await Promise.all([
+    const [activeEntries, recentEntries, openRuns] = await Promise.all([
       store.entries.listActiveStates(scope),
       store.entries.listHistoriesChangedSince(scope, since),
+      Promise.all(queues.map((q) => store.testRuns.listOpen(q.id))),
     ]);
-    return computeMergeQueueMetrics({ queues, activeEntries, recentEntries, now });
+    const stalledRuns = openRuns.flat().flatMap((r) =>
+      r.status === 'in_progress' && r.statusWatch ? [{ queueId: r.queueId, kind: r.kind, missing: r.statusWatch.missing }] : [],
+    );
+    return computeMergeQueueMetrics({ queues, activeEntries, recentEntries, stalledRuns, now });
   }
 }

@@ -175,7 +175,7 @@ export class PullRequestService {
       const done = await this.deps.store.entries.transition(
         entry.id,
         { from: [entry.state], version: entry.version },
-        { to: 'cancelled', reason: 'user_requested', detail: 'cancelled through the API' },
+        { to: 'cancelled', reason: 'user_requested', detail: 'cancelled through the API', ...runOf(entry) },
       );
       if (!done) return CAS_LOST;
       this.deps.logger.info({ entryId: entry.id, prNumber, from: entry.state }, 'pull request cancelled');
@@ -196,7 +196,7 @@ export class PullRequestService {
       const done = await this.deps.store.entries.transition(
         entry.id,
         { from: [entry.state], version: entry.version },
-        { to: 'pending', reason: 'tests_restarted_by_api_request', restart: true, set: { currentRunId: null } },
+        { to: 'pending', reason: 'tests_restarted_by_api_request', restart: true, set: { currentRunId: null }, ...runOf(entry) },
       );
       if (!done) return CAS_LOST;
       this.deps.logger.info({ entryId: entry.id, prNumber, from: entry.state }, 'tests restarted');
@@ -296,4 +296,9 @@ export class PullRequestService {
     if (!provider) throw repositoryNotFound(repo);
     return provider;
   }
+}
+
+/** The run an entry leaves, named on the transition that makes it leave (the cost report attributes it). */
+export function runOf(entry: Entry): { testRunId?: string } {
+  return entry.currentRunId ? { testRunId: entry.currentRunId } : {};
 }

@@ -1,6 +1,7 @@
 // Keeps queued pull requests in step with the forge: cancels entries whose pull request was
 // pushed to, closed or retargeted, re-evaluates readiness when the target or the head moved, and
 // asks for a planning pass when anything changed (including the target branch moving).
+import { runOf } from './pull-request-service.js';
 import type { Entry, Queue } from '../domain/model.js';
 import { syncDecision } from '../domain/pr-sync.js';
 import type { MergeQueueRepositories } from '../store/store.js';
@@ -83,7 +84,7 @@ export class SyncService {
         const done = await this.deps.store.entries.transition(
           entry.id,
           { from: [entry.state], version: entry.version },
-          { to: 'cancelled', reason: decision.reason, detail: decision.detail },
+          { to: 'cancelled', reason: decision.reason, detail: decision.detail, ...runOf(entry) },
         );
         if (done) {
           outcome.ended++;

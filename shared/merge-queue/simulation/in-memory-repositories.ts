@@ -3,7 +3,7 @@
 // history, ordering, one active entry per pull request, a run concluding once. Stored objects are
 // cloned in and out, as a database would.
 import type { CommitStatus, CommitStatusRepository } from '../store/commit-status-repository.js';
-import type { EntryPageQuery, EntryPatch, EntryRepository, EntryScope, TransitionChange, TransitionGuard } from '../store/entry-repository.js';
+import { timelineNoteEntry, type EntryPageQuery, type EntryPatch, type EntryRepository, type EntryScope, type TimelineNote, type TransitionChange, type TransitionGuard } from '../store/entry-repository.js';
 import { headKey, type ImpactedTargets, type ImpactedTargetsRepository, type PullRequestHead } from '../store/impacted-targets-repository.js';
 import { newQueue, QueueExistsError, type QueueHistoryEntry, type QueuePatch, type QueueRepository } from '../store/queue-repository.js';
 import type { TestRunRepository } from '../store/test-run-repository.js';
@@ -16,6 +16,7 @@ import {
   type Queue,
   type QueueMode,
   type Reason,
+  type StatusWatch,
   type TestRun,
   type TestRunStatus,
 } from '../domain/model.js';
@@ -205,6 +206,14 @@ export class InMemoryEntryRepository implements EntryRepository {
     return clone(e);
   }
 
+  async addTimelineNote(id: string, note: TimelineNote, now = new Date()): Promise<boolean> {
+    const e = this.rows.get(id);
+    if (!e) return false;
+    e.history.push(timelineNoteEntry(e.state, note, now));
+    e.version += 1;
+    return true;
+  }
+
   async patch(id: string, version: number, set: EntryPatch): Promise<Entry | null> {
     const e = this.rows.get(id);
     if (!e || e.version !== version) return null;
@@ -273,11 +282,12 @@ export class InMemoryTestRunRepository implements TestRunRepository {
     return [...runs.filter((r) => r.status === 'in_progress'), ...runs.filter((r) => r.status !== 'in_progress').slice(0, limit)];
   }
 
-  async conclude(id: string, status: Exclude<TestRunStatus, 'in_progress'>, reason: Reason, now = new Date(), culpritEntryIds?: string[]): Promise<TestRun | null> {
+  async conclude(id: string, status: Exclude<TestRunStatus, 'in_progress'>, reason: Reason, now = new Date(), culpritEntryIds?: string[], detail?: string): Promise<TestRun | null> {
     const r = this.rows.get(id);
     if (!r || r.status !== 'in_progress') return null;
     Object.assign(r, { status, conclusionReason: reason, concludedAt: now, version: r.version + 1 });
     if (culpritEntryIds) r.culpritEntryIds = [...culpritEntryIds];
+    if (detail !== undefined) r.conclusionDetail = detail;
     return clone(r);
   }
 
@@ -291,6 +301,13 @@ export class InMemoryTestRunRepository implements TestRunRepository {
   async markBranchDeleted(id: string): Promise<void> {
     const r = this.rows.get(id);
     if (r) r.branchDeleted = true;
+  }
+
+  async recordStatusWatch(id: string, watch: StatusWatch): Promise<TestRun | null> {
+    const r = this.rows.get(id);
+    if (!r || r.status !== 'in_progress') return null;
+    Object.assign(r, { statusWatch: clone(watch), version: r.version + 1 });
+    return clone(r);
   }
 }
 

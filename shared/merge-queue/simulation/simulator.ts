@@ -133,6 +133,8 @@ export class Simulator {
         if (run.deadlineAt) this.timeouts.set(run.id, run.deadlineAt);
       },
       scheduleWake: async () => {},
+      // The simulated CI reports every required status: the stall watchdog has nothing to find.
+      scheduleStatusWatch: async () => {},
       evaluateRun: async () => null,
       testResults: this.testResults,
       clock: () => new Date(this.now),

@@ -39,6 +39,18 @@ export const toEntry = (d: EntryDoc): Entry => {
   return { id: _id, ...rest };
 };
 
+/** A timeline entry that records something seen without changing the entry's state. */
+export interface TimelineNote {
+  reason: Extract<Reason, 'required_status_not_reported'>;
+  detail: string;
+  testRunId: string;
+}
+
+/** The history entry of a timeline note: from and to are the state the entry stays in. */
+export function timelineNoteEntry(state: EntryState, note: TimelineNote, at: Date): HistoryEntry {
+  return { at, from: state, to: state, reason: note.reason, detail: note.detail, testRunId: note.testRunId };
+}
+
 export interface TransitionChange {
   to: EntryState;
   reason: Reason;
@@ -92,6 +104,8 @@ export interface EntryRepository {
   transition(id: string, guard: TransitionGuard, change: TransitionChange, now?: Date): Promise<Entry | null>;
   /** Null when the entry is no longer at `version`. */
   patch(id: string, version: number, set: EntryPatch): Promise<Entry | null>;
+  /** Appends a timeline note (no state change, lastReason kept); false when the entry is gone or changed meanwhile. */
+  addTimelineNote(id: string, note: TimelineNote, now?: Date): Promise<boolean>;
 }
 
 export type EntryPatch = Partial<Omit<Entry, 'id' | 'state' | 'history' | 'version'>>;
@@ -230,6 +244,14 @@ export class DbEntryRepository implements EntryRepository {
   }
 
   /** Updates fields that are not a state change (priority, readiness) under a version guard. */
+  async addTimelineNote(id: string, note: TimelineNote, now = new Date()): Promise<boolean> {
+    const before = await this.col.findOne({ _id: id }, { projection: { state: 1, version: 1 } });
+    if (!before) return false;
+    const history = timelineNoteEntry(before.state, note, now);
+    const d = await this.col.findOneAndUpdate({ _id: id, version: before.version }, { $push: { history }, $inc: { version: 1 } });
+    return d !== null;
+  }
+
   async patch(id: string, version: number, set: EntryPatch): Promise<Entry | null> {
     const d = await this.col.findOneAndUpdate({ _id: id, version }, { $set: set, $inc: { version: 1 } });
     return d ? toEntry(d) : null;

@@ -1,7 +1,7 @@
 // Test runs. A run's status changes only by compare-and-set from `in_progress`, so a late CI
 // status, a timeout and a cancellation can never both conclude the same run.
 import type { Database, DocCollection, Filter, IndexSpec, StoredDoc } from '../../database/collection.js';
-import type { Reason, TestRun, TestRunStatus } from '../domain/model.js';
+import type { Reason, StatusWatch, TestRun, TestRunStatus } from '../domain/model.js';
 
 export type TestRunDoc = StoredDoc & Omit<TestRun, 'id'>;
 
@@ -39,10 +39,12 @@ export interface TestRunRepository {
   /** Runs of the queue in progress, then the `limit` most recently concluded; newest first within each. */
   listCurrentAndRecent(queueId: string, limit: number): Promise<TestRun[]>;
   /** Null when the run already concluded. */
-  conclude(id: string, status: Exclude<TestRunStatus, 'in_progress'>, reason: Reason, now?: Date, culpritEntryIds?: string[]): Promise<TestRun | null>;
+  conclude(id: string, status: Exclude<TestRunStatus, 'in_progress'>, reason: Reason, now?: Date, culpritEntryIds?: string[], detail?: string): Promise<TestRun | null>;
   /** Null when another build already recorded the branch's head. */
   recordBuild(id: string, sha: string, tree: string): Promise<TestRun | null>;
   markBranchDeleted(id: string): Promise<void>;
+  /** Stores what the stall watchdog found on a run still in progress; null when it concluded. */
+  recordStatusWatch(id: string, watch: StatusWatch): Promise<TestRun | null>;
 }
 
 const OPEN: Filter<TestRunDoc> = { $or: [{ status: 'in_progress' }, { branchDeleted: false }] };
@@ -120,9 +122,11 @@ export class DbTestRunRepository implements TestRunRepository {
     reason: Reason,
     now = new Date(),
     culpritEntryIds?: string[],
+    detail?: string,
   ): Promise<TestRun | null> {
     const set: Record<string, unknown> = { status, conclusionReason: reason, concludedAt: now };
     if (culpritEntryIds) set.culpritEntryIds = culpritEntryIds;
+    if (detail !== undefined) set.conclusionDetail = detail;
     const d = await this.col.findOneAndUpdate({ _id: id, status: 'in_progress' }, { $set: set, $inc: { version: 1 } });
     return d ? toTestRun(d) : null;
   }
@@ -130,6 +134,11 @@ export class DbTestRunRepository implements TestRunRepository {
   /** Records the built test branch's head, once: null when another build already recorded it. */
   async recordBuild(id: string, sha: string, tree: string): Promise<TestRun | null> {
     const d = await this.col.findOneAndUpdate({ _id: id, sha: null }, { $set: { sha, tree }, $inc: { version: 1 } });
+    return d ? toTestRun(d) : null;
+  }
+
+  async recordStatusWatch(id: string, watch: StatusWatch): Promise<TestRun | null> {
+    const d = await this.col.findOneAndUpdate({ _id: id, status: 'in_progress' }, { $set: { statusWatch: watch }, $inc: { version: 1 } });
     return d ? toTestRun(d) : null;
   }
 

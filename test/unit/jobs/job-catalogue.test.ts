@@ -9,7 +9,7 @@ import type { JobProducer } from '../../../shared/jobs/producer.js';
 
 describe('job catalogue', () => {
   it('gives every job a spec with attempts, retention and a concurrency', () => {
-    expect(JOB_NAMES).to.have.members(['plan', 'timeout', 'wake', 'sync', 'reconcile', 'flaky-ingest', 'flaky-refresh', 'github-webhook', 'github-ci-results', 'github-pr-feedback', 'publish-event', 'deliver-webhook', 'event-sweep']);
+    expect(JOB_NAMES).to.have.members(['plan', 'timeout', 'wake', 'status-watch', 'sync', 'reconcile', 'flaky-ingest', 'flaky-refresh', 'github-webhook', 'github-ci-results', 'github-pr-feedback', 'publish-event', 'deliver-webhook', 'event-sweep']);
     for (const name of JOB_NAMES) {
       const spec = JOB_SPECS[name];
       expect(spec.attempts, name).to.be.at.least(1);

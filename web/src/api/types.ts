@@ -57,8 +57,17 @@ export interface QueueSettings {
   requiredStatuses: string[];
 }
 
+export interface QueueWarning {
+  code: 'required_status_not_reported' | 'required_status_never_reported';
+  message: string;
+  contexts: string[];
+  testRunIds: string[];
+  since: string;
+}
+
 export interface QueueBody extends QueueSettings {
   enqueuedPullRequests: EnqueuedPullRequest[];
+  warnings: QueueWarning[];
 }
 
 export interface TimelineItem {

@@ -2,6 +2,7 @@
 // pull requests in order, why each waiting one waits, what finished recently, and its settings.
 // Everything polls, so a transition shows without a reload.
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { QueueWarnings } from '../components/queue-warnings';
 import { Link } from 'react-router';
 import { call } from '../api/client';
 import type { EnqueuedPullRequest, QueueBody, QueueState, SubmittedPullRequest, TestRunSummary } from '../api/types';
@@ -64,6 +65,7 @@ function Queue({ queueRef }: { queueRef: QueueRef }) {
         <Link to={paths.health(org, queueRef.repo, queueRef.targetBranch)}>Queue health charts</Link>
       </p>
 
+      <QueueWarnings warnings={q.warnings} runPath={(id) => paths.testRun(org, queueRef.repo, queueRef.targetBranch, id)} />
       {q.requiredStatuses.length === 0 && (
         <section className="notice" aria-label="Setup">
           <h2>No required statuses on the queue</h2>

@@ -1,11 +1,12 @@
 // Builds every series of GET /v1/getMergeQueueMetrics from what the store holds: the state of
 // every active entry, and the histories of entries that changed in the last hour (an entry whose
 // last transition is older than the window contributes nothing to it).
-import type { EntryState, HistoryEntry } from '../model.js';
+import type { EntryState, HistoryEntry, TestRunKind } from '../model.js';
 import type { RepoRef } from '../../../repo-ref.js';
 import { repoSlug } from '../../../repo-ref.js';
 import { ADMITTED } from '../planner/entry-states.js';
 import { observeEntry, type Window } from './entry-observations.js';
+import { WASTE_CAUSES, wastedRunsByCause } from './cost-report.js';
 import { QUEUE_TYPES, WINDOW_MS, emptySeries, type QueueType, type QueueTypeSeries } from './series.js';
 
 export interface MetricsQueue {
@@ -31,6 +32,8 @@ export interface MergeQueueMetricsInput {
   activeEntries: readonly ActiveEntry[];
   /** Entries whose last transition is in the window (others may be included; they add nothing). */
   recentEntries: readonly EntryHistory[];
+  /** Runs in progress the stall watchdog flagged, with the contexts still unreported. */
+  stalledRuns?: readonly { queueId: string; kind: TestRunKind; missing: readonly string[] }[];
   now: Date;
 }
 
@@ -69,7 +72,18 @@ export function computeMergeQueueMetrics(input: MergeQueueMetricsInput): QueueTy
     if (e.state === 'testing') s.testingSlotsActive += 1;
   }
 
+  for (const r of input.stalledRuns ?? []) {
+    const s = byQueue.get(r.queueId)?.[r.kind === 'bisection' ? 'bisection' : 'main'];
+    if (s && r.missing.length > 0) s.testRunsStatusNotReported += 1;
+  }
+
   const window = metricsWindow(input.now);
+  for (const [queueId, histories] of groupBy(input.recentEntries)) {
+    const s = byQueue.get(queueId)?.main;
+    if (!s) continue;
+    const wasted = wastedRunsByCause(histories, window);
+    for (const cause of WASTE_CAUSES) s.wastedRuns[cause] += wasted[cause];
+  }
   for (const e of input.recentEntries) {
     const pair = byQueue.get(e.queueId);
     if (!pair) continue;
@@ -86,4 +100,10 @@ export function computeMergeQueueMetrics(input: MergeQueueMetricsInput): QueueTy
 
   const keys = [...byLabels.keys()].sort();
   return keys.flatMap((k) => QUEUE_TYPES.map((t) => (byLabels.get(k) as Record<QueueType, QueueTypeSeries>)[t]));
+}
+
+function groupBy(entries: readonly EntryHistory[]): Map<string, (readonly HistoryEntry[])[]> {
+  const out = new Map<string, (readonly HistoryEntry[])[]>();
+  for (const e of entries) out.set(e.queueId, [...(out.get(e.queueId) ?? []), e.history]);
+  return out;
 }

@@ -3,6 +3,7 @@
 // compatible product's, so its dashboards and alerts work unchanged; docs/metrics.md defines
 // every value.
 import type { EntryState } from '../model.js';
+import { WASTE_CAUSES, type WasteCause } from './cost-report.js';
 
 /** `queue_type` label: entries taking part in the bisection of a failed batch report `bisection`. */
 export const QUEUE_TYPES = ['main', 'bisection'] as const;
@@ -27,6 +28,8 @@ export const MQ_SERIES = {
   waitDuration: 'mq_pr_wait_duration_1h_seconds',
   testDuration: 'mq_pr_test_duration_1h_seconds',
   timeInQueue: 'mq_pr_time_in_queue_1h_seconds',
+  statusNotReported: 'mq_test_runs_status_not_reported',
+  wastedRuns: 'mq_test_runs_wasted_1h',
 } as const;
 
 /** The labels every series carries: `repo` is `owner/name`, `branch` the queue's target branch. */
@@ -47,6 +50,10 @@ export interface QueueTypeSeries {
   waitSeconds: number[];
   testSeconds: number[];
   timeInQueueSeconds: number[];
+  /** Runs in progress with a required status not reported within statusWaitMinutes (the stall watchdog). */
+  testRunsStatusNotReported: number;
+  /** Runs wasted in the last hour (cancelled, or re-tested as known-flaky) by cause; counted on the main series. */
+  wastedRuns: Record<WasteCause, number>;
 }
 
 export function emptySeries(labels: SeriesLabels): QueueTypeSeries {
@@ -60,5 +67,7 @@ export function emptySeries(labels: SeriesLabels): QueueTypeSeries {
     waitSeconds: [],
     testSeconds: [],
     timeInQueueSeconds: [],
+    testRunsStatusNotReported: 0,
+    wastedRuns: Object.fromEntries(WASTE_CAUSES.map((c) => [c, 0])) as Record<WasteCause, number>,
   };
 }

@@ -17,6 +17,7 @@ import type {
 } from '../../domain/planner/index.js';
 import { testBranchName } from '../../domain/test-branch.js';
 import type { GitProvider } from '../../../providers/provider.js';
+import { statusWatchDueAt } from '../../domain/status-watch.js';
 import type { MergeQueueRepositories } from '../../store/store.js';
 import type { TransitionChange } from '../../store/entry-repository.js';
 import type { Logger } from '../../../logging.js';
@@ -29,6 +30,8 @@ export interface ApplierDeps {
   logger: Logger;
   /** Schedules the delayed timeout check of a run. */
   scheduleTimeout: (run: TestRun) => Promise<void>;
+  /** Schedules the stall watchdog's look at a built run still waiting for CI. */
+  scheduleStatusWatch: (run: TestRun, at: Date) => Promise<void>;
   /**
    * Concludes a freshly built run at once if CI already reported on its sha; returns the
    * concluded run (null when its statuses do not decide it yet).
@@ -200,11 +203,14 @@ export class ActionApplier {
     if (!built) return null;
     this.deps.logger.info({ testRunId: run.id, branch: run.branch, sha: result.sha }, 'test branch built');
     if (built.deadlineAt) await this.deps.scheduleTimeout(built);
-    return (await this.deps.evaluateRun(built, queue.repo)) ?? built;
+    const concluded = await this.deps.evaluateRun(built, queue.repo);
+    if (concluded) return concluded;
+    await this.deps.scheduleStatusWatch(built, statusWatchDueAt(now, queue.statusWaitMinutes));
+    return built;
   }
 
   private async cancelRun(a: CancelRunAction, now: Date): Promise<ApplyOutcome> {
-    const done = await this.deps.store.testRuns.conclude(a.runId, 'cancelled', a.reason, now);
+    const done = await this.deps.store.testRuns.conclude(a.runId, 'cancelled', a.reason, now, undefined, a.detail);
     if (!done) return 'stale';
     this.deps.logger.info({ testRunId: a.runId, reason: a.reason, detail: a.detail }, 'test run cancelled');
     return 'applied';

@@ -18,6 +18,7 @@ export interface EngineDeps {
   providers: ProviderRegistry;
   logger: Logger;
   scheduleTimeout: (run: TestRun) => Promise<void>;
+  scheduleStatusWatch: (run: TestRun, at: Date) => Promise<void>;
   scheduleWake: (queueId: string, at: Date, why: string) => Promise<void>;
   /** Concludes a built run its commit's statuses already decide; returns it concluded, or null. */
   evaluateRun: (run: TestRun, repo: RepoRef) => Promise<TestRun | null>;
@@ -43,8 +44,8 @@ export class EngineService {
   private readonly now: () => Date;
 
   constructor(private readonly deps: EngineDeps) {
-    const { store, logger, scheduleTimeout, evaluateRun, newRunId } = deps;
-    this.applier = new ActionApplier({ store, logger, scheduleTimeout, evaluateRun, ...(newRunId ? { newRunId } : {}) });
+    const { store, logger, scheduleTimeout, scheduleStatusWatch, evaluateRun, newRunId } = deps;
+    this.applier = new ActionApplier({ store, logger, scheduleTimeout, scheduleStatusWatch, evaluateRun, ...(newRunId ? { newRunId } : {}) });
     this.now = deps.clock ?? (() => new Date());
   }
 
@@ -90,7 +91,7 @@ export class EngineService {
     const run = await this.deps.store.testRuns.findById(testRunId);
     if (!run || run.status !== 'in_progress' || !run.deadlineAt || run.deadlineAt.getTime() !== attempt) return false;
     if (this.now().getTime() < attempt) return false;
-    const concluded = await this.deps.store.testRuns.conclude(run.id, 'cancelled', 'test_run_timeout', this.now());
+    const concluded = await this.deps.store.testRuns.conclude(run.id, 'cancelled', 'test_run_timeout', this.now(), undefined, `no result by its deadline, ${run.deadlineAt.toISOString()}`);
     if (!concluded) return false;
     this.deps.logger.info({ testRunId, deadlineAt: run.deadlineAt }, 'test run timed out');
     return true;

@@ -20,6 +20,7 @@ async function newTestService() {
     store: repos,
     logger: createLogger('silent'),
     scheduleTimeout: async () => undefined,
+    scheduleStatusWatch: async () => undefined,
     evaluateRun: async (run) => {
       evaluated.push(run);
       return null;

@@ -8,6 +8,7 @@ import { PullRequestService } from '../../../../shared/merge-queue/services/pull
 import { QueueService } from '../../../../shared/merge-queue/services/queue-service.js';
 import { createLogger } from '../../../../shared/logging.js';
 import type { Entry, Queue, TestRun } from '../../../../shared/merge-queue/domain/model.js';
+import { StatusWatchService } from '../../../../shared/merge-queue/services/status-watch-service.js';
 import { FakeForge } from './fake-forge.js';
 import { inMemoryRepositories } from '../../../../shared/merge-queue/simulation/in-memory-repositories.js';
 
@@ -25,7 +26,9 @@ async function newTestService(settings: Partial<Queue> = {}) {
   const timeouts: TestRun[] = [];
   const wakes: Date[] = [];
   const requestPlan = async (queueId: string) => void planRequests.push(queueId);
-  const statuses = new CommitStatusService({ store: repos, logger, requestPlan });
+  const watches: { run: TestRun; at: Date }[] = [];
+  const statusWatch = new StatusWatchService({ store: repos, logger });
+  const statuses = new CommitStatusService({ store: repos, logger, requestPlan, statusWatch });
   const queues = new QueueService({ store: repos, providers, logger, requestPlan });
   const pullRequests = new PullRequestService({ store: repos, providers, queues, logger, requestPlan });
   const sut = new EngineService({
@@ -33,6 +36,7 @@ async function newTestService(settings: Partial<Queue> = {}) {
     providers,
     logger,
     scheduleTimeout: async (run) => void timeouts.push(run),
+    scheduleStatusWatch: async (run, at) => void watches.push({ run, at }),
     scheduleWake: async (_queueId, at) => void wakes.push(at),
     evaluateRun: (run, repo) => statuses.evaluateRun(run, repo),
     clock: () => now,
@@ -45,6 +49,8 @@ async function newTestService(settings: Partial<Queue> = {}) {
     planRequests,
     timeouts,
     wakes,
+    watches,
+    statusWatch,
     queueId: queue!.id,
     setNow: (at: Date) => void (now = at),
     /** Opens pull request n (adding f<n>.txt) into `base` and submits it to the queue of main. */
@@ -58,7 +64,7 @@ async function newTestService(settings: Partial<Queue> = {}) {
       const e = await repos.entries.findLatestByPr(queue!.id, n);
       return (await repos.testRuns.findById(e!.currentRunId!))!;
     },
-    ci: (sha: string, state: 'success' | 'failure') => statuses.record(ORG, { repo: REPO, sha, context: 'ci', state }),
+    ci: (sha: string, state: 'success' | 'failure' | 'pending', context = 'ci') => statuses.record(ORG, { repo: REPO, sha, context, state }),
   };
   return { sut, mocks };
 }
@@ -209,5 +215,81 @@ describe('EngineService.planQueue (in-memory repositories and forge)', () => {
     expect(await sut.queuesWithWork()).to.deep.equal([]);
     await mocks.submit(1);
     expect(await sut.queuesWithWork()).to.deep.equal([mocks.queueId]);
+  });
+
+  describe('the stall watchdog', () => {
+    const later = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
+
+    it('is scheduled statusWaitMinutes after the build; finding nothing reported, it notes the missing contexts and warns', async () => {
+      const { sut, mocks } = await newTestService({ requiredStatuses: ['ci', 'lint'], statusWaitMinutes: 20 });
+      await mocks.submit(1);
+      await sut.planQueue(mocks.queueId);
+      const run = await mocks.runOf(1);
+      expect(mocks.watches.map((w) => [w.run.id, w.at.toISOString()])).to.deep.equal([[run.id, later(20).toISOString()]]);
+      await mocks.ci(run.sha!, 'pending', 'ci');
+      expect(await mocks.statusWatch.check(run.id, later(20))).to.deep.equal(['lint']);
+      const entry = await mocks.entry(1);
+      const note = entry.history.at(-1)!;
+      expect([note.from, note.to, note.reason, note.testRunId]).to.deep.equal(['testing', 'testing', 'required_status_not_reported', run.id]);
+      expect(note.detail).to.match(/"lint".*after 20 min.*never reported/);
+      expect(entry.lastReason, 'a note is not a transition').to.equal('test_run_started');
+      const queue = (await mocks.repos.queues.findById(mocks.queueId))!;
+      const warnings = await mocks.statusWatch.warnings(queue);
+      expect(warnings.map((w) => [w.code, w.contexts, w.testRunIds])).to.deep.equal([
+        ['required_status_never_reported', ['lint'], [run.id]],
+        ['required_status_not_reported', ['lint'], [run.id]],
+      ]);
+      expect(warnings[0]!.message).to.include('trunk-merge/**');
+      expect(await mocks.statusWatch.check(run.id, later(40)), 'one finding per run').to.deep.equal([]);
+    });
+
+    it('clears as the missing statuses arrive, and when the run ends', async () => {
+      const { sut, mocks } = await newTestService({ requiredStatuses: ['ci', 'lint'] });
+      await mocks.submit(1);
+      await mocks.submit(2);
+      await sut.planQueue(mocks.queueId);
+      const [run1, run2] = [await mocks.runOf(1), await mocks.runOf(2)];
+      await mocks.statusWatch.check(run1.id, later(15));
+      await mocks.statusWatch.check(run2.id, later(15));
+      const queue = (await mocks.repos.queues.findById(mocks.queueId))!;
+      expect((await mocks.statusWatch.warnings(queue)).map((w) => w.code)).to.deep.equal([
+        'required_status_never_reported', 'required_status_not_reported', 'required_status_not_reported',
+      ]);
+      await mocks.ci(run1.sha!, 'pending', 'lint');
+      await mocks.ci(run1.sha!, 'pending', 'ci');
+      expect((await mocks.statusWatch.warnings(queue)).map((w) => [w.code, w.testRunIds])).to.deep.equal([
+        ['required_status_never_reported', [run2.id]],
+        ['required_status_not_reported', [run2.id]],
+      ]);
+      await mocks.repos.testRuns.conclude(run2.id, 'cancelled', 'user_requested', later(16));
+      expect(await mocks.statusWatch.warnings(queue)).to.deep.equal([]);
+    });
+
+    it('says nothing when every required status was reported, even as pending, or the run concluded', async () => {
+      const { sut, mocks } = await newTestService({ requiredStatuses: ['ci'] });
+      await mocks.submit(1);
+      await mocks.submit(2);
+      await sut.planQueue(mocks.queueId);
+      const [run1, run2] = [await mocks.runOf(1), await mocks.runOf(2)];
+      await mocks.ci(run1.sha!, 'pending');
+      expect(await mocks.statusWatch.check(run1.id, later(15))).to.deep.equal([]);
+      await mocks.repos.testRuns.conclude(run2.id, 'cancelled', 'user_requested', later(1));
+      expect(await mocks.statusWatch.check(run2.id, later(15))).to.deep.equal([]);
+      expect((await mocks.entry(1)).history.map((h) => h.reason)).to.not.include('required_status_not_reported');
+    });
+
+    it('a context CI reported on an earlier test branch is missing, not never reported', async () => {
+      const { sut, mocks } = await newTestService({ requiredStatuses: ['ci'] });
+      await mocks.submit(1);
+      await sut.planQueue(mocks.queueId);
+      await mocks.ci((await mocks.runOf(1)).sha!, 'success');
+      await sut.planQueue(mocks.queueId);
+      await mocks.submit(2);
+      await sut.planQueue(mocks.queueId);
+      const run2 = await mocks.runOf(2);
+      expect(await mocks.statusWatch.check(run2.id, later(15))).to.deep.equal(['ci']);
+      const queue = (await mocks.repos.queues.findById(mocks.queueId))!;
+      expect((await mocks.statusWatch.warnings(queue)).map((w) => w.code)).to.deep.equal(['required_status_not_reported']);
+    });
   });
 });

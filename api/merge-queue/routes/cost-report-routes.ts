@@ -1,0 +1,34 @@
+// POST /v1/getQueueCostReport: CI runs and minutes per merged pull request, and the wasted runs by cause.
+import type Router from '@koa/router';
+import { parseCostReport } from '../schemas/cost-report-schemas.js';
+import { authOf } from '../../middleware/auth.js';
+import type { CostReportService } from '../../../shared/merge-queue/services/cost-report-service.js';
+import type { CostReport } from '../../../shared/merge-queue/domain/metrics/cost-report.js';
+import type { RepoRef } from '../../../shared/repo-ref.js';
+
+export function registerCostReportRoutes(router: Router, costs: CostReportService): void {
+  router.post('/getQueueCostReport', async (ctx) => {
+    const body = parseCostReport(ctx.request.body);
+    const window = {
+      ...(body.since !== undefined ? { since: new Date(body.since) } : {}),
+      ...(body.until !== undefined ? { until: new Date(body.until) } : {}),
+    };
+    const report = await costs.report(authOf(ctx.state).orgId, body.repo, body.targetBranch, window);
+    ctx.body = serializeCostReport(body.repo, body.targetBranch, report);
+  });
+}
+
+function serializeCostReport(repo: RepoRef, targetBranch: string, r: CostReport) {
+  return {
+    repo: { host: repo.host, owner: repo.owner, name: repo.name },
+    targetBranch,
+    since: r.since.toISOString(),
+    until: r.until.toISOString(),
+    testRunsStarted: r.testRunsStarted,
+    ciMinutes: r.ciMinutes,
+    mergedPullRequests: r.mergedPullRequests,
+    testRunsPerMergedPr: r.testRunsPerMergedPr,
+    ciMinutesPerMergedPr: r.ciMinutesPerMergedPr,
+    wasted: r.wasted,
+  };
+}

@@ -1,0 +1,68 @@
+// POST /v1/getQueueCostReport: loads the runs started in the window, the pull requests merged in
+// it and the re-test decisions on the tested entries' timelines, and hands them to the pure
+// cost rules (shared/merge-queue/domain/metrics/cost-report.ts).
+import type { RepoRef } from '../../repo-ref.js';
+import { invalid } from '../../errors.js';
+import { computeCostReport, type CostReport } from '../domain/metrics/cost-report.js';
+import type { Queue, TestRun } from '../domain/model.js';
+import type { MergeQueueRepositories } from '../store/store.js';
+import type { QueueService } from './queue-service.js';
+
+export const DEFAULT_COST_WINDOW_DAYS = 7;
+export const MAX_COST_WINDOW_DAYS = 90;
+/** Runs one report reads at most (a 90-day window of a very busy queue stays bounded). */
+const MAX_RUNS = 200_000;
+const DAY_MS = 86_400_000;
+
+export interface CostReportDeps {
+  store: Pick<MergeQueueRepositories, 'entries' | 'testRuns'>;
+  queues: Pick<QueueService, 'get'>;
+}
+
+export class CostReportService {
+  constructor(private readonly deps: CostReportDeps) {}
+
+  async report(orgId: string, repo: RepoRef, branch: string, window: { since?: Date; until?: Date }, now = new Date()): Promise<CostReport> {
+    const until = window.until ?? now;
+    const since = window.since ?? new Date(until.getTime() - DEFAULT_COST_WINDOW_DAYS * DAY_MS);
+    if (since >= until) throw invalid('invalid_window', 'since must be before until', [{ path: '/since', message: 'must be before until' }]);
+    if (until.getTime() - since.getTime() > MAX_COST_WINDOW_DAYS * DAY_MS) {
+      throw invalid('invalid_window', `the window may span at most ${MAX_COST_WINDOW_DAYS} days`, [{ path: '/since', message: `at most ${MAX_COST_WINDOW_DAYS} days before until` }]);
+    }
+    const queue = await this.deps.queues.get(orgId, repo, branch);
+    return this.forQueue(queue, since, until);
+  }
+
+  /** The report of one queue over [since, until] (also used for the metrics' one-hour window). */
+  async forQueue(queue: Queue, since: Date, until: Date): Promise<CostReport> {
+    const { store } = this.deps;
+    const [created, merged] = await Promise.all([
+      store.testRuns.listCreatedSince(queue.id, since, MAX_RUNS),
+      store.entries.listMergedSince(queue.id, since),
+    ]);
+    const runs = created.filter((r) => r.createdAt <= until);
+    return computeCostReport({
+      since,
+      until,
+      runs,
+      mergedPullRequests: merged.filter((e) => e.stateChangedAt <= until).length,
+      flakyRetests: await this.flakyRetests(runs),
+    });
+  }
+
+  /** Failed runs whose group was re-tested because only known-flaky tests failed, with the decision's detail. */
+  private async flakyRetests(runs: readonly TestRun[]): Promise<Map<string, string>> {
+    const failed = new Set(runs.filter((r) => r.status === 'failed').map((r) => r.id));
+    const found = new Map<string, string>();
+    if (failed.size === 0) return found;
+    const entryIds = [...new Set(runs.filter((r) => failed.has(r.id)).flatMap((r) => r.entryIds))];
+    for (const e of await this.deps.store.entries.findByIds(entryIds)) {
+      for (const h of e.history) {
+        if (h.reason === 'test_run_retried_known_flaky' && h.testRunId && failed.has(h.testRunId) && !found.has(h.testRunId)) {
+          found.set(h.testRunId, h.detail ?? '');
+        }
+      }
+    }
+    return found;
+  }
+}

@@ -1,0 +1,81 @@
+// The stall watchdog (shared/merge-queue/domain/status-watch.ts has the rules): a delayed job per
+// built run looks at its statuses once statusWaitMinutes have passed; statuses arriving later
+// shrink what it found, and the queue's warnings are read from what is stored.
+import type { Queue, TestRun } from '../domain/model.js';
+import { afterStatusReported, statusWarnings, unreportedContexts, type QueueWarning } from '../domain/status-watch.js';
+import { repoKey } from '../../repo-ref.js';
+import type { MergeQueueRepositories } from '../store/store.js';
+import type { TimelineNote } from '../store/entry-repository.js';
+import type { Logger } from '../../logging.js';
+
+/** Recent runs whose reports tell whether CI ever reported a context on this queue's test branches. */
+const RECENT_RUNS_LOOKED_AT = 50;
+
+export interface StatusWatchDeps {
+  store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'testRuns' | 'commitStatuses'>;
+  logger: Logger;
+}
+
+export class StatusWatchService {
+  constructor(private readonly deps: StatusWatchDeps) {}
+
+  /**
+   * The delayed check of one run: if it is still in progress and some required context has no
+   * report at all on its head, record the finding on the run and a timeline note on its entries.
+   * Returns the contexts found missing (empty when there is nothing to say).
+   */
+  async check(testRunId: string, now = new Date()): Promise<string[]> {
+    const { store, logger } = this.deps;
+    const run = await store.testRuns.findById(testRunId);
+    if (!run || run.status !== 'in_progress' || !run.sha || run.statusWatch) return [];
+    const queue = await store.queues.findById(run.queueId);
+    if (!queue) return [];
+    const key = repoKey(queue.repo);
+    const reported = (await store.commitStatuses.forCommit(run.orgId, key, run.sha)).map((s) => s.context);
+    const missing = unreportedContexts(run.requiredStatuses, reported);
+    if (missing.length === 0) return [];
+    const neverReported = await this.neverReported(queue, run, missing);
+    const recorded = await store.testRuns.recordStatusWatch(run.id, { firedAt: now, missing, neverReported });
+    if (!recorded) return [];
+    const detail =
+      `no report of required status ${missing.map((c) => `"${c}"`).join(', ')} on ${run.branch} after ${queue.statusWaitMinutes} min` +
+      (neverReported.length > 0 ? '; never reported on any recent test branch: does CI run on trunk-merge/**?' : '');
+    for (const entryId of run.entryIds) {
+      await this.addNote(entryId, { reason: 'required_status_not_reported', detail, testRunId: run.id }, now);
+    }
+    logger.warn({ testRunId: run.id, queueId: queue.id, missing, neverReported }, 'required statuses not reported on a test branch');
+    return missing;
+  }
+
+  /** A status arrived on the head of in-progress runs: what their watch found shrinks. */
+  async statusReported(runs: readonly TestRun[], context: string): Promise<void> {
+    for (const run of runs) {
+      if (!run.statusWatch) continue;
+      const next = afterStatusReported(run.statusWatch, context);
+      if (next === run.statusWatch) continue;
+      await this.deps.store.testRuns.recordStatusWatch(run.id, next);
+    }
+  }
+
+  async warnings(queue: Queue): Promise<QueueWarning[]> {
+    return statusWarnings(await this.deps.store.testRuns.listOpen(queue.id));
+  }
+
+  private async neverReported(queue: Queue, run: TestRun, missing: readonly string[]): Promise<string[]> {
+    const { store } = this.deps;
+    const shas = (await store.testRuns.listCurrentAndRecent(queue.id, RECENT_RUNS_LOOKED_AT))
+      .flatMap((r) => (r.id !== run.id && r.sha ? [r.sha] : []));
+    const byCommit = await store.commitStatuses.forCommits(run.orgId, repoKey(queue.repo), shas);
+    const ever = new Set([...byCommit.values()].flat().map((s) => s.context));
+    return missing.filter((c) => !ever.has(c));
+  }
+
+  /** A note must not be lost to a concurrent transition: it is retried on the entry as it is now. */
+  private async addNote(entryId: string, note: TimelineNote, now: Date): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if (await this.deps.store.entries.addTimelineNote(entryId, note, now)) return;
+      if (!(await this.deps.store.entries.findById(entryId))) return;
+    }
+    this.deps.logger.warn({ entryId, reason: note.reason }, 'timeline note not recorded: the entry kept changing');
+  }
+}

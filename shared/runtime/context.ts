@@ -155,7 +155,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     pullRequests,
     commitStatuses,
     testingDetails: new TestingDetailsService({ store: repositories, queues }),
-    sync: new SyncService({ store: repositories, providers, pullRequests, logger, requestPlan }),
+    sync: new SyncService({ store: repositories, providers, logger, requestPlan }),
     engine: new EngineService({
       store: repositories,
       providers,

@@ -11,6 +11,7 @@ import type { Logger } from '../../../logging.js';
 import type { RepoRef } from '../../../repo-ref.js';
 import { loadSnapshot } from './plan-snapshot.js';
 import { ActionApplier, toBuilt } from './action-applier.js';
+import { ReadinessService } from '../readiness-service.js';
 
 export interface EngineDeps {
   store: MergeQueueRepositories;
@@ -37,11 +38,13 @@ export const MAX_ITERATIONS = 100;
 
 export class EngineService {
   private readonly applier: ActionApplier;
+  private readonly readiness: ReadinessService;
   private readonly now: () => Date;
 
   constructor(private readonly deps: EngineDeps) {
     const { store, logger, scheduleTimeout, evaluateRun, newRunId } = deps;
     this.applier = new ActionApplier({ store, logger, scheduleTimeout, evaluateRun, ...(newRunId ? { newRunId } : {}) });
+    this.readiness = new ReadinessService({ store });
     this.now = deps.clock ?? (() => new Date());
   }
 
@@ -112,6 +115,8 @@ export class EngineService {
   private async recover(queue: Queue, provider: GitProvider): Promise<void> {
     await this.resumeBuilds(queue, provider);
     await this.completeInterruptedMerges(queue, provider);
+    // Submissions are admitted by the API with their mergeability undecided: decided here, before planning.
+    await this.readiness.decideSubmitted(queue, provider);
     await this.applyModeToReadiness(queue);
   }
 

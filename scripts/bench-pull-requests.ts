@@ -233,11 +233,11 @@ async function main(): Promise<void> {
       `setImpactedTargets with 100,000 targets: median ${fmt(median(uploadMs))} ms (${uploadMs.map(fmt).join(' · ')}).`,
   );
 
-  console.log(
-    withWorkers
-      ? ''
-      : `Mergeability of the ${submissions} submissions decided off the request path (what the planning pass does): median ${(median(decideMs) / 1000).toFixed(2)} s (${decideMs.map((m) => (m / 1000).toFixed(2)).join(' · ')}).`,
-  );
+  if (!withWorkers) {
+    console.log(
+      `Mergeability of the ${submissions} submissions decided off the request path (what the planning pass does): median ${(median(decideMs) / 1000).toFixed(2)} s (${decideMs.map((m) => (m / 1000).toFixed(2)).join(' · ')}).`,
+    );
+  }
   console.log(`\nNew submissions (${submissions} per size and run) to a paused queue already holding N entries:\n`);
   console.log('| target | median req/s | median p99 (ms) | of the baseline (median per run) | req/s per run |');
   console.log('|---|---|---|---|---|');

@@ -9,6 +9,8 @@ export interface ScaleOutOptions {
   target: ScaleOutTarget;
   /** Worker processes (compose only). */
   workers: number;
+  /** Measurements on the same stack, each with a fresh repository and queue (the table gives each and the median). */
+  runs: number;
   /** Pull requests submitted, all at once at the start. */
   pullRequests: number;
   /** How long the simulated CI takes to pass a test branch. */
@@ -25,7 +27,7 @@ export interface ScaleOutOptions {
   apiUrl: string;
 }
 
-export const USAGE = `npm run bench:scale-out -- [--embedded] [--workers 2] [--pull-requests 300] [--ci-seconds 30]
+export const USAGE = `npm run bench:scale-out -- [--embedded] [--workers 2] [--runs 3] [--pull-requests 200] [--ci-seconds 20]
   [--concurrency 8] [--get-queue-connections 10] [--timeout-minutes 30] [--keep] [--api-url http://127.0.0.1:8080]`;
 
 /** A command line the benchmark cannot run: the message says which option and why. */
@@ -51,8 +53,9 @@ export function parseScaleOutArgs(argv: readonly string[]): ScaleOutOptions {
       options: {
         embedded: { type: 'boolean', default: false },
         workers: { type: 'string' },
-        'pull-requests': { type: 'string', default: '300' },
-        'ci-seconds': { type: 'string', default: '30' },
+        runs: { type: 'string', default: '3' },
+        'pull-requests': { type: 'string', default: '200' },
+        'ci-seconds': { type: 'string', default: '20' },
         concurrency: { type: 'string', default: '8' },
         'get-queue-connections': { type: 'string', default: '10' },
         'timeout-minutes': { type: 'string', default: '30' },
@@ -84,6 +87,7 @@ export function parseScaleOutArgs(argv: readonly string[]): ScaleOutOptions {
   return {
     target,
     workers: values.workers === undefined ? 2 : integer('workers', values.workers, 1, 64),
+    runs: integer('runs', values.runs, 1, 100),
     pullRequests: integer('pull-requests', values['pull-requests'], 1, 100_000),
     ciSeconds: integer('ci-seconds', values['ci-seconds'], 0, 86_400),
     concurrency: integer('concurrency', values.concurrency, 1, 1000),

@@ -32,8 +32,9 @@ describe('scale-out benchmark: command line', () => {
     expect(parseScaleOutArgs([])).to.deep.equal({
       target: 'compose',
       workers: 2,
-      pullRequests: 300,
-      ciSeconds: 30,
+      runs: 3,
+      pullRequests: 200,
+      ciSeconds: 20,
       concurrency: 8,
       getQueueConnections: 10,
       timeoutMinutes: 30,
@@ -44,16 +45,17 @@ describe('scale-out benchmark: command line', () => {
 
   it('reads every option', () => {
     const opts = parseScaleOutArgs([
-      '--workers', '4', '--pull-requests', '1000', '--ci-seconds', '0', '--concurrency', '16',
+      '--workers', '4', '--runs', '5', '--pull-requests', '1000', '--ci-seconds', '0', '--concurrency', '16',
       '--get-queue-connections', '20', '--timeout-minutes', '60', '--keep', '--api-url', 'http://10.0.0.5:8080',
     ]);
-    expect(opts).to.deep.include({ target: 'compose', workers: 4, pullRequests: 1000, ciSeconds: 0, concurrency: 16, getQueueConnections: 20, timeoutMinutes: 60, keep: true, apiUrl: 'http://10.0.0.5:8080' });
+    expect(opts).to.deep.include({ target: 'compose', workers: 4, runs: 5, pullRequests: 1000, ciSeconds: 0, concurrency: 16, getQueueConnections: 20, timeoutMinutes: 60, keep: true, apiUrl: 'http://10.0.0.5:8080' });
     expect(parseScaleOutArgs(['--embedded', '--pull-requests', '20']).target).to.equal('embedded');
   });
 
   it('refuses what it cannot do, naming the option', () => {
     const cases: Array<[string[], RegExp]> = [
       [['--workers', '0'], /--workers must be an integer from 1 to 64/],
+      [['--runs', '0'], /--runs must be an integer from 1 to 100/],
       [['--pull-requests', '1.5'], /--pull-requests must be an integer/],
       [['--ci-seconds', '-1'], /--ci-seconds/],
       [['--concurrency', 'many'], /--concurrency must be an integer from 1 to 1000 \(got "many"\)/],

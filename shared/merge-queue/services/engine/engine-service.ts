@@ -115,7 +115,7 @@ export class EngineService {
   private async recover(queue: Queue, provider: GitProvider): Promise<void> {
     await this.resumeBuilds(queue, provider);
     await this.completeInterruptedMerges(queue, provider);
-    // Submissions are admitted by the API with their mergeability undecided: decided here, before planning.
+    // The API stores submissions with their mergeability undecided: decided here, before planning.
     await this.readiness.decideSubmitted(queue, provider);
     await this.applyModeToReadiness(queue);
   }

@@ -1,8 +1,9 @@
 // Benchmark of the pull-request endpoints: submitPullRequest (new pull requests, and
 // resubmissions of queued ones), getSubmittedPullRequest, and getQueue on a queue holding
-// `--submissions` entries; plus the cost of one provider poll over that queue.
+// `--submissions` entries; plus the cost of one provider poll over that queue; plus the curve of
+// new submissions against the size of the queue they join (`--sizes`).
 //
-//   npx tsx scripts/bench-pull-requests.ts [--runs 3] [--duration 10] [--connections 10] [--submissions 1000]
+//   npx tsx scripts/bench-pull-requests.ts [--runs 3] [--duration 10] [--connections 10] [--submissions 1000] [--sizes 100,1000,10000] [--no-workers]
 //
 // Starts a private redis-server and the service in-process with its workers (embedded database
 // in memory, the same code path as `npm start`, so planning passes triggered by submissions
@@ -10,22 +11,25 @@
 // `--submissions` pull request refs (written in one `git fast-import`) and a fresh running queue
 // (concurrency 1, a required status nobody reports: one entry tests, the rest wait in pending).
 // The periodic provider poll and reconciler are turned off during the measurements and one poll
-// is timed separately. Prints medians over the runs as a Markdown table.
+// is timed separately. Without the workers, the mergeability of the submissions (decided by the
+// planning pass, off the request path) is decided and timed once before the poll.
+// The curve: for each size N, a paused queue already holding N entries (held in not_ready, as a
+// backlog, inserted directly into the store) receives `--submissions` new pull requests.
+// Prints medians over the runs as Markdown tables.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import Koa from 'koa';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import { startRedis } from './lib/redis-server.mjs';
 import { startTestService, type TestService } from './lib/test-service.js';
 import { makeGitRoot, removeGitRoot } from './lib/git-fixtures.js';
 import { waitFor } from './lib/wait.js';
-import { gitText, runGit } from '../shared/providers/local/git-runner.js';
-import { conventionalRepositoryPath } from '../shared/providers/local/repo-path.js';
+import { createBenchRepo } from './lib/bench-repo.js';
 import type { RepoRef } from '../shared/repo-ref.js';
 import { machineSummary, median } from './lib/bench-stats.js';
+import { makeEntry } from './lib/entries.js';
+import { ReadinessService } from '../shared/merge-queue/services/readiness-service.js';
 
 const { values } = parseArgs({
   options: {
@@ -33,6 +37,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
     submissions: { type: 'string', default: '1000' },
+    sizes: { type: 'string', default: '100,1000,10000' },
     // --no-workers: the API alone (planning jobs are queued but not run), to tell its cost from the engine's.
     workers: { type: 'boolean', default: true },
   },
@@ -43,30 +48,15 @@ const duration = Number(values.duration);
 const connections = Number(values.connections);
 const submissions = Number(values.submissions);
 const withWorkers = values.workers !== false;
+const sizes = values.sizes.split(',').map(Number);
+for (const n of [runs, duration, connections, submissions, ...sizes]) {
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error('--runs, --duration, --connections, --submissions and --sizes take positive integers');
+}
 
 interface Sample {
   rps: number;
   p99: number;
   bad: number;
-}
-
-/** A bare repository with `main` and pull requests 1..count, each adding its own file. */
-async function createBenchRepo(root: string, repo: RepoRef, count: number): Promise<void> {
-  const dir = conventionalRepositoryPath(root, repo);
-  await mkdir(path.dirname(dir), { recursive: true });
-  await runGit(['init', '--quiet', '--bare', '--initial-branch=main', dir]);
-  const who = 'Bench Author <bench@example.com> 1700000000 +0000';
-  const chunks: string[] = [];
-  const readme = '# bench\n';
-  chunks.push(`commit refs/heads/main\nmark :1\nauthor ${who}\ncommitter ${who}\ndata 8\nInitial\nM 100644 inline README.md\ndata ${readme.length}\n${readme}\n`);
-  for (let n = 1; n <= count; n++) {
-    const msg = `Change ${n}\n`;
-    const content = `${n}\n`;
-    chunks.push(
-      `commit refs/pull/${n}/head\nauthor ${who}\ncommitter ${who}\ndata ${msg.length}\n${msg}from :1\nM 100644 inline changes/pr-${n}.txt\ndata ${content.length}\n${content}\n`,
-    );
-  }
-  await gitText(['fast-import', '--quiet'], { gitDir: dir, input: chunks.join('') });
 }
 
 function summarise(result: autocannon.Result): Sample {
@@ -101,6 +91,30 @@ async function planIdle(svc: TestService): Promise<void> {
   );
 }
 
+/** Inserts `count` entries held in not_ready (decided, mergeable) into the queue: a backlog the submissions join. */
+async function preload(svc: TestService, queueId: string, count: number): Promise<void> {
+  const entries = [];
+  for (let i = 0; i < count; i++) {
+    const seq = await svc.ctx.store.queues.allocateSeq(queueId);
+    entries.push(makeEntry({ queueId, orgId: svc.orgId, prNumber: 1_000_000 + i, seq }));
+  }
+  for (let i = 0; i < entries.length; i += 200) await Promise.all(entries.slice(i, i + 200).map((e) => svc.ctx.store.entries.insert(e)));
+}
+
+/** Creates the queue (running, or paused) with a required status nobody reports; returns its id. */
+async function createQueue(svc: TestService, ref: { repo: RepoRef; targetBranch: string }, state: 'running' | 'paused'): Promise<string> {
+  for (const [p, body] of [
+    ['/createQueue', ref],
+    ['/updateQueue', { ...ref, requiredStatuses: ['ci/test'], ...(state === 'paused' ? { state } : {}) }],
+  ] as const) {
+    const res = await svc.post(p, body);
+    if (res.status !== 200) throw new Error(`${p} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  }
+  const stored = await svc.ctx.store.queues.find(svc.orgId, ref.repo, ref.targetBranch);
+  if (!stored) throw new Error('queue not found');
+  return stored.id;
+}
+
 async function main(): Promise<void> {
   const redis = await startRedis();
   process.env.REDIS_URL = redis.url;
@@ -127,18 +141,14 @@ async function main(): Promise<void> {
   const pollMs: number[] = [];
   const admitMs: number[] = [];
   const uploadMs: number[] = [];
+  const decideMs: number[] = [];
+  const curve: Record<number, Sample[]> = {};
 
   for (let run = 0; run < runs; run++) {
     const repo: RepoRef = { host: 'github.com', owner: 'bench', name: `prs-${run}` };
     await createBenchRepo(gitRoot, repo, submissions);
     const ref = { repo, targetBranch: 'main' };
-    for (const [p, body] of [
-      ['/createQueue', ref],
-      ['/updateQueue', { ...ref, requiredStatuses: ['ci/test'] }],
-    ] as const) {
-      const res = await svc.post(p, body);
-      if (res.status !== 200) throw new Error(`${p} answered ${res.status}: ${JSON.stringify(res.body)}`);
-    }
+    await createQueue(svc, ref, 'running');
     const numberOf = (i: number) => (i % submissions) + 1;
     results.hello!.push(summarise(await autocannon({ url: helloUrl, connections, duration })));
 
@@ -165,9 +175,19 @@ async function main(): Promise<void> {
     if (upload.status !== 200) throw new Error(`setImpactedTargets answered ${upload.status}`);
     uploadMs.push(performance.now() - uploadStarted);
 
-    // One provider poll over the queue: reads every queued pull request and the target head.
     const stored = await svc.ctx.store.queues.find(svc.orgId, repo, 'main');
     if (!stored) throw new Error('queue not found');
+    if (!withWorkers) {
+      // The workers' share of the submissions, done here once: one merge per pull request.
+      const provider = await svc.ctx.providers.providerFor(repo);
+      if (!provider) throw new Error('repository not found');
+      const decideStarted = performance.now();
+      const decided = await new ReadinessService({ store: svc.ctx.store }).decideSubmitted(stored, provider);
+      if (decided !== submissions) throw new Error(`decided ${decided} of ${submissions} submissions`);
+      decideMs.push(performance.now() - decideStarted);
+    }
+
+    // One provider poll over the queue: reads every queued pull request and the target head.
     const pollStarted = performance.now();
     await svc.ctx.services.sync.syncQueue(stored);
     pollMs.push(performance.now() - pollStarted);
@@ -175,6 +195,18 @@ async function main(): Promise<void> {
     // Leave nothing behind that later runs would plan around.
     await svc.post('/updateQueue', { ...ref, state: 'paused' });
     if (withWorkers) await planIdle(svc);
+
+    // The curve: new submissions joining a queue that already holds `size` entries.
+    for (const size of sizes) {
+      const curveRepo: RepoRef = { host: 'github.com', owner: 'bench', name: `curve-${size}-${run}` };
+      await createBenchRepo(gitRoot, curveRepo, submissions);
+      const curveRef = { repo: curveRepo, targetBranch: 'main' };
+      const queueId = await createQueue(svc, curveRef, 'paused');
+      await preload(svc, queueId, size);
+      const sample = await load(svc, 'submitPullRequest', (i) => ({ ...curveRef, pr: { number: numberOf(i) } }), { amount: submissions });
+      (curve[size] ??= []).push(sample);
+      if (withWorkers) await planIdle(svc);
+    }
     console.error(`run ${run + 1}/${runs} done`);
   }
 
@@ -200,6 +232,16 @@ async function main(): Promise<void> {
       `one provider poll over ${submissions} queued pull requests: median ${(median(pollMs) / 1000).toFixed(2)} s (${pollMs.map((m) => (m / 1000).toFixed(2)).join(' · ')}); ` +
       `setImpactedTargets with 100,000 targets: median ${fmt(median(uploadMs))} ms (${uploadMs.map(fmt).join(' · ')}).`,
   );
+
+  if (!withWorkers) {
+    console.log(
+      `Mergeability of the ${submissions} submissions decided off the request path (what the planning pass does): median ${(median(decideMs) / 1000).toFixed(2)} s (${decideMs.map((m) => (m / 1000).toFixed(2)).join(' · ')}).`,
+    );
+  }
+  console.log(`\nNew submissions (${submissions} per size and run) to a paused queue already holding N entries:\n`);
+  console.log('| target | median req/s | median p99 (ms) | of the baseline (median per run) | req/s per run |');
+  console.log('|---|---|---|---|---|');
+  for (const size of sizes) console.log(row(`submitPullRequest, queue holding ${size.toLocaleString('en-US')}`, curve[size] ?? []));
 
   helloServer.close();
   await svc.close();

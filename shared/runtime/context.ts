@@ -162,7 +162,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     pullRequests,
     commitStatuses,
     testingDetails: new TestingDetailsService({ store: repositories, queues, testResults: flaky.runResults }),
-    sync: new SyncService({ store: repositories, providers, pullRequests, logger, requestPlan }),
+    sync: new SyncService({ store: repositories, providers, logger, requestPlan }),
     engine: new EngineService({
       store: repositories,
       providers,

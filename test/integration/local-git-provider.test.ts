@@ -254,6 +254,26 @@ describe('local git provider (integration, real git)', function () {
       expect(await rejects(provider.getPullRequest(fx.repo, 6))).to.be.instanceOf(InvalidPullMetadataError);
     });
 
+    it('reads arriving together are answered each on its own: one that cannot be described fails alone', async () => {
+      const fx = await newRepo();
+      const heads = new Map<number, string>();
+      for (const n of [1, 2, 3]) heads.set(n, (await createPullRequest(fx, { number: n, commits: [{ message: `pr ${n}`, files: { [`${n}.txt`]: `${n}\n` } }] })).headSha);
+      await mkdir(path.join(fx.dir, 'pulls'), { recursive: true });
+      await writeFile(path.join(fx.dir, 'pulls', '3.json'), '{ not json');
+      // Several batches: the reads issued while the first listing runs go in the next one.
+      const reads = [1, 2, 3, 404, 2, 1].map((n) => provider.getPullRequest(fx.repo, n).then((pr) => pr, (err: unknown) => err));
+      await new Promise((r) => setImmediate(r));
+      reads.push(provider.getPullRequest(fx.repo, 2).then((pr) => pr, (err: unknown) => err));
+      const [one, two, three, missing, twoAgain, oneAgain, twoLater] = await Promise.all(reads);
+      expect(one).to.include({ number: 1, headSha: heads.get(1), title: 'pr 1' });
+      expect(two).to.include({ number: 2, headSha: heads.get(2), title: 'pr 2' });
+      expect(three).to.be.instanceOf(InvalidPullMetadataError);
+      expect(missing).to.equal(null);
+      expect(twoAgain).to.deep.equal(two);
+      expect(oneAgain).to.deep.equal(one);
+      expect(twoLater).to.deep.equal(two);
+    });
+
     it('refuses pull request numbers that are not positive integers', async () => {
       const fx = await newRepo();
       for (const n of [0, -1, 1.5, Number.NaN]) expect(await rejects(provider.getPullRequest(fx.repo, n))).to.be.instanceOf(InvalidGitNameError);

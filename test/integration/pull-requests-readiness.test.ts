@@ -31,6 +31,25 @@ describe('pull requests: readiness, admission and provider changes', function ()
   }
 
   describe('gitHubMergeability (git merge machinery on real commits)', () => {
+    it('a submission answers before git is asked: in_progress until the planning pass decides it', async () => {
+      const q = await makeQueue(svc, { settings: { state: 'paused' } });
+      await q.pr(1);
+      const plans = svc.ctx.jobs.queue('plan');
+      await plans.pause();
+      try {
+        expect((await q.submit(1)).status).to.equal(200);
+        expect((await q.get(1)).readiness).to.deep.equal({ doesBaseBranchMatch: true, gitHubMergeability: 'in_progress', requiresImpactedTargets: false, hasImpactedTargets: false });
+        expect((await q.entry(1)).readinessBasis).to.equal(null);
+      } finally {
+        await plans.resume();
+      }
+      await q.mergeabilityDecided(1);
+      const decided = await q.entry(1);
+      expect(decided.readiness.gitHubMergeability).to.equal('mergeable');
+      expect(decided.readinessBasis).to.deep.equal({ targetSha: q.fx.initialSha, headSha: decided.prSha, mode: 'single' });
+      expect(decided.state).to.equal('not_ready');
+    });
+
     it('not_mergeable for a pull request that conflicts with the target head; it waits in not_ready', async () => {
       const q = await makeQueue(svc);
       await pushToBranch(q.fx, 'main', [{ message: 'main edits line two', files: { 'shared.txt': lines('TWO (main)') } }]);

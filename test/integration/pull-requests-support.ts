@@ -151,10 +151,19 @@ export class PrQueue {
     return this.svc.post('/submitPullRequest', { ...this.ref, pr: { number: n }, ...extra });
   }
 
+  /**
+   * Submits and waits for the planning pass the submission asked for to decide its mergeability
+   * (the API answers before git is asked: docs/decisions.md), so a test starts from the decided entry.
+   */
   async submitOk(n: number, extra: Record<string, unknown> = {}): Promise<void> {
     const res = await this.submit(n, extra);
     expect(res.status, `submit #${n}: ${JSON.stringify(res.body)}`).to.equal(200);
     expectOpenApiResponse('/submitPullRequest', res.body);
+    await this.mergeabilityDecided(n);
+  }
+
+  async mergeabilityDecided(n: number): Promise<void> {
+    await waitFor(`#${n}'s mergeability decided`, async () => (await this.entry(n)).readiness.gitHubMergeability !== 'in_progress');
   }
 
   getRaw(pr: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<ApiResponse> {

@@ -2,11 +2,10 @@
 // State changes are compare-and-set transitions with reason codes; the engine (planner) does
 // everything that follows from them.
 import { randomUUID } from 'node:crypto';
-import type { Entry, EntryState, Queue, Readiness, ReadinessBasis } from '../domain/model.js';
+import type { Entry, EntryState, Queue } from '../domain/model.js';
 import type { RepoRef } from '../../repo-ref.js';
 import { ACTIVE_ENTRY_STATES, TERMINAL_ENTRY_STATES } from '../domain/model.js';
 import { resolvePriority, type PriorityInput } from '../domain/priority.js';
-import { evaluateReadiness } from '../domain/readiness.js';
 import { conflict, invalid, notFound, repositoryNotFound } from '../../errors.js';
 import { CAS_LOST, retryCompareAndSet } from '../../compare-and-set.js';
 import { isDuplicateKeyError } from '../../database/collection.js';
@@ -16,6 +15,7 @@ import type { EntryPageQuery } from '../store/entry-repository.js';
 import type { GitProvider, ProviderRegistry, PullRequestInfo } from '../../providers/provider.js';
 import type { Logger } from '../../logging.js';
 import type { QueueService } from './queue-service.js';
+import { ReadinessService } from './readiness-service.js';
 
 export interface PullRequestServiceDeps {
   store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'impactedTargets'>;
@@ -45,7 +45,11 @@ export interface ListPage {
 }
 
 export class PullRequestService {
-  constructor(private readonly deps: PullRequestServiceDeps) {}
+  private readonly readiness: ReadinessService;
+
+  constructor(private readonly deps: PullRequestServiceDeps) {
+    this.readiness = new ReadinessService({ store: deps.store });
+  }
 
   async submit(orgId: string, input: SubmitInput): Promise<Entry> {
     const { repo, branch, prNumber, priority: priorityInput, noBatch } = input;
@@ -82,7 +86,7 @@ export class PullRequestService {
       // A draft cannot be merged, and the poller cancels queued drafts (pr_converted_to_draft):
       // accepting one would test it and then drop it at the next poll.
       if (pr.draft) throw conflict('pull_request_draft', `pull request #${prNumber} is a draft; mark it ready for review, then submit it`);
-      const entry = await this.newEntry(queue, pr, provider, priority, noBatch ?? false);
+      const entry = await this.newEntry(queue, pr, priority, noBatch ?? false);
       try {
         await this.deps.store.entries.insert(entry);
       } catch (err) {
@@ -104,13 +108,13 @@ export class PullRequestService {
   private async newEntry(
     queue: Queue,
     pr: PullRequestInfo,
-    provider: GitProvider,
     priority: { value: number; name: string; usedDefaultPriorityName: string },
     noBatch: boolean,
   ): Promise<Entry> {
     const now = new Date();
     const seq = await this.deps.store.queues.allocateSeq(queue.id);
-    const { readiness, basis } = await this.readinessFor(queue, pr, provider);
+    // Mergeability is decided by the planning pass this submission asks for, off the request.
+    const readiness = await this.readiness.undecided(queue, pr);
     return {
       id: randomUUID(),
       orgId: queue.orgId,
@@ -131,7 +135,7 @@ export class PullRequestService {
       submittedAt: now,
       seq,
       readiness,
-      readinessBasis: basis,
+      readinessBasis: null,
       currentRunId: null,
       verifiedByTestRun: null,
       mergedSha: null,
@@ -140,29 +144,6 @@ export class PullRequestService {
       history: [{ at: now, from: null, to: 'not_ready', reason: 'api_requested', detail: `submitted at ${pr.headSha.slice(0, 12)}` }],
       version: 1,
     };
-  }
-
-  /**
-   * Readiness of a pull request for a queue, from the provider and the stored targets, with the
-   * shas it was computed for (so it is recomputed only when one of them moves).
-   */
-  async readinessFor(
-    queue: Queue,
-    pr: PullRequestInfo,
-    provider: GitProvider,
-  ): Promise<{ readiness: Readiness; basis: ReadinessBasis | null }> {
-    const targetHead = await provider.branchHead(queue.repo, queue.branch);
-    const mergeability = targetHead === null ? 'unspecified' : await provider.mergeability(queue.repo, { baseSha: targetHead, headSha: pr.headSha });
-    const hasImpactedTargets = await this.deps.store.impactedTargets.has(queue.id, pr.number, pr.headSha);
-    const mode = queue.pendingMode ?? queue.mode;
-    const readiness = evaluateReadiness({
-      prBaseBranch: pr.baseBranch ?? queue.branch,
-      queueBranch: queue.branch,
-      mergeability,
-      mode,
-      hasImpactedTargets,
-    });
-    return { readiness, basis: targetHead === null ? null : { targetSha: targetHead, headSha: pr.headSha, mode } };
   }
 
   async cancel(orgId: string, repo: RepoRef, branch: string, prNumber: number): Promise<void> {

@@ -7,12 +7,11 @@ import { syncDecision } from '../domain/pr-sync.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import type { GitProvider, ProviderRegistry, PullRequestInfo } from '../../providers/provider.js';
 import type { Logger } from '../../logging.js';
-import type { PullRequestService } from './pull-request-service.js';
+import { ReadinessService } from './readiness-service.js';
 
 export interface SyncServiceDeps {
-  store: Pick<MergeQueueRepositories, 'queues' | 'entries'>;
+  store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'impactedTargets'>;
   providers: ProviderRegistry;
-  pullRequests: PullRequestService;
   logger: Logger;
   requestPlan: (queueId: string, why: string) => Promise<void>;
 }
@@ -25,7 +24,11 @@ export interface SyncOutcome {
 }
 
 export class SyncService {
-  constructor(private readonly deps: SyncServiceDeps) {}
+  private readonly readiness: ReadinessService;
+
+  constructor(private readonly deps: SyncServiceDeps) {
+    this.readiness = new ReadinessService({ store: deps.store });
+  }
 
   /** Syncs every queue that has active entries (the provider poller's job). */
   async syncAll(): Promise<void> {
@@ -101,7 +104,7 @@ export class SyncService {
           this.deps.logger.info({ entryId: entry.id, prNumber: entry.prNumber }, 'pull request merged outside the queue');
         }
       } else if (decision.kind === 'refresh_readiness' && pr && targetSha) {
-        const { readiness, basis } = await this.deps.pullRequests.readinessFor(queue, pr, provider);
+        const { readiness, basis } = await this.readiness.evaluate(queue, pr, provider, targetSha);
         const updated = await this.deps.store.entries.patch(entry.id, entry.version, {
           readiness,
           prBaseBranch: pr.baseBranch ?? queue.branch,

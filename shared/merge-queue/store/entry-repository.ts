@@ -92,6 +92,8 @@ export interface EntryRepository {
   /** Every entry of the queue that has not ended, in priority then admission order. */
   listActive(queueId: string): Promise<Entry[]>;
   listInStates(queueId: string, states: readonly EntryState[]): Promise<Entry[]>;
+  /** not_ready entries whose mergeability is still to be decided (new submissions), in queue order. */
+  listAwaitingMergeability(queueId: string): Promise<Entry[]>;
   /** Entries the queue merged at or after `since`. */
   listMergedSince(queueId: string, since: Date): Promise<Entry[]>;
   listPage(queueId: string, query: EntryPageQuery): Promise<Entry[]>;
@@ -162,6 +164,11 @@ export class DbEntryRepository implements EntryRepository {
 
   async listInStates(queueId: string, states: readonly EntryState[]): Promise<Entry[]> {
     return (await this.col.find({ queueId, state: { $in: [...states] } }, { sort: { priorityValue: 1, seq: 1 } })).map(toEntry);
+  }
+
+  async listAwaitingMergeability(queueId: string): Promise<Entry[]> {
+    const filter: Filter<EntryDoc> = { queueId, state: 'not_ready', 'readiness.gitHubMergeability': 'in_progress' };
+    return (await this.col.find(filter, { sort: { priorityValue: 1, seq: 1 } })).map(toEntry);
   }
 
   async listMergedSince(queueId: string, since: Date): Promise<Entry[]> {

@@ -11,6 +11,7 @@
 // - the `url` of pull request N is `file://<repository directory>/pull/N`, a label for humans
 //   shaped like a forge link, not a path that exists.
 import { pathToFileURL } from 'node:url';
+import DataLoader from 'dataloader';
 import type { MergeMethod } from '../../merge-queue/domain/model.js';
 import type { RepoRef } from '../../repo-ref.js';
 import type {
@@ -29,7 +30,7 @@ import { GitRepository, type RefEntry } from './git-repository.js';
 import type { GitIdentity } from './git-runner.js';
 import { KeyedSerializer } from '../keyed-serializer.js';
 import { readPullMetadata } from './pull-metadata.js';
-import { locateRepository } from './repo-path.js';
+import { conventionalRepositoryPath, locateRepository } from './repo-path.js';
 
 export interface LocalGitProviderOptions {
   /** LOCAL_GIT_ROOT. */
@@ -68,6 +69,14 @@ export class LocalGitProvider implements GitProvider {
   private readonly maxFileBytes: number;
   /** Writes to one repository run one at a time within this process. */
   private readonly writes = new KeyedSerializer();
+  /**
+   * Where each repository was found by the last existence check, by its conventional path.
+   * The registry checks existence (repositoryExists) before every use case, so the calls that
+   * follow reuse that answer rather than looking again (two stats, more for a case-insensitive match).
+   */
+  private readonly located = new Map<string, string>();
+  /** Pull request reads of one repository, batched: one ref listing for the reads that arrive together. */
+  private readonly pullLoaders = new Map<string, DataLoader<number, PullRequestInfo | null>>();
 
   constructor(opts: LocalGitProviderOptions) {
     this.root = opts.root;
@@ -76,9 +85,18 @@ export class LocalGitProvider implements GitProvider {
   }
 
   private async open(repo: RepoRef): Promise<GitRepository> {
-    const dir = await locateRepository(this.root, repo);
+    const dir = this.located.get(conventionalRepositoryPath(this.root, repo)) ?? (await this.locate(repo));
     if (!dir) throw new RepositoryNotFoundError(repo);
     return new GitRepository(dir, this.committer);
+  }
+
+  /** Looks for the repository on disk and remembers the answer (a repository that went away is forgotten). */
+  private async locate(repo: RepoRef): Promise<string | null> {
+    const key = conventionalRepositoryPath(this.root, repo);
+    const dir = await locateRepository(this.root, repo);
+    if (dir) this.located.set(key, dir);
+    else this.located.delete(key);
+    return dir;
   }
 
   private write<T>(git: GitRepository, task: () => Promise<T>): Promise<T> {
@@ -87,7 +105,7 @@ export class LocalGitProvider implements GitProvider {
 
   async repositoryExists(repo: RepoRef): Promise<boolean> {
     try {
-      return (await locateRepository(this.root, repo)) !== null;
+      return (await this.locate(repo)) !== null;
     } catch {
       // A name that could not be a repository path simply names no repository.
       return false;
@@ -103,10 +121,55 @@ export class LocalGitProvider implements GitProvider {
   async getPullRequest(repo: RepoRef, number: number): Promise<PullRequestInfo | null> {
     const n = pullNumber(number);
     const git = await this.open(repo);
-    const refs = await git.refs([`refs/pull/${n}/head`, `refs/pull/${n}/merged`]);
-    const head = refs.find((r) => r.ref === `refs/pull/${n}/head`);
-    if (!head) return null;
-    return this.describePull(git, n, head, refs.some((r) => r.ref === `refs/pull/${n}/merged`));
+    return this.pullLoader(git).load(n);
+  }
+
+  /**
+   * The batching reader of one repository's pull requests. A batch starts as soon as no other
+   * batch of that repository is reading: what arrives meanwhile waits and goes in the next one,
+   * so a burst of submissions costs one git process per batch rather than one per submission.
+   */
+  private pullLoader(git: GitRepository): DataLoader<number, PullRequestInfo | null> {
+    const existing = this.pullLoaders.get(git.dir);
+    if (existing) return existing;
+    let reading: Promise<unknown> | null = null;
+    const loader = new DataLoader<number, PullRequestInfo | null>(
+      (numbers) => {
+        const batch = this.readPulls(git, numbers);
+        const done = () => {
+          reading = null;
+        };
+        reading = batch.then(done, done);
+        return batch;
+      },
+      {
+        // A read is always fresh (no cache); only reads waiting at the same time are shared.
+        cache: false,
+        batchScheduleFn: (dispatch) => {
+          if (reading) void reading.then(dispatch, dispatch);
+          else setImmediate(dispatch);
+        },
+      },
+    );
+    this.pullLoaders.set(git.dir, loader);
+    return loader;
+  }
+
+  /** One ref listing for the given pull requests; a pull request that cannot be described fails alone. */
+  private async readPulls(git: GitRepository, numbers: readonly number[]): Promise<Array<PullRequestInfo | null | Error>> {
+    const refs = await git.refs(numbers.flatMap((n) => [`refs/pull/${n}/head`, `refs/pull/${n}/merged`]));
+    const byName = new Map(refs.map((r) => [r.ref, r]));
+    return Promise.all(
+      numbers.map(async (n) => {
+        const head = byName.get(`refs/pull/${n}/head`);
+        if (!head) return null;
+        try {
+          return await this.describePull(git, n, head, byName.has(`refs/pull/${n}/merged`));
+        } catch (err) {
+          return err instanceof Error ? err : new Error(String(err));
+        }
+      }),
+    );
   }
 
   async listOpenPullRequests(repo: RepoRef): Promise<PullRequestInfo[]> {

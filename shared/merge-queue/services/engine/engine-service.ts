@@ -12,6 +12,7 @@ import type { RepoRef } from '../../../repo-ref.js';
 import { loadSnapshot } from './plan-snapshot.js';
 import { NO_TEST_RESULTS, type RunTestResultsSource } from '../run-test-results.js';
 import { ActionApplier, toBuilt } from './action-applier.js';
+import { ReadinessService } from '../readiness-service.js';
 
 export interface EngineDeps {
   store: MergeQueueRepositories;
@@ -41,11 +42,13 @@ export const MAX_ITERATIONS = 100;
 
 export class EngineService {
   private readonly applier: ActionApplier;
+  private readonly readiness: ReadinessService;
   private readonly now: () => Date;
 
   constructor(private readonly deps: EngineDeps) {
     const { store, logger, scheduleTimeout, scheduleStatusWatch, evaluateRun, newRunId } = deps;
     this.applier = new ActionApplier({ store, logger, scheduleTimeout, scheduleStatusWatch, evaluateRun, ...(newRunId ? { newRunId } : {}) });
+    this.readiness = new ReadinessService({ store });
     this.now = deps.clock ?? (() => new Date());
   }
 
@@ -116,6 +119,8 @@ export class EngineService {
   private async recover(queue: Queue, provider: GitProvider): Promise<void> {
     await this.resumeBuilds(queue, provider);
     await this.completeInterruptedMerges(queue, provider);
+    // The API stores submissions with their mergeability undecided: decided here, before planning.
+    await this.readiness.decideSubmitted(queue, provider);
     await this.applyModeToReadiness(queue);
   }
 

@@ -13,6 +13,8 @@ interface QuarantinedItem {
   status: string;
   quarantine_setting: string;
   quarantined_at: string;
+  quarantined_by: string | null;
+  expires_at: string | null;
   status_last_updated_at: string;
   test_case_id: string;
   variant: string;
@@ -24,6 +26,8 @@ interface OverrideBody {
   override: string;
   reason: string | null;
   updated_by: string | null;
+  expires_at: string | null;
+  released_at: string | null;
   quarantined: boolean;
   quarantining_enabled: boolean;
   history: { from: string; to: string; reason: string; actor: string }[];
@@ -67,7 +71,7 @@ describe('flaky tests: quarantine', function () {
     expect(await quarantinedList()).to.deep.equal([]);
     expect((await unhealthy(svc, 'FLAKY')).tests.every((t) => !t.quarantined)).to.equal(true);
     const settings = await call<Record<string, unknown>>(svc, '/flaky-tests/get-repo-settings', { repo: REPO, org_url_slug: ORG });
-    expect(settings.quarantine).to.deep.equal({ enabled: false, auto_quarantine: false });
+    expect(settings.quarantine).to.deep.equal({ enabled: false, auto_quarantine: false, release_after_clean_days: 7 });
     expect(settings.known).to.equal(true);
   });
 
@@ -103,6 +107,62 @@ describe('flaky tests: quarantine', function () {
     ]);
     expect(cleared.body.history[0]!.actor).to.match(/^alice \(token:/);
     expect((await quarantineConfig(svc)).testIds.sort()).to.deep.equal([ids.broken_one, ids.flaky_one].sort());
+  });
+
+  it('an override with expires_at counts until then, shows who set it, and the refresh job falls back to automatic after it', async () => {
+    await updateSettings(svc, { quarantine: { enabled: true, auto_quarantine: false }, reason: 'on' });
+    const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+    const set = await svc.post<OverrideBody>('/flaky-tests/set-quarantine-override', {
+      repo: REPO, org_url_slug: ORG, test_id: ids.flaky_one, override: 'ALWAYS_QUARANTINE', reason: 'until the fix lands', actor: 'alice', expires_at: expiresAt,
+    });
+    expect(set.status, JSON.stringify(set.body)).to.equal(200);
+    expect(set.body).to.deep.include({ override: 'ALWAYS_QUARANTINE', expires_at: expiresAt, quarantined: true, released_at: null });
+    expect(set.body.updated_by).to.match(/^alice \(token:/);
+    const listed = (await quarantinedList()).find((q) => q.name === 'flaky_one')!;
+    expect([listed.quarantine_setting, listed.expires_at]).to.deep.equal(['ALWAYS_QUARANTINE', expiresAt]);
+    expect(listed.quarantined_by).to.match(/^alice \(token:/);
+
+    // Nothing changes before the end; after it the job clears the override, recorded as openmq's.
+    const quarantine = svc.ctx.services.flaky.quarantine;
+    expect(await quarantine.applyTimeRules(new Date())).to.deep.equal({ expired: 0, released: 0, requarantined: 0 });
+    expect(await quarantine.applyTimeRules(new Date(Date.now() + 2 * 3_600_000))).to.deep.equal({ expired: 1, released: 0, requarantined: 0 });
+    const after = await svc.post<OverrideBody>('/flaky-tests/get-quarantine-override', { repo: REPO, org_url_slug: ORG, test_id: ids.flaky_one });
+    expect(after.body).to.deep.include({ override: 'UNSPECIFIED', expires_at: null, quarantined: false });
+    expect(after.body.history[0]).to.deep.include({ from: 'ALWAYS_QUARANTINE', to: 'UNSPECIFIED', actor: 'openmq' });
+    expect(after.body.history[0]!.reason).to.contain('expired');
+    expect(await quarantinedList()).to.deep.equal([]);
+  });
+
+  it('an automatic quarantine is released after release_after_clean_days without a failure, and quarantined again by a new failure', async () => {
+    const settings = await updateSettings(svc, { quarantine: { enabled: true, auto_quarantine: true, release_after_clean_days: 3 }, reason: 'on' });
+    expect(settings.quarantine).to.deep.equal({ enabled: true, auto_quarantine: true, release_after_clean_days: 3 });
+    const quarantine = svc.ctx.services.flaky.quarantine;
+    expect((await quarantinedList()).map((q) => q.name).sort()).to.deep.equal(['broken_one', 'flaky_one']);
+    // Two clean days are not enough; four are.
+    expect(await quarantine.applyTimeRules(new Date(Date.now() + 2 * 86_400_000))).to.deep.include({ released: 0 });
+    expect(await quarantine.applyTimeRules(new Date(Date.now() + 4 * 86_400_000))).to.deep.include({ released: 2 });
+    expect(await quarantinedList()).to.deep.equal([]);
+    expect((await quarantineConfig(svc)).testIds).to.deep.equal([]);
+    const released = await svc.post<OverrideBody>('/flaky-tests/get-quarantine-override', { repo: REPO, org_url_slug: ORG, test_id: ids.flaky_one });
+    expect(released.body.quarantined).to.equal(false);
+    expect(released.body.released_at).to.be.a('string');
+    expect(released.body.history[0]!.reason).to.contain('3 days without a failure');
+
+    // flaky_one fails again: the next refresh quarantines it again; broken_one stays released.
+    await uploadOk(svc, { commit_sha: sha(9) }, [{ name: 'r.xml', data: junit({ flaky_one: 'f', ok_one: 'p' }) }]);
+    expect(await quarantine.applyTimeRules(new Date())).to.deep.equal({ expired: 0, released: 0, requarantined: 1 });
+    expect((await quarantinedList()).map((q) => q.name)).to.deep.equal(['flaky_one']);
+  });
+
+  it('refuses an expiry in the past, an expiry without an override, and release days out of range', async () => {
+    await updateSettings(svc, { quarantine: { enabled: true }, reason: 'on' });
+    const body = { repo: REPO, org_url_slug: ORG, test_id: ids.flaky_one, reason: 'r' };
+    const past = await svc.post<{ error: { code: string } }>('/flaky-tests/set-quarantine-override', { ...body, override: 'ALWAYS_QUARANTINE', expires_at: '2020-01-01T00:00:00Z' });
+    expect([past.status, past.body.error.code]).to.deep.equal([400, 'invalid_expires_at']);
+    const none = await svc.post<{ error: { code: string } }>('/flaky-tests/set-quarantine-override', { ...body, override: 'UNSPECIFIED', expires_at: new Date(Date.now() + 60_000).toISOString() });
+    expect([none.status, none.body.error.code]).to.deep.equal([400, 'invalid_expires_at']);
+    const bad = await svc.post('/flaky-tests/update-repo-settings', { repo: REPO, org_url_slug: ORG, quarantine: { release_after_clean_days: 91 }, reason: 'r' });
+    expect(bad.status).to.equal(400);
   });
 
   it('ALWAYS_QUARANTINE quarantines any test once quarantining is on, without auto-quarantine', async () => {

@@ -92,6 +92,7 @@ export function registerFlakyRoutes(router: Router, services: FlakyServices, cha
         ? {
             ...(b.quarantine.enabled !== undefined ? { enabled: b.quarantine.enabled } : {}),
             ...(b.quarantine.auto_quarantine !== undefined ? { autoQuarantine: b.quarantine.auto_quarantine } : {}),
+            ...(b.quarantine.release_after_clean_days !== undefined ? { releaseAfterCleanDays: b.quarantine.release_after_clean_days } : {}),
           }
         : undefined,
       detection: b.detection ? toDetectionPatch(b.detection) : undefined,
@@ -113,13 +114,14 @@ export function registerFlakyRoutes(router: Router, services: FlakyServices, cha
     const { orgId } = authOf(ctx.state);
     const target = { orgUrlSlug: b.org_url_slug, repo: b.repo, testId: b.test_id };
     const wasQuarantined = (await services.quarantine.getOverride(orgId, target)).quarantined;
-    const view = await services.quarantine.setOverride(orgId, { ...target, override, reason: b.reason, actor: actorOf(ctx, b.actor) });
+    const expiresAt = b.expires_at ? new Date(b.expires_at) : null;
+    const view = await services.quarantine.setOverride(orgId, { ...target, override, reason: b.reason, actor: actorOf(ctx, b.actor), expiresAt });
     await changes.audit.record({
       orgId,
       actor: auditActorOf(ctx.state),
       action: 'quarantine.override_set',
       target: `${repoKey(b.repo)}:${b.test_id}`,
-      detail: { override, reason: b.reason, ...(b.actor ? { onBehalfOf: b.actor } : {}) },
+      detail: { override, reason: b.reason, ...(b.actor ? { onBehalfOf: b.actor } : {}), ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}) },
     });
     const body = serializeOverride(view);
     if (!wasQuarantined && view.quarantined) {

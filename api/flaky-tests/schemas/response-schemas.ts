@@ -61,6 +61,10 @@ export const ListQuarantinedResponse = closed({
       codeowners: Type.Array(Type.String()),
       quarantine_setting: oneOf(['ALWAYS_QUARANTINE', 'AUTO_QUARANTINE']),
       quarantined_at: dateTime,
+      /** Who set the ALWAYS_QUARANTINE override; null for an automatic quarantine. */
+      quarantined_by: nullable(Type.String()),
+      /** When the override stops counting; null when it has no end (or for an automatic quarantine). */
+      expires_at: nullable(dateTime),
       status_last_updated_at: dateTime,
       test_case_id: Type.String({ format: 'uuid' }),
       variant: Type.String(),
@@ -74,7 +78,7 @@ const scope = { branch_classes: Type.Array(Type.String()), branch_patterns: Type
 export const RepoSettingsResponse = closed({
   repo,
   known: Type.Boolean(),
-  quarantine: closed({ enabled: Type.Boolean(), auto_quarantine: Type.Boolean() }),
+  quarantine: closed({ enabled: Type.Boolean(), auto_quarantine: Type.Boolean(), release_after_clean_days: Type.Integer() }),
   detection: closed({
     stable_branches: Type.Array(Type.String()),
     merge_queue_patterns: Type.Array(Type.String()),
@@ -121,6 +125,9 @@ export const QuarantineOverrideResponse = closed({
   reason: nullable(Type.String()),
   updated_at: nullable(dateTime),
   updated_by: nullable(Type.String()),
+  expires_at: nullable(dateTime),
+  /** Set when its automatic quarantine was released after clean days (until it fails again). */
+  released_at: nullable(dateTime),
   quarantining_enabled: Type.Boolean(),
   quarantined: Type.Boolean(),
   history: Type.Array(closed({ at: dateTime, actor: Type.String(), from: oneOf(OVERRIDES), to: oneOf(OVERRIDES), reason: Type.String() })),

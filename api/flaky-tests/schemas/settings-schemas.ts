@@ -2,7 +2,8 @@
 // overrides (documented in docs/flaky-tests.md). snake_case like the rest of the flaky-tests API.
 import Type, { type Static } from 'typebox';
 import { MAX_BRANCH_PATTERNS, MAX_MONITORS_PER_KIND, MAX_RECOVERY_DAYS, MAX_WINDOW_HOURS } from '../../../shared/flaky-tests/domain/detection/config.js';
-import { caseInsensitiveEnum, MAX_NAME, repoSchema } from '../../validation/common.js';
+import { caseInsensitiveEnum, dateTimeSchema, MAX_NAME, repoSchema } from '../../validation/common.js';
+import { MAX_RELEASE_AFTER_CLEAN_DAYS } from '../../../shared/flaky-tests/domain/detection/quarantine.js';
 import { actorSchema, classificationSchema, orgSlugSchema, reasonSchema, testIdSchema } from './common-schemas.js';
 import { compileValidator } from '../../validation/validator.js';
 
@@ -89,7 +90,10 @@ export const UpdateSettingsSchema = Type.Object(
     actor: Type.Optional(actorSchema),
     ticket_url_template: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
     quarantine: Type.Optional(
-      Type.Object({ enabled: flag, auto_quarantine: flag }, { additionalProperties: false, minProperties: 1 }),
+      Type.Object(
+        { enabled: flag, auto_quarantine: flag, release_after_clean_days: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_RELEASE_AFTER_CLEAN_DAYS })) },
+        { additionalProperties: false, minProperties: 1 },
+      ),
     ),
     detection: Type.Optional(DetectionSchema),
   },
@@ -119,6 +123,8 @@ export const SetOverrideSchema = Type.Object(
     override: caseInsensitiveEnum(['always_quarantine', 'never_quarantine', 'unspecified'], 32),
     reason: reasonSchema,
     actor: Type.Optional(actorSchema),
+    /** After it the override no longer counts and the test falls back to automatic quarantine. */
+    expires_at: Type.Optional(Type.Union([dateTimeSchema(), Type.Null()])),
   },
   { additionalProperties: false },
 );

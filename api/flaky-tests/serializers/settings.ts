@@ -41,7 +41,7 @@ export function serializeSettings(v: RepoSettingsView) {
   return {
     repo: v.repo,
     known: v.known,
-    quarantine: { enabled: v.quarantine.enabled, auto_quarantine: v.quarantine.autoQuarantine },
+    quarantine: { enabled: v.quarantine.enabled, auto_quarantine: v.quarantine.autoQuarantine, release_after_clean_days: v.quarantine.releaseAfterCleanDays },
     detection: serializeDetection(v.detection),
     ticket_url_template: v.ticketUrlTemplate,
     effective_ticket_url_template: v.effectiveTicketUrlTemplate,
@@ -66,6 +66,8 @@ export function serializeOverride(v: OverrideView) {
     reason: q?.reason ?? null,
     updated_at: q ? q.at.toISOString() : null,
     updated_by: q?.actor ?? null,
+    expires_at: q?.expiresAt ? q.expiresAt.toISOString() : null,
+    released_at: v.test.quarantineRelease ? v.test.quarantineRelease.at.toISOString() : null,
     quarantining_enabled: v.repo.quarantine.enabled,
     quarantined: v.quarantined,
     history: v.test.quarantineHistory

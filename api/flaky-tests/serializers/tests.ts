@@ -108,6 +108,8 @@ export function serializeQuarantined(v: QuarantinedView) {
     codeowners: t.codeowners,
     quarantine_setting: v.setting,
     quarantined_at: v.quarantinedAt.toISOString(),
+    quarantined_by: v.setting === 'ALWAYS_QUARANTINE' ? (t.quarantine?.actor ?? null) : null,
+    expires_at: v.setting === 'ALWAYS_QUARANTINE' && t.quarantine?.expiresAt ? t.quarantine.expiresAt.toISOString() : null,
     status_last_updated_at: t.status.timestamp.toISOString(),
     test_case_id: t.testId,
     variant: t.variant,

@@ -1,6 +1,7 @@
 // The test results of merge-queue test runs (issue 12 §1): what the uploads linked to a run
 // (test-run-links.ts) hold — counts, and each failed test with its status now and as it stood
 // when the run started. The merge queue reads it through its RunTestResultsSource port.
+import { quarantineFactsOf } from './quarantine-facts.js';
 import type { RepoRef } from '../../repo-ref.js';
 import { isQuarantined } from '../domain/detection/quarantine.js';
 import type { HealthStatus } from '../domain/detection/types.js';
@@ -65,7 +66,6 @@ export class RunResultsService {
 }
 
 function failedTest(repo: FlakyRepo, t: TestCase, runStartedAt: Date): RunFailedTest {
-  const override = t.quarantine?.override ?? null;
   const before = statusAt(t, runStartedAt);
   return {
     id: t.testId,
@@ -73,8 +73,8 @@ function failedTest(repo: FlakyRepo, t: TestCase, runStartedAt: Date): RunFailed
     classname: t.classname,
     file: t.file,
     status: t.createdAt >= runStartedAt ? 'new' : t.status.value,
-    quarantined: isQuarantined(repo.quarantine, override, t.status.value),
-    before: { flaky: before === 'flaky', quarantined: isQuarantined(repo.quarantine, override, before ?? 'healthy') },
+    quarantined: isQuarantined(repo.quarantine, quarantineFactsOf(t, new Date())),
+    before: { flaky: before === 'flaky', quarantined: isQuarantined(repo.quarantine, quarantineFactsOf(t, runStartedAt, before ?? 'healthy')) },
   };
 }
 

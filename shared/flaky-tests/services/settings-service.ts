@@ -98,7 +98,9 @@ export class SettingsService {
       const changes: string[] = [];
       if (u.quarantine) {
         patch.quarantine = { ...current.quarantine, ...u.quarantine };
-        changes.push(`quarantine: enabled=${patch.quarantine.enabled}, auto_quarantine=${patch.quarantine.autoQuarantine}`);
+        changes.push(
+          `quarantine: enabled=${patch.quarantine.enabled}, auto_quarantine=${patch.quarantine.autoQuarantine}, release_after_clean_days=${patch.quarantine.releaseAfterCleanDays}`,
+        );
       }
       if (u.detection) {
         const next: DetectionConfig = { ...current.detection, ...u.detection };

@@ -1,6 +1,7 @@
 // The flaky-tests side's outbound events (docs/webhooks.md): a test's status changed, a test was
 // quarantined automatically. Only this small interface is known here; the composition root hands
 // in the domain-event outbox (shared/events/event-outbox.ts), which has this shape.
+import type { HealthStatus } from '../domain/detection/types.js';
 import { isQuarantined } from '../domain/detection/quarantine.js';
 import type { FlakyRepo } from '../store/repo-settings-repository.js';
 import type { HealthWrite, TestCase } from '../store/test-case-repository.js';
@@ -57,7 +58,8 @@ export function detectionEvents(repo: Pick<FlakyRepo, 'orgId' | 'repo' | 'quaran
   }
   const last = write.changes.at(-1);
   const pinned = (before.quarantine?.override ?? null) !== null;
-  if (last && !pinned && !isQuarantined(repo.quarantine, null, before.status.value) && isQuarantined(repo.quarantine, null, write.health.status.value)) {
+  const auto = (status: HealthStatus) => isQuarantined(repo.quarantine, { override: null, status, released: !!before.quarantineRelease });
+  if (last && !pinned && !auto(before.status.value) && auto(write.health.status.value)) {
     events.push({
       orgId: repo.orgId,
       type: 'test.quarantined',

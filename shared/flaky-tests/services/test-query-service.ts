@@ -1,6 +1,7 @@
 // The read side of the flaky-tests API: list-failing-tests, list-unhealthy-tests,
 // list-quarantined-tests, get-test-details. Every list is ordered by test id ascending and paged
 // with signed keyset tokens. Statuses that time alone has changed are brought up to date first.
+import { quarantineFactsOf } from './quarantine-facts.js';
 import type { RepoRef } from '../../repo-ref.js';
 import { invalid, notFound } from '../../errors.js';
 import {
@@ -10,6 +11,7 @@ import {
   hourStart,
   isQuarantined,
   quarantineSettingOf,
+  overrideInForce,
   rankFailureClusters,
   testMetrics,
   type Classification,
@@ -93,16 +95,16 @@ export class TestQueryService {
   }
 
   async listQuarantined(orgId: string, q: ListQuery): Promise<ListResult<QuarantinedView>> {
-    const { repo } = await this.open(orgId, q.orgUrlSlug, q.repo);
+    const { repo, now } = await this.open(orgId, q.orgUrlSlug, q.repo);
     const scope = `quarantined|${orgId}|${repo.id}`;
     const position = await this.deps.tokens.decode(scope, q.pageToken);
     const ids = await this.quarantinedCaseIds(repo);
     const page = await paginate(ids, position, q.pageSize, this.deps.tokens, scope);
     const tests = await this.byIds(page.ids);
     const items = tests
-      .filter((t) => isQuarantined(repo.quarantine, t.quarantine?.override ?? null, t.status.value))
+      .filter((t) => isQuarantined(repo.quarantine, quarantineFactsOf(t, now)))
       .map((t) => {
-        const setting = quarantineSettingOf(t.quarantine?.override ?? null);
+        const setting = quarantineSettingOf(overrideInForce(t.quarantine, now));
         // The override's creation time, else the status change that made it auto-quarantined.
         const quarantinedAt = setting === 'ALWAYS_QUARANTINE' && t.quarantine ? t.quarantine.at : t.status.timestamp;
         return { test: t, setting, quarantinedAt };
@@ -127,8 +129,10 @@ export class TestQueryService {
     const tests = this.deps.store.tests;
     const ids = new Set(await tests.idsWithOverride(repo.id, 'always'));
     if (repo.quarantine.autoQuarantine) {
+      // Overrides that expired and releases count once the flaky-refresh job applied them (FLAKY_REFRESH_SECONDS).
       const never = new Set(await tests.idsWithOverride(repo.id, 'never'));
-      for (const id of await tests.idsWithStatus(repo.id, ['flaky', 'broken'])) if (!never.has(id)) ids.add(id);
+      const released = new Set((await tests.withRelease(repo.id)).map((t) => t.id));
+      for (const id of await tests.idsWithStatus(repo.id, ['flaky', 'broken'])) if (!never.has(id) && !released.has(id)) ids.add(id);
     }
     return [...ids].sort();
   }
@@ -185,7 +189,7 @@ export class TestQueryService {
       return {
         test,
         repo,
-        quarantined: isQuarantined(repo.quarantine, test.quarantine?.override ?? null, test.status.value),
+        quarantined: isQuarantined(repo.quarantine, quarantineFactsOf(test, now)),
         metrics: testMetrics(buckets.get(test.id) ?? [], now),
         mostCommonFailures,
       };

@@ -54,7 +54,8 @@ export const FLAKY_REPO_INDEXES: IndexSpec[] = [
 
 const toRepo = (d: FlakyRepoDoc): FlakyRepo => {
   const { _id, repoKey: _key, ...rest } = d;
-  return { ...rest, id: _id, dueAt: d.dueAt instanceof Date ? d.dueAt : new Date(0) };
+  // Quarantine settings added later (releaseAfterCleanDays) read as their defaults on older repositories.
+  return { ...rest, quarantine: { ...DEFAULT_QUARANTINE_SETTINGS, ...d.quarantine }, id: _id, dueAt: d.dueAt instanceof Date ? d.dueAt : new Date(0) };
 };
 
 export type SettingsPatch = Partial<Pick<FlakyRepo, 'quarantine' | 'detection' | 'ticketUrlTemplate'>>;
@@ -106,6 +107,11 @@ export class FlakyRepoRepository {
       if (!raced) throw err;
       return raced;
     }
+  }
+
+  /** Repositories with quarantining on (the flaky-refresh job applies expiries and releases there). */
+  async withQuarantineEnabled(): Promise<FlakyRepo[]> {
+    return (await this.col.find({ 'quarantine.enabled': true })).map(toRepo);
   }
 
   /** Repositories where some test's status may change by time alone by `now`. */

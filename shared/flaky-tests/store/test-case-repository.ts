@@ -17,6 +17,17 @@ export interface QuarantineRecord {
   reason: string;
   actor: string;
   at: Date;
+  /** After it the override no longer counts and the flaky-refresh job clears it; null: until changed. */
+  expiresAt?: Date | null;
+}
+
+/** An automatic quarantine released after clean days; cleared when the test fails again. */
+export interface QuarantineRelease {
+  at: Date;
+  /** The clean days that released it (the repository's setting then). */
+  cleanDays: number;
+  /** Its last failure when released: a later one quarantines it again. */
+  lastFailureAt: Date | null;
 }
 
 export interface QuarantineAudit {
@@ -55,6 +66,8 @@ export interface TestCase {
   reevaluateAt: Date | null;
   statusHistory: StatusChange[];
   quarantine: QuarantineRecord | null;
+  /** Absent on tests stored before releases existed. */
+  quarantineRelease?: QuarantineRelease | null;
   quarantineHistory: QuarantineAudit[];
   ticket: TicketLink | null;
   version: number;
@@ -279,6 +292,26 @@ export class TestCaseRepository {
         $inc: { version: 1 },
         $push: { quarantineHistory: { $each: [audit], $slice: -QUARANTINE_HISTORY_LIMIT } },
       },
+    );
+    return d ? toTestCase(d) : null;
+  }
+
+  /** Overridden tests of the repository whose override expired by `now`. */
+  async withExpiredOverride(repoId: string, now: Date): Promise<TestCase[]> {
+    const docs = await this.col.find({ repoId, 'quarantine.expiresAt': { $lte: now } });
+    return docs.map(toTestCase);
+  }
+
+  /** Tests of the repository whose automatic quarantine is released. */
+  async withRelease(repoId: string): Promise<TestCase[]> {
+    return (await this.col.find({ repoId, quarantineRelease: { $ne: null } })).map(toTestCase);
+  }
+
+  /** Compare-and-set of an automatic quarantine's release (null: quarantined again); null when the test changed in between. */
+  async setRelease(current: TestCase, release: QuarantineRelease | null, audit: QuarantineAudit): Promise<TestCase | null> {
+    const d = await this.col.findOneAndUpdate(
+      { _id: current.id, version: current.version },
+      { $set: { quarantineRelease: release }, $inc: { version: 1 }, $push: { quarantineHistory: { $each: [audit], $slice: -QUARANTINE_HISTORY_LIMIT } } },
     );
     return d ? toTestCase(d) : null;
   }

@@ -2,7 +2,7 @@
 // ticket URLs, failure ranking, run times and metrics.
 import { expect } from 'chai';
 import { isInfrastructureFailure } from '../../../../shared/flaky-tests/domain/detection/infrastructure.js';
-import { isQuarantined, quarantineSettingOf, type QuarantineOverride } from '../../../../shared/flaky-tests/domain/detection/quarantine.js';
+import { isQuarantined, overrideInForce, quarantineSettingOf, type QuarantineOverride } from '../../../../shared/flaky-tests/domain/detection/quarantine.js';
 import { defaultDetectionConfig, lookbackHours, validateDetectionConfig } from '../../../../shared/flaky-tests/domain/detection/config.js';
 import { failingWindowProblems } from '../../../../shared/flaky-tests/domain/detection/failing-window.js';
 import { isValidTicketTemplate, ticketUrl } from '../../../../shared/flaky-tests/domain/detection/ticket-url.js';
@@ -40,9 +40,21 @@ describe('quarantine rule', () => {
   ];
   for (const [enabled, autoQuarantine, override, status, expected] of table) {
     it(`enabled=${enabled} auto=${autoQuarantine} override=${override} ${status} → ${expected}`, () => {
-      expect(isQuarantined({ enabled, autoQuarantine }, override, status)).to.equal(expected);
+      expect(isQuarantined({ enabled, autoQuarantine, releaseAfterCleanDays: 7 }, { override, status, released: false })).to.equal(expected);
     });
   }
+  it('a released automatic quarantine does not count; an override still does', () => {
+    const settings = { enabled: true, autoQuarantine: true, releaseAfterCleanDays: 7 };
+    expect(isQuarantined(settings, { override: null, status: 'flaky', released: true })).to.equal(false);
+    expect(isQuarantined(settings, { override: 'always', status: 'flaky', released: true })).to.equal(true);
+  });
+  it('an override counts until it expires, then the test falls back to automatic', () => {
+    const at = new Date('2026-05-01T12:00:00Z');
+    expect(overrideInForce({ override: 'never', expiresAt: new Date(at.getTime() + 1) }, at)).to.equal('never');
+    expect(overrideInForce({ override: 'never', expiresAt: at }, at)).to.equal(null);
+    expect(overrideInForce({ override: 'always', expiresAt: null }, at)).to.equal('always');
+    expect(overrideInForce(null, at)).to.equal(null);
+  });
   it('names the setting of a quarantined test', () => {
     expect(quarantineSettingOf('always')).to.equal('ALWAYS_QUARANTINE');
     expect(quarantineSettingOf(null)).to.equal('AUTO_QUARANTINE');

@@ -52,7 +52,7 @@ export class FakeIngestStore implements IngestRepositories {
         id: randomUUID(),
         orgId,
         repo,
-        quarantine: { enabled: false, autoQuarantine: false },
+        quarantine: { enabled: false, autoQuarantine: false, releaseAfterCleanDays: 7 },
         detection,
         ticketUrlTemplate: null,
         createdAt: now,

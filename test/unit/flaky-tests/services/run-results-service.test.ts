@@ -12,7 +12,7 @@ const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const at = (minutes: number) => new Date(Date.UTC(2026, 2, 2, 10, minutes));
 const RUN = { id: 'run-1', createdAt: at(30) };
 
-const flakyRepo = (quarantine = { enabled: true, autoQuarantine: true }): FlakyRepo => ({
+const flakyRepo = (quarantine = { enabled: true, autoQuarantine: true, releaseAfterCleanDays: 7 }): FlakyRepo => ({
   id: 'r1', orgId: 'org1', repo: REPO, quarantine, detection: defaultDetectionConfig(), ticketUrlTemplate: null,
   createdAt: at(0), updatedAt: at(0), version: 1, history: [], dueAt: at(0),
 });

@@ -38,7 +38,7 @@ describe('flaky-tests outbound events', () => {
   it('emits test.status_changed for each change, with test, repository, from, to, reason and timestamp', async () => {
     const { emitted, events } = sink();
     const later = new Date(AT.getTime() + 3_600_000);
-    const repo = { orgId: 'o1', repo: REPO, quarantine: { enabled: false, autoQuarantine: false } };
+    const repo = { orgId: 'o1', repo: REPO, quarantine: { enabled: false, autoQuarantine: false, releaseAfterCleanDays: 7 } };
     for (const e of detectionEvents(repo, before({ statusHistory: [change('healthy', 'flaky')] }), { changes: [change('flaky', 'broken'), change('broken', 'healthy', later)], health: health('healthy') })) await events.emit(e);
     expect(emitted.map((e) => e.type)).to.deep.equal(['test.status_changed', 'test.status_changed']);
     expect(emitted.map((e) => [e.orderKey, e.order.version])).to.deep.equal([['test:t1', 2], ['test:t1', 3]]);
@@ -57,7 +57,7 @@ describe('flaky-tests outbound events', () => {
   });
 
   it('emits test.quarantined when auto-quarantine quarantines the test, and only then', () => {
-    const auto = { orgId: 'o1', repo: REPO, quarantine: { enabled: true, autoQuarantine: true } };
+    const auto = { orgId: 'o1', repo: REPO, quarantine: { enabled: true, autoQuarantine: true, releaseAfterCleanDays: 7 } };
     const flaky = { changes: [change('healthy', 'flaky')], health: health('flaky') };
     const types = (evs: TestEvent[]) => evs.map((e) => e.type);
 
@@ -68,8 +68,8 @@ describe('flaky-tests outbound events', () => {
 
     // Already quarantined (flaky → broken), auto-quarantine off, quarantining off, pinned by an override: no test.quarantined.
     expect(types(detectionEvents(auto, before({ status: { value: 'flaky', reason: 'x', timestamp: AT } }), { changes: [change('flaky', 'broken')], health: health('broken') }))).to.deep.equal(['test.status_changed']);
-    expect(types(detectionEvents({ ...auto, quarantine: { enabled: true, autoQuarantine: false } }, before(), flaky))).to.deep.equal(['test.status_changed']);
-    expect(types(detectionEvents({ ...auto, quarantine: { enabled: false, autoQuarantine: true } }, before(), flaky))).to.deep.equal(['test.status_changed']);
+    expect(types(detectionEvents({ ...auto, quarantine: { enabled: true, autoQuarantine: false, releaseAfterCleanDays: 7 } }, before(), flaky))).to.deep.equal(['test.status_changed']);
+    expect(types(detectionEvents({ ...auto, quarantine: { enabled: false, autoQuarantine: true, releaseAfterCleanDays: 7 } }, before(), flaky))).to.deep.equal(['test.status_changed']);
     const pinned = before({ quarantine: { override: 'never', reason: 'known', actor: 'a', at: AT } });
     expect(types(detectionEvents(auto, pinned, flaky))).to.deep.equal(['test.status_changed']);
     // Recovering to healthy un-quarantines; nothing is quarantined.
@@ -77,6 +77,6 @@ describe('flaky-tests outbound events', () => {
   });
 
   it('emits nothing for a write without a status change', () => {
-    expect(detectionEvents({ orgId: 'o1', repo: REPO, quarantine: { enabled: true, autoQuarantine: true } }, before(), { changes: [], health: health('healthy') })).to.deep.equal([]);
+    expect(detectionEvents({ orgId: 'o1', repo: REPO, quarantine: { enabled: true, autoQuarantine: true, releaseAfterCleanDays: 7 } }, before(), { changes: [], health: health('healthy') })).to.deep.equal([]);
   });
 });

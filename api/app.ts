@@ -18,7 +18,6 @@ import { registerAccountRoutes } from './accounts/routes/account-routes.js';
 import { registerWebhookRoutes } from './events/routes/webhook-routes.js';
 import type { WebhookEndpointService } from '../shared/events/webhook-endpoint-service.js';
 import type { TimeToMergeService } from '../shared/merge-queue/services/time-to-merge-service.js';
-import type { EventEmitter } from '../shared/events/event-outbox.js';
 import { registerQueueRoutes } from './merge-queue/routes/queue-routes.js';
 import type { QueueService } from '../shared/merge-queue/services/queue-service.js';
 import type { PullRequestService } from '../shared/merge-queue/services/pull-request-service.js';
@@ -72,8 +71,6 @@ export interface AppDeps {
     webhooks?: WebhookEndpointService;
     /** Position and estimated time to merge (getSubmittedPullRequest). */
     timeToMerge: TimeToMergeService;
-    /** Domain events the routes emit themselves (a test quarantined by an override). */
-    domainEvents: EventEmitter;
   };
   /** POST /webhooks/github, when GitHub webhooks are configured. */
   githubWebhooks?: GitHubWebhooks | null;
@@ -176,7 +173,7 @@ export function createApp(deps: AppDeps): Koa {
   if (deps.services.mergeQueueMetrics) registerMetricsRoutes(v1, deps.services.mergeQueueMetrics);
   if (deps.services.simulation) registerSimulationRoutes(v1, deps.services.queues, deps.services.simulation);
   if (deps.services.flaky) {
-    registerFlakyRoutes(v1, deps.services.flaky, { audit: deps.store.audit, events: deps.services.domainEvents });
+    registerFlakyRoutes(v1, deps.services.flaky, { audit: deps.store.audit });
     registerFlakyCliRoutes(v1, deps.services.flaky);
     registerFlakyTestHistoryRoutes(v1, deps.services.flaky.history);
   }

@@ -247,6 +247,12 @@ describe('outbound webhooks', function () {
         expect(slack[0]!.json.text).to.match(/^Test “a” of acme\/widgets is quarantined — known flake \(by alice \(token:\S+\)\)$/);
         // Events are stored with the request that caused them: exactly two were emitted.
         expect(await svc.ctx.db.collection('domain_events').countDocuments({ type: 'test.quarantined' })).to.equal(2);
+        // Two overrides racing from not quarantined: the service decides on the version each write
+        // replaced, so exactly one of them quarantined the test.
+        expect((await set('NEVER_QUARANTINE')).status).to.equal(200);
+        const raced = await Promise.all([set('ALWAYS_QUARANTINE'), set('ALWAYS_QUARANTINE'), set('ALWAYS_QUARANTINE')]);
+        expect(raced.map((r) => r.status)).to.deep.equal([200, 200, 200]);
+        expect(await svc.ctx.db.collection('domain_events').countDocuments({ type: 'test.quarantined' })).to.equal(3);
       } finally {
         await slackReceiver.close();
       }

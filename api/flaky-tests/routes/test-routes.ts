@@ -4,7 +4,6 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { auditActorOf, authOf } from '../../middleware/auth.js';
 import type { AuditTrail } from '../../../shared/audit/store/audit-log.js';
-import type { EventEmitter } from '../../../shared/events/event-outbox.js';
 import { repoKey } from '../../../shared/repo-ref.js';
 import type { FlakyServices } from '../../../shared/flaky-tests/services/flaky-services.js';
 import { parseLinkTicket, parseListFailing, parseListQuarantined, parseListUnhealthy, parseTestDetails } from '../schemas/list-schemas.js';
@@ -24,7 +23,7 @@ function actorOf(ctx: Context, given: string | undefined): string {
   return given ? `${given} (${token})` : token;
 }
 
-export function registerFlakyRoutes(router: Router, services: FlakyServices, changes: { audit: AuditTrail; events: EventEmitter }): void {
+export function registerFlakyRoutes(router: Router, services: FlakyServices, changes: { audit: AuditTrail }): void {
   const publicUrl = services.settings.publicUrl;
   const links = (ctx: Context, orgSlug: string): LinkContext => ({ baseUrl: baseUrlOf(ctx, publicUrl), orgSlug: orgSlug.trim() });
 
@@ -113,7 +112,6 @@ export function registerFlakyRoutes(router: Router, services: FlakyServices, cha
     const override = b.override === 'always_quarantine' ? 'always' : b.override === 'never_quarantine' ? 'never' : null;
     const { orgId } = authOf(ctx.state);
     const target = { orgUrlSlug: b.org_url_slug, repo: b.repo, testId: b.test_id };
-    const wasQuarantined = (await services.quarantine.getOverride(orgId, target)).quarantined;
     const expiresAt = b.expires_at ? new Date(b.expires_at) : null;
     const view = await services.quarantine.setOverride(orgId, { ...target, override, reason: b.reason, actor: actorOf(ctx, b.actor), expiresAt });
     await changes.audit.record({
@@ -123,26 +121,6 @@ export function registerFlakyRoutes(router: Router, services: FlakyServices, cha
       target: `${repoKey(b.repo)}:${b.test_id}`,
       detail: { override, reason: b.reason, ...(b.actor ? { onBehalfOf: b.actor } : {}), ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}) },
     });
-    const body = serializeOverride(view);
-    if (!wasQuarantined && view.quarantined) {
-      const at = view.test.quarantine?.at ?? new Date();
-      await changes.events.emit({
-        orgId,
-        type: 'test.quarantined',
-        orderKey: `test:${body.test_id}`,
-        order: { at, version: view.test.quarantineHistory.length },
-        subject: {},
-        payload: {
-          type: 'test.quarantined',
-          timestamp: at.toISOString(),
-          repository: b.repo,
-          test: { id: body.test_id, name: body.name, status: body.status },
-          override: body.override,
-          reason: body.reason,
-          actor: body.updated_by,
-        },
-      });
-    }
-    ctx.body = body;
+    ctx.body = serializeOverride(view);
   });
 }

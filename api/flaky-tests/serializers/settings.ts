@@ -1,7 +1,7 @@
 // Responses of this service's own flaky-tests endpoints: repository settings, quarantine
 // overrides, uploads. snake_case like the compatible API.
 import type { BranchScope, DetectionConfig } from '../../../shared/flaky-tests/domain/detection/config.js';
-import type { QuarantineOverride } from '../../../shared/flaky-tests/domain/detection/quarantine.js';
+import { wireOverrideOf } from '../../../shared/flaky-tests/domain/detection/quarantine.js';
 import type { RepoSettingsView } from '../../../shared/flaky-tests/services/settings-service.js';
 import type { OverrideView } from '../../../shared/flaky-tests/services/quarantine-service.js';
 import type { UploadResult } from '../../../shared/flaky-tests/store/upload-repository.js';
@@ -54,7 +54,7 @@ export function serializeSettings(v: RepoSettingsView) {
   };
 }
 
-const wireOverride = (o: QuarantineOverride | null) => (o === 'always' ? 'ALWAYS_QUARANTINE' : o === 'never' ? 'NEVER_QUARANTINE' : 'UNSPECIFIED');
+const wireOverride = wireOverrideOf;
 
 export function serializeOverride(v: OverrideView) {
   const q = v.test.quarantine;

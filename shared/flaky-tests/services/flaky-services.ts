@@ -72,7 +72,7 @@ export function createFlakyServices(deps: FlakyServiceDeps): FlakyServices {
     bundles: new BundleUploadService({ store, resolver, ingest, settings, now }),
     detection,
     queries,
-    quarantine: new QuarantineService({ store, resolver, detection, queries, now }),
+    quarantine: new QuarantineService({ store, resolver, detection, queries, now, ...(deps.events ? { events: deps.events } : {}) }),
     repoSettings: new SettingsService({ store, resolver, settings, detection, now }),
     tickets: new TicketService({ store, resolver, settings, now }),
     history: new TestHistoryService({ store, resolver }),

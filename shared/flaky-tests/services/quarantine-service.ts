@@ -10,6 +10,7 @@ import { caseIdOf, type QuarantineAudit, type TestCase } from '../store/test-cas
 import type { FlakyRepo } from '../store/repo-settings-repository.js';
 import type { DetectionService } from './detection-service.js';
 import type { RepoResolver } from './repo-resolver.js';
+import { NO_TEST_EVENTS, overrideQuarantinedEvent, type TestEventSink } from './test-events.js';
 import type { TestQueryService } from './test-query-service.js';
 
 /** The actor of changes the service makes by itself (expiries, releases). */
@@ -29,16 +30,19 @@ export interface QuarantineConfig {
 
 export class QuarantineService {
   private readonly now: () => Date;
+  private readonly events: TestEventSink;
   constructor(
     private readonly deps: {
       store: FlakyStore;
       resolver: RepoResolver;
       detection: DetectionService;
       queries: TestQueryService;
+      events?: TestEventSink;
       now?: () => Date;
     },
   ) {
     this.now = deps.now ?? (() => new Date());
+    this.events = deps.events ?? NO_TEST_EVENTS;
   }
 
   /**
@@ -85,7 +89,10 @@ export class QuarantineService {
       const record = q.override ? { override: q.override, reason: q.reason, actor: q.actor, at: now, expiresAt } : null;
       const updated = await this.deps.store.tests.setQuarantine(test, record, audit);
       if (!updated) return CAS_LOST;
-      return { repo, test: updated, quarantined: isQuarantined(repo.quarantine, quarantineFactsOf(updated, now)) };
+      const quarantined = isQuarantined(repo.quarantine, quarantineFactsOf(updated, now));
+      // Judged on the version this write replaced: a concurrent override makes this write lose and retry.
+      if (quarantined && !isQuarantined(repo.quarantine, quarantineFactsOf(test, now))) await this.events.emit(overrideQuarantinedEvent(repo, updated));
+      return { repo, test: updated, quarantined };
     });
   }
 

@@ -2,7 +2,7 @@
 // quarantined automatically. Only this small interface is known here; the composition root hands
 // in the domain-event outbox (shared/events/event-outbox.ts), which has this shape.
 import type { HealthStatus } from '../domain/detection/types.js';
-import { isQuarantined } from '../domain/detection/quarantine.js';
+import { isQuarantined, wireOverrideOf } from '../domain/detection/quarantine.js';
 import type { FlakyRepo } from '../store/repo-settings-repository.js';
 import type { HealthWrite, TestCase } from '../store/test-case-repository.js';
 
@@ -79,4 +79,30 @@ export function detectionEvents(repo: Pick<FlakyRepo, 'orgId' | 'repo' | 'quaran
     });
   }
   return events;
+}
+
+/**
+ * `test.quarantined` for an override that quarantined a test (it was not quarantined just before
+ * the override's write): decided by QuarantineService on the versions its compare-and-set wrote,
+ * so two concurrent overrides cannot both claim it.
+ */
+export function overrideQuarantinedEvent(repo: Pick<FlakyRepo, 'orgId' | 'repo'>, updated: TestCase): TestEvent {
+  const record = updated.quarantine;
+  const at = record?.at ?? new Date();
+  return {
+    orgId: repo.orgId,
+    type: 'test.quarantined',
+    orderKey: `test:${updated.testId}`,
+    order: { at, version: updated.quarantineHistory.length },
+    subject: {},
+    payload: {
+      type: 'test.quarantined',
+      timestamp: at.toISOString(),
+      repository: repo.repo,
+      test: { id: updated.testId, name: updated.name, status: updated.status.value },
+      override: wireOverrideOf(record?.override ?? null),
+      reason: record?.reason ?? null,
+      actor: record?.actor ?? null,
+    },
+  };
 }

@@ -39,6 +39,11 @@ export function overrideInForce(record: { override: QuarantineOverride; expiresA
   return record.expiresAt && record.expiresAt.getTime() <= now.getTime() ? null : record.override;
 }
 
+/** An override as the API and the events name it. */
+export function wireOverrideOf(o: QuarantineOverride | null): 'ALWAYS_QUARANTINE' | 'NEVER_QUARANTINE' | 'UNSPECIFIED' {
+  return o === 'always' ? 'ALWAYS_QUARANTINE' : o === 'never' ? 'NEVER_QUARANTINE' : 'UNSPECIFIED';
+}
+
 /** `quarantine_setting` of a quarantined test in list-quarantined-tests. */
 export function quarantineSettingOf(override: QuarantineOverride | null): 'ALWAYS_QUARANTINE' | 'AUTO_QUARANTINE' {
   return override === 'always' ? 'ALWAYS_QUARANTINE' : 'AUTO_QUARANTINE';

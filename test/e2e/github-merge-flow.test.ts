@@ -87,10 +87,9 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
       expect(cancelled.timeline[0]?.reason).to.equal('pr_pushed_to');
     });
 
-    // The entry ends merged. Its reason is manual_merge when the pull_request webhook's sync sees
-    // it first, but merge_graph_merge when the push webhook's planning pass does: the engine's
-    // completeInterruptedMerges takes any forge-merged entry as its own interrupted merge
-    // (reported to the merge-queue owners; a GitHub merge is not always the queue's).
+    // The entry ends merged as a merge outside the queue, whichever sees it first: the
+    // pull_request webhook's sync, or the push webhook's planning pass (whose crash recovery
+    // takes only entries the queue merges from as its own interrupted merges).
     it('a pull request merged outside the queue ends merged and leaves the queue', async () => {
       await h.configure({});
       h.runCi('statuses', () => null);
@@ -103,7 +102,8 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
         body: JSON.stringify({ merge_method: 'merge' }),
       });
       expect(res.status).to.equal(200);
-      await h.untilState(1, ['merged']);
+      const merged = await h.untilState(1, ['merged']);
+      expect(merged.timeline[0]?.reason).to.equal('manual_merge');
       expect(await h.onGitHub(1)).to.include({ state: 'closed', merged: true });
       expect(await h.mainSubjects()).to.deep.equal(['Merge pull request #1 from change-1']);
     });

@@ -26,6 +26,7 @@ import { QueueSimulationService } from '../merge-queue/simulation/queue-simulati
 import { createFlakyStore } from '../flaky-tests/store/flaky-store.js';
 import { createFlakyServices, type FlakyServices } from '../flaky-tests/services/flaky-services.js';
 import { claimGitHubRepository, createGitHubServices, type GitHubServices } from '../providers/github/github-services.js';
+import type { CheckSuiteReport } from '../providers/github/ci-results.js';
 import { createGitHubStore } from '../providers/github/store/github-store.js';
 import { openUploadBlobStore } from '../flaky-tests/store/open-upload-blob-store.js';
 import { createEventStore, type EventStore } from '../events/store/event-store.js';
@@ -154,7 +155,12 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     queues,
     pullRequests,
     commitStatuses,
-    testingDetails: new TestingDetailsService({ store: repositories, queues }),
+    testingDetails: new TestingDetailsService({
+      store: repositories,
+      queues,
+      // Only GitHub reports check suites; `github` is built below, before anything is served.
+      checkSuites: async (repo, sha): Promise<CheckSuiteReport[]> => (github ? github.ciResults.checkSuites(repo, sha) : []),
+    }),
     sync: new SyncService({ store: repositories, providers, pullRequests, logger, requestPlan }),
     engine: new EngineService({
       store: repositories,
@@ -185,7 +191,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
       logger,
     }),
   };
-  const github =
+  const github: GitHubServices | null =
     config.github && providers.github && githubStore
       ? createGitHubServices({
           config: config.github,
@@ -195,6 +201,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
           sync: services.sync,
           commitStatuses,
           enqueueDelivery: (deliveryId) => jobs.enqueue('github-webhook', { deliveryId }),
+          baseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
           logger,
         })
       : null;

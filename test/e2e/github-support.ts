@@ -14,7 +14,7 @@ export const repo = DEFAULT_REPO;
 export const ref = { repo, targetBranch: 'main' };
 export const WEBHOOK_SECRET = 'webhook-secret-of-the-tests';
 const CI_TOKEN = 'ghp_token-of-the-ci-system';
-const QUEUE_TOKEN = 'ghp_token-of-the-queue-service';
+export const QUEUE_TOKEN = 'ghp_token-of-the-queue-service';
 
 export interface Submitted {
   state: string;

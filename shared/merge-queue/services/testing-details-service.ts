@@ -10,18 +10,36 @@ import { headKey } from '../store/impacted-targets-repository.js';
 import type { CommitStatus } from '../store/commit-status-repository.js';
 import type { QueueService } from './queue-service.js';
 
+/** One check run of a check suite, with the forge's own status and conclusion (lower case). */
+export interface CheckRunReport {
+  name: string;
+  url: string;
+  status: string;
+  conclusion: string | null;
+}
+
+/** Check suites reported on a commit; forges without them (local repositories) report none. */
+export type CheckSuiteSource = (repo: RepoRef, sha: string) => Promise<{ checkRuns: CheckRunReport[] }[]>;
+
 export interface TestingDetails {
   queue: Queue;
   run: TestRun;
   tested: Entry[];
   base: Entry[];
   statuses: CommitStatus[];
+  checkSuites: { checkRuns: CheckRunReport[] }[];
   /** Parallel-mode fields, present only when targets were uploaded for the run's entries. */
   targets: RunImpactedTargets;
 }
 
 export class TestingDetailsService {
-  constructor(private readonly deps: { store: Pick<MergeQueueRepositories, 'testRuns' | 'entries' | 'commitStatuses' | 'impactedTargets'>; queues: QueueService }) {}
+  constructor(
+    private readonly deps: {
+      store: Pick<MergeQueueRepositories, 'testRuns' | 'entries' | 'commitStatuses' | 'impactedTargets'>;
+      queues: QueueService;
+      checkSuites: CheckSuiteSource;
+    },
+  ) {}
 
   async get(orgId: string, repo: RepoRef, branch: string, testRunId: string): Promise<TestingDetails> {
     const queue = await this.deps.queues.get(orgId, repo, branch);
@@ -31,6 +49,7 @@ export class TestingDetailsService {
     const byId = new Map(entries.map((e) => [e.id, e]));
     const pick = (ids: string[]) => ids.map((id) => byId.get(id)).filter((e): e is Entry => e !== undefined);
     const statuses = run.sha ? await this.deps.store.commitStatuses.forCommit(orgId, repoKey(repo), run.sha) : [];
+    const checkSuites = run.sha ? await this.deps.checkSuites(queue.repo, run.sha) : [];
     // Targets of the head each entry was tested at (an entry's prSha never changes: a push
     // to the pull request makes a new entry).
     const heads = new Map(entries.map((e) => [e.id, { prNumber: e.prNumber, sha: e.prSha }]));
@@ -39,6 +58,6 @@ export class TestingDetailsService {
       const head = heads.get(id);
       return (head && uploads.get(headKey(head))) ?? null;
     });
-    return { queue, run, tested: pick(run.entryIds), base: pick(run.baseEntryIds), statuses, targets };
+    return { queue, run, tested: pick(run.entryIds), base: pick(run.baseEntryIds), statuses, checkSuites, targets };
   }
 }

@@ -31,6 +31,17 @@ interface RepositoryPayload {
   owner?: { login?: unknown };
 }
 
+interface CheckRunPayload {
+  id?: unknown;
+  head_sha?: unknown;
+  name?: unknown;
+  status?: unknown;
+  conclusion?: unknown;
+  details_url?: unknown;
+  html_url?: unknown;
+  check_suite?: { id?: unknown } | null;
+}
+
 /** The outcome of one delivery, for logs and tests. */
 export type WebhookOutcome = 'synced' | 'status_recorded' | 'ignored';
 
@@ -74,11 +85,15 @@ export class GitHubWebhookEvents {
       return this.recorded(await this.deps.ciResults.record(repo, sha, [check]));
     }
     if (delivery.event === 'check_run' && repo) {
-      const run = payload.check_run as { head_sha?: unknown; name?: unknown; status?: unknown; conclusion?: unknown; details_url?: unknown; html_url?: unknown } | undefined;
-      if (!run || typeof run.head_sha !== 'string' || typeof run.name !== 'string' || typeof run.status !== 'string') return 'ignored';
-      const state = checkRunState(run.status, typeof run.conclusion === 'string' ? run.conclusion : null);
-      const url = typeof run.details_url === 'string' ? run.details_url : typeof run.html_url === 'string' ? run.html_url : null;
-      return this.recorded(await this.deps.ciResults.record(repo, run.head_sha, [{ context: run.name, state, targetUrl: url }]));
+      const run = payload.check_run as CheckRunPayload | undefined;
+      if (!run || typeof run.head_sha !== 'string' || typeof run.name !== 'string' || typeof run.status !== 'string' || typeof run.id !== 'number') return 'ignored';
+      const conclusion = typeof run.conclusion === 'string' ? run.conclusion : null;
+      const state = checkRunState(run.status, conclusion);
+      const detailsUrl = typeof run.details_url === 'string' ? run.details_url : null;
+      const htmlUrl = typeof run.html_url === 'string' ? run.html_url : null;
+      const suiteId = typeof run.check_suite?.id === 'number' ? run.check_suite.id : null;
+      const checkRun = { checkRunId: run.id, suiteId, url: htmlUrl ?? detailsUrl ?? '', status: run.status, conclusion };
+      return this.recorded(await this.deps.ciResults.record(repo, run.head_sha, [{ context: run.name, state, targetUrl: detailsUrl ?? htmlUrl, checkRun }]));
     }
     if (delivery.event === 'check_suite' && repo && payload.action === 'completed') {
       // A suite says its runs finished without naming them: read the commit's results back.

@@ -33,7 +33,7 @@ export class GitHubHarness {
   ) {}
 
   /** `auth: 'token'` configures GITHUB_TOKEN instead of a GitHub App. */
-  static async start(opts: { auth?: 'app' | 'token' } = {}): Promise<GitHubHarness> {
+  static async start(opts: { auth?: 'app' | 'token'; env?: Record<string, string> } = {}): Promise<GitHubHarness> {
     const root = await makeGitRoot();
     const double = await startGitHubDouble(root, { tokens: [CI_TOKEN, QUEUE_TOKEN] });
     const fx = await createRepo(root, { repo, files: { 'README.md': '# widgets\n' } });
@@ -47,6 +47,7 @@ export class GitHubHarness {
         GITHUB_GIT_URL: double.gitUrl,
         GITHUB_HOST: 'github.com',
         PROVIDER_POLL_SECONDS: '3600',
+        ...opts.env,
       },
     });
     double.webhook = { url: `${svc.url}/webhooks/github`, secret: WEBHOOK_SECRET };

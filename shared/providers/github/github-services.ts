@@ -46,7 +46,7 @@ export function createGitHubServices(deps: GitHubServicesDeps): GitHubServices {
     ? new GitHubWebhooks({
         secret,
         deliveries: deps.githubStore.deliveries,
-        events: new GitHubWebhookEvents({ store: deps.store, sync: deps.sync, ciResults, clients: deps.provider.githubClients, host: deps.config.host }),
+        events: new GitHubWebhookEvents({ store: deps.store, sync: deps.sync, ciResults, clients: deps.provider.githubClients, pollState: deps.githubStore.pollState, host: deps.config.host }),
         enqueue: deps.enqueueDelivery,
         logger: deps.logger,
       })

@@ -10,6 +10,7 @@ import { repoKey, type RepoRef } from '../../repo-ref.js';
 import { checkRunState, isStatusState, type GitHubCiResults } from './ci-results.js';
 import type { GitHubClients } from './github-client.js';
 import type { WebhookDelivery } from './store/webhook-delivery-repository.js';
+import type { PollStateRepository } from './store/poll-state-repository.js';
 
 /** The prefix of the queue's test branches: pushes to them are the queue's own. */
 const TEST_BRANCH_REF = 'refs/heads/trunk-merge/';
@@ -22,6 +23,8 @@ export interface WebhookEventDeps {
   sync: SyncService;
   ciResults: GitHubCiResults;
   clients: GitHubClients;
+  /** Arrivals of deliveries: while they arrive, the poller polls the repository less often (poll-schedule.ts). */
+  pollState: PollStateRepository;
   /** GITHUB_HOST: the `host` of the repositories named in payloads. */
   host: string;
 }
@@ -66,12 +69,13 @@ export class GitHubWebhookEvents {
 
   async handle(delivery: WebhookDelivery): Promise<WebhookOutcome> {
     const payload = (delivery.payload ?? {}) as Record<string, unknown>;
-    if (delivery.event === 'installation' || delivery.event === 'installation_repositories') {
-      const id = (payload.installation as { id?: unknown } | undefined)?.id;
-      // Repositories may have left (or joined) the installation: look them up again.
-      if (typeof id === 'number') this.deps.clients.forgetInstallation(id);
-    }
+    const installationId = (payload.installation as { id?: unknown } | undefined)?.id;
     const repo = this.repoOf(payload);
+    await this.deps.pollState.deliveryArrived({ repoKey: repo ? repoKey(repo) : null, installationId: typeof installationId === 'number' ? installationId : null }, delivery.receivedAt);
+    // Repositories may have left (or joined) the installation: look them up again.
+    if ((delivery.event === 'installation' || delivery.event === 'installation_repositories') && typeof installationId === 'number') {
+      this.deps.clients.forgetInstallation(installationId);
+    }
     if (delivery.event === 'push' && typeof payload.ref === 'string' && payload.ref.startsWith(TEST_BRANCH_REF)) return 'ignored';
     if (SYNC_EVENTS.has(delivery.event) && repo) return this.syncRepository(repo);
     if (delivery.event === 'installation') {

@@ -15,7 +15,7 @@ const CHECK_RUN_CONCLUSIONS = new Set(['action_required', 'cancelled', 'failure'
  * are QUEUED; a conclusion it does not list (startup_failure) is a FAILURE; a conclusion only
  * once COMPLETED.
  */
-function serializeCheckRun(run: CheckRunReport) {
+export function serializeCheckRun(run: CheckRunReport) {
   const status = CHECK_RUN_STATUSES.has(run.status) ? run.status : 'queued';
   const conclusion = status === 'completed' && run.conclusion !== null ? (CHECK_RUN_CONCLUSIONS.has(run.conclusion) ? run.conclusion : 'failure') : null;
   return { name: run.name, url: run.url, status: status.toUpperCase(), ...(conclusion ? { conclusion: conclusion.toUpperCase() } : {}) };

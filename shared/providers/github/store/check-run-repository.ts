@@ -17,18 +17,13 @@ export interface StoredCheckRun {
   firstSeenAt: Date;
 }
 
-interface CheckRunDoc extends StoredDoc {
-  repoKey: string;
-  sha: string;
-  checkRunId: number;
-  suiteId: number | null;
-  name: string;
-  url: string;
-  status: string;
-  conclusion: string | null;
-  rank: number;
-  firstSeenAt: Date;
-}
+type CheckRunDoc = StoredDoc &
+  StoredCheckRun & {
+    repoKey: string;
+    sha: string;
+    /** queued (and other waiting statuses) 0, in_progress 1, completed 2. */
+    rank: number;
+  };
 
 const rankOf = (status: string): number => (status === 'completed' ? 2 : status === 'in_progress' ? 1 : 0);
 

@@ -91,7 +91,7 @@ describe('draft pull requests for test branches on GitHub (end to end)', functio
     const branch = 'trunk-merge/pr-1/run-of-a-crashed-process';
     await pushToBranch(h.fx, branch, [{ message: 'tested', files: { 'f1.txt': '1\n' } }]);
     const rows = createGitHubStore(h.svc.ctx.db).testBranchPulls;
-    expect(await rows.begin({ testRunId: 'run-of-a-crashed-process', queueId: queue!.id, branch })).to.equal(true);
+    expect(await rows.begin({ testRunId: 'run-of-a-crashed-process', queueId: queue!.id, repo, branch })).to.equal(true);
     const made = await fetch(`${h.double.apiUrl}/repos/${repo.owner}/${repo.name}/pulls`, {
       method: 'POST',
       headers: { authorization: `token ${QUEUE_TOKEN}`, 'content-type': 'application/json' },

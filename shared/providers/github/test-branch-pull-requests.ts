@@ -66,7 +66,7 @@ export class TestBranchPullRequests {
       if (run.status !== 'in_progress' || run.sha === null) continue;
       const row = await this.deps.pulls.find(run.id);
       if (row && row.state !== 'opening') continue;
-      if (!row && !(await this.deps.pulls.begin({ testRunId: run.id, queueId, branch: run.branch }))) continue;
+      if (!row && !(await this.deps.pulls.begin({ testRunId: run.id, queueId, repo: queue.repo, branch: run.branch }))) continue;
       try {
         const number = await this.deps.provider.openDraftPullRequest(queue.repo, { head: run.branch, base: queue.branch, ...(await this.textOf(queue, run)) });
         await this.deps.pulls.markOpen(run.id, number);
@@ -84,13 +84,10 @@ export class TestBranchPullRequests {
     for (const row of rows) {
       const run = await this.deps.store.testRuns.findById(row.testRunId);
       if (run?.status === 'in_progress') continue;
-      const queue = await this.deps.store.queues.findById(row.queueId);
       try {
-        if (queue) {
-          // An `opening` row: GitHub may have created it without the answer reaching us.
-          const number = row.prNumber ?? (await this.deps.provider.openPullRequestFrom(queue.repo, row.branch));
-          if (number !== null) await this.deps.provider.closePullRequest(queue.repo, number);
-        }
+        // An `opening` row: GitHub may have created it without the answer reaching us.
+        const number = row.prNumber ?? (await this.deps.provider.openPullRequestFrom(row.repo, row.branch));
+        if (number !== null) await this.deps.provider.closePullRequest(row.repo, number);
         await this.deps.pulls.markClosed(row.testRunId);
         this.deps.logger.info({ testRunId: row.testRunId, prNumber: row.prNumber }, 'draft pull request of an ended test run closed');
         closed++;

@@ -3,12 +3,15 @@
 // interrupted (a crash, a lost answer) is still known and closed when its run ends.
 import type { Database, DocCollection, StoredDoc } from '../../../database/collection.js';
 import { isDuplicateKeyError } from '../../../database/collection.js';
+import type { RepoRef } from '../../../repo-ref.js';
 
 export type TestBranchPullRequestState = 'opening' | 'open' | 'closed';
 
 export interface TestBranchPullRequest {
   testRunId: string;
   queueId: string;
+  /** Kept on the row, so the pull request is closed even if its queue is gone. */
+  repo: RepoRef;
   branch: string;
   /** Null while `opening`: GitHub has not answered with its number yet. */
   prNumber: number | null;
@@ -17,13 +20,14 @@ export interface TestBranchPullRequest {
 
 interface TestBranchPullDoc extends StoredDoc {
   queueId: string;
+  repo: RepoRef;
   branch: string;
   prNumber: number | null;
   state: TestBranchPullRequestState;
   updatedAt: Date;
 }
 
-const toRecord = (d: TestBranchPullDoc): TestBranchPullRequest => ({ testRunId: d._id, queueId: d.queueId, branch: d.branch, prNumber: d.prNumber, state: d.state });
+const toRecord = (d: TestBranchPullDoc): TestBranchPullRequest => ({ testRunId: d._id, queueId: d.queueId, repo: d.repo, branch: d.branch, prNumber: d.prNumber, state: d.state });
 
 export class TestBranchPullRequestRepository {
   private readonly col: DocCollection<TestBranchPullDoc>;
@@ -42,9 +46,9 @@ export class TestBranchPullRequestRepository {
   }
 
   /** Records the intent to open one; false when the run has a row already (another pass got there first). */
-  async begin(r: Pick<TestBranchPullRequest, 'testRunId' | 'queueId' | 'branch'>, now = new Date()): Promise<boolean> {
+  async begin(r: Pick<TestBranchPullRequest, 'testRunId' | 'queueId' | 'repo' | 'branch'>, now = new Date()): Promise<boolean> {
     try {
-      await this.col.insertOne({ _id: r.testRunId, queueId: r.queueId, branch: r.branch, prNumber: null, state: 'opening', updatedAt: now });
+      await this.col.insertOne({ _id: r.testRunId, queueId: r.queueId, repo: r.repo, branch: r.branch, prNumber: null, state: 'opening', updatedAt: now });
       return true;
     } catch (err) {
       if (isDuplicateKeyError(err)) return false;

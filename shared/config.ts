@@ -85,6 +85,10 @@ export interface GitHubConfig {
   host: string;
   /** Base URL of git over HTTPS: the repository is `<gitUrl>/<owner>/<name>.git`. */
   gitUrl: string;
+  /** The poll interval of a repository whose signed webhook deliveries are arriving (≥ PROVIDER_POLL_SECONDS). */
+  webhookPollSeconds: number;
+  /** Deliveries "are arriving" until this long after the last one; then the repository is polled every PROVIDER_POLL_SECONDS again. */
+  webhookQuietSeconds: number;
 }
 
 /** A configuration error names the variable and what is wrong; start-up prints it and exits. */
@@ -179,6 +183,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       GITHUB_API_URL: url({ default: 'https://api.github.com' }),
       GITHUB_HOST: str({ default: 'github.com' }),
       GITHUB_GIT_URL: url({ default: undefined }),
+      GITHUB_WEBHOOK_POLL_SECONDS: positiveInt(1, 86_400)({ default: 300 }),
+      GITHUB_WEBHOOK_QUIET_SECONDS: positiveInt(1, 86_400)({ default: 900 }),
       FLAKY_UPLOAD_WAIT_SECONDS: positiveInt(1, 600)({ default: 30 }),
       FLAKY_REFRESH_SECONDS: positiveInt(1, 3_600)({ default: 60 }),
       WEBHOOK_RETRY_BASE_MS: positiveInt(1, 3_600_000)({ default: 20_000 }),
@@ -244,6 +250,9 @@ interface GitHubEnv {
   GITHUB_API_URL: string;
   GITHUB_HOST: string;
   GITHUB_GIT_URL?: string | undefined;
+  GITHUB_WEBHOOK_POLL_SECONDS: number;
+  GITHUB_WEBHOOK_QUIET_SECONDS: number;
+  PROVIDER_POLL_SECONDS: number;
 }
 
 /** The GitHub settings, or null when GitHub is not configured; problems are pushed to `errors`. */
@@ -257,12 +266,17 @@ function gitHubConfig(env: GitHubEnv, errors: string[]): GitHubConfig | null {
   if (!/^[a-z0-9.-]+(?::\d+)?$/.test(host)) errors.push('GITHUB_HOST: must be a host name, e.g. github.com or ghe.example.com');
   const secret = env.GITHUB_WEBHOOK_SECRET ?? null;
   if (secret !== null && secret.length < 16) errors.push('GITHUB_WEBHOOK_SECRET: must be at least 16 characters');
+  if (env.GITHUB_WEBHOOK_POLL_SECONDS < env.PROVIDER_POLL_SECONDS) {
+    errors.push(`GITHUB_WEBHOOK_POLL_SECONDS: must be at least PROVIDER_POLL_SECONDS (${env.PROVIDER_POLL_SECONDS}): it is the slower poll while webhooks arrive`);
+  }
   return {
     auth,
     webhookSecret: secret,
     apiUrl: env.GITHUB_API_URL.replace(/\/+$/, ''),
     host,
     gitUrl: (env.GITHUB_GIT_URL ?? `https://${host}`).replace(/\/+$/, ''),
+    webhookPollSeconds: env.GITHUB_WEBHOOK_POLL_SECONDS,
+    webhookQuietSeconds: env.GITHUB_WEBHOOK_QUIET_SECONDS,
   };
 }
 

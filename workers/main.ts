@@ -18,6 +18,7 @@ import { syncProcessor } from './processors/sync-processor.js';
 import { reconcileProcessor } from './processors/reconcile-processor.js';
 import { githubWebhookProcessor } from './processors/github-webhook-processor.js';
 import { githubCiResultsProcessor } from './processors/github-ci-results-processor.js';
+import { githubTestBranchPullRequestsProcessor } from './processors/github-test-branch-prs-processor.js';
 import { githubPullRequestFeedbackProcessor } from './processors/github-pull-request-feedback-processor.js';
 import { flakyIngestProcessor } from './processors/flaky-ingest-processor.js';
 import { flakyRefreshProcessor } from './processors/flaky-refresh-processor.js';
@@ -34,6 +35,7 @@ function processorsOf(ctx: ServiceContext): ProcessorRegistry {
     'github-webhook': githubWebhookProcessor(ctx),
     'github-ci-results': githubCiResultsProcessor(ctx),
     'github-pr-feedback': githubPullRequestFeedbackProcessor(ctx),
+    'github-test-branch-prs': githubTestBranchPullRequestsProcessor(ctx),
     'flaky-ingest': flakyIngestProcessor(ctx),
     'flaky-refresh': flakyRefreshProcessor(ctx),
     'publish-event': publishEventProcessor(ctx),

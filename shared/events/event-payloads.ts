@@ -33,9 +33,17 @@ const REASON_FIELD: Readonly<Record<string, string>> = {
  * dashboard (docs/dashboard.md, deep links).
  */
 export function pullRequestLink(baseUrl: string, orgSlug: string, queue: Pick<Queue, 'repo' | 'branch'>, prNumber: number): string {
+  return `${baseUrl}/${encodeURIComponent(orgSlug)}/merge-queue/pull-request/${prNumber}?${queueQuery(queue)}`;
+}
+
+/** The dashboard page of a test run (docs/dashboard.md, deep links). */
+export function testRunLink(baseUrl: string, orgSlug: string, queue: Pick<Queue, 'repo' | 'branch'>, testRunId: string): string {
+  return `${baseUrl}/${encodeURIComponent(orgSlug)}/merge-queue/test-run/${encodeURIComponent(testRunId)}?${queueQuery(queue)}`;
+}
+
+function queueQuery(queue: Pick<Queue, 'repo' | 'branch'>): string {
   const { host, owner, name } = queue.repo;
-  const query = new URLSearchParams({ repo: `${host}/${owner}/${name}`, branch: queue.branch });
-  return `${baseUrl}/${encodeURIComponent(orgSlug)}/merge-queue/pull-request/${prNumber}?${query.toString()}`;
+  return new URLSearchParams({ repo: `${host}/${owner}/${name}`, branch: queue.branch }).toString();
 }
 
 function runFields(run: TestRun | null): Payload {

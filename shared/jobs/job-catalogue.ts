@@ -76,6 +76,8 @@ export interface JobPayloads {
   'github-ci-results': PeriodicJob;
   /** Periodic: publish queued pull requests' queue state (statusCheckEnabled, commentsEnabled). */
   'github-pr-feedback': PeriodicJob;
+  /** Periodic: open draft pull requests for test branches, close those of ended runs (createPrsForTestingBranches). */
+  'github-test-branch-prs': PeriodicJob;
   /** Render a domain event and create its deliveries to the subscribed webhook endpoints. */
   'publish-event': PublishEventJob;
   /** One attempt of one delivery (endpoint, event); retries are new delayed jobs (docs/webhooks.md). */
@@ -189,6 +191,14 @@ export const JOB_SPECS: { readonly [K in JobName]: JobSpec<K> } = {
     concurrency: 1,
     // It posts only what changed since the last pass, so it can follow the provider poll.
     every: 'providerPollSeconds',
+  },
+  'github-test-branch-prs': {
+    attempts: 1,
+    backoffMs: 0,
+    concurrency: 1,
+    // Each planning pass of a GitHub queue does its queue at once; this pass catches what those
+    // missed (a failed call to GitHub, a crash), so it can be as slow as the reconciler.
+    every: 'reconcileSeconds',
   },
   'publish-event': {
     attempts: 5,

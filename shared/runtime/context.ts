@@ -29,6 +29,8 @@ import { QueueSimulationService } from '../merge-queue/simulation/queue-simulati
 import { createFlakyStore } from '../flaky-tests/store/flaky-store.js';
 import { createFlakyServices, type FlakyServices } from '../flaky-tests/services/flaky-services.js';
 import { claimGitHubRepository, createGitHubServices, type GitHubServices } from '../providers/github/github-services.js';
+import type { CheckSuiteReport } from '../providers/github/ci-results.js';
+import { GitHubPollSchedule } from '../providers/github/poll-schedule.js';
 import { createGitHubStore } from '../providers/github/store/github-store.js';
 import { openUploadBlobStore } from '../flaky-tests/store/open-upload-blob-store.js';
 import { createEventStore, type EventStore } from '../events/store/event-store.js';
@@ -124,6 +126,14 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   const outbox = new EventOutbox({ events: eventStore.events, requestPublish: enqueuePublish, logger });
   const repositories = withDomainEvents(store, outbox);
   const githubOwners = providers.github && githubStore ? githubStore.owners : null;
+  const pollSchedule =
+    config.github && providers.github && githubStore
+      ? new GitHubPollSchedule({
+          state: githubStore.pollState,
+          provider: providers.github,
+          intervals: { normalSeconds: config.providerPollSeconds, webhookSeconds: config.github.webhookPollSeconds, quietSeconds: config.github.webhookQuietSeconds },
+        })
+      : null;
   const queues = new QueueService({
     store: repositories,
     providers,
@@ -161,8 +171,14 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     queues,
     pullRequests,
     commitStatuses,
-    testingDetails: new TestingDetailsService({ store: repositories, queues, testResults: flaky.runResults }),
-    sync: new SyncService({ store: repositories, providers, logger, requestPlan }),
+    testingDetails: new TestingDetailsService({
+      store: repositories,
+      queues,
+      testResults: flaky.runResults,
+      // Only GitHub reports check suites; `github` is built below, before anything is served.
+      checkSuites: async (repo, sha): Promise<CheckSuiteReport[]> => (github ? github.ciResults.checkSuites(repo, sha) : []),
+    }),
+    sync: new SyncService({ store: repositories, providers, logger, requestPlan, ...(pollSchedule ? { pollSchedule } : {}) }),
     engine: new EngineService({
       store: repositories,
       providers,
@@ -196,7 +212,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
       logger,
     }),
   };
-  const github =
+  const github: GitHubServices | null =
     config.github && providers.github && githubStore
       ? createGitHubServices({
           config: config.github,
@@ -206,6 +222,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
           sync: services.sync,
           commitStatuses,
           enqueueDelivery: (deliveryId) => jobs.enqueue('github-webhook', { deliveryId }),
+          baseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
           logger,
         })
       : null;

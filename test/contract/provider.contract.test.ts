@@ -42,7 +42,7 @@ const FORGES: Record<string, () => Promise<Forge>> = {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'openmq-gh-data-'));
     const double: GitHubDouble = await startGitHubDouble(root);
     const provider = new GitHubProvider({
-      config: { auth: { kind: 'app', appId: double.appId, privateKey: double.privateKey }, webhookSecret: null, apiUrl: double.apiUrl, host: double.host, gitUrl: double.gitUrl },
+      config: { auth: { kind: 'app', appId: double.appId, privateKey: double.privateKey }, webhookSecret: null, apiUrl: double.apiUrl, host: double.host, gitUrl: double.gitUrl, webhookPollSeconds: 300, webhookQuietSeconds: 900 },
       dataDir,
       logger: createLogger('silent'),
     });

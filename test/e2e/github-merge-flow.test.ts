@@ -31,8 +31,42 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
       expect(await h.onGitHub(1)).to.include({ state: 'closed', merged: true });
       expect(await h.mainSubjects()).to.deep.equal(['Change 1 (#1)']);
       await waitFor('test branch deleted', async () => (await branchSha(h.fx, `trunk-merge/pr-1/${runId}`)) === null);
-      const details = await h.svc.post<{ statusChecks: { context: string; state: string }[] }>('/getMergeQueueTestingDetails', { repo, targetBranch: 'main', testRunId: runId });
+      const details = await h.svc.post<{ statusChecks: { context: string; state: string }[]; checkSuites: unknown[] }>('/getMergeQueueTestingDetails', { repo, targetBranch: 'main', testRunId: runId });
       expect(details.body.statusChecks.map((s) => [s.context, s.state])).to.deep.equal([['ci/test', 'SUCCESS']]);
+      expect(details.body.checkSuites, 'commit statuses are no check runs').to.deep.equal([]);
+    });
+
+    it('check runs: testing details list the check suite of the test branch head with its check runs, as they progress', async () => {
+      await h.configure({});
+      await h.pr(1);
+      await h.submit(1);
+      const testing = await h.untilState(1, ['testing']);
+      const runId = testing.timeline.find((t) => t.testRunId)?.testRunId ?? '';
+      const head = await waitFor('test branch pushed', async () => (await branchSha(h.fx, `trunk-merge/pr-1/${runId}`)) ?? undefined);
+      const details = async () =>
+        (await h.svc.post<{ checkSuites: { checkRuns: Record<string, string>[] }[] }>('/getMergeQueueTestingDetails', { repo, targetBranch: 'main', testRunId: runId })).body.checkSuites;
+      const report = async (body: Record<string, unknown>) => {
+        const res = await fetch(`${h.double.apiUrl}/repos/${repo.owner}/${repo.name}/check-runs`, {
+          method: 'POST',
+          headers: { authorization: 'token ghp_token-of-the-ci-system', 'content-type': 'application/json' },
+          body: JSON.stringify({ head_sha: head, ...body }),
+        });
+        expect(res.status).to.equal(201);
+        return ((await res.json()) as { id: number }).id;
+      };
+      const lint = await report({ name: 'lint', status: 'in_progress', details_url: 'https://ci.example/lint' });
+      await waitFor('lint listed', async () => (await details()).length > 0);
+      expect(await details()).to.deep.equal([{ checkRuns: [{ name: 'lint', url: `https://github.com/acme/widgets/runs/${lint}`, status: 'IN_PROGRESS' }] }]);
+      const test = await report({ name: 'ci/test', status: 'completed', conclusion: 'success' });
+      await h.untilState(1, ['merged']);
+      expect(await details()).to.deep.equal([
+        {
+          checkRuns: [
+            { name: 'lint', url: `https://github.com/acme/widgets/runs/${lint}`, status: 'IN_PROGRESS' },
+            { name: 'ci/test', url: `https://github.com/acme/widgets/runs/${test}`, status: 'COMPLETED', conclusion: 'SUCCESS' },
+          ],
+        },
+      ]);
     });
 
     it('check runs: a bad pull request fails and stays open on GitHub', async () => {
@@ -87,10 +121,9 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
       expect(cancelled.timeline[0]?.reason).to.equal('pr_pushed_to');
     });
 
-    // The entry ends merged. Its reason is manual_merge when the pull_request webhook's sync sees
-    // it first, but merge_graph_merge when the push webhook's planning pass does: the engine's
-    // completeInterruptedMerges takes any forge-merged entry as its own interrupted merge
-    // (reported to the merge-queue owners; a GitHub merge is not always the queue's).
+    // The entry ends merged as a merge outside the queue, whichever sees it first: the
+    // pull_request webhook's sync, or the push webhook's planning pass (whose crash recovery
+    // takes only entries the queue merges from as its own interrupted merges).
     it('a pull request merged outside the queue ends merged and leaves the queue', async () => {
       await h.configure({});
       h.runCi('statuses', () => null);
@@ -103,7 +136,8 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
         body: JSON.stringify({ merge_method: 'merge' }),
       });
       expect(res.status).to.equal(200);
-      await h.untilState(1, ['merged']);
+      const merged = await h.untilState(1, ['merged']);
+      expect(merged.timeline[0]?.reason).to.equal('manual_merge');
       expect(await h.onGitHub(1)).to.include({ state: 'closed', merged: true });
       expect(await h.mainSubjects()).to.deep.equal(['Merge pull request #1 from change-1']);
     });
@@ -243,7 +277,10 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
       const example = payloadFor('check_suite', 'completed', { owner: repo.owner, name: repo.name, installationId: 1 }, {});
       const suite = { ...(example.check_suite as Record<string, unknown>), head_sha: run?.sha, head_branch: run?.branch, status: 'completed', conclusion: 'success' };
       expect(await h.double.deliver('check_suite', { ...example, check_suite: suite })).to.equal(202);
-      await h.untilState(1, ['merged']);
+      const merged = await h.untilState(1, ['merged']);
+      const runId = merged.timeline.find((t) => t.testRunId)?.testRunId;
+      const details = await h.svc.post<{ checkSuites: { checkRuns: { name: string; status: string; conclusion?: string }[] }[] }>('/getMergeQueueTestingDetails', { repo, targetBranch: 'main', testRunId: runId });
+      expect(details.body.checkSuites.map((s) => s.checkRuns.map((r) => [r.name, r.status, r.conclusion])), 'read back').to.deep.equal([[['ci/test', 'COMPLETED', 'SUCCESS']]]);
     });
 
     it('a merge GitHub refuses fails the pull request with a reason that quotes GitHub', async () => {

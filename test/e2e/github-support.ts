@@ -14,7 +14,7 @@ export const repo = DEFAULT_REPO;
 export const ref = { repo, targetBranch: 'main' };
 export const WEBHOOK_SECRET = 'webhook-secret-of-the-tests';
 const CI_TOKEN = 'ghp_token-of-the-ci-system';
-const QUEUE_TOKEN = 'ghp_token-of-the-queue-service';
+export const QUEUE_TOKEN = 'ghp_token-of-the-queue-service';
 
 export interface Submitted {
   state: string;
@@ -33,7 +33,7 @@ export class GitHubHarness {
   ) {}
 
   /** `auth: 'token'` configures GITHUB_TOKEN instead of a GitHub App. */
-  static async start(opts: { auth?: 'app' | 'token' } = {}): Promise<GitHubHarness> {
+  static async start(opts: { auth?: 'app' | 'token'; env?: Record<string, string> } = {}): Promise<GitHubHarness> {
     const root = await makeGitRoot();
     const double = await startGitHubDouble(root, { tokens: [CI_TOKEN, QUEUE_TOKEN] });
     const fx = await createRepo(root, { repo, files: { 'README.md': '# widgets\n' } });
@@ -47,6 +47,7 @@ export class GitHubHarness {
         GITHUB_GIT_URL: double.gitUrl,
         GITHUB_HOST: 'github.com',
         PROVIDER_POLL_SECONDS: '3600',
+        ...opts.env,
       },
     });
     double.webhook = { url: `${svc.url}/webhooks/github`, secret: WEBHOOK_SECRET };

@@ -25,7 +25,7 @@ describe('GitHub provider against the GitHub double', function () {
 
   function providerWith(auth: GitHubConfig['auth']): GitHubProvider {
     return new GitHubProvider({
-      config: { auth, webhookSecret: null, apiUrl: double.apiUrl, host: double.host, gitUrl: double.gitUrl },
+      config: { auth, webhookSecret: null, apiUrl: double.apiUrl, host: double.host, gitUrl: double.gitUrl, webhookPollSeconds: 300, webhookQuietSeconds: 900 },
       dataDir,
       logger: createLogger('silent'),
     });

@@ -132,7 +132,15 @@ describe('GitHub webhooks', function () {
     it('GitHub is off unless an App or a token is configured; defaults follow GITHUB_HOST', () => {
       expect(loadConfig(base).github).to.equal(null);
       const cfg = loadConfig({ ...base, GITHUB_TOKEN: 'ghp_x', GITHUB_HOST: 'GHE.example.com', GITHUB_API_URL: 'https://ghe.example.com/api/v3/' });
-      expect(cfg.github).to.deep.equal({ auth: { kind: 'token', token: 'ghp_x' }, webhookSecret: null, apiUrl: 'https://ghe.example.com/api/v3', host: 'ghe.example.com', gitUrl: 'https://ghe.example.com' });
+      expect(cfg.github).to.deep.equal({
+        auth: { kind: 'token', token: 'ghp_x' },
+        webhookSecret: null,
+        apiUrl: 'https://ghe.example.com/api/v3',
+        host: 'ghe.example.com',
+        gitUrl: 'https://ghe.example.com',
+        webhookPollSeconds: 300,
+        webhookQuietSeconds: 900,
+      });
       expect(loadConfig({ ...base, GITHUB_TOKEN: 'ghp_x' }).github).to.include({ apiUrl: 'https://api.github.com', host: 'github.com', gitUrl: 'https://github.com' });
     });
 
@@ -144,6 +152,9 @@ describe('GitHub webhooks', function () {
       expect(problems({ GITHUB_APP_PRIVATE_KEY: double.privateKey })).to.match(/set GITHUB_APP_ID too/);
       expect(problems({ GITHUB_WEBHOOK_SECRET: 'a-long-enough-secret' })).to.match(/GITHUB_WEBHOOK_SECRET: set GITHUB_APP_ID/);
       expect(problems({ GITHUB_TOKEN: 'ghp_x', GITHUB_WEBHOOK_SECRET: 'short' })).to.match(/at least 16 characters/);
+      expect(problems({ GITHUB_TOKEN: 'ghp_x', PROVIDER_POLL_SECONDS: '60', GITHUB_WEBHOOK_POLL_SECONDS: '30' })).to.match(/GITHUB_WEBHOOK_POLL_SECONDS: must be at least PROVIDER_POLL_SECONDS \(60\)/);
+      expect(problems({ GITHUB_TOKEN: 'ghp_x', GITHUB_WEBHOOK_QUIET_SECONDS: '0' })).to.match(/GITHUB_WEBHOOK_QUIET_SECONDS/);
+      expect(loadConfig({ ...base, GITHUB_TOKEN: 'ghp_x', GITHUB_WEBHOOK_POLL_SECONDS: '600', GITHUB_WEBHOOK_QUIET_SECONDS: '1200' }).github).to.include({ webhookPollSeconds: 600, webhookQuietSeconds: 1200 });
       const app = loadConfig({ ...base, GITHUB_APP_ID: '42', GITHUB_APP_PRIVATE_KEY: double.privateKey.replace(/\n/g, '\\n') }).github;
       expect(app?.auth).to.deep.equal({ kind: 'app', appId: '42', privateKey: double.privateKey });
     });

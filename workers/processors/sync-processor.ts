@@ -4,6 +4,7 @@ import type { JobProcessor } from '../job-processor.js';
 
 export function syncProcessor(ctx: ServiceContext): JobProcessor<'sync'> {
   return async () => {
-    await ctx.services.sync.syncAll();
+    const outcome = await ctx.services.sync.poll();
+    if (outcome.skipped > 0) ctx.logger.debug(outcome, 'provider poll: queues whose webhooks arrive were not due');
   };
 }

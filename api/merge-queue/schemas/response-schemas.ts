@@ -135,7 +135,18 @@ export const TestingDetailsResponse = closed({
   testBranchSha: Type.String(),
   createdAt: dateTime,
   status: oneOf(TEST_RUN_STATUSES),
-  checkSuites: Type.Array(closed({ checkRuns: Type.Array(closed({ name: Type.String(), url: Type.String() })) })),
+  checkSuites: Type.Array(
+    closed({
+      checkRuns: Type.Array(
+        closed({
+          name: Type.String(),
+          url: Type.String(),
+          status: Type.Optional(oneOf(['QUEUED', 'IN_PROGRESS', 'COMPLETED'])),
+          conclusion: Type.Optional(oneOf(['ACTION_REQUIRED', 'CANCELLED', 'FAILURE', 'NEUTRAL', 'SUCCESS', 'SKIPPED', 'STALE', 'TIMED_OUT'])),
+        }),
+      ),
+    }),
+  ),
   statusChecks: Type.Array(closed({ context: Type.String(), url: Type.String(), state: oneOf(STATUS_STATES.map((s) => s.toUpperCase())) })),
   testedPullRequests: Type.Array(closed({ prNumber: Type.Integer({ minimum: 0 }), prUrl: Type.String(), title: Type.String() })),
   /** Present only when targets were uploaded; a union holding ALL is ["ALL"]. */

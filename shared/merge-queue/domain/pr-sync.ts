@@ -1,7 +1,7 @@
 // What a change observed at the forge means for a queued pull request
 // (merge-queue-behaviour §1.18 rows 5 and 20): a push to its head or closing it cancels the entry;
 // anything else only asks for readiness to be evaluated again.
-import type { Entry, QueueMode, Reason } from './model.js';
+import type { Entry, EntryState, QueueMode, Reason } from './model.js';
 
 export interface ObservedPullRequest {
   state: 'open' | 'closed';
@@ -19,6 +19,13 @@ export type SyncDecision =
   | { kind: 'refresh_readiness' }
   | { kind: 'none' };
 
+export const MERGED_OUTSIDE_QUEUE = 'the pull request was merged outside the queue';
+
+/** The states the queue merges from: only an entry in one of them can have a merge of the queue's in flight. */
+export function queueMayBeMerging(state: EntryState): boolean {
+  return state === 'tests_passed' || state === 'pending_failure';
+}
+
 /**
  * @param pr the pull request as the provider sees it now; null when it no longer exists
  * @param queue the queue's branch, the mode admission is judged in, and its target head now
@@ -32,8 +39,8 @@ export function syncDecision(
   if (pr.merged) {
     // A passed group may be in the middle of being merged by the queue itself: the merge step
     // records that. Before that point, a merged pull request was merged by hand.
-    if (entry.state === 'tests_passed' || entry.state === 'pending_failure') return { kind: 'none' };
-    return { kind: 'merged_outside_queue', detail: 'the pull request was merged outside the queue' };
+    if (queueMayBeMerging(entry.state)) return { kind: 'none' };
+    return { kind: 'merged_outside_queue', detail: MERGED_OUTSIDE_QUEUE };
   }
   if (pr.state === 'closed') return { kind: 'cancel', reason: 'pr_closed', detail: 'the pull request was closed' };
   if (pr.headSha !== entry.prSha) {

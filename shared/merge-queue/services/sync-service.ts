@@ -9,11 +9,25 @@ import type { GitProvider, ProviderRegistry, PullRequestInfo } from '../../provi
 import type { Logger } from '../../logging.js';
 import { ReadinessService } from './readiness-service.js';
 
+/** When the poller syncs a queue: a forge that notifies changes itself may be polled less often. */
+export interface PollSchedule {
+  due(queue: Queue, now: Date): Promise<boolean>;
+  polled(queue: Queue, now: Date): Promise<void>;
+}
+
 export interface SyncServiceDeps {
   store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'impactedTargets'>;
   providers: ProviderRegistry;
   logger: Logger;
   requestPlan: (queueId: string, why: string) => Promise<void>;
+  /** Absent: every queue is polled at every run of the poller. */
+  pollSchedule?: PollSchedule;
+}
+
+export interface PollOutcome {
+  polled: number;
+  /** Queues not due (their forge's webhooks are arriving). */
+  skipped: number;
 }
 
 export interface SyncOutcome {
@@ -30,19 +44,41 @@ export class SyncService {
     this.readiness = new ReadinessService({ store: deps.store });
   }
 
-  /** Syncs every queue that has active entries (the provider poller's job). */
+  /** Syncs every queue that has active entries. */
   async syncAll(): Promise<void> {
+    await this.syncQueues(async () => true);
+  }
+
+  /** The provider poller's job: syncs the queues with active entries that are due for a poll. */
+  async poll(now = new Date()): Promise<PollOutcome> {
+    const schedule = this.deps.pollSchedule;
+    const outcome: PollOutcome = { polled: 0, skipped: 0 };
+    outcome.polled = await this.syncQueues(async (queue) => {
+      const due = !schedule || (await schedule.due(queue, now));
+      if (!due) outcome.skipped++;
+      return due;
+    }, schedule ? (queue) => schedule.polled(queue, now) : undefined);
+    return outcome;
+  }
+
+  /** Returns how many queues were synced. */
+  private async syncQueues(due: (queue: Queue) => Promise<boolean>, synced?: (queue: Queue) => Promise<void>): Promise<number> {
+    let count = 0;
     const active = await this.deps.store.entries.listActiveAll();
     const queueIds = [...new Set(active.map((e) => e.queueId))];
     for (const queueId of queueIds) {
       const queue = await this.deps.store.queues.findById(queueId);
       if (!queue) continue;
       try {
+        if (!(await due(queue))) continue;
         await this.syncQueue(queue, active.filter((e) => e.queueId === queueId));
+        count++;
+        await synced?.(queue);
       } catch (err) {
         this.deps.logger.error({ err, queueId }, 'sync of queue failed; retried on the next poll');
       }
     }
+    return count;
   }
 
   /**

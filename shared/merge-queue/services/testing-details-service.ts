@@ -11,12 +11,24 @@ import type { CommitStatus } from '../store/commit-status-repository.js';
 import type { QueueService } from './queue-service.js';
 import type { RunTestResults, RunTestResultsSource } from './run-test-results.js';
 
+/** One check run of a check suite, with the forge's own status and conclusion (lower case). */
+export interface CheckRunReport {
+  name: string;
+  url: string;
+  status: string;
+  conclusion: string | null;
+}
+
+/** Check suites reported on a commit; forges without them (local repositories) report none. */
+export type CheckSuiteSource = (repo: RepoRef, sha: string) => Promise<{ checkRuns: CheckRunReport[] }[]>;
+
 export interface TestingDetails {
   queue: Queue;
   run: TestRun;
   tested: Entry[];
   base: Entry[];
   statuses: CommitStatus[];
+  checkSuites: { checkRuns: CheckRunReport[] }[];
   /** Parallel-mode fields, present only when targets were uploaded for the run's entries. */
   targets: RunImpactedTargets;
   /** JUnit results linked to the run; null when none is. */
@@ -29,6 +41,7 @@ export class TestingDetailsService {
       store: Pick<MergeQueueRepositories, 'testRuns' | 'entries' | 'commitStatuses' | 'impactedTargets'>;
       queues: QueueService;
       testResults: RunTestResultsSource;
+      checkSuites: CheckSuiteSource;
     },
   ) {}
 
@@ -40,6 +53,7 @@ export class TestingDetailsService {
     const byId = new Map(entries.map((e) => [e.id, e]));
     const pick = (ids: string[]) => ids.map((id) => byId.get(id)).filter((e): e is Entry => e !== undefined);
     const statuses = run.sha ? await this.deps.store.commitStatuses.forCommit(orgId, repoKey(repo), run.sha) : [];
+    const checkSuites = run.sha ? await this.deps.checkSuites(queue.repo, run.sha) : [];
     // Targets of the head each entry was tested at (an entry's prSha never changes: a push
     // to the pull request makes a new entry).
     const heads = new Map(entries.map((e) => [e.id, { prNumber: e.prNumber, sha: e.prSha }]));
@@ -49,6 +63,6 @@ export class TestingDetailsService {
       return (head && uploads.get(headKey(head))) ?? null;
     });
     const testResults = (await this.deps.testResults.resultsOf(orgId, repo, [run])).get(run.id) ?? null;
-    return { queue, run, tested: pick(run.entryIds), base: pick(run.baseEntryIds), statuses, targets, testResults };
+    return { queue, run, tested: pick(run.entryIds), base: pick(run.baseEntryIds), statuses, checkSuites, targets, testResults };
   }
 }

@@ -8,6 +8,7 @@ import type { MergeQueueRepositories } from '../../merge-queue/store/store.js';
 import type { Logger } from '../../logging.js';
 import { repoKey, type RepoRef } from '../../repo-ref.js';
 import type { GitHubProvider } from './github-provider.js';
+import type { CheckRunRepository, StoredCheckRun } from './store/check-run-repository.js';
 
 export interface CommitCheck {
   /** A status context, or a check run's name. */
@@ -15,6 +16,13 @@ export interface CommitCheck {
   state: StatusState;
   targetUrl: string | null;
   description?: string | null;
+  /** Present for a check run: what getMergeQueueTestingDetails lists under its check suite. */
+  checkRun?: Omit<StoredCheckRun, 'name' | 'firstSeenAt'>;
+}
+
+/** A check suite on a test branch head, as getMergeQueueTestingDetails lists it. */
+export interface CheckSuiteReport {
+  checkRuns: { name: string; url: string; status: string; conclusion: string | null }[];
 }
 
 /** A check run's conclusion as a status state (as GitHub counts required checks). */
@@ -34,6 +42,7 @@ export const READ_BACK_AFTER_MS = 120_000;
 
 export interface CiResultsDeps {
   store: Pick<MergeQueueRepositories, 'queues' | 'testRuns' | 'commitStatuses'>;
+  checkRuns: CheckRunRepository;
   commitStatuses: CommitStatusService;
   provider: GitHubProvider;
   logger: Logger;
@@ -57,6 +66,9 @@ export class GitHubCiResults {
   async record(repo: RepoRef, sha: string, checks: readonly CommitCheck[]): Promise<number> {
     let recorded = 0;
     const orgIds = [...new Set((await this.queuesTesting(repo, sha)).map((q) => q.orgId))];
+    if (orgIds.length > 0) {
+      for (const check of checks) if (check.checkRun) await this.deps.checkRuns.record(repoKey(repo), sha.toLowerCase(), { ...check.checkRun, name: check.context });
+    }
     for (const orgId of orgIds) {
       const known = new Map<string, StatusState>();
       for (const s of await this.deps.store.commitStatuses.forCommit(orgId, repoKey(repo), sha.toLowerCase())) known.set(s.context, s.state);
@@ -75,6 +87,22 @@ export class GitHubCiResults {
       }
     }
     return recorded;
+  }
+
+  /**
+   * The check suites reported on a commit, each with its check runs, in the order they were first
+   * seen; none for repositories GitHub does not serve.
+   */
+  async checkSuites(repo: RepoRef, sha: string): Promise<CheckSuiteReport[]> {
+    if (!this.deps.provider.serves(repo)) return [];
+    const suites = new Map<string, CheckSuiteReport>();
+    for (const run of await this.deps.checkRuns.forCommit(repoKey(repo), sha.toLowerCase())) {
+      const key = run.suiteId === null ? `run-${run.checkRunId}` : `suite-${run.suiteId}`;
+      const suite = suites.get(key) ?? { checkRuns: [] };
+      suite.checkRuns.push({ name: run.name, url: run.url, status: run.status, conclusion: run.conclusion });
+      suites.set(key, suite);
+    }
+    return [...suites.values()];
   }
 
   /** Reads a commit's statuses and check runs from GitHub and records what is new. */

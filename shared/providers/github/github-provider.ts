@@ -249,7 +249,10 @@ export class GitHubProvider implements GitProvider {
     for (const s of combined.data.statuses) {
       if (isStatusState(s.state)) checks.push({ context: s.context, state: s.state, targetUrl: s.target_url, description: s.description });
     }
-    for (const r of runs) checks.push({ context: r.name, state: checkRunState(r.status, r.conclusion), targetUrl: r.details_url ?? r.html_url });
+    for (const r of runs) {
+      const checkRun = { checkRunId: r.id, suiteId: r.check_suite?.id ?? null, url: r.html_url ?? r.details_url ?? '', status: r.status, conclusion: r.conclusion };
+      checks.push({ context: r.name, state: checkRunState(r.status, r.conclusion), targetUrl: r.details_url ?? r.html_url, checkRun });
+    }
     return checks;
   }
 
@@ -265,6 +268,50 @@ export class GitHubProvider implements GitProvider {
       // GitHub refuses descriptions over 140 characters.
       description: status.description.length > 140 ? `${status.description.slice(0, 139)}…` : status.description,
       ...(status.targetUrl ? { target_url: status.targetUrl } : {}),
+    });
+  }
+
+  /**
+   * createPrsForTestingBranches: opens a draft pull request from a test branch into the target,
+   * or answers the one already open from that branch (a retried job, or a job that died after
+   * GitHub created it), so a test branch never gets two. Returns its number.
+   */
+  async openDraftPullRequest(repo: RepoRef, pr: { head: string; base: string; title: string; body: string }): Promise<number> {
+    branchName(pr.head);
+    branchName(pr.base);
+    return this.write(repo, async () => {
+      const existing = await this.openPullRequestFrom(repo, pr.head);
+      if (existing !== null) return existing;
+      const { octokit } = await this.access(repo);
+      try {
+        const { data } = await octokit.rest.pulls.create({ owner: repo.owner, repo: repo.name, head: pr.head, base: pr.base, title: pr.title, body: pr.body, draft: true });
+        return data.number;
+      } catch (err) {
+        // 422 "A pull request already exists": an earlier try's request landed after all.
+        const landed = statusOf(err) === 422 ? await this.openPullRequestFrom(repo, pr.head) : null;
+        if (landed === null) throw err;
+        return landed;
+      }
+    });
+  }
+
+  /** The open pull request whose head is this branch of the repository itself, or null. */
+  async openPullRequestFrom(repo: RepoRef, branch: string): Promise<number | null> {
+    const { octokit } = await this.access(repo);
+    const { data } = await octokit.rest.pulls.list({ owner: repo.owner, repo: repo.name, state: 'open', head: `${repo.owner}:${branch}`, per_page: 1 });
+    return data[0]?.number ?? null;
+  }
+
+  /** Closes a pull request (closing a closed or deleted one is not an error). */
+  async closePullRequest(repo: RepoRef, number: number): Promise<void> {
+    const n = pullNumber(number);
+    return this.write(repo, async () => {
+      const { octokit } = await this.access(repo);
+      try {
+        await octokit.rest.pulls.update({ owner: repo.owner, repo: repo.name, pull_number: n, state: 'closed' });
+      } catch (err) {
+        if (statusOf(err) !== 404) throw err;
+      }
     });
   }
 

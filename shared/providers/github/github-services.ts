@@ -13,11 +13,15 @@ import { GitHubWebhookEvents } from './webhook-events.js';
 import type { RepositoryOwners } from './store/repository-owners.js';
 import { PullRequestFeedback } from './pull-request-feedback.js';
 import type { RepoRef } from '../../repo-ref.js';
+import type { OrgRepository } from '../../accounts/org-repository.js';
+import { TestBranchPullRequests } from './test-branch-pull-requests.js';
 
 export interface GitHubServices {
   ciResults: GitHubCiResults;
   /** statusCheckEnabled: the queue state as a commit status on pull request heads. */
   pullRequestFeedback: PullRequestFeedback;
+  /** createPrsForTestingBranches: draft pull requests for test branches. */
+  testBranchPullRequests: TestBranchPullRequests;
   /** Null without GITHUB_WEBHOOK_SECRET: POST /webhooks/github does not exist. */
   webhooks: GitHubWebhooks | null;
 }
@@ -26,7 +30,9 @@ export interface GitHubServicesDeps {
   config: GitHubConfig;
   provider: GitHubProvider;
   githubStore: GitHubStore;
-  store: Pick<MergeQueueRepositories, 'entries' | 'queues' | 'testRuns' | 'commitStatuses'>;
+  store: Pick<MergeQueueRepositories, 'entries' | 'queues' | 'testRuns' | 'commitStatuses'> & { orgs: Pick<OrgRepository, 'findById'> };
+  /** The base of dashboard links (PUBLIC_URL, or the service's own address). */
+  baseUrl: string;
   sync: SyncService;
   commitStatuses: CommitStatusService;
   enqueueDelivery: (deliveryId: string) => Promise<void>;
@@ -34,19 +40,20 @@ export interface GitHubServicesDeps {
 }
 
 export function createGitHubServices(deps: GitHubServicesDeps): GitHubServices {
-  const ciResults = new GitHubCiResults({ store: deps.store, commitStatuses: deps.commitStatuses, provider: deps.provider, logger: deps.logger });
+  const ciResults = new GitHubCiResults({ store: deps.store, checkRuns: deps.githubStore.checkRuns, commitStatuses: deps.commitStatuses, provider: deps.provider, logger: deps.logger });
   const secret = deps.config.webhookSecret;
   const webhooks = secret
     ? new GitHubWebhooks({
         secret,
         deliveries: deps.githubStore.deliveries,
-        events: new GitHubWebhookEvents({ store: deps.store, sync: deps.sync, ciResults, clients: deps.provider.githubClients, host: deps.config.host }),
+        events: new GitHubWebhookEvents({ store: deps.store, sync: deps.sync, ciResults, clients: deps.provider.githubClients, pollState: deps.githubStore.pollState, host: deps.config.host }),
         enqueue: deps.enqueueDelivery,
         logger: deps.logger,
       })
     : null;
   const pullRequestFeedback = new PullRequestFeedback({ published: deps.githubStore.published, store: deps.store, provider: deps.provider, logger: deps.logger });
-  return { ciResults, pullRequestFeedback, webhooks };
+  const testBranchPullRequests = new TestBranchPullRequests({ pulls: deps.githubStore.testBranchPulls, store: deps.store, provider: deps.provider, baseUrl: deps.baseUrl, logger: deps.logger });
+  return { ciResults, pullRequestFeedback, testBranchPullRequests, webhooks };
 }
 
 /** The queue service's ownership check: GitHub repositories are claimed, other forges' are not. */

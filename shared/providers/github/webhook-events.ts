@@ -10,6 +10,7 @@ import { repoKey, type RepoRef } from '../../repo-ref.js';
 import { checkRunState, isStatusState, type GitHubCiResults } from './ci-results.js';
 import type { GitHubClients } from './github-client.js';
 import type { WebhookDelivery } from './store/webhook-delivery-repository.js';
+import type { PollStateRepository } from './store/poll-state-repository.js';
 
 /** The prefix of the queue's test branches: pushes to them are the queue's own. */
 const TEST_BRANCH_REF = 'refs/heads/trunk-merge/';
@@ -22,6 +23,8 @@ export interface WebhookEventDeps {
   sync: SyncService;
   ciResults: GitHubCiResults;
   clients: GitHubClients;
+  /** Arrivals of deliveries: while they arrive, the poller polls the repository less often (poll-schedule.ts). */
+  pollState: PollStateRepository;
   /** GITHUB_HOST: the `host` of the repositories named in payloads. */
   host: string;
 }
@@ -29,6 +32,17 @@ export interface WebhookEventDeps {
 interface RepositoryPayload {
   name?: unknown;
   owner?: { login?: unknown };
+}
+
+interface CheckRunPayload {
+  id?: unknown;
+  head_sha?: unknown;
+  name?: unknown;
+  status?: unknown;
+  conclusion?: unknown;
+  details_url?: unknown;
+  html_url?: unknown;
+  check_suite?: { id?: unknown } | null;
 }
 
 /** The outcome of one delivery, for logs and tests. */
@@ -55,12 +69,13 @@ export class GitHubWebhookEvents {
 
   async handle(delivery: WebhookDelivery): Promise<WebhookOutcome> {
     const payload = (delivery.payload ?? {}) as Record<string, unknown>;
-    if (delivery.event === 'installation' || delivery.event === 'installation_repositories') {
-      const id = (payload.installation as { id?: unknown } | undefined)?.id;
-      // Repositories may have left (or joined) the installation: look them up again.
-      if (typeof id === 'number') this.deps.clients.forgetInstallation(id);
-    }
+    const installationId = (payload.installation as { id?: unknown } | undefined)?.id;
     const repo = this.repoOf(payload);
+    await this.deps.pollState.deliveryArrived({ repoKey: repo ? repoKey(repo) : null, installationId: typeof installationId === 'number' ? installationId : null }, delivery.receivedAt);
+    // Repositories may have left (or joined) the installation: look them up again.
+    if ((delivery.event === 'installation' || delivery.event === 'installation_repositories') && typeof installationId === 'number') {
+      this.deps.clients.forgetInstallation(installationId);
+    }
     if (delivery.event === 'push' && typeof payload.ref === 'string' && payload.ref.startsWith(TEST_BRANCH_REF)) return 'ignored';
     if (SYNC_EVENTS.has(delivery.event) && repo) return this.syncRepository(repo);
     if (delivery.event === 'installation') {
@@ -74,11 +89,15 @@ export class GitHubWebhookEvents {
       return this.recorded(await this.deps.ciResults.record(repo, sha, [check]));
     }
     if (delivery.event === 'check_run' && repo) {
-      const run = payload.check_run as { head_sha?: unknown; name?: unknown; status?: unknown; conclusion?: unknown; details_url?: unknown; html_url?: unknown } | undefined;
-      if (!run || typeof run.head_sha !== 'string' || typeof run.name !== 'string' || typeof run.status !== 'string') return 'ignored';
-      const state = checkRunState(run.status, typeof run.conclusion === 'string' ? run.conclusion : null);
-      const url = typeof run.details_url === 'string' ? run.details_url : typeof run.html_url === 'string' ? run.html_url : null;
-      return this.recorded(await this.deps.ciResults.record(repo, run.head_sha, [{ context: run.name, state, targetUrl: url }]));
+      const run = payload.check_run as CheckRunPayload | undefined;
+      if (!run || typeof run.head_sha !== 'string' || typeof run.name !== 'string' || typeof run.status !== 'string' || typeof run.id !== 'number') return 'ignored';
+      const conclusion = typeof run.conclusion === 'string' ? run.conclusion : null;
+      const state = checkRunState(run.status, conclusion);
+      const detailsUrl = typeof run.details_url === 'string' ? run.details_url : null;
+      const htmlUrl = typeof run.html_url === 'string' ? run.html_url : null;
+      const suiteId = typeof run.check_suite?.id === 'number' ? run.check_suite.id : null;
+      const checkRun = { checkRunId: run.id, suiteId, url: htmlUrl ?? detailsUrl ?? '', status: run.status, conclusion };
+      return this.recorded(await this.deps.ciResults.record(repo, run.head_sha, [{ context: run.name, state, targetUrl: detailsUrl ?? htmlUrl, checkRun }]));
     }
     if (delivery.event === 'check_suite' && repo && payload.action === 'completed') {
       // A suite says its runs finished without naming them: read the commit's results back.

@@ -11,6 +11,7 @@
 import http from 'node:http';
 import { generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sign as signPayload } from '@octokit/webhooks-methods';
 import { LocalGitProvider } from '../../../shared/providers/local/local-git-provider.js';
@@ -38,6 +39,8 @@ export interface DoubleFaults {
   lostEvents: Set<string>;
   /** Merges are refused as branch protection or a ruleset would refuse them. */
   mergeRefusal: { status: 403 | 405; message: string } | null;
+  /** The next N requests matching (method, path fragment) are carried out, but their answer is lost: a 502. */
+  lostAnswer: { method: string; pathIncludes: string; remaining: number } | null;
 }
 
 export interface RecordedRequest {
@@ -55,10 +58,27 @@ export interface StatusRecord {
 }
 
 export interface CheckRunRecord {
+  /** The check run's id: one per POST, as on GitHub (a re-run is a new check run). */
+  id: number;
+  /** The suite: one per head commit (the double plays one App reporting them). */
+  suiteId: number;
   head_sha: string;
   name: string;
   status: string;
   conclusion: string | null;
+  details_url: string | null;
+}
+
+/** A pull request opened through the API (the queue's draft pull requests for test branches). */
+export interface CreatedPullRecord {
+  repo: string;
+  number: number;
+  head: string;
+  base: string;
+  title: string;
+  body: string;
+  draft: boolean;
+  state: 'open' | 'closed';
 }
 
 export interface CommentRecord {
@@ -83,6 +103,11 @@ interface IssuedToken {
 }
 
 const TOKEN_TTL_MS = 3600_000;
+/**
+ * Pull requests opened through the API are numbered after this (and after every existing one):
+ * fixtures number theirs from 1, so a test that adds a pull request later never collides.
+ */
+const API_PULL_NUMBERS_FROM = 1000;
 const MERGE_METHODS: Record<string, MergeMethod> = { merge: 'merge_commit', squash: 'squash', rebase: 'rebase' };
 
 export class GitHubDouble {
@@ -95,7 +120,8 @@ export class GitHubDouble {
   readonly statuses: StatusRecord[] = [];
   readonly checkRuns: CheckRunRecord[] = [];
   readonly comments: CommentRecord[] = [];
-  readonly faults: DoubleFaults = { mergeableNull: false, secondaryLimit: null, mergeServerError: null, lostEvents: new Set(), mergeRefusal: null };
+  readonly createdPulls: CreatedPullRecord[] = [];
+  readonly faults: DoubleFaults = { mergeableNull: false, secondaryLimit: null, mergeServerError: null, lostEvents: new Set(), mergeRefusal: null, lostAnswer: null };
   /** Required status checks per `owner/name/branch`: from rulesets and from classic protection. */
   readonly protection = new Map<string, { rulesets: string[]; classic: string[] | null }>();
   /** Events whose delivery could not reach the service. */
@@ -236,13 +262,18 @@ export class GitHubDouble {
       return this.send(res, op, 403, { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' }, req.method ?? '', pathname, body);
     }
     const [status, answer] = await this.route(op, req, url.searchParams, body);
+    const lost = this.faults.lostAnswer;
+    if (lost && lost.remaining > 0 && lost.method === req.method && pathname.includes(lost.pathIncludes) && status < 300) {
+      lost.remaining--;
+      return this.send(res, op, 502, { message: 'Server Error' }, req.method ?? '', pathname, body);
+    }
     return this.send(res, op, status, answer, req.method ?? '', pathname, body);
   }
 
   private send(res: http.ServerResponse, op: MatchedOperation | null, status: number, answer: Json | undefined, method: string, pathname: string, body: Json | undefined): void {
     this.requests.push({ method, path: pathname, status, body });
-    // A 500 is a fault the test switched on; it is not part of the description.
-    if (op && status !== 500) for (const p of responseProblems(op, status, answer)) this.problems.push(`${method} ${pathname} → ${p}`);
+    // A 500 or 502 is a fault the test switched on; it is not part of the description.
+    if (op && status !== 500 && status !== 502) for (const p of responseProblems(op, status, answer)) this.problems.push(`${method} ${pathname} → ${p}`);
     if (answer === undefined) {
       res.writeHead(status).end();
       return;
@@ -379,6 +410,10 @@ export class GitHubDouble {
         return [200, this.repoObject(owner, name)];
       case 'get /repos/{owner}/{repo}/pulls':
         return [200, await this.listPulls(owner, name, query)];
+      case 'post /repos/{owner}/{repo}/pulls':
+        return this.createPull(owner, name, body as JsonObject);
+      case 'patch /repos/{owner}/{repo}/pulls/{pull_number}':
+        return this.updatePull(owner, name, Number(op.params.pull_number), body as JsonObject);
       case 'get /repos/{owner}/{repo}/pulls/{pull_number}': {
         const pull = await this.git.getPullRequest(this.repoRef(owner, name), Number(op.params.pull_number));
         return pull ? [200, await this.pullObject(owner, name, pull.number)] : [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
@@ -396,7 +431,7 @@ export class GitHubDouble {
       case 'post /repos/{owner}/{repo}/statuses/{sha}':
         return this.createStatus(op, owner, name, body as JsonObject);
       case 'post /repos/{owner}/{repo}/check-runs':
-        return this.createCheckRun(op, owner, name, body as JsonObject);
+        return this.createCheckRun(owner, name, body as JsonObject);
       case 'get /repos/{owner}/{repo}/commits/{ref}/status':
         return [200, this.combinedStatus(op)];
       case 'get /repos/{owner}/{repo}/commits/{ref}/check-runs':
@@ -474,7 +509,12 @@ export class GitHubDouble {
     if (query.get('state') !== 'open') this.problems.push('the double lists open pull requests only');
     const perPage = Number(query.get('per_page') ?? 30);
     const page = Number(query.get('page') ?? 1);
-    const open = await this.git.listOpenPullRequests(this.repoRef(owner, name));
+    // `head` is `user:branch` (GitHub ignores a filter without the user part, so the double refuses it).
+    const head = query.get('head');
+    if (head !== null && !head.includes(':')) this.problems.push(`head filter without its owner: ${head}`);
+    const open = (await this.git.listOpenPullRequests(this.repoRef(owner, name))).filter(
+      (pr) => head === null || `${owner}:${pr.headBranch ?? ''}`.toLowerCase() === head.toLowerCase(),
+    );
     const [example] = documentedExample<JsonObject[]>({ method: 'get', path: '/repos/{owner}/{repo}/pulls' }, 200);
     const slice = open.slice((page - 1) * perPage, page * perPage);
     const items: Json[] = [];
@@ -485,6 +525,50 @@ export class GitHubDouble {
       items.push(item);
     }
     return items;
+  }
+
+  /** POST /pulls: a pull request from a branch of the repository itself (forks are not modelled). */
+  private async createPull(owner: string, name: string, body: JsonObject): Promise<[number, Json]> {
+    const repo = this.repoRef(owner, name);
+    const head = String(body.head ?? '');
+    const branch = head.includes(':') ? head.slice(head.indexOf(':') + 1) : head;
+    const base = String(body.base ?? '');
+    const headSha = await this.git.branchHead(repo, branch);
+    if (!headSha || !(await this.git.branchHead(repo, base))) {
+      return [422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', field: headSha ? 'base' : 'head', code: 'invalid' }], documentation_url: 'https://docs.github.com/rest' }];
+    }
+    const open = await this.git.listOpenPullRequests(repo);
+    if (open.some((pr) => pr.headBranch === branch && (pr.baseBranch ?? 'main') === base)) {
+      return [422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${owner}:${branch}.` }], documentation_url: 'https://docs.github.com/rest' }];
+    }
+    const git = new GitRepository(this.repoDir(owner, name), { name: 'GitHub', email: 'noreply@github.com' });
+    const numbers = (await git.refs(['refs/pull/'])).map((r) => Number(/^refs\/pull\/(\d+)\//.exec(r.ref)?.[1] ?? 0));
+    const number = Math.max(API_PULL_NUMBERS_FROM, ...numbers) + 1;
+    const record: CreatedPullRecord = { repo: `${owner}/${name}`, number, head: branch, base, title: String(body.title ?? ''), body: String(body.body ?? ''), draft: body.draft === true, state: 'open' };
+    await this.writePull(owner, name, record);
+    await git.updateRefs([{ ref: `refs/pull/${number}/head`, newSha: headSha }], 'double: pull request opened');
+    this.createdPulls.push(record);
+    await this.deliver('pull_request', await this.pullPayload(owner, name, number, 'opened'));
+    return [201, await this.pullObject(owner, name, number)];
+  }
+
+  /** PATCH /pulls/N: the double supports closing the pull requests it opened (closing twice changes nothing). */
+  private async updatePull(owner: string, name: string, number: number, body: JsonObject): Promise<[number, Json]> {
+    const record = this.createdPulls.find((p) => p.repo === `${owner}/${name}` && p.number === number);
+    if (!record) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+    if (Object.keys(body).some((k) => k !== 'state') || body.state !== 'closed') this.problems.push(`the double only closes pull requests: ${JSON.stringify(body)}`);
+    if (body.state === 'closed' && record.state === 'open') {
+      record.state = 'closed';
+      await this.writePull(owner, name, record);
+      await this.deliver('pull_request', await this.pullPayload(owner, name, number, 'closed'));
+    }
+    return [200, await this.pullObject(owner, name, number)];
+  }
+
+  private async writePull(owner: string, name: string, p: CreatedPullRecord): Promise<void> {
+    const file = path.join(this.repoDir(owner, name), 'pulls', `${p.number}.json`);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, JSON.stringify({ title: p.title, author: 'openmq[bot]', base: p.base, headBranch: p.head, draft: p.draft, state: p.state }));
   }
 
   private async merge(owner: string, name: string, number: number, body: JsonObject): Promise<[number, Json]> {
@@ -604,20 +688,45 @@ export class GitHubDouble {
     const sha = op.params.ref ?? '';
     const latest = new Map<string, CheckRunRecord>();
     for (const r of this.checkRuns) if (r.head_sha === sha) latest.set(r.name, r);
-    const template = documentedExample<JsonObject>({ method: 'post', path: '/repos/{owner}/{repo}/check-runs' }, 201, 'example-of-completed-conclusion');
-    const runs = [...latest.values()].map((r, i) => ({ ...template, id: i + 1, head_sha: r.head_sha, name: r.name, status: r.status, conclusion: r.conclusion }));
+    const runs = [...latest.values()].map((r) => this.checkRunObject(op.params.owner ?? '', op.params.repo ?? '', r));
     return { total_count: runs.length, check_runs: runs };
   }
 
-  private async createCheckRun(op: MatchedOperation, owner: string, name: string, body: JsonObject): Promise<[number, Json]> {
-    const record: CheckRunRecord = { head_sha: String(body.head_sha), name: String(body.name), status: String(body.status ?? 'queued'), conclusion: typeof body.conclusion === 'string' ? body.conclusion : null };
+  private checkRunObject(owner: string, name: string, r: CheckRunRecord): JsonObject {
+    const template = documentedExample<JsonObject>({ method: 'post', path: '/repos/{owner}/{repo}/check-runs' }, 201, 'example-of-completed-conclusion');
+    return {
+      ...template,
+      id: r.id,
+      head_sha: r.head_sha,
+      name: r.name,
+      status: r.status,
+      conclusion: r.conclusion,
+      html_url: `https://${this.host}/${owner}/${name}/runs/${r.id}`,
+      details_url: r.details_url,
+      check_suite: { id: r.suiteId },
+    };
+  }
+
+  private async createCheckRun(owner: string, name: string, body: JsonObject): Promise<[number, Json]> {
+    const headSha = String(body.head_sha);
+    const suiteId = this.checkRuns.find((r) => r.head_sha === headSha)?.suiteId ?? 5000 + new Set(this.checkRuns.map((r) => r.head_sha)).size;
+    const record: CheckRunRecord = {
+      id: this.checkRuns.length + 1,
+      suiteId,
+      head_sha: headSha,
+      name: String(body.name),
+      status: String(body.status ?? 'queued'),
+      conclusion: typeof body.conclusion === 'string' ? body.conclusion : null,
+      details_url: typeof body.details_url === 'string' ? body.details_url : null,
+    };
     if (record.conclusion) record.status = 'completed';
     this.checkRuns.push(record);
-    const example = documentedExample<JsonObject>(op, 201, 'example-of-completed-conclusion');
-    const run = { ...example, id: this.checkRuns.length, head_sha: record.head_sha, name: record.name, status: record.status, conclusion: record.conclusion };
+    const run = this.checkRunObject(owner, name, record);
     const action = record.status === 'completed' ? 'completed' : 'created';
     const hook = examplePayload('check_run', action);
-    await this.deliver('check_run', this.event('check_run', action, owner, name, { check_run: { ...(hook.check_run as JsonObject), head_sha: record.head_sha, name: record.name, status: record.status, conclusion: record.conclusion } }));
+    const hookRun = hook.check_run as JsonObject;
+    const fields = { id: run.id, head_sha: run.head_sha, name: run.name, status: run.status, conclusion: run.conclusion, html_url: run.html_url, details_url: run.details_url } as JsonObject;
+    await this.deliver('check_run', this.event('check_run', action, owner, name, { check_run: { ...hookRun, ...fields, check_suite: { ...(hookRun.check_suite as JsonObject), id: record.suiteId } } }));
     return [201, run];
   }
 }

@@ -9,7 +9,7 @@ import type { JobProducer } from '../../../shared/jobs/producer.js';
 
 describe('job catalogue', () => {
   it('gives every job a spec with attempts, retention and a concurrency', () => {
-    expect(JOB_NAMES).to.have.members(['plan', 'timeout', 'wake', 'status-watch', 'sync', 'reconcile', 'flaky-ingest', 'flaky-refresh', 'github-webhook', 'github-ci-results', 'github-pr-feedback', 'publish-event', 'deliver-webhook', 'event-sweep']);
+    expect(JOB_NAMES).to.have.members(['plan', 'timeout', 'wake', 'status-watch', 'sync', 'reconcile', 'flaky-ingest', 'flaky-refresh', 'github-webhook', 'github-ci-results', 'github-pr-feedback', 'github-test-branch-prs', 'publish-event', 'deliver-webhook', 'event-sweep']);
     for (const name of JOB_NAMES) {
       const spec = JOB_SPECS[name];
       expect(spec.attempts, name).to.be.at.least(1);
@@ -34,7 +34,7 @@ describe('job catalogue', () => {
   });
 
   it('schedules exactly the periodic jobs', () => {
-    expect(JOB_NAMES.filter((n) => JOB_SPECS[n].every)).to.have.members(['sync', 'reconcile', 'flaky-refresh', 'github-ci-results', 'github-pr-feedback', 'event-sweep']);
+    expect(JOB_NAMES.filter((n) => JOB_SPECS[n].every)).to.have.members(['sync', 'reconcile', 'flaky-refresh', 'github-ci-results', 'github-pr-feedback', 'github-test-branch-prs', 'event-sweep']);
   });
 
   it('types payloads and processors by job name (checked by the type-checker)', () => {

@@ -4,6 +4,7 @@
 // the planner has nothing more to do. Time-driven follow-ups become delayed wake-ups.
 import { plan } from '../../domain/planner/index.js';
 import { readinessInMode } from '../../domain/readiness.js';
+import { MERGED_OUTSIDE_QUEUE, queueMayBeMerging } from '../../domain/pr-sync.js';
 import type { Queue, TestRun } from '../../domain/model.js';
 import type { MergeQueueRepositories } from '../../store/store.js';
 import type { GitProvider, ProviderRegistry } from '../../../providers/provider.js';
@@ -140,7 +141,9 @@ export class EngineService {
    * A crash between the provider's merge (target and merged marker move in one atomic ref update)
    * and the entry's transition leaves an entry the forge already merged. Left alone, its run
    * would look stale and the pull request would be tested and merged a second time; it is
-   * completed as merged instead, before anything is planned.
+   * completed as merged instead, before anything is planned. Only an entry the queue merges from
+   * can have had its merge interrupted: one merged while pending or testing was merged by hand,
+   * and is recorded as the sync records it, so no run is started for it in the meantime.
    */
   private async completeInterruptedMerges(queue: Queue, provider: GitProvider): Promise<void> {
     const waiting = (await this.deps.store.entries.listActive(queue.id)).filter((e) => e.state !== 'not_ready');
@@ -148,19 +151,24 @@ export class EngineService {
     const pulls = await provider.getPullRequests(queue.repo, waiting.map((e) => e.prNumber));
     for (const e of waiting) {
       const pr = pulls.get(e.prNumber);
-      if (!pr?.merged || pr.headSha !== e.prSha) continue;
+      if (!pr?.merged) continue;
+      const interrupted = queueMayBeMerging(e.state);
+      if (interrupted && pr.headSha !== e.prSha) continue;
       const done = await this.deps.store.entries.transition(
         e.id,
         { from: [e.state], version: e.version },
-        {
-          to: 'merged',
-          reason: 'merge_graph_merge',
-          detail: 'the merge completed before the service restarted',
-          set: { verifiedByTestRun: e.currentRunId, currentRunId: null },
-        },
+        interrupted
+          ? {
+              to: 'merged',
+              reason: 'merge_graph_merge',
+              detail: 'the merge completed before the service restarted',
+              set: { verifiedByTestRun: e.currentRunId, currentRunId: null },
+            }
+          : { to: 'merged', reason: 'manual_merge', detail: MERGED_OUTSIDE_QUEUE },
         this.now(),
       );
-      if (done) this.deps.logger.warn({ entryId: e.id, prNumber: e.prNumber }, 'completed a merge interrupted by a restart');
+      if (done && interrupted) this.deps.logger.warn({ entryId: e.id, prNumber: e.prNumber }, 'completed a merge interrupted by a restart');
+      if (done && !interrupted) this.deps.logger.info({ entryId: e.id, prNumber: e.prNumber }, 'pull request merged outside the queue');
     }
   }
 

@@ -1,15 +1,21 @@
 // The GitHub side's repositories over one database (indexes: shared/database/ensure-indexes.ts).
 import type { Database } from '../../../database/collection.js';
+import { CheckRunRepository } from './check-run-repository.js';
+import { PollStateRepository } from './poll-state-repository.js';
 import { PublishedFeedbackRepository } from './published-feedback-repository.js';
 import { RepositoryOwners } from './repository-owners.js';
+import { TestBranchPullRequestRepository } from './test-branch-pull-request-repository.js';
 import { WebhookDeliveryRepository } from './webhook-delivery-repository.js';
 
 export interface GitHubStore {
+  checkRuns: CheckRunRepository;
   deliveries: WebhookDeliveryRepository;
   owners: RepositoryOwners;
+  pollState: PollStateRepository;
   published: PublishedFeedbackRepository;
+  testBranchPulls: TestBranchPullRequestRepository;
 }
 
 export function createGitHubStore(db: Database): GitHubStore {
-  return { deliveries: new WebhookDeliveryRepository(db), owners: new RepositoryOwners(db), published: new PublishedFeedbackRepository(db) };
+  return { checkRuns: new CheckRunRepository(db), deliveries: new WebhookDeliveryRepository(db), owners: new RepositoryOwners(db), pollState: new PollStateRepository(db), published: new PublishedFeedbackRepository(db), testBranchPulls: new TestBranchPullRequestRepository(db) };
 }

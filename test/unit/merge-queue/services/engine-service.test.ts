@@ -149,14 +149,19 @@ describe('EngineService.planQueue (in-memory repositories and forge)', () => {
     await sut.planQueue(mocks.queueId);
     const run = await mocks.runOf(1);
     await mocks.ci(run.sha!, 'success');
-    // The forge merged #1, then the process died before the entry's transition.
-    const one = await mocks.entry(1);
-    await mocks.forge.mergePullRequests(REPO, {
-      targetBranch: 'main',
-      expectedHeadSha: run.targetSha,
-      method: 'merge_commit',
-      pullRequests: [{ number: 1, headSha: one.prSha, title: one.prTitle, author: one.prAuthor }],
-    });
+    // The pass marks #1 passed and asks the forge to merge it; the forge merges, then the
+    // process dies before the entry's transition.
+    const merge = mocks.forge.mergePullRequests.bind(mocks.forge);
+    mocks.forge.mergePullRequests = async (repo, input) => {
+      await merge(repo, input);
+      throw new Error('the process died');
+    };
+    await sut.planQueue(mocks.queueId).then(
+      () => expect.fail('the pass should have died'),
+      (err: Error) => expect(err.message).to.equal('the process died'),
+    );
+    mocks.forge.mergePullRequests = merge;
+    expect((await mocks.entry(1)).state, 'its merge was in flight').to.equal('tests_passed');
     let reads = 0;
     const read = mocks.forge.getPullRequests.bind(mocks.forge);
     mocks.forge.getPullRequests = async (repo, numbers) => {
@@ -172,6 +177,30 @@ describe('EngineService.planQueue (in-memory repositories and forge)', () => {
     expect(mocks.repos.testRuns.rows.size, 'no new run').to.equal(1);
     expect(reads, 'crash recovery reads the pull requests once per pass').to.equal(1);
     expect([...mocks.forge.branches.keys()], 'its test branch is removed').to.deep.equal(['main']);
+  });
+
+  it('a pull request merged by hand while testing or pending is a merge outside the queue, not an interrupted merge of its own', async () => {
+    const { sut, mocks } = await newTestService({ concurrency: 1 });
+    await mocks.submit(1);
+    await mocks.submit(2);
+    await sut.planQueue(mocks.queueId);
+    const testing = await mocks.entry(1);
+    const pending = await mocks.entry(2);
+    expect([testing.state, pending.state]).to.deep.equal(['testing', 'pending']);
+    // Someone merges both on the forge, outside the queue; no merge of the queue's was in flight.
+    await mocks.forge.mergePullRequests(REPO, {
+      targetBranch: 'main',
+      expectedHeadSha: mocks.forge.branches.get('main')!,
+      method: 'merge_commit',
+      pullRequests: [1, 2].map((n, i) => ({ number: n, headSha: [testing, pending][i]!.prSha, title: `Change ${n}`, author: `dev${n}` })),
+    });
+    await sut.planQueue(mocks.queueId);
+    for (const n of [1, 2]) {
+      const after = await mocks.entry(n);
+      expect(after.state, `#${n}`).to.equal('merged');
+      expect(after.history.at(-1), `#${n}`).to.deep.include({ reason: 'manual_merge', detail: 'the pull request was merged outside the queue' });
+      expect(after.verifiedByTestRun, `#${n} was not verified by a run of the queue`).to.equal(null);
+    }
   });
 
   it('builds a run a crash left unbuilt and concludes it in the same pass when CI already reported', async () => {

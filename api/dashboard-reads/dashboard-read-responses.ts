@@ -1,5 +1,6 @@
 // The 200 answers of the dashboard's read endpoints (docs/api.md, "Dashboard reads"), described in
 // the OpenAPI document and checked against real answers by its test.
+import { ROLES } from '../../shared/accounts/roles.js';
 import Type, { type TSchema } from 'typebox';
 import { ENTRY_STATES, QUEUE_MODES, QUEUE_STATES } from '../../shared/merge-queue/domain/model.js';
 import { repoSchema } from '../validation/common.js';
@@ -11,7 +12,10 @@ const dateTime = Type.String({ format: 'date-time' });
 const count = Type.Integer({ minimum: 0 });
 const seconds = nullable(Type.Number({ minimum: 0 }));
 
-export const TokenInfoResponse = closed({ organization: closed({ slug: Type.String() }) });
+export const TokenInfoResponse = closed({
+  organization: closed({ slug: Type.String() }),
+  token: closed({ name: Type.String(), role: Type.Enum([...ROLES], { type: 'string' }) }),
+});
 
 export const ListQueuesResponse = closed({
   queues: Type.Array(

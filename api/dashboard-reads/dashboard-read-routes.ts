@@ -12,8 +12,9 @@ const DEFAULT_BUCKETS = 24;
 export function registerDashboardReadRoutes(router: Router, reads: QueueReadService): void {
   router.post('/getTokenInfo', async (ctx) => {
     parseEmptyBody(ctx.request.body ?? {});
-    const { orgId } = authOf(ctx.state);
-    ctx.body = { organization: { slug: await reads.organizationSlug(orgId) } };
+    const { orgId, tokenName, role } = authOf(ctx.state);
+    // The role lets the dashboard show controls only to tokens allowed to use them.
+    ctx.body = { organization: { slug: await reads.organizationSlug(orgId) }, token: { name: tokenName, role } };
   });
 
   router.post('/listQueues', async (ctx) => {

@@ -156,6 +156,36 @@ describe('dashboard in the browser', function () {
     await expectAccessible();
   });
 
+  it('shows a read token the queue and the quarantine override without the controls an admin has', async () => {
+    const created = await s.svc.post<{ token: string }>('/createToken', { name: 'dashboard viewer', role: 'read' });
+    expect(created.status).to.equal(200);
+    const fresh = await b.browser.newContext();
+    const viewer = await fresh.newPage();
+    const errors: string[] = [];
+    viewer.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    try {
+      await signIn(viewer, s.svc.url, created.body.token);
+      await viewer.getByRole('link', { name: /acme\/widgets → main/ }).first().click();
+      await viewer.getByTestId('queue-state').waitFor();
+      await viewer.getByText('An admin token can pause, drain or resume the queue.').waitFor();
+      for (const name of ['Pause', 'Drain', 'Resume']) expect(await viewer.getByRole('button', { name }).count(), name).to.equal(0);
+      await viewer.getByText('Settings', { exact: true }).click();
+      await viewer.getByTestId('settings-summary').getByText('An admin token can change these.').waitFor();
+      expect(await viewer.getByRole('button', { name: 'Save settings' }).count()).to.equal(0);
+      await expectAccessible(viewer);
+      await viewer.goto(s.flakyTestUrl);
+      await viewer.getByTestId('override').waitFor();
+      await viewer.getByText('An admin token can set the quarantine override.').waitFor();
+      expect(await viewer.getByRole('button', { name: 'Set override' }).count()).to.equal(0);
+    } finally {
+      await fresh.close();
+    }
+    expect(errors).to.deep.equal([]);
+    // The admin's page (signed in since the first step) has them.
+    await page.goto(`${s.svc.url}/${s.org}/merge-queue/queue?repo=github.com%2Facme%2Fwidgets&branch=main`);
+    await page.getByRole('group', { name: 'Queue state' }).waitFor();
+  });
+
   it('shows a newcomer what to do, and nothing of another organisation', async () => {
     const newcomer = await s.svc.addOrg('newcomers');
     const fresh = await b.browser.newContext();

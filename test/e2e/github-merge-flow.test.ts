@@ -149,7 +149,12 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
         await h.pr(1);
         await h.submit(1);
         const merged = await h.untilState(1, ['merged']);
-        expect(await h.onGitHub(1)).to.include({ state: 'closed', merged: true });
+        // GitHub marks a pull request merged by a push once it has processed the push, as the
+        // double does after answering it: the queue may record the merge first.
+        await waitFor('GitHub shows #1 merged', async () => {
+          const pr = await h.onGitHub(1);
+          return pr.state === 'closed' && pr.merged ? pr : undefined;
+        });
         const runId = merged.timeline.find((t) => t.testRunId)?.testRunId;
         const tested = h.ci?.runs.find((r) => r.branch === `trunk-merge/pr-1/${runId}`);
         expect(await treeOf(h.fx, 'main')).to.equal(await treeOf(h.fx, tested?.sha ?? ''));

@@ -47,6 +47,7 @@ export class GitHubHarness {
         GITHUB_GIT_URL: double.gitUrl,
         GITHUB_HOST: 'github.com',
         PROVIDER_POLL_SECONDS: '3600',
+        GITHUB_WEBHOOK_POLL_SECONDS: '3600',
         ...opts.env,
       },
     });

@@ -34,10 +34,17 @@ describe('dashboard reads', function () {
     await svc.close();
   });
 
-  it('getTokenInfo names the token’s organisation; a missing token is a 401', async () => {
-    expect((await svc.post('/getTokenInfo', {})).body).to.deep.equal({ organization: { slug: 'default' } });
+  it('getTokenInfo names the token’s organisation, name and role; a missing token is a 401', async () => {
+    const mine = await svc.post<{ organization: { slug: string }; token: { name: string; role: string } }>('/getTokenInfo', {});
+    expect(mine.body.organization).to.deep.equal({ slug: 'default' });
+    expect(mine.body.token.role).to.equal('admin');
     const other = await svc.addOrg('other-org');
-    expect((await svc.post('/getTokenInfo', {}, { token: other.token })).body).to.deep.equal({ organization: { slug: 'other-org' } });
+    expect((await svc.post<{ organization: unknown }>('/getTokenInfo', {}, { token: other.token })).body.organization).to.deep.equal({ slug: 'other-org' });
+    const reader = await svc.post<{ token: string }>('/createToken', { name: 'wallboard', role: 'read' });
+    expect((await svc.post('/getTokenInfo', {}, { token: reader.body.token })).body).to.deep.equal({
+      organization: { slug: 'default' },
+      token: { name: 'wallboard', role: 'read' },
+    });
     expectError(await svc.post('/getTokenInfo', {}, { token: null }), 401, 'missing_token');
     expectError(await svc.post('/getTokenInfo', { org: 'x' }), 400, 'invalid_request');
   });

@@ -3,7 +3,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { call, setUnauthorizedHandler } from './api/client';
-import { clearSession, readSession, writeSession, type StoredSession } from './session-storage';
+import { clearSession, readSession, writeSession, type StoredSession, type TokenRole } from './session-storage';
 
 interface SessionValue {
   session: StoredSession | null;
@@ -24,8 +24,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [queryClient]);
 
   const signIn = useCallback(async (token: string) => {
-    const info = await call<{ organization: { slug: string } }>('getTokenInfo', {}, token);
-    const next = { token, org: info.organization.slug };
+    const info = await call<{ organization: { slug: string }; token: { name: string; role: TokenRole } }>('getTokenInfo', {}, token);
+    const next = { token, org: info.organization.slug, role: info.token.role };
     writeSession(next);
     setSession(next);
     return next;
@@ -41,4 +41,9 @@ export function useSession(): SessionValue {
   const value = useContext(SessionContext);
   if (!value) throw new Error('useSession outside SessionProvider');
   return value;
+}
+
+/** Whether the signed-in token may change queues and quarantine overrides (the API's admin role). */
+export function useIsAdmin(): boolean {
+  return useSession().session?.role === 'admin';
 }

@@ -147,6 +147,8 @@ export interface QuarantineOverride {
   reason: string | null;
   updated_at: string | null;
   updated_by: string | null;
+  expires_at: string | null;
+  released_at: string | null;
   quarantining_enabled: boolean;
   quarantined: boolean;
   history: { at: string; actor: string; from: string; to: string; reason: string }[];

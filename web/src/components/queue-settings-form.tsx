@@ -9,7 +9,7 @@ import { ErrorMessage } from './status';
 type NumberField = 'concurrency' | 'bisectionConcurrency' | 'testingTimeoutMinutes' | 'pendingFailureDepth' | 'batchingMinSize' | 'batchingMaxWaitTimeMinutes';
 type BooleanField = 'batch' | 'canOptimisticallyMerge';
 
-const NUMBERS: { field: NumberField; label: string; min: number }[] = [
+export const NUMBERS: { field: NumberField; label: string; min: number }[] = [
   { field: 'concurrency', label: 'Test runs at a time', min: 1 },
   { field: 'bisectionConcurrency', label: 'Bisection runs at a time', min: 1 },
   { field: 'testingTimeoutMinutes', label: 'Testing timeout (minutes, 0: none)', min: 0 },
@@ -18,7 +18,7 @@ const NUMBERS: { field: NumberField; label: string; min: number }[] = [
   { field: 'batchingMaxWaitTimeMinutes', label: 'Longest wait for a batch (minutes)', min: 0 },
 ];
 
-const BOOLEANS: { field: BooleanField; label: string }[] = [
+export const BOOLEANS: { field: BooleanField; label: string }[] = [
   { field: 'batch', label: 'Test pull requests in batches' },
   { field: 'canOptimisticallyMerge', label: 'Merge optimistically when a later group passes' },
 ];

@@ -6,7 +6,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import type { ChartConfiguration } from 'chart.js';
 import { call } from '../api/client';
 import type { FlakyTest, QuarantineOverride, RepoRef } from '../api/types';
-import { useSession } from '../session';
+import { useSession, useIsAdmin } from '../session';
 import { parseFlakyRepo, paths } from '../links';
 import { ErrorMessage, Loading } from '../components/status';
 import { ChartCanvas } from '../components/chart-canvas';
@@ -153,12 +153,22 @@ function QuarantineSection({ repo, id, org }: { repo: RepoRef; id: string; org: 
   const override = useQuery({ queryKey: key, queryFn: () => call<QuarantineOverride>('flaky-tests/get-quarantine-override', body) });
   const [choice, setChoice] = useState('ALWAYS_QUARANTINE');
   const [reason, setReason] = useState('');
+  const [until, setUntil] = useState('');
+  const isAdmin = useIsAdmin();
   const save = useMutation({
-    mutationFn: () => call<QuarantineOverride>('flaky-tests/set-quarantine-override', { ...body, override: choice, reason: reason.trim() }),
+    mutationFn: () =>
+      call<QuarantineOverride>('flaky-tests/set-quarantine-override', {
+        ...body,
+        override: choice,
+        reason: reason.trim(),
+        // datetime-local is the browser's local time; the API takes an instant.
+        ...(until && choice !== 'UNSPECIFIED' ? { expires_at: new Date(until).toISOString() } : {}),
+      }),
     onSuccess: (data) => {
       client.setQueryData(key, data);
       void client.invalidateQueries({ queryKey: ['flaky-test', repo, id] });
       setReason('');
+      setUntil('');
     },
   });
   function submit(e: FormEvent) {
@@ -178,8 +188,10 @@ function QuarantineSection({ repo, id, org }: { repo: RepoRef; id: string; org: 
             Override: <strong>{override.data.override.toLowerCase().replaceAll('_', ' ')}</strong>
             {override.data.reason && ` — “${override.data.reason}” by ${override.data.updated_by}`} · {override.data.quarantined ? 'quarantined now' : 'not quarantined'}
             {!override.data.quarantining_enabled && ' (quarantining is off for this repository)'}
+            {override.data.expires_at && ` · until ${when(override.data.expires_at)}`}
+            {override.data.released_at && ` · released from automatic quarantine ${when(override.data.released_at)} after clean days`}
           </p>
-          <form className="inline" onSubmit={submit}>
+          {isAdmin ? <form className="inline" onSubmit={submit}>
             <label>
               Override{' '}
               <select value={choice} onChange={(e) => setChoice(e.target.value)}>
@@ -192,10 +204,14 @@ function QuarantineSection({ repo, id, org }: { repo: RepoRef; id: string; org: 
               Reason{' '}
               <input type="text" required maxLength={256} value={reason} onChange={(e) => setReason(e.target.value)} />
             </label>{' '}
+            <label>
+              Until (optional){' '}
+              <input type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} />
+            </label>{' '}
             <button type="submit" disabled={save.isPending}>
               Set override
             </button>
-          </form>
+          </form> : <p className="muted small">An admin token can set the quarantine override.</p>}
           {save.isError && <ErrorMessage error={save.error} />}
           {override.data.history.length > 0 && (
             <ul className="small">

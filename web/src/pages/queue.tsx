@@ -6,12 +6,13 @@ import { QueueWarnings } from '../components/queue-warnings';
 import { Link } from 'react-router';
 import { call } from '../api/client';
 import type { EnqueuedPullRequest, QueueBody, QueueState, SubmittedPullRequest, TestRunSummary } from '../api/types';
-import { useSession } from '../session';
+import { useIsAdmin, useSession } from '../session';
 import { useQueueRef, queueKey, type QueueRef } from '../queue-ref';
 import { paths } from '../links';
 import { EmptyState, ErrorMessage, Loading, StateBadge } from '../components/status';
 import { RunGraph } from '../components/run-graph';
 import { QueueSettingsForm } from '../components/queue-settings-form';
+import { QueueSettingsSummary } from '../components/queue-settings-summary';
 import { ago, since } from '../format';
 import { reasonText } from '../reason-text';
 
@@ -29,6 +30,7 @@ export function QueuePage() {
 
 function Queue({ queueRef }: { queueRef: QueueRef }) {
   const org = useSession().session!.org;
+  const isAdmin = useIsAdmin();
   const key = queueKey(queueRef);
   const queue = useQuery({ queryKey: ['getQueue', key], queryFn: () => call<QueueBody>('getQueue', queueRef), refetchInterval: POLL_MS });
   const runs = useQuery({
@@ -60,7 +62,7 @@ function Queue({ queueRef }: { queueRef: QueueRef }) {
       <h1>
         {queueRef.repo.owner}/{queueRef.repo.name} → {queueRef.targetBranch}
       </h1>
-      <QueueControls queueRef={queueRef} state={q.state} mode={q.mode} concurrency={q.concurrency} />
+      <QueueControls queueRef={queueRef} state={q.state} mode={q.mode} concurrency={q.concurrency} canChange={isAdmin} />
       <p>
         <Link to={paths.health(org, queueRef.repo, queueRef.targetBranch)}>Queue health charts</Link>
       </p>
@@ -164,13 +166,13 @@ function Queue({ queueRef }: { queueRef: QueueRef }) {
 
       <details className="settings">
         <summary>Settings</summary>
-        <QueueSettingsForm queueRef={queueRef} settings={q} />
+        {isAdmin ? <QueueSettingsForm queueRef={queueRef} settings={q} /> : <QueueSettingsSummary settings={q} />}
       </details>
     </>
   );
 }
 
-function QueueControls({ queueRef, state, mode, concurrency }: { queueRef: QueueRef; state: QueueState; mode: string; concurrency: number }) {
+function QueueControls({ queueRef, state, mode, concurrency, canChange }: { queueRef: QueueRef; state: QueueState; mode: string; concurrency: number; canChange: boolean }) {
   const client = useQueryClient();
   const change = useMutation({
     mutationFn: (next: 'running' | 'paused' | 'draining') => call('updateQueue', { ...queueRef, state: next }),
@@ -181,7 +183,7 @@ function QueueControls({ queueRef, state, mode, concurrency }: { queueRef: Queue
       <p>
         State: <span className={`badge queue-${state}`} data-testid="queue-state">{state.replaceAll('_', ' ')}</span> · Mode: {mode}, {concurrency} at a time
       </p>
-      <div role="group" aria-label="Queue state">
+      {canChange ? <div role="group" aria-label="Queue state">
         {state !== 'running' && (
           <button type="button" onClick={() => change.mutate('running')} disabled={change.isPending}>
             Resume
@@ -197,7 +199,7 @@ function QueueControls({ queueRef, state, mode, concurrency }: { queueRef: Queue
             Drain
           </button>
         )}
-      </div>
+      </div> : <p className="muted small">An admin token can pause, drain or resume the queue.</p>}
       {change.isError && <ErrorMessage error={change.error} />}
       <p className="muted small">Paused: nothing new is tested or merged. Draining: what is being tested finishes, nothing new is admitted.</p>
     </div>

@@ -114,6 +114,10 @@ async function populate(svc: TestService): Promise<DashboardScenario> {
 
   const org = (await post<{ organization: { slug: string } }>('/getTokenInfo', {})).organization.slug;
   const flakyTestUrl = await uploadFlakyTest(svc, org);
+  // CI's JUnit report of #2's failed run, uploaded with the test branch head: linked to that run.
+  const failedRunId = (await get(PRS.failed)).timeline.find((t) => t.testRunId)?.testRunId;
+  const failedRun = await post<{ testBranch: string; testBranchSha: string }>('/getMergeQueueTestingDetails', { ...queueRef, testRunId: failedRunId });
+  await uploadReport(svc, org, failedRun.testBranchSha, failedRun.testBranch, { 'adds items to the cart': 'fail', 'empties the cart': 'pass' });
   return { svc, queueRef, org, flakyTestUrl, reportCi, waitState, close: () => svc.close() };
 }
 
@@ -129,14 +133,7 @@ function junit(results: Record<string, 'pass' | 'fail'>): string {
 /** Fails then passes one test on one commit of main (pass-on-retry: flaky); returns its html_url. */
 async function uploadFlakyTest(svc: TestService, org: string): Promise<string> {
   const sha = 'a1b2c3d'.padEnd(40, '0');
-  for (const outcome of ['fail', 'pass'] as const) {
-    const fd = new FormData();
-    fd.append('meta', JSON.stringify({ repo: SCENARIO_REPO, org_url_slug: org, commit_sha: sha, branch: 'main' }));
-    fd.append('junit', new Blob([junit({ 'adds items to the cart': outcome, 'empties the cart': 'pass' })]), 'junit.xml');
-    fd.append('codeowners', new Blob(['/src/checkout/ @acme/payments\n']), 'CODEOWNERS');
-    const res = await fetch(`${svc.url}/v1/flaky-tests/upload`, { method: 'POST', body: fd, headers: { 'x-api-token': svc.token } });
-    if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
-  }
+  for (const outcome of ['fail', 'pass'] as const) await uploadReport(svc, org, sha, 'main', { 'adds items to the cart': outcome, 'empties the cart': 'pass' });
   const res = await svc.post<{ tests: { html_url: string }[] }>('/flaky-tests/list-unhealthy-tests', {
     repo: SCENARIO_REPO,
     org_url_slug: org,
@@ -146,4 +143,13 @@ async function uploadFlakyTest(svc: TestService, org: string): Promise<string> {
   const url = res.body.tests[0]?.html_url;
   if (!url) throw new Error(`no flaky test after the uploads: ${JSON.stringify(res.body)}`);
   return url;
+}
+
+async function uploadReport(svc: TestService, org: string, sha: string, branch: string, results: Record<string, 'pass' | 'fail'>): Promise<void> {
+  const fd = new FormData();
+  fd.append('meta', JSON.stringify({ repo: SCENARIO_REPO, org_url_slug: org, commit_sha: sha, branch }));
+  fd.append('junit', new Blob([junit(results)]), 'junit.xml');
+  fd.append('codeowners', new Blob(['/src/checkout/ @acme/payments\n']), 'CODEOWNERS');
+  const res = await fetch(`${svc.url}/v1/flaky-tests/upload`, { method: 'POST', body: fd, headers: { 'x-api-token': svc.token } });
+  if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
 }

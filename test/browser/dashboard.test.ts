@@ -81,12 +81,22 @@ describe('dashboard in the browser', function () {
     const ciLink = page.locator('table').getByRole('link', { name: 'ci/test' });
     await ciLink.waitFor();
     expect(await ciLink.getAttribute('href')).to.equal(`https://ci.example/runs/${PRS.failed}-failure`);
+    // The JUnit report CI uploaded for the run's test branch head is linked to the run.
+    await page.getByTestId('test-results').getByText('2 test runs in 1 upload, 1 failed.').waitFor();
     await expectAccessible();
     await page.locator('table').getByRole('link').first().click();
     await page.getByRole('heading', { name: /^Test run / }).waitFor();
     expect(await page.locator('dl.facts').textContent()).to.contain(`#${PRS.failed} Refactor billing totals`);
     expect(await page.getByRole('row', { name: /ci\/test/ }).textContent()).to.contain('failure');
+    const failedTest = page.getByTestId('test-results').getByRole('link', { name: 'checkout.CartTest › adds items to the cart' });
+    await failedTest.waitFor();
+    expect(await page.getByTestId('test-results').locator('.badge').first().textContent()).to.match(/^(healthy|flaky|broken|new)$/);
     await expectAccessible();
+    await failedTest.click();
+    await page.waitForURL(/\/flaky-tests\/test\//);
+    await page.getByRole('heading', { name: /adds items to the cart/ }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: /^Test run / }).waitFor();
   });
 
   it('pauses and resumes the queue from its page', async () => {

@@ -117,6 +117,16 @@ export interface TestingDetails {
   testedPullRequests: { prNumber: number; prUrl: string; title: string }[];
   impactedTargets?: string[] | 'ALL';
   dependentPrs: number[];
+  checkSuites?: { checkRuns: { name: string; url: string; status: string; conclusion: string | null }[] }[];
+  /** JUnit results linked to the run (uploads whose commit is the test branch head); absent without any. */
+  testResults?: RunTestResults;
+}
+
+export interface RunTestResults {
+  uploads: number;
+  runs: number;
+  failed: number;
+  failedTests: { id: string; name: string; classname: string | null; file: string | null; status: 'healthy' | 'flaky' | 'broken' | 'new'; quarantined: boolean }[];
 }
 
 /** A flaky-tests API test item, typed by the service's own wire definition. */

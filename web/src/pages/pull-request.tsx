@@ -1,5 +1,6 @@
 // One pull request in a queue: where it is, whether it is ready, every transition with its
 // reason in words, and the test runs it took part in with what CI reported.
+import { RunTestResultsView } from '../components/run-test-results';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { call } from '../api/client';
@@ -104,6 +105,7 @@ function PullRequest({ queueRef, number }: { queueRef: QueueRef; number: number 
                 <th scope="col">Status</th>
                 <th scope="col">Tested with</th>
                 <th scope="col">CI</th>
+                <th scope="col">Tests</th>
               </tr>
             </thead>
             <tbody>
@@ -130,6 +132,7 @@ function PullRequest({ queueRef, number }: { queueRef: QueueRef; number: number 
                         </span>
                       ))}
                     </td>
+                    <td>{d?.testResults ? <RunTestResultsView results={d.testResults} org={org} repo={queueRef.repo} /> : '—'}</td>
                   </tr>
                 );
               })}

@@ -1,5 +1,6 @@
 // One test run: its branch and commit, what it tested on which base, the required statuses and
 // what CI reported for each.
+import { RunTestResultsView } from '../components/run-test-results';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { call } from '../api/client';
@@ -119,6 +120,15 @@ export function TestRunPage() {
           </table>
         )}
         {d.requiredStatusesSource && <p className="muted small">Required statuses from: {d.requiredStatusesSource.replaceAll('_', ' ')}.</p>}
+      </section>
+
+      <section aria-labelledby="test-results">
+        <h2 id="test-results">Test results</h2>
+        {d.testResults ? (
+          <RunTestResultsView results={d.testResults} org={org} repo={ref.repo} />
+        ) : (
+          <p className="muted">No JUnit results are linked to this run. Upload them with the commit of the test branch head to see them here.</p>
+        )}
       </section>
     </>
   );

@@ -11,7 +11,7 @@ import type { Document } from 'mongodb';
 import type { BulkOperation, BulkResult, FindOptions, IndexSpec, StoredDoc } from '../collection.js';
 import { preparePipeline } from './aggregate-pipeline.js';
 import { applyUpdate, validateUpdate } from './apply-update.js';
-import { deepCopy, idKey, isPlainObject, valueKey } from './document-values.js';
+import { deepCopy, idKey, isPlainObject, sameValue } from './document-values.js';
 import { BulkWriteError, DuplicateKeyError, EmbeddedServerError, ErrorCode, errorCode, type WriteErrorInfo } from './errors.js';
 import { IndexCatalog } from './index-catalog.js';
 import { readPath } from './index-keys.js';
@@ -137,8 +137,9 @@ export class CollectionStore {
   // ---- reads ----
 
   private select(filter: Document, options: SelectOptions = {}): Document[] {
-    const query = new Query(filter, {});
-    const source: Iterable<Document> = planCandidates(filter, this.docs, this.indexes) ?? this.docs.values();
+    const planned = planCandidates(filter, this.docs, this.indexes);
+    const source: Iterable<Document> = planned?.docs ?? this.docs.values();
+    const query: { test(doc: Document): boolean } = planned?.exact ? { test: () => true } : new Query(filter, {});
     const skip = Math.max(0, options.skip ?? 0);
     const limit = options.limit ? Math.abs(options.limit) : Infinity;
     const sortKeys = normalizeSort(options.sort);
@@ -206,7 +207,7 @@ export class CollectionStore {
     const [target] = this.select(filter, { sort: options.sort, limit: 1 });
     if (target) {
       const [next] = applyUpdate([deepCopy(target)], update, { filter, inserting: false }) as [Document];
-      if (valueKey(next) === valueKey(target)) return { matchedCount: 1, modifiedCount: 0, upsertedId: null, before: target, after: target };
+      if (sameValue(next, target)) return { matchedCount: 1, modifiedCount: 0, upsertedId: null, before: target, after: target };
       this.replaceDoc(target, next);
       return { matchedCount: 1, modifiedCount: 1, upsertedId: null, before: target, after: next };
     }
@@ -224,7 +225,7 @@ export class CollectionStore {
     let modifiedCount = 0;
     targets.forEach((target, i) => {
       const next = nexts[i] as Document;
-      if (valueKey(next) === valueKey(target)) return;
+      if (sameValue(next, target)) return;
       // Like the server, documents updated before a duplicate-key failure stay updated.
       this.replaceDoc(target, next);
       modifiedCount++;

@@ -1,9 +1,11 @@
 // The embedded database's value helpers: the journal's EJSON text reads back to what the
-// driver's own text gives, and the no-op check of updates agrees with valueKey equality.
+// driver's own text gives, the no-op check of updates agrees with valueKey equality, and the
+// interner shares values without changing them.
 import { expect } from 'chai';
 import { BSON, Decimal128, Long, ObjectId } from 'mongodb';
 import { ejsonText } from '../../../shared/database/embedded/ejson-text.js';
 import { sameValue, valueKey } from '../../../shared/database/embedded/document-values.js';
+import { ValueInterner } from '../../../shared/database/embedded/value-interner.js';
 
 const samples: Record<string, unknown> = {
   flat: { _id: 'u1:0', n: 1, f: 1.5, big: 2 ** 53 - 1, neg: -3, t: true, no: false, nil: null, s: 'a "quoted"\nline\u2028' },
@@ -47,5 +49,28 @@ describe('embedded database: value helpers', () => {
       expect(sameValue(doc, { _id: 'x', at: new Date(3), list: [{ k: 'v', d: new Date(4) }] })).to.equal(true);
       expect(sameValue(doc, { _id: 'x', at: new Date(3), list: [{ k: 'v', d: new Date(5) }] })).to.equal(false);
     });
+  });
+});
+
+describe('embedded database: value interner', () => {
+  it('makes equal Dates and short strings of stored documents one instance, leaving ids and long strings alone', () => {
+    const interner = new ValueInterner();
+    const long = 'x'.repeat(300);
+    const a = interner.document({ _id: 'same', at: new Date(5), s: 'abc', nested: [{ d: new Date(5) }], long });
+    const b = interner.document({ _id: 'same'.slice(0), at: new Date(5), s: ['ab', 'c'].join(''), nested: [{ d: new Date(5) }], long: 'x'.repeat(300) });
+    expect(b.at).to.equal(a.at);
+    expect(b.nested[0].d).to.equal(a.at);
+    expect(b.s).to.equal(a.s);
+    expect(valueKey(b)).to.equal(valueKey(a));
+    expect(b.at).to.not.equal(interner.document({ at: new Date(6) }).at);
+  });
+
+  it('starts its tables over at the limit, keeping the values documents hold', () => {
+    const interner = new ValueInterner(2);
+    const first = interner.document({ at: new Date(1) });
+    interner.document({ at: new Date(2) });
+    interner.document({ at: new Date(3) }); // clears the table
+    expect((first.at as Date).getTime()).to.equal(1);
+    expect(interner.document({ at: new Date(1) }).at).to.not.equal(first.at);
   });
 });

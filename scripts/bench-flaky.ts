@@ -1,124 +1,169 @@
-// Flaky-tests benchmark.
+// Flaky-tests benchmark: ingest throughput, the embedded store's memory and query latency, each
+// at several sizes (runs).
 //
-//   npx tsx scripts/bench-flaky.ts [--uploads 20] [--upload-tests 1000] [--concurrency 4]
-//                                  [--tests 10000] [--runs 1000000] [--days 30] [--samples 30]
+//   npx tsx scripts/bench-flaky.ts [--store disk|memory] [--sizes 10000,100000,1000000] [--rounds 3]
+//                                  [--upload-tests 1000] [--concurrency 20] [--tests 10000]
+//                                  [--days 30] [--samples 30] [--only report,concurrent,stored]
 //
-// A. Ingest throughput: JUnit uploads over HTTP (POST /v1/flaky-tests/upload, multipart), one
-//    after another and `concurrency` at a time; test runs stored per second, end to end (parse,
-//    store runs and counters, pass-on-retry lookups, re-evaluate every test of the upload).
-// B. list-failing-tests latency over HTTP with `tests` tests and `runs` runs spread over `days`
-//    days, seeded straight into the store through the ingestion service with a moving clock (the
-//    same write path as an upload, minus HTTP). Median and p99 of `samples` calls per query.
+// --store disk (the default) is the embedded database persisted in a data directory — what
+// `npm start` runs; --store memory keeps it in memory (what the tests use). Workers run in the
+// process, as with `npm start`.
 //
-// Starts a private redis-server and the service in-process with the embedded database in memory
-// (the `npm start` code path). Large seeds need a bigger heap: NODE_OPTIONS=--max-old-space-size=8192.
-import { rng } from '../shared/seeded-random.js';
+// report:     one JUnit report of N runs uploaded over HTTP (POST /v1/flaky-tests/upload), end to
+//             end until the answer: parse, store runs and counters, pass-on-retry lookups, evaluate
+//             every test. Beside it, in the same round, the parser alone reads the same bytes: the
+//             ceiling.
+// concurrent: N / upload-tests reports of upload-tests tests, `concurrency` uploads at a time.
+// Uploads answered 202 (still processing after FLAKY_UPLOAD_WAIT_SECONDS) are followed through
+// upload-status, as a CI client would, and count until their result.
+// stored:     a fresh service seeded with N runs of `tests` tests over `days` days through the
+//             ingestion service (a moving clock, no HTTP), then resident memory after a full GC
+//             (beside the same process before seeding) and list-failing-tests /
+//             list-unhealthy-tests latency over HTTP (median and p99 of `samples` calls).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { rng } from '../shared/seeded-random.js';
 import { startRedis } from './lib/redis-server.mjs';
 import { machineSummary, median, percentile } from './lib/bench-stats.js';
 import { startTestService, type TestService } from './lib/test-service.js';
+import { openEmbeddedDatabase } from '../shared/database/embedded/embedded-database.js';
 import { createFlakyStore } from '../shared/flaky-tests/store/flaky-store.js';
+import { parseJUnit } from '../shared/flaky-tests/formats/junit/index.js';
 import { createInlineFlakyServices, ingestReport } from './lib/inline-flaky-services.js';
 import { DEFAULT_FLAKY_SETTINGS } from '../shared/flaky-tests/services/flaky-settings.js';
 import { createLogger } from '../shared/logging.js';
 
 const { values } = parseArgs({
   options: {
-    uploads: { type: 'string', default: '20' },
+    store: { type: 'string', default: 'disk' },
+    sizes: { type: 'string', default: '10000,100000,1000000' },
+    rounds: { type: 'string', default: '3' },
     'upload-tests': { type: 'string', default: '1000' },
-    concurrency: { type: 'string', default: '4' },
+    concurrency: { type: 'string', default: '20' },
     tests: { type: 'string', default: '10000' },
-    runs: { type: 'string', default: '1000000' },
     days: { type: 'string', default: '30' },
     samples: { type: 'string', default: '30' },
-    skip: { type: 'string', default: '' },
+    only: { type: 'string', default: 'report,concurrent,stored' },
   },
 });
-const UPLOADS = Number(values.uploads);
+if (values.store !== 'disk' && values.store !== 'memory') throw new Error('--store is disk or memory');
+const STORE = values.store;
+const SIZES = values.sizes.split(',').map(Number);
+const ROUNDS = Number(values.rounds);
 const UPLOAD_TESTS = Number(values['upload-tests']);
 const CONCURRENCY = Number(values.concurrency);
 const TESTS = Number(values.tests);
-const RUNS = Number(values.runs);
 const DAYS = Number(values.days);
 const SAMPLES = Number(values.samples);
-const SKIP = new Set(values.skip.split(',').filter(Boolean));
+const ONLY = new Set(values.only.split(',').filter(Boolean));
 const SUITE_SIZE = 1000;
 const REPO = { host: 'github.com', owner: 'bench', name: 'monorepo' };
 const ORG = 'default';
 const DAY = 86_400_000;
+const MiB = 2 ** 20;
 
 const sha = (n: number) => n.toString(16).padStart(8, '0').repeat(5);
 
-/**
- * One run of one suite: 2 % of tests flaky (fail 20 % of runs), 0.5 % broken, the rest failing
- * 0.1 % of the time. Failure messages vary in volatile parts like real ones.
- */
-function suiteReport(suite: number, tests: number, random: () => number): { xml: string; runs: number } {
+/** One run of one suite of tests (numbered from suite × 1,000). */
+function suiteReport(suite: number, tests: number, random: () => number): string {
   const cases: string[] = [];
-  for (let i = 0; i < tests; i++) {
-    const n = suite * SUITE_SIZE + i;
-    const kind = n % 200 === 0 ? 'broken' : n % 50 === 1 ? 'flaky' : 'stable';
-    const p = kind === 'broken' ? 1 : kind === 'flaky' ? 0.2 : 0.001;
-    const name = `test_case_${String(n).padStart(6, '0')}`;
-    const attrs = `name="${name}" classname="pkg${suite}.module${Math.floor(i / 50)}.Tests" file="src/pkg${suite}/module${Math.floor(i / 50)}/tests.py" time="${(random() * 2).toFixed(3)}"`;
-    if (random() < p) {
-      const port = 1024 + Math.floor(random() * 60000);
-      cases.push(
-        `<testcase ${attrs}><failure message="AssertionError: expected status 200 but got 503 from http://10.0.${suite}.4:${port}/api after ${Math.floor(random() * 5000)}ms">Traceback (most recent call last):\n  File "tests.py", line 42\nAssertionError: expected status 200 but got 503</failure></testcase>`,
-      );
-    } else {
-      cases.push(`<testcase ${attrs}/>`);
-    }
-  }
-  return { xml: `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="suite${suite}" tests="${tests}">\n${cases.join('\n')}\n</testsuite></testsuites>\n`, runs: tests };
+  for (let i = 0; i < tests; i++) cases.push(testcase(suite * SUITE_SIZE + i, `pkg${suite}`, random));
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="suite${suite}" tests="${tests}">\n${cases.join('\n')}\n</testsuite></testsuites>\n`;
 }
 
-async function httpUpload(svc: TestService, meta: Record<string, unknown>, xml: string): Promise<number> {
-  const fd = new FormData();
-  fd.append('meta', JSON.stringify({ repo: REPO, org_url_slug: ORG, ...meta }));
-  fd.append('junit', new Blob([xml]), 'report.xml');
-  const res = await fetch(`${svc.url}/v1/flaky-tests/upload`, { method: 'POST', body: fd, headers: { 'x-api-token': svc.token } });
-  const body = (await res.json()) as { runs: number };
-  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${JSON.stringify(body)}`);
-  return body.runs;
+/** One test's line, 2 % flaky at 20 %, 0.5 % broken, the rest failing 0.1 % of the time. */
+function testcase(n: number, group: string, random: () => number): string {
+  const kind = n % 200 === 0 ? 'broken' : n % 50 === 1 ? 'flaky' : 'stable';
+  const p = kind === 'broken' ? 1 : kind === 'flaky' ? 0.2 : 0.001;
+  const module = Math.floor(n / 50);
+  const attrs = `name="test_case_${String(n).padStart(7, '0')}" classname="${group}.module${module}.Tests" file="src/${group}/module${module}/tests.py" time="${(random() * 2).toFixed(3)}"`;
+  if (random() >= p) return `<testcase ${attrs}/>`;
+  const port = 1024 + Math.floor(random() * 60000);
+  return `<testcase ${attrs}><failure message="AssertionError: expected status 200 but got 503 from http://10.0.4.4:${port}/api after ${Math.floor(random() * 5000)}ms">Traceback (most recent call last):\n  File "tests.py", line 42\nAssertionError: expected status 200 but got 503</failure></testcase>`;
 }
 
-/**
- * A multipart upload whose report is generated chunk by chunk as the request body streams:
- * `tests` testcases, each with `outputBytes` of system-out (what makes real reports large).
- */
-async function streamedUpload(svc: TestService, meta: Record<string, unknown>, tests: number, outputBytes: number): Promise<{ runs: number; bytes: number }> {
-  const boundary = `----bench${Date.now()}`;
-  const encoder = new TextEncoder();
-  let bytes = 0;
-  const output = 'log line: step completed without errors\n'.repeat(Math.ceil(outputBytes / 40)).slice(0, outputBytes);
-  async function* body(): AsyncGenerator<Uint8Array> {
-    yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="meta"\r\n\r\n${JSON.stringify({ repo: REPO, org_url_slug: ORG, ...meta })}\r\n`);
-    yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="junit"; filename="big.xml"\r\nContent-Type: application/xml\r\n\r\n`);
-    yield encoder.encode('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="big">\n');
-    for (let i = 0; i < tests; i += 100) {
-      let chunk = '';
-      for (let j = i; j < Math.min(tests, i + 100); j++) {
-        const failed = j % 50 === 0 ? `<failure message="AssertionError: value ${j} out of range">Traceback (most recent call last)</failure>` : '';
-        chunk += `<testcase name="test_big_${j}" classname="pkg.big.Tests" time="0.01">${failed}<system-out>${output}</system-out></testcase>\n`;
-      }
-      const encoded = encoder.encode(chunk);
-      bytes += encoded.length;
-      yield encoded;
+/** One report of `tests` testcases in chunks of about 1 MiB (what the parser and the upload both read). */
+function bigReport(tests: number, random: () => number): Buffer[] {
+  const chunks: Buffer[] = [Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="big">\n')];
+  let lines: string[] = [];
+  let length = 0;
+  for (let n = 0; n < tests; n++) {
+    const line = testcase(n, 'big', random);
+    lines.push(line);
+    length += line.length + 1;
+    if (length >= MiB) {
+      chunks.push(Buffer.from(lines.join('\n') + '\n'));
+      lines = [];
+      length = 0;
     }
-    yield encoder.encode(`</testsuite></testsuites>\n\r\n--${boundary}--\r\n`);
   }
+  chunks.push(Buffer.from(`${lines.join('\n')}\n</testsuite></testsuites>\n`));
+  return chunks;
+}
+
+/** Uploads one report over HTTP (multipart, streamed) and answers the runs the service stored. */
+async function httpUpload(svc: TestService, meta: Record<string, unknown>, report: readonly Buffer[]): Promise<number> {
+  const boundary = `----bench${Math.random().toString(16).slice(2)}`;
+  const body = (async function* (): AsyncGenerator<Uint8Array> {
+    yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="meta"\r\n\r\n${JSON.stringify({ repo: REPO, org_url_slug: ORG, ...meta })}\r\n`);
+    yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="junit"; filename="report.xml"\r\nContent-Type: application/xml\r\n\r\n`);
+    yield* report;
+    yield Buffer.from(`\r\n--${boundary}--\r\n`);
+  })();
   const res = await fetch(`${svc.url}/v1/flaky-tests/upload`, {
     method: 'POST',
-    body: ReadableStream.from(body()),
+    body: ReadableStream.from(body),
     headers: { 'x-api-token': svc.token, 'content-type': `multipart/form-data; boundary=${boundary}` },
     duplex: 'half',
   } as RequestInit);
+  if (res.status === 202) return (await uploadOutcome(svc, ((await res.json()) as { upload_id: string }).upload_id)).runs;
   const out = (await res.json()) as { runs: number };
   if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${JSON.stringify(out)}`);
-  return { runs: out.runs, bytes };
+  return out.runs;
+}
+
+/** Follows an upload answered 202 (processing outlasted FLAKY_UPLOAD_WAIT_SECONDS) to its result, as a CI client would. */
+async function uploadOutcome(svc: TestService, uploadId: string): Promise<{ runs: number }> {
+  for (;;) {
+    const res = await fetch(`${svc.url}/v1/flaky-tests/upload-status?upload_id=${uploadId}`, { headers: { 'x-api-token': svc.token } });
+    const body = (await res.json()) as { state: string; result: { runs: number } | null; error: unknown };
+    if (res.status !== 200 || body.error) throw new Error(`upload ${uploadId}: ${res.status} ${JSON.stringify(body)}`);
+    if (body.result) return body.result;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The parser alone over the same bytes: runs per second, the ceiling of ingestion. */
+async function parserRate(report: readonly Buffer[]): Promise<number> {
+  const started = performance.now();
+  let runs = 0;
+  const source = (async function* () {
+    yield* report;
+  })();
+  for await (const item of parseJUnit(source)) if (item.kind !== 'issue') runs++;
+  return runs / ((performance.now() - started) / 1000);
+}
+
+/**
+ * A service on the chosen store, with its workers as `npm start` runs it, or without them for the
+ * stored part: its seeder ingests in-process with a clock in the past, and the workers' sweep
+ * for uploads waiting too long would otherwise take them over.
+ */
+async function startService(workers = true): Promise<{ svc: TestService; close: () => Promise<void> }> {
+  const dir = STORE === 'disk' ? mkdtempSync(path.join(tmpdir(), 'openmq-bench-db-')) : null;
+  const database = dir === null ? undefined : await openEmbeddedDatabase({ dataDir: dir });
+  const svc = await startTestService({ startWorkers: workers, ...(database ? { database } : {}) });
+  return {
+    svc,
+    close: async () => {
+      await svc.close();
+      if (dir !== null) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A full collection, so heap figures measure what is retained. */
@@ -127,160 +172,160 @@ function gc(): void {
   (runInNewContext('gc') as () => void)();
 }
 
-async function benchIngest(): Promise<string[]> {
-  const svc = await startTestService();
-  const random = rng(1);
-  const reports = Array.from({ length: UPLOADS }, (_, i) => suiteReport(i % 10, UPLOAD_TESTS, random));
-  const bytes = reports.reduce((n, r) => n + r.xml.length, 0) / reports.length;
-  const lines: string[] = [];
-  try {
-    // Warm-up: JIT, index creation, first repository.
-    await httpUpload(svc, { commit_sha: sha(999_999), branch: 'main' }, suiteReport(0, 100, random).xml);
-    // Rounds alternate between the modes, so neither profits from a warmer (or a fuller) process.
-    const modes = [
-      { label: 'sequential', parallel: 1, rates: [] as number[] },
-      { label: `${CONCURRENCY} concurrent`, parallel: CONCURRENCY, rates: [] as number[] },
-    ];
-    for (let round = 0; round < 3; round++) {
-      for (const mode of modes) {
+async function benchReport(): Promise<string[]> {
+  const lines = [
+    `| runs in the report | XML | parser alone, runs/s (median) | end to end, runs/s (median) | of the parser | end to end per round |`,
+    '|---|---|---|---|---|---|',
+  ];
+  for (const size of SIZES) {
+    const { svc, close } = await startService();
+    try {
+      const report = bigReport(size, rng(size));
+      const bytes = report.reduce((n, c) => n + c.length, 0);
+      // Warm-up: JIT, the repository, the tests' first creation (later rounds update known tests).
+      await httpUpload(svc, { commit_sha: sha(999_999), branch: 'main' }, bigReport(Math.min(size, 1000), rng(1)));
+      const parser: number[] = [];
+      const e2e: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        parser.push(await parserRate(report));
+        const started = performance.now();
+        const runs = await httpUpload(svc, { commit_sha: sha(size + round), branch: 'main' }, report);
+        e2e.push(runs / ((performance.now() - started) / 1000));
+      }
+      lines.push(
+        `| ${size.toLocaleString('en')} | ${(bytes / MiB).toFixed(1)} MiB | ${Math.round(median(parser)).toLocaleString('en')} | ${Math.round(median(e2e)).toLocaleString('en')} | ${((median(e2e) / median(parser)) * 100).toFixed(1)} % | ${e2e.map((r) => Math.round(r).toLocaleString('en')).join(' · ')} |`,
+      );
+      process.stderr.write(`${lines.at(-1)}\n`);
+    } finally {
+      await close();
+    }
+  }
+  return lines;
+}
+
+async function benchConcurrent(): Promise<string[]> {
+  const lines = [
+    `| runs | uploads (${UPLOAD_TESTS.toLocaleString('en')} tests each, ${CONCURRENCY} at a time) | runs/s (median) | runs/s per round |`,
+    '|---|---|---|---|',
+  ];
+  const random = rng(3);
+  const suites = Array.from({ length: 10 }, (_, s) => suiteReport(s, UPLOAD_TESTS, random)).map((xml) => [Buffer.from(xml)]);
+  for (const size of SIZES) {
+    const { svc, close } = await startService();
+    try {
+      await httpUpload(svc, { commit_sha: sha(999_999), branch: 'main' }, suites[0]!);
+      const uploads = Math.max(1, Math.round(size / UPLOAD_TESTS));
+      const rates: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
         let next = 0;
         let stored = 0;
         const started = performance.now();
         await Promise.all(
-          Array.from({ length: mode.parallel }, async () => {
-            for (let i = next++; i < reports.length; i = next++) {
+          Array.from({ length: CONCURRENCY }, async () => {
+            for (let i = next++; i < uploads; i = next++) {
               const onPr = i % 3 === 0;
               const runs = await httpUpload(
                 svc,
-                { commit_sha: sha(round * 100_000 + mode.parallel * 10_000 + i), branch: onPr ? `feature/f${i}` : 'main', pr_number: onPr ? 100 + i : null },
-                reports[i]!.xml,
+                { commit_sha: sha(round * 1_000_000 + i), branch: onPr ? `feature/f${i % 97}` : 'main', pr_number: onPr ? 100 + (i % 97) : null },
+                suites[i % suites.length]!,
               );
               // Not `stored += await …`: that reads `stored` before the await and loses concurrent additions.
               stored += runs;
             }
           }),
         );
-        mode.rates.push(stored / ((performance.now() - started) / 1000));
+        rates.push(stored / ((performance.now() - started) / 1000));
       }
+      lines.push(`| ${size.toLocaleString('en')} | ${uploads.toLocaleString('en')} | ${Math.round(median(rates)).toLocaleString('en')} | ${rates.map((r) => Math.round(r).toLocaleString('en')).join(' · ')} |`);
+      process.stderr.write(`${lines.at(-1)}\n`);
+    } finally {
+      await close();
     }
-    for (const m of modes) {
-      lines.push(`| ${m.label} | ${UPLOADS} × ${UPLOAD_TESTS} runs (${Math.round(bytes / 1024)} KiB each) | ${Math.round(median(m.rates))} | ${m.rates.map((r) => Math.round(r)).join(' · ')} |`);
-    }
-    // Large reports, generated while they are sent (the client holds none of it). What the
-    // server keeps afterwards (heap after a full GC) is the stored data, not the report.
-    for (const [tests, outputBytes] of [
-      [100_000, 0],
-      [20_000, 5_000],
-    ] as const) {
-      gc();
-      const before = process.memoryUsage().heapUsed;
-      const started = performance.now();
-      const { runs, bytes } = await streamedUpload(svc, { commit_sha: sha(700_000 + tests), branch: 'main' }, tests, outputBytes);
-      const seconds = (performance.now() - started) / 1000;
-      gc();
-      const retained = process.memoryUsage().heapUsed - before;
-      lines.push(
-        `| one streamed report${outputBytes ? `, ${outputBytes / 1000} KB output per test` : ''} | 1 × ${runs.toLocaleString('en')} runs (${(bytes / 2 ** 20).toFixed(0)} MiB) | ${Math.round(runs / seconds)} | ${(bytes / 2 ** 20 / seconds).toFixed(1)} MiB/s; heap after GC +${Math.round(retained / 2 ** 20)} MiB (the stored runs, tests and counters) |`,
-      );
-    }
-  } finally {
-    await svc.close();
   }
   return lines;
 }
 
-async function benchList(): Promise<string[]> {
-  const svc = await startTestService();
-  const lines: string[] = [];
-  try {
-    const db = svc.ctx.db;
-    const store = createFlakyStore(db);
-    const now = Date.now();
-    let clock = now - DAYS * DAY;
-    const seeder = createInlineFlakyServices({ store, orgs: svc.ctx.store.orgs, settings: { ...DEFAULT_FLAKY_SETTINGS }, logger: createLogger('silent'), now: () => new Date(clock) });
-    const suites = Math.max(1, Math.ceil(TESTS / SUITE_SIZE));
-    const uploads = Math.ceil(RUNS / Math.min(SUITE_SIZE, TESTS));
-    const random = rng(2);
-    const seedStart = performance.now();
-    let seeded = 0;
-    for (let u = 0; u < uploads; u++) {
-      // Uploads spread evenly over the period, ending now; a third on PR branches.
-      clock = now - DAYS * DAY + Math.floor(((u + 1) / uploads) * DAYS * DAY) - 60_000;
-      const suite = u % suites;
-      const onPr = u % 3 === 0;
-      const report = suiteReport(suite, Math.min(SUITE_SIZE, TESTS), random);
-      const result = await ingestReport(seeder, svc.orgId, {
-        repo: REPO,
-        orgUrlSlug: ORG,
-        sha: sha(u),
-        branch: onPr ? `feature/branch-${u % 97}` : 'main',
-        prNumber: onPr ? 1000 + (u % 97) : null,
-        variant: '',
-        jobName: null,
-        jobUrl: null,
-        ciAttempt: null,
-        startedAt: null,
-      }, 'report.xml', report.xml);
-      seeded += result.counts.runs;
-      if (u % 100 === 99) process.stderr.write(`seeded ${seeded} runs in ${Math.round((performance.now() - seedStart) / 1000)} s, heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MiB\n`);
-    }
-    const seedSeconds = (performance.now() - seedStart) / 1000;
-    lines.push(`Seeded ${seeded.toLocaleString('en')} runs of ${TESTS.toLocaleString('en')} tests over ${DAYS} days in ${Math.round(seedSeconds)} s (${Math.round(seeded / seedSeconds)} runs/s through the ingestion service without HTTP); heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MiB.`);
-    lines.push('');
-    lines.push('| query | median (ms) | p99 (ms) | rows |');
-    lines.push('|---|---|---|---|');
 
-    const end = new Date(now + 60_000);
-    const start = new Date(end.getTime() - 7 * DAY);
-    const post = async (path: string, body: Record<string, unknown>) => {
-      const t = performance.now();
-      const res = await svc.post<{ page: { total_rows: number; next_page_token: string } }>(path, body);
-      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
-      return { ms: performance.now() - t, body: res.body };
-    };
-    const failingBody = (token = '') => ({ repo: REPO, org_url_slug: ORG, start_time: start.toISOString(), end_time: end.toISOString(), page_query: { page_size: 100, page_token: token } });
-    // The first read brings statuses that time changed up to date (see docs/flaky-tests.md).
-    const first = await post('/flaky-tests/list-failing-tests', failingBody());
-    lines.push(`| list-failing-tests, 7-day window, first call after seeding (time-driven re-evaluations) | ${Math.round(first.ms)} | – | ${first.body.page.total_rows} |`);
-    const second = await post('/flaky-tests/list-failing-tests', failingBody());
-    const queries: { name: string; run: () => Promise<{ ms: number; rows: number }> }[] = [
-      {
-        name: 'list-failing-tests, 7-day window, first page of 100',
-        run: async () => {
-          const r = await post('/flaky-tests/list-failing-tests', failingBody());
-          return { ms: r.ms, rows: r.body.page.total_rows };
-        },
-      },
-      {
-        name: 'list-failing-tests, 7-day window, second page of 100',
-        run: async () => {
-          const r = await post('/flaky-tests/list-failing-tests', failingBody(second.body.page.next_page_token));
-          return { ms: r.ms, rows: r.body.page.total_rows };
-        },
-      },
-      {
-        name: 'list-failing-tests, 1-day window, first page of 100',
-        run: async () => {
-          const r = await post('/flaky-tests/list-failing-tests', { ...failingBody(), start_time: new Date(end.getTime() - DAY).toISOString() });
-          return { ms: r.ms, rows: r.body.page.total_rows };
-        },
-      },
-      {
-        name: 'list-unhealthy-tests FLAKY, first page of 100',
-        run: async () => {
-          const r = await post('/flaky-tests/list-unhealthy-tests', { repo: REPO, org_url_slug: ORG, status: 'FLAKY', page_query: { page_size: 100 } });
-          return { ms: r.ms, rows: r.body.page.total_rows };
-        },
-      },
-    ];
-    for (const q of queries) {
-      const samples: { ms: number; rows: number }[] = [];
-      for (let i = 0; i < SAMPLES; i++) samples.push(await q.run());
-      const ms = samples.map((s) => s.ms);
-      lines.push(`| ${q.name} | ${median(ms).toFixed(1)} | ${percentile(ms, 99).toFixed(1)} | ${samples[0]!.rows} |`);
+async function benchStored(): Promise<string[]> {
+  const lines = [
+    '| runs stored | seeding, runs/s | RSS before → after seeding (MiB) | heap used after (MiB) | list-failing-tests 7 days, first page: median / p99 (ms) | second page | 1-day window | list-unhealthy-tests FLAKY | rows (7 days · 1 day · flaky) |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const size of SIZES) {
+    const { svc, close } = await startService(false);
+    try {
+      gc();
+      const rssBefore = process.memoryUsage().rss;
+      const store = createFlakyStore(svc.ctx.db);
+      const now = Date.now();
+      let clock = now - DAYS * DAY;
+      const seeder = createInlineFlakyServices({ store, orgs: svc.ctx.store.orgs, settings: { ...DEFAULT_FLAKY_SETTINGS }, logger: createLogger('silent'), now: () => new Date(clock) });
+      const perUpload = Math.min(SUITE_SIZE, TESTS);
+      const suites = Math.max(1, Math.ceil(TESTS / SUITE_SIZE));
+      const uploads = Math.ceil(size / perUpload);
+      const random = rng(2);
+      const seedStart = performance.now();
+      let seeded = 0;
+      for (let u = 0; u < uploads; u++) {
+        // Uploads spread evenly over the period, ending now; a third on PR branches.
+        clock = now - DAYS * DAY + Math.floor(((u + 1) / uploads) * DAYS * DAY) - 60_000;
+        const onPr = u % 3 === 0;
+        const meta = {
+          repo: REPO,
+          orgUrlSlug: ORG,
+          sha: sha(u),
+          branch: onPr ? `feature/branch-${u % 97}` : 'main',
+          prNumber: onPr ? 1000 + (u % 97) : null,
+          variant: '',
+          jobName: null,
+          jobUrl: null,
+          ciAttempt: null,
+          startedAt: null,
+        };
+        seeded += (await ingestReport(seeder, svc.orgId, meta, 'report.xml', suiteReport(u % suites, perUpload, random))).counts.runs;
+        if (u % 100 === 99) process.stderr.write(`seeded ${seeded} runs in ${Math.round((performance.now() - seedStart) / 1000)} s, rss ${Math.round(process.memoryUsage().rss / MiB)} MiB\n`);
+      }
+      const seedRate = seeded / ((performance.now() - seedStart) / 1000);
+      gc();
+      const { rss, heapUsed } = process.memoryUsage();
+
+      const end = new Date(now + 60_000);
+      const start = new Date(end.getTime() - 7 * DAY);
+      const post = async (p: string, body: Record<string, unknown>) => {
+        const t = performance.now();
+        const res = await svc.post<{ page: { total_rows: number; next_page_token: string } }>(p, body);
+        if (res.status !== 200) throw new Error(`${p}: ${res.status} ${JSON.stringify(res.body)}`);
+        return { ms: performance.now() - t, rows: res.body.page.total_rows, next: res.body.page.next_page_token };
+      };
+      const failing = (token = '', from = start) => ({ repo: REPO, org_url_slug: ORG, start_time: from.toISOString(), end_time: end.toISOString(), page_query: { page_size: 100, page_token: token } });
+      // The first read brings statuses that time changed up to date (see docs/flaky-tests.md); not timed.
+      const first = await post('/flaky-tests/list-failing-tests', failing());
+      const queries = [
+        () => post('/flaky-tests/list-failing-tests', failing()),
+        () => post('/flaky-tests/list-failing-tests', failing(first.next)),
+        () => post('/flaky-tests/list-failing-tests', failing('', new Date(end.getTime() - DAY))),
+        () => post('/flaky-tests/list-unhealthy-tests', { repo: REPO, org_url_slug: ORG, status: 'FLAKY', page_query: { page_size: 100 } }),
+      ];
+      const cells: string[] = [];
+      const rows: number[] = [];
+      for (const [i, q] of queries.entries()) {
+        const ms: number[] = [];
+        let r = 0;
+        for (let k = 0; k < SAMPLES; k++) {
+          const out = await q();
+          ms.push(out.ms);
+          r = out.rows;
+        }
+        cells.push(`${median(ms).toFixed(1)} / ${percentile(ms, 99).toFixed(1)}`);
+        if (i !== 1) rows.push(r);
+      }
+      lines.push(
+        `| ${seeded.toLocaleString('en')} | ${Math.round(seedRate).toLocaleString('en')} | ${Math.round(rssBefore / MiB)} → ${Math.round(rss / MiB)} | ${Math.round(heapUsed / MiB)} | ${cells.join(' | ')} | ${rows.join(' · ')} |`,
+      );
+      process.stderr.write(`${lines.at(-1)}\n`);
+    } finally {
+      await close();
     }
-  } finally {
-    await svc.close();
   }
   return lines;
 }
@@ -289,15 +334,10 @@ async function main(): Promise<void> {
   const redis = await startRedis();
   process.env.REDIS_URL = redis.url;
   try {
-    const out: string[] = [machineSummary(), ''];
-    if (!SKIP.has('ingest')) {
-      out.push('A. Ingest over HTTP (POST /v1/flaky-tests/upload)', '', '| mode | uploads | runs/s (median of 3) | runs/s per round |', '|---|---|---|---|');
-      out.push(...(await benchIngest()), '');
-    }
-    if (!SKIP.has('list')) {
-      out.push('B. Queries over HTTP', '');
-      out.push(...(await benchList()));
-    }
+    const out: string[] = [machineSummary(), `store: ${STORE === 'disk' ? 'embedded, persisted in a data directory (npm start)' : 'embedded, in memory'}`, ''];
+    if (ONLY.has('report')) out.push('One report over HTTP, parser alone beside it', '', ...(await benchReport()), '');
+    if (ONLY.has('concurrent')) out.push('Concurrent uploads over HTTP', '', ...(await benchConcurrent()), '');
+    if (ONLY.has('stored')) out.push(`${TESTS.toLocaleString('en')} tests over ${DAYS} days: memory and queries`, '', ...(await benchStored()), '');
     console.log(`\n${out.join('\n')}`);
   } finally {
     await redis.stop();

@@ -28,6 +28,7 @@ import { BSON } from 'mongodb';
 import type { Document } from 'mongodb';
 import type { IndexSpec } from '../collection.js';
 import { idKey, isPlainObject } from './document-values.js';
+import { ejsonText } from './ejson-text.js';
 
 export type JournalRecord = { p: Document } | { d: unknown } | { i: IndexSpec };
 
@@ -185,7 +186,7 @@ export class CollectionFiles {
       this.journalFd = openSync(this.journalPath(this.generation), 'a');
       this.journalBytes = fstatSync(this.journalFd).size;
     }
-    const text = records.map((r) => BSON.EJSON.stringify(r)).join('\n') + '\n';
+    const text = records.map(ejsonText).join('\n') + '\n';
     const buffer = Buffer.from(text, 'utf8');
     let offset = 0;
     while (offset < buffer.length) offset += writeSync(this.journalFd, buffer, offset);
@@ -219,7 +220,7 @@ export class CollectionFiles {
       };
       let written = 0;
       for (const doc of docs) {
-        chunk += BSON.EJSON.stringify(doc) + '\n';
+        chunk += ejsonText(doc) + '\n';
         written++;
         if (chunk.length >= CHUNK_BYTES) flush();
       }

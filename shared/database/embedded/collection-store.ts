@@ -4,14 +4,15 @@
 //
 // Stored documents are never mutated: an update builds a new object from a copy and swaps it
 // in after the unique indexes accept it, so a rejected write leaves the collection unchanged
-// and readers always receive copies.
+// and readers always receive copies. That is also why stored documents may share equal Dates
+// and strings (value-interner.ts), which keeps large collections several times smaller.
 import { Aggregator, Query, find as mingoFind } from 'mingo';
 import { ObjectId } from 'mongodb';
 import type { Document } from 'mongodb';
 import type { BulkOperation, BulkResult, FindOptions, IndexSpec, StoredDoc } from '../collection.js';
 import { preparePipeline } from './aggregate-pipeline.js';
 import { applyUpdate, validateUpdate } from './apply-update.js';
-import { deepCopy, idKey, isPlainObject, valueKey } from './document-values.js';
+import { deepCopy, idKey, isPlainObject, sameValue } from './document-values.js';
 import { BulkWriteError, DuplicateKeyError, EmbeddedServerError, ErrorCode, errorCode, type WriteErrorInfo } from './errors.js';
 import { IndexCatalog } from './index-catalog.js';
 import { readPath } from './index-keys.js';
@@ -19,6 +20,7 @@ import type { JournalRecord } from './collection-files.js';
 import { planCandidates } from './query-planner.js';
 import { normalizeSort, sortDocuments } from './sort-documents.js';
 import { upsertSeed } from './upsert-seed.js';
+import { ValueInterner } from './value-interner.js';
 
 /** Where committed writes go: the journal when persisted, nowhere in memory. */
 export interface WriteSink {
@@ -62,6 +64,7 @@ function project(docs: Document[], projection: Document | undefined): Document[]
 export class CollectionStore {
   private readonly docs = new Map<string, Document>();
   private readonly indexes: IndexCatalog;
+  private readonly interner = new ValueInterner();
   private pending: JournalRecord[] = [];
 
   constructor(
@@ -77,7 +80,7 @@ export class CollectionStore {
 
   /** Restores persisted state (trusted: written by this database); rebuilding the indexes re-checks uniqueness. */
   load(docs: Document[], indexes: IndexSpec[]): void {
-    for (const doc of docs) this.docs.set(idKey(doc._id), doc);
+    for (const doc of docs) this.docs.set(idKey(doc._id), this.interner.document(doc));
     try {
       this.indexes.install(indexes, this.docs);
     } catch (err) {
@@ -115,6 +118,7 @@ export class CollectionStore {
   private addDoc(doc: Document): void {
     const id = idKey(doc._id);
     if (this.docs.has(id)) throw new DuplicateKeyError(this.namespace, '_id_', ID_KEY_PATTERN, { _id: doc._id });
+    this.interner.document(doc);
     this.indexes.add(doc, id);
     this.docs.set(id, doc);
     this.pending.push({ p: doc });
@@ -122,6 +126,7 @@ export class CollectionStore {
 
   private replaceDoc(before: Document, after: Document): void {
     const id = idKey(before._id);
+    this.interner.document(after);
     this.indexes.replace(before, after, id);
     this.docs.set(id, after);
     this.pending.push({ p: after });
@@ -137,8 +142,9 @@ export class CollectionStore {
   // ---- reads ----
 
   private select(filter: Document, options: SelectOptions = {}): Document[] {
-    const query = new Query(filter, {});
-    const source: Iterable<Document> = planCandidates(filter, this.docs, this.indexes) ?? this.docs.values();
+    const planned = planCandidates(filter, this.docs, this.indexes);
+    const source: Iterable<Document> = planned?.docs ?? this.docs.values();
+    const query: { test(doc: Document): boolean } = planned?.exact ? { test: () => true } : new Query(filter, {});
     const skip = Math.max(0, options.skip ?? 0);
     const limit = options.limit ? Math.abs(options.limit) : Infinity;
     const sortKeys = normalizeSort(options.sort);
@@ -206,7 +212,7 @@ export class CollectionStore {
     const [target] = this.select(filter, { sort: options.sort, limit: 1 });
     if (target) {
       const [next] = applyUpdate([deepCopy(target)], update, { filter, inserting: false }) as [Document];
-      if (valueKey(next) === valueKey(target)) return { matchedCount: 1, modifiedCount: 0, upsertedId: null, before: target, after: target };
+      if (sameValue(next, target)) return { matchedCount: 1, modifiedCount: 0, upsertedId: null, before: target, after: target };
       this.replaceDoc(target, next);
       return { matchedCount: 1, modifiedCount: 1, upsertedId: null, before: target, after: next };
     }
@@ -224,7 +230,7 @@ export class CollectionStore {
     let modifiedCount = 0;
     targets.forEach((target, i) => {
       const next = nexts[i] as Document;
-      if (valueKey(next) === valueKey(target)) return;
+      if (sameValue(next, target)) return;
       // Like the server, documents updated before a duplicate-key failure stay updated.
       this.replaceDoc(target, next);
       modifiedCount++;

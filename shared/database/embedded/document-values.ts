@@ -87,6 +87,31 @@ export function valueKey(value: unknown): string {
   }
 }
 
+/** `valueKey(a) === valueKey(b)` without building the keys (an update that changes nothing is not written). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || a === undefined) return b === null || b === undefined;
+  if (typeof a !== 'object' || typeof b !== 'object' || b === null) return valueKey(a) === valueKey(b);
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    return true;
+  }
+  if (a instanceof Date) return b instanceof Date && a.getTime() === b.getTime();
+  if (isPlainObject(a)) {
+    if (!isPlainObject(b)) return false;
+    const keys = Object.keys(a);
+    const other = Object.keys(b);
+    if (keys.length !== other.length) return false;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      if (key !== other[i] || !sameValue(a[key], b[key])) return false;
+    }
+    return true;
+  }
+  return valueKey(a) === valueKey(b);
+}
+
 /**
  * The key of the `_id` map. String ids (every id this service writes) are their own key, so the
  * common lookup costs no serialisation; other ids get a prefix no string id starts with.

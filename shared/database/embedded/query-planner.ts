@@ -29,7 +29,13 @@ function equalityConditions(filter: Document, out = new Map<string, unknown[]>()
   return out;
 }
 
-export function planCandidates(filter: Document, docs: ReadonlyMap<string, Document>, indexes: IndexCatalog): Document[] | null {
+export interface Candidates {
+  docs: Document[];
+  /** The candidates are exactly the matches (a filter on `_id` alone): no re-test needed. */
+  exact: boolean;
+}
+
+export function planCandidates(filter: Document, docs: ReadonlyMap<string, Document>, indexes: IndexCatalog): Candidates | null {
   const equalities = equalityConditions(filter);
   if (equalities.size === 0) return null;
 
@@ -45,7 +51,10 @@ export function planCandidates(filter: Document, docs: ReadonlyMap<string, Docum
         found.push(doc);
       }
     }
-    return found;
+    // The id map's keys follow MongoDB equality, so when `_id` is the filter's only condition the
+    // documents found are the matches (bulk reads and writes by id skip the filter test).
+    const keys = Object.keys(filter);
+    return { docs: found, exact: keys.length === 1 && keys[0] === '_id' };
   }
 
   const single = (field: string): unknown[] | undefined => {
@@ -61,7 +70,7 @@ export function planCandidates(filter: Document, docs: ReadonlyMap<string, Docum
     const key = index.fields.map((f) => valueKey((single(f) as unknown[])[0])).join('|');
     const owner = index.ownerOf(key);
     const doc = owner === undefined ? undefined : docs.get(owner);
-    return doc ? [doc] : [];
+    return { docs: doc ? [doc] : [], exact: false };
   }
 
   // Compare sizes first so only the winning id sets are walked.
@@ -91,5 +100,5 @@ export function planCandidates(filter: Document, docs: ReadonlyMap<string, Docum
       if (doc) found.push(doc);
     }
   }
-  return found;
+  return { docs: found, exact: false };
 }

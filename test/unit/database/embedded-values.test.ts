@@ -1,0 +1,76 @@
+// The embedded database's value helpers: the journal's EJSON text reads back to what the
+// driver's own text gives, the no-op check of updates agrees with valueKey equality, and the
+// interner shares values without changing them.
+import { expect } from 'chai';
+import { BSON, Decimal128, Long, ObjectId } from 'mongodb';
+import { ejsonText } from '../../../shared/database/embedded/ejson-text.js';
+import { sameValue, valueKey } from '../../../shared/database/embedded/document-values.js';
+import { ValueInterner } from '../../../shared/database/embedded/value-interner.js';
+
+const samples: Record<string, unknown> = {
+  flat: { _id: 'u1:0', n: 1, f: 1.5, big: 2 ** 53 - 1, neg: -3, t: true, no: false, nil: null, s: 'a "quoted"\nline\u2028' },
+  dates: { at: new Date(Date.UTC(2026, 10, 23, 1, 2, 3, 4)), epoch: new Date(0), before1970: new Date(-5), far: new Date(253402300800001) },
+  nested: { a: [1, [2, { b: new Date(5) }], null], o: { p: { q: 'r' } }, empty: {}, none: [] },
+  special: { nan: NaN, inf: Infinity, ninf: -Infinity, negZero: -0, oid: new ObjectId(), long: Long.fromNumber(7), dec: Decimal128.fromString('1.10'), re: /x+/i, bin: Buffer.from([1, 2, 3]) },
+  undefinedFields: { a: undefined, b: [undefined, 1] },
+};
+
+describe('embedded database: value helpers', () => {
+  describe('ejsonText', () => {
+    for (const [name, value] of Object.entries(samples)) {
+      it(`reads back like the driver's EJSON: ${name}`, () => {
+        const text = ejsonText(value);
+        expect(text).not.to.include('\n');
+        expect(valueKey(BSON.EJSON.parse(text))).to.equal(valueKey(BSON.EJSON.parse(BSON.EJSON.stringify(value))));
+      });
+    }
+
+    it('writes the same text as the driver for the documents this service stores', () => {
+      for (const name of ['flat', 'dates', 'nested']) expect(ejsonText(samples[name]), name).to.equal(BSON.EJSON.stringify(samples[name]));
+    });
+  });
+
+  describe('sameValue', () => {
+    const values: unknown[] = [
+      null, undefined, 0, -0, 1, 1.5, NaN, 'a', 'b', '1', true, false,
+      new Date(1), new Date(2), [1, 2], [2, 1], [1, [2]], { a: 1, b: 2 }, { b: 2, a: 1 }, { a: 1 }, { a: null }, { a: undefined }, {},
+      new ObjectId('0123456789abcdef01234567'), new ObjectId('0123456789abcdef01234568'),
+    ];
+    it('agrees with valueKey equality on every pair', () => {
+      for (const a of values) {
+        for (const b of values) {
+          expect(sameValue(a, b), `${String(valueKey(a))} vs ${String(valueKey(b))}`).to.equal(valueKey(a) === valueKey(b));
+        }
+      }
+    });
+
+    it('compares copies structurally', () => {
+      const doc = { _id: 'x', at: new Date(3), list: [{ k: 'v', d: new Date(4) }] };
+      expect(sameValue(doc, { _id: 'x', at: new Date(3), list: [{ k: 'v', d: new Date(4) }] })).to.equal(true);
+      expect(sameValue(doc, { _id: 'x', at: new Date(3), list: [{ k: 'v', d: new Date(5) }] })).to.equal(false);
+    });
+  });
+});
+
+describe('embedded database: value interner', () => {
+  it('makes equal Dates and short strings of stored documents one instance, leaving ids and long strings alone', () => {
+    const interner = new ValueInterner();
+    const long = 'x'.repeat(300);
+    const a = interner.document({ _id: 'same', at: new Date(5), s: 'abc', nested: [{ d: new Date(5) }], long });
+    const b = interner.document({ _id: 'same'.slice(0), at: new Date(5), s: ['ab', 'c'].join(''), nested: [{ d: new Date(5) }], long: 'x'.repeat(300) });
+    expect(b.at).to.equal(a.at);
+    expect(b.nested[0].d).to.equal(a.at);
+    expect(b.s).to.equal(a.s);
+    expect(valueKey(b)).to.equal(valueKey(a));
+    expect(b.at).to.not.equal(interner.document({ at: new Date(6) }).at);
+  });
+
+  it('starts its tables over at the limit, keeping the values documents hold', () => {
+    const interner = new ValueInterner(2);
+    const first = interner.document({ at: new Date(1) });
+    interner.document({ at: new Date(2) });
+    interner.document({ at: new Date(3) }); // clears the table
+    expect((first.at as Date).getTime()).to.equal(1);
+    expect(interner.document({ at: new Date(1) }).at).to.not.equal(first.at);
+  });
+});

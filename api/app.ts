@@ -14,6 +14,8 @@ import { errorHandler } from './middleware/errors.js';
 import { requireToken } from './middleware/auth.js';
 import { authorizeBody, authorizeOperation } from './middleware/authorize.js';
 import { accessLog } from './middleware/access-log.js';
+import { registerGitHubRepositoryRoutes } from './github-repositories/github-repository-routes.js';
+import type { GitHubRepositoryService } from '../shared/providers/github/github-repository-service.js';
 import { registerAccountRoutes } from './accounts/routes/account-routes.js';
 import { registerWebhookRoutes } from './events/routes/webhook-routes.js';
 import type { WebhookEndpointService } from '../shared/events/webhook-endpoint-service.js';
@@ -71,6 +73,8 @@ export interface AppDeps {
     webhooks?: WebhookEndpointService;
     /** Position and estimated time to merge (getSubmittedPullRequest). */
     timeToMerge: TimeToMergeService;
+    /** getGitHubRepository / updateGitHubRepository; null unless GitHub is configured. */
+    githubRepositories: GitHubRepositoryService | null;
   };
   /** POST /webhooks/github, when GitHub webhooks are configured. */
   githubWebhooks?: GitHubWebhooks | null;
@@ -165,6 +169,7 @@ export function createApp(deps: AppDeps): Koa {
   );
   v1.use(authorizeBody());
   registerAccountRoutes(v1, { tokens: deps.store.tokens, audit: deps.store.audit });
+  registerGitHubRepositoryRoutes(v1, deps.services.githubRepositories, deps.store.audit);
   registerQueueRoutes(v1, deps.services.queues, deps.services.statusWatch, deps.store.audit);
   if (deps.services.webhooks) registerWebhookRoutes(v1, deps.services.webhooks, deps.store.audit);
   registerPullRequestRoutes(v1, deps.services.pullRequests, { queues: deps.services.queues, timeToMerge: deps.services.timeToMerge });

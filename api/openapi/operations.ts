@@ -10,6 +10,7 @@ import { MetricsQuerySchema } from '../merge-queue/schemas/metrics-schemas.js';
 import { SimulateQueueResponse, SimulateQueueSchema } from '../merge-queue/schemas/simulation-schemas.js';
 import * as mq from '../merge-queue/schemas/response-schemas.js';
 import * as costRequest from '../merge-queue/schemas/cost-report-schemas.js';
+import * as githubRepo from '../github-repositories/github-repository-schemas.js';
 import * as listRequest from '../flaky-tests/schemas/list-schemas.js';
 import * as settingsRequest from '../flaky-tests/schemas/settings-schemas.js';
 import * as cliRequest from '../flaky-tests/schemas/cli-schemas.js';
@@ -122,6 +123,8 @@ export const OPERATIONS: readonly Operation[] = [
   mergeQueue('getQueue', 'read', 'A queue, its settings and the pull requests in it', queueRequest.QueueRefSchema, mq.QueueResponse),
   mergeQueue('updateQueue', 'admin', 'Change the settings or state of a queue', queueRequest.UpdateQueueSchema, mq.QueueSettingsResponse),
   mergeQueue('deleteQueue', 'admin', 'Delete an empty queue', queueRequest.QueueRefSchema, mq.EmptyResponse),
+  administration('getGitHubRepository', 'read', "A GitHub repository's owning organisation and fork policy", githubRepo.GitHubRepositoryRefSchema, githubRepo.GitHubRepositoryResponse),
+  administration('updateGitHubRepository', 'admin', 'Allow or refuse pull requests from forks, or move a GitHub repository to another organisation', githubRepo.UpdateGitHubRepositorySchema, githubRepo.GitHubRepositoryResponse),
   mergeQueue('getQueueCostReport', 'read', 'CI runs and minutes per merged pull request over a window, and the wasted runs by cause', costRequest.CostReportSchema, costRequest.CostReportResponse, false),
   mergeQueue('getMergeQueueTestingDetails', 'read', 'A test run: its branch, statuses and pull requests', runRequest.TestingDetailsSchema, mq.TestingDetailsResponse),
   mergeQueue(

@@ -22,6 +22,8 @@ export interface PullRequestInfo {
   /** True once the forge records it as merged (by this service or by anyone else). */
   merged: boolean;
   draft: boolean;
+  /** Its head lives in another repository (a fork): CI on a test branch would run that code with this repository's secrets. */
+  fromFork: boolean;
   /** A link for humans; local provider: `file://<repository directory>/pull/<N>` (not a real file). */
   url: string;
 }

@@ -28,6 +28,8 @@ import { QueueReadService } from '../merge-queue/services/queue-read-service.js'
 import { QueueSimulationService } from '../merge-queue/simulation/queue-simulation-service.js';
 import { createFlakyStore } from '../flaky-tests/store/flaky-store.js';
 import { createFlakyServices, type FlakyServices } from '../flaky-tests/services/flaky-services.js';
+import { GitHubRepositoryService } from '../providers/github/github-repository-service.js';
+import type { RepoRef } from '../repo-ref.js';
 import { claimGitHubRepository, createGitHubServices, type GitHubServices } from '../providers/github/github-services.js';
 import type { CheckSuiteReport } from '../providers/github/ci-results.js';
 import { GitHubPollSchedule } from '../providers/github/poll-schedule.js';
@@ -67,6 +69,8 @@ export interface ServiceContext {
     webhooks: WebhookEndpointService;
     webhookDispatcher: WebhookDispatcher;
     timeToMerge: TimeToMergeService;
+    /** GitHub repositories' owners and fork policy; null unless GitHub is configured. */
+    githubRepositories: GitHubRepositoryService | null;
     /** Emits domain events that do not come from a merge-queue transition (flaky tests). */
     domainEvents: EventOutbox;
   };
@@ -141,7 +145,18 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     requestPlan,
     ...(githubOwners && providers.github ? { claimRepository: claimGitHubRepository(providers.github, githubOwners) } : {}),
   });
-  const pullRequests = new PullRequestService({ store: repositories, providers, queues, logger, requestPlan });
+  const githubRepositories =
+    githubOwners && providers.github
+      ? new GitHubRepositoryService({ owners: githubOwners, orgs: store.orgs, queues: store.queues, serves: (repo) => providers.github?.serves(repo) ?? false })
+      : null;
+  const pullRequests = new PullRequestService({
+    store: repositories,
+    providers,
+    queues,
+    logger,
+    requestPlan,
+    ...(githubRepositories ? { forksAllowed: (repo: RepoRef) => githubRepositories.forksAllowed(repo) } : {}),
+  });
   const statusWatch = new StatusWatchService({ store: repositories, logger });
   const commitStatuses = new CommitStatusService({ store: repositories, logger, requestPlan, statusWatch });
   const blobs = await openUploadBlobStore({ mongoUrl: config.mongoUrl, dataDir: config.dataDir });
@@ -195,6 +210,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     queueReads: new QueueReadService({ store, queues }),
     simulation: new QueueSimulationService({ store }),
     timeToMerge: new TimeToMergeService({ store }),
+    githubRepositories,
     domainEvents: outbox,
     webhooks: new WebhookEndpointService({ endpoints: eventStore.endpoints, deliveries: eventStore.deliveries, enqueueDelivery }),
     webhookDispatcher: new WebhookDispatcher({

@@ -212,6 +212,7 @@ describe('local git provider (integration, real git)', function () {
         state: 'open',
         merged: false,
         draft: false,
+        fromFork: false,
         url: `file://${fx.dir}/pull/7`,
       });
       expect(await provider.getPullRequest(fx.repo, 8)).to.equal(null);

@@ -11,7 +11,11 @@ import { OPERATIONS } from '../../api/openapi/operations.js';
 import { expectDescribedAnswer, type ServiceDoc } from '../helpers/openapi.js';
 import { CI, makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
 import { ORG, REPO, bundle, failingTestId, junit, sha, uploadOk } from './flaky-support.js';
-import { pushToBranch } from '../../scripts/lib/git-fixtures.js';
+import { createRepo, makeGitRoot, pushToBranch, removeGitRoot } from '../../scripts/lib/git-fixtures.js';
+import { startGitHubDouble, type GitHubDouble } from '../doubles/github/github-double.js';
+
+/** A GitHub Enterprise host played by the double: github.com repositories stay local ones here. */
+const GHE_REPO = { host: 'ghe.example.com', owner: 'acme', name: 'gadgets' };
 
 /** `METHOD /path` of every route of the application's routers, parameters as `{name}`. */
 function registeredRoutes(svc: TestService): string[] {
@@ -35,15 +39,33 @@ describe('OpenAPI description of this service', function () {
   this.timeout(60_000);
   let svc: TestService;
   let doc: ServiceDoc;
+  let ghRoot: string;
+  let double: GitHubDouble;
 
   before(async () => {
-    svc = await startTestService(SERVICE_OPTIONS);
+    ghRoot = await makeGitRoot();
+    double = await startGitHubDouble(ghRoot, { host: GHE_REPO.host });
+    await createRepo(ghRoot, { repo: GHE_REPO });
+    svc = await startTestService({
+      ...SERVICE_OPTIONS,
+      env: {
+        ...SERVICE_OPTIONS.env,
+        GITHUB_APP_ID: double.appId,
+        GITHUB_APP_PRIVATE_KEY: double.privateKey,
+        GITHUB_API_URL: double.apiUrl,
+        GITHUB_GIT_URL: double.gitUrl,
+        GITHUB_HOST: GHE_REPO.host,
+        GITHUB_WEBHOOK_POLL_SECONDS: '3600',
+      },
+    });
     const res = await svc.raw('GET', '/v1/openapi.json');
     expect(res.status).to.equal(200);
     doc = res.body as ServiceDoc;
   });
   after(async () => {
     await svc.close();
+    await double.close();
+    await removeGitRoot(ghRoot);
   });
 
   it('is served without a token and is valid OpenAPI 3.1', async () => {
@@ -118,6 +140,10 @@ describe('OpenAPI description of this service', function () {
     post('/v1/listQueues', {});
     post('/v1/listTestRuns', ref);
     post('/v1/getQueueHealth', { ...ref, windowHours: 2, buckets: 4 });
+    // The GitHub repository is claimed by the organisation that creates its first queue.
+    expect((await svc.post('/createQueue', { repo: GHE_REPO, targetBranch: 'main' })).status).to.equal(200);
+    post('/v1/getGitHubRepository', { repo: GHE_REPO });
+    post('/v1/updateGitHubRepository', { repo: GHE_REPO, allowForkPullRequests: true });
     post('/v1/getQueueCostReport', { ...ref, since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' });
     post('/v1/flaky-tests/get-test-history', { ...flakyRepo, test_id: testId, days: 3 });
     post('/v1/flaky-tests/get-repo-settings', flakyRepo);

@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'webhook.deleted',
   'webhook.secret_rotated',
   'quarantine.override_set',
+  'github_repository.updated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

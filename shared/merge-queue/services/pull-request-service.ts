@@ -6,7 +6,7 @@ import type { Entry, EntryState, Queue } from '../domain/model.js';
 import type { RepoRef } from '../../repo-ref.js';
 import { ACTIVE_ENTRY_STATES, TERMINAL_ENTRY_STATES } from '../domain/model.js';
 import { resolvePriority, type PriorityInput } from '../domain/priority.js';
-import { conflict, invalid, notFound, repositoryNotFound } from '../../errors.js';
+import { conflict, invalid, notFound, repositoryNotFound, forbidden } from '../../errors.js';
 import { CAS_LOST, retryCompareAndSet } from '../../compare-and-set.js';
 import { isDuplicateKeyError } from '../../database/collection.js';
 import type { MergeQueueRepositories } from '../store/store.js';
@@ -23,6 +23,8 @@ export interface PullRequestServiceDeps {
   queues: QueueService;
   logger: Logger;
   requestPlan: (queueId: string, why: string) => Promise<void>;
+  /** Whether pull requests from forks may be queued in this repository (absent: no forge with forks). */
+  forksAllowed?: (repo: RepoRef) => Promise<boolean>;
 }
 
 const RESTARTABLE: readonly EntryState[] = ['testing', 'tests_passed', 'pending_failure'];
@@ -86,6 +88,12 @@ export class PullRequestService {
       // A draft cannot be merged, and the poller cancels queued drafts (pr_converted_to_draft):
       // accepting one would test it and then drop it at the next poll.
       if (pr.draft) throw conflict('pull_request_draft', `pull request #${prNumber} is a draft; mark it ready for review, then submit it`);
+      if (pr.fromFork && this.deps.forksAllowed && !(await this.deps.forksAllowed(repo))) {
+        throw forbidden(
+          'fork_pull_request_not_allowed',
+          `pull request #${prNumber} comes from a fork: CI on its test branch would run the fork's code with this repository's secrets. An admin can allow forks with updateGitHubRepository {allowForkPullRequests: true}`,
+        );
+      }
       const entry = await this.newEntry(queue, pr, priority, noBatch ?? false);
       try {
         await this.deps.store.entries.insert(entry);

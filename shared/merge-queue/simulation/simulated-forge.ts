@@ -104,7 +104,7 @@ export class SimulatedForge implements GitProvider {
     const headSha = this.merged.get(number);
     if (headSha === undefined) return null;
     const info = { number, title: `PR ${number}`, author: 'sim', baseBranch: this.targetBranch, headSha, headBranch: null };
-    return { ...info, state: 'closed', merged: true, draft: false, url: `simulation://${number}` };
+    return { ...info, state: 'closed', merged: true, draft: false, fromFork: false, url: `simulation://${number}` };
   }
 
   /** Only merged pull requests are known: the simulation's pull requests are open otherwise. */

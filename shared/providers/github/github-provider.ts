@@ -55,8 +55,8 @@ interface GitHubPull {
   number: number;
   title: string;
   user: { login: string } | null;
-  base: { ref: string };
-  head: { sha: string; ref: string };
+  base: { ref: string; repo: { full_name: string } };
+  head: { sha: string; ref: string; repo: { full_name: string } | null };
   state: string;
   merged_at: string | null;
   draft?: boolean;
@@ -146,6 +146,8 @@ export class GitHubProvider implements GitProvider {
       state: pull.state === 'open' ? 'open' : 'closed',
       merged: pull.merged_at !== null,
       draft: pull.draft ?? false,
+      // A head repository deleted by its owner reads as null: it came from a fork too.
+      fromFork: pull.head.repo?.full_name.toLowerCase() !== pull.base.repo.full_name.toLowerCase(),
       url: pull.html_url,
     };
   }

@@ -217,6 +217,8 @@ export class LocalGitProvider implements GitProvider {
       state: merged ? 'closed' : (meta?.state ?? 'open'),
       merged,
       draft: meta?.draft ?? false,
+      // Local repositories have no forks: every pull request's head is a ref of the repository.
+      fromFork: false,
       url: `${pathToFileURL(git.dir).href}/pull/${n}`,
     };
   }

@@ -124,6 +124,8 @@ export class GitHubDouble {
   readonly faults: DoubleFaults = { mergeableNull: false, secondaryLimit: null, mergeServerError: null, lostEvents: new Set(), mergeRefusal: null, lostAnswer: null };
   /** Required status checks per `owner/name/branch`: from rulesets and from classic protection. */
   readonly protection = new Map<string, { rulesets: string[]; classic: string[] | null }>();
+  /** Pull requests opened from a fork: `owner/name#N` → the fork's owner. */
+  readonly forks = new Map<string, string>();
   /** Events whose delivery could not reach the service. */
   readonly failedDeliveries: string[] = [];
   /** Webhook deliveries are posted here, signed with the secret, when set. */
@@ -465,6 +467,11 @@ export class GitHubDouble {
     return [200, { ...example, id: this.installationId(owner), app_id: Number(this.appId), account: { ...(example.account as JsonObject), login: owner } }];
   }
 
+  /** The pull request's `head.repo` / `base.repo`: GitHub's example renamed to the repository it is. */
+  private repoOf(example: JsonObject, owner: string, name: string): JsonObject {
+    return { ...example, name, full_name: `${owner}/${name}`, owner: { ...(example.owner as JsonObject), login: owner } };
+  }
+
   private repoObject(owner: string, name: string): Json {
     const example = documentedExample<JsonObject>({ method: 'get', path: '/repos/{owner}/{repo}' }, 200);
     // GitHub's example omits `language`, which its own schema requires; a fork's source/parent do not apply.
@@ -483,6 +490,8 @@ export class GitHubDouble {
     const mergeable = pr.state === 'open' && !this.faults.mergeableNull ? (await this.git.mergeability(repo, { baseSha, headSha: pr.headSha })) === 'mergeable' : null;
     const exHead = example.head as JsonObject;
     const exBase = example.base as JsonObject;
+    // A fork's head lives in its owner's copy of the repository (GitHub serves it as refs/pull/N/head here).
+    const headOwner = this.forks.get(`${owner}/${name}#${number}`) ?? owner;
     const now = new Date().toISOString();
     return {
       ...example,
@@ -500,8 +509,14 @@ export class GitHubDouble {
       merge_commit_sha: mergedRef,
       mergeable,
       html_url: `https://${this.host}/${owner}/${name}/pull/${number}`,
-      head: { ...exHead, ref: pr.headBranch ?? `pr-${number}`, sha: pr.headSha, label: `${owner}:${pr.headBranch ?? `pr-${number}`}` },
-      base: { ...exBase, ref: base, sha: baseSha, label: `${owner}:${base}` },
+      head: {
+        ...exHead,
+        ref: pr.headBranch ?? `pr-${number}`,
+        sha: pr.headSha,
+        label: `${headOwner}:${pr.headBranch ?? `pr-${number}`}`,
+        repo: this.repoOf(exHead.repo as JsonObject, headOwner, name),
+      },
+      base: { ...exBase, ref: base, sha: baseSha, label: `${owner}:${base}`, repo: this.repoOf(exBase.repo as JsonObject, owner, name) },
     };
   }
 

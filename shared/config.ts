@@ -183,7 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       GITHUB_API_URL: url({ default: 'https://api.github.com' }),
       GITHUB_HOST: str({ default: 'github.com' }),
       GITHUB_GIT_URL: url({ default: undefined }),
-      GITHUB_WEBHOOK_POLL_SECONDS: positiveInt(1, 86_400)({ default: 300 }),
+      GITHUB_WEBHOOK_POLL_SECONDS: positiveInt(1, 86_400)({ default: undefined }),
       GITHUB_WEBHOOK_QUIET_SECONDS: positiveInt(1, 86_400)({ default: 900 }),
       FLAKY_UPLOAD_WAIT_SECONDS: positiveInt(1, 600)({ default: 30 }),
       FLAKY_REFRESH_SECONDS: positiveInt(1, 3_600)({ default: 60 }),
@@ -250,7 +250,7 @@ interface GitHubEnv {
   GITHUB_API_URL: string;
   GITHUB_HOST: string;
   GITHUB_GIT_URL?: string | undefined;
-  GITHUB_WEBHOOK_POLL_SECONDS: number;
+  GITHUB_WEBHOOK_POLL_SECONDS?: number | undefined;
   GITHUB_WEBHOOK_QUIET_SECONDS: number;
   PROVIDER_POLL_SECONDS: number;
 }
@@ -266,7 +266,9 @@ function gitHubConfig(env: GitHubEnv, errors: string[]): GitHubConfig | null {
   if (!/^[a-z0-9.-]+(?::\d+)?$/.test(host)) errors.push('GITHUB_HOST: must be a host name, e.g. github.com or ghe.example.com');
   const secret = env.GITHUB_WEBHOOK_SECRET ?? null;
   if (secret !== null && secret.length < 16) errors.push('GITHUB_WEBHOOK_SECRET: must be at least 16 characters');
-  if (env.GITHUB_WEBHOOK_POLL_SECONDS < env.PROVIDER_POLL_SECONDS) {
+  // Default: 300 s, but never faster than the normal poll.
+  const webhookPollSeconds = env.GITHUB_WEBHOOK_POLL_SECONDS ?? Math.max(300, env.PROVIDER_POLL_SECONDS);
+  if (webhookPollSeconds < env.PROVIDER_POLL_SECONDS) {
     errors.push(`GITHUB_WEBHOOK_POLL_SECONDS: must be at least PROVIDER_POLL_SECONDS (${env.PROVIDER_POLL_SECONDS}): it is the slower poll while webhooks arrive`);
   }
   return {
@@ -275,7 +277,7 @@ function gitHubConfig(env: GitHubEnv, errors: string[]): GitHubConfig | null {
     apiUrl: env.GITHUB_API_URL.replace(/\/+$/, ''),
     host,
     gitUrl: (env.GITHUB_GIT_URL ?? `https://${host}`).replace(/\/+$/, ''),
-    webhookPollSeconds: env.GITHUB_WEBHOOK_POLL_SECONDS,
+    webhookPollSeconds,
     webhookQuietSeconds: env.GITHUB_WEBHOOK_QUIET_SECONDS,
   };
 }

@@ -155,6 +155,9 @@ describe('GitHub webhooks', function () {
       expect(problems({ GITHUB_TOKEN: 'ghp_x', PROVIDER_POLL_SECONDS: '60', GITHUB_WEBHOOK_POLL_SECONDS: '30' })).to.match(/GITHUB_WEBHOOK_POLL_SECONDS: must be at least PROVIDER_POLL_SECONDS \(60\)/);
       expect(problems({ GITHUB_TOKEN: 'ghp_x', GITHUB_WEBHOOK_QUIET_SECONDS: '0' })).to.match(/GITHUB_WEBHOOK_QUIET_SECONDS/);
       expect(loadConfig({ ...base, GITHUB_TOKEN: 'ghp_x', GITHUB_WEBHOOK_POLL_SECONDS: '600', GITHUB_WEBHOOK_QUIET_SECONDS: '1200' }).github).to.include({ webhookPollSeconds: 600, webhookQuietSeconds: 1200 });
+      // Unset, the slower poll defaults to 300 s but never to less than the normal poll.
+      expect(loadConfig({ ...base, GITHUB_TOKEN: 'ghp_x' }).github).to.include({ webhookPollSeconds: 300, webhookQuietSeconds: 900 });
+      expect(loadConfig({ ...base, GITHUB_TOKEN: 'ghp_x', PROVIDER_POLL_SECONDS: '900' }).github).to.include({ webhookPollSeconds: 900 });
       const app = loadConfig({ ...base, GITHUB_APP_ID: '42', GITHUB_APP_PRIVATE_KEY: double.privateKey.replace(/\n/g, '\\n') }).github;
       expect(app?.auth).to.deep.equal({ kind: 'app', appId: '42', privateKey: double.privateKey });
     });

@@ -237,6 +237,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
           store,
           sync: services.sync,
           commitStatuses,
+          pullRequests,
           enqueueDelivery: (deliveryId) => jobs.enqueue('github-webhook', { deliveryId }),
           baseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
           logger,

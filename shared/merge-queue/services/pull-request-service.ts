@@ -39,6 +39,8 @@ export interface SubmitInput {
   priority: PriorityInput;
   /** Omitted keeps an active entry's setting (false for a new entry). */
   noBatch: boolean | undefined;
+  /** Who asked, when not the API's token (a `/trunk merge` comment): written in the entry's history. */
+  requestedBy?: string;
 }
 
 export interface ListPage {
@@ -94,7 +96,7 @@ export class PullRequestService {
           `pull request #${prNumber} comes from a fork: CI on its test branch would run the fork's code with this repository's secrets. An admin can allow forks with updateGitHubRepository {allowForkPullRequests: true}`,
         );
       }
-      const entry = await this.newEntry(queue, pr, priority, noBatch ?? false);
+      const entry = await this.newEntry(queue, pr, priority, noBatch ?? false, input.requestedBy);
       try {
         await this.deps.store.entries.insert(entry);
       } catch (err) {
@@ -118,6 +120,7 @@ export class PullRequestService {
     pr: PullRequestInfo,
     priority: { value: number; name: string; usedDefaultPriorityName: string },
     noBatch: boolean,
+    requestedBy: string | undefined,
   ): Promise<Entry> {
     const now = new Date();
     const seq = await this.deps.store.queues.allocateSeq(queue.id);
@@ -149,12 +152,13 @@ export class PullRequestService {
       mergedSha: null,
       restartCount: 0,
       lastReason: 'api_requested',
-      history: [{ at: now, from: null, to: 'not_ready', reason: 'api_requested', detail: `submitted at ${pr.headSha.slice(0, 12)}` }],
+      history: [{ at: now, from: null, to: 'not_ready', reason: 'api_requested', detail: `submitted at ${pr.headSha.slice(0, 12)}${requestedBy ? ` by ${requestedBy}` : ''}` }],
       version: 1,
     };
   }
 
-  async cancel(orgId: string, repo: RepoRef, branch: string, prNumber: number): Promise<void> {
+  /** `by`: who asked, when not the API's token (a `/trunk cancel` comment). */
+  async cancel(orgId: string, repo: RepoRef, branch: string, prNumber: number, by?: string): Promise<void> {
     const queue = await this.deps.queues.get(orgId, repo, branch);
     await retryCompareAndSet(ENTRY, async () => {
       const entry = await this.latestOrThrow(queue, prNumber);
@@ -164,7 +168,7 @@ export class PullRequestService {
       const done = await this.deps.store.entries.transition(
         entry.id,
         { from: [entry.state], version: entry.version },
-        { to: 'cancelled', reason: 'user_requested', detail: 'cancelled through the API', ...runOf(entry) },
+        { to: 'cancelled', reason: 'user_requested', detail: by ? `cancelled by ${by}` : 'cancelled through the API', ...runOf(entry) },
       );
       if (!done) return CAS_LOST;
       this.deps.logger.info({ entryId: entry.id, prNumber, from: entry.state }, 'pull request cancelled');

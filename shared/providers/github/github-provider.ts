@@ -63,6 +63,13 @@ interface GitHubPull {
   html_url: string;
 }
 
+/** GitHub's legacy base roles, as the collaborator permission call answers them. */
+export type RepositoryPermission = 'admin' | 'write' | 'read' | 'none';
+const REPOSITORY_PERMISSIONS: readonly string[] = ['admin', 'write', 'read', 'none'];
+const isRepositoryPermission = (p: string): p is RepositoryPermission => REPOSITORY_PERMISSIONS.includes(p);
+/** A GitHub user name: letters, digits and inner hyphens, at most 39 characters. */
+const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
+
 type MergeStep = { kind: 'merged'; sha: string } | { kind: 'moved' } | { kind: 'refused'; message: string };
 
 const GITHUB_METHOD: Record<Exclude<MergeMethod, 'merge_commit'>, 'squash' | 'rebase'> = { squash: 'squash', rebase: 'rebase' };
@@ -330,6 +337,29 @@ export class GitHubProvider implements GitProvider {
     }
     const { data } = await octokit.rest.issues.createComment({ owner: repo.owner, repo: repo.name, issue_number: pullNumber(prNumber), body });
     return data.id;
+  }
+
+  /**
+   * The user's permission on the repository as GitHub's legacy base role: `maintain` reads as
+   * write and `triage` as read. A login GitHub does not know has none.
+   */
+  async permissionOf(repo: RepoRef, login: string): Promise<RepositoryPermission> {
+    if (!GITHUB_LOGIN.test(login)) return 'none';
+    const { octokit } = await this.access(repo);
+    try {
+      const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner: repo.owner, repo: repo.name, username: login });
+      return isRepositoryPermission(data.permission) ? data.permission : 'none';
+    } catch (err) {
+      if (statusOf(err) === 404) return 'none';
+      throw err;
+    }
+  }
+
+  /** Adds a reaction to an issue comment (GitHub answers the existing one when it is already there). */
+  async reactToComment(repo: RepoRef, commentId: number, content: '+1' | 'confused'): Promise<void> {
+    if (!Number.isSafeInteger(commentId) || commentId <= 0) throw new Error(`not a comment id: ${commentId}`);
+    const { octokit } = await this.access(repo);
+    await octokit.rest.reactions.createForIssueComment({ owner: repo.owner, repo: repo.name, comment_id: commentId, content });
   }
 
   private async clone(repo: RepoRef): Promise<{ git: GitRepository; token: string }> {

@@ -15,6 +15,8 @@ import { PullRequestFeedback } from './pull-request-feedback.js';
 import type { RepoRef } from '../../repo-ref.js';
 import type { OrgRepository } from '../../accounts/org-repository.js';
 import { TestBranchPullRequests } from './test-branch-pull-requests.js';
+import { GitHubCommentCommands } from './comment-commands.js';
+import type { PullRequestService } from '../../merge-queue/services/pull-request-service.js';
 
 export interface GitHubServices {
   ciResults: GitHubCiResults;
@@ -35,6 +37,8 @@ export interface GitHubServicesDeps {
   baseUrl: string;
   sync: SyncService;
   commitStatuses: CommitStatusService;
+  /** The use cases `/trunk merge` and `/trunk cancel` comments run. */
+  pullRequests: Pick<PullRequestService, 'submit' | 'cancel'>;
   enqueueDelivery: (deliveryId: string) => Promise<void>;
   logger: Logger;
 }
@@ -46,7 +50,15 @@ export function createGitHubServices(deps: GitHubServicesDeps): GitHubServices {
     ? new GitHubWebhooks({
         secret,
         deliveries: deps.githubStore.deliveries,
-        events: new GitHubWebhookEvents({ store: deps.store, sync: deps.sync, ciResults, clients: deps.provider.githubClients, pollState: deps.githubStore.pollState, host: deps.config.host }),
+        events: new GitHubWebhookEvents({
+          store: deps.store,
+          sync: deps.sync,
+          ciResults,
+          clients: deps.provider.githubClients,
+          pollState: deps.githubStore.pollState,
+          host: deps.config.host,
+          commands: new GitHubCommentCommands({ owners: deps.githubStore.owners, queues: deps.store.queues, pullRequests: deps.pullRequests, provider: deps.provider, logger: deps.logger }),
+        }),
         enqueue: deps.enqueueDelivery,
         logger: deps.logger,
       })

@@ -9,6 +9,7 @@ import type { MergeQueueRepositories } from '../../merge-queue/store/store.js';
 import { repoKey, type RepoRef } from '../../repo-ref.js';
 import { checkRunState, isStatusState, type GitHubCiResults } from './ci-results.js';
 import type { GitHubClients } from './github-client.js';
+import type { CommandOutcome, GitHubCommentCommands } from './comment-commands.js';
 import type { WebhookDelivery } from './store/webhook-delivery-repository.js';
 import type { PollStateRepository } from './store/poll-state-repository.js';
 
@@ -27,6 +28,8 @@ export interface WebhookEventDeps {
   pollState: PollStateRepository;
   /** GITHUB_HOST: the `host` of the repositories named in payloads. */
   host: string;
+  /** `/trunk` commands in pull request comments (issue_comment). */
+  commands: Pick<GitHubCommentCommands, 'handle'>;
 }
 
 interface RepositoryPayload {
@@ -45,8 +48,13 @@ interface CheckRunPayload {
   check_suite?: { id?: unknown } | null;
 }
 
+interface IssueCommentPayload {
+  issue?: { number?: unknown; pull_request?: unknown };
+  comment?: { id?: unknown; body?: unknown; user?: { login?: unknown; type?: unknown } | null };
+}
+
 /** The outcome of one delivery, for logs and tests. */
-export type WebhookOutcome = 'synced' | 'status_recorded' | 'ignored';
+export type WebhookOutcome = 'synced' | 'status_recorded' | CommandOutcome;
 
 export class GitHubWebhookEvents {
   constructor(private readonly deps: WebhookEventDeps) {}
@@ -98,6 +106,15 @@ export class GitHubWebhookEvents {
       const suiteId = typeof run.check_suite?.id === 'number' ? run.check_suite.id : null;
       const checkRun = { checkRunId: run.id, suiteId, url: htmlUrl ?? detailsUrl ?? '', status: run.status, conclusion };
       return this.recorded(await this.deps.ciResults.record(repo, run.head_sha, [{ context: run.name, state, targetUrl: detailsUrl ?? htmlUrl, checkRun }]));
+    }
+    if (delivery.event === 'issue_comment' && repo) {
+      const { issue, comment } = payload as IssueCommentPayload;
+      const login = comment?.user?.login;
+      if (typeof comment?.id !== 'number' || typeof comment.body !== 'string' || typeof login !== 'string') return 'ignored';
+      // Comments on pull requests arrive as issue comments; `issue.pull_request` tells them apart.
+      const prNumber = issue?.pull_request && typeof issue.number === 'number' ? issue.number : null;
+      const userType = typeof comment.user?.type === 'string' ? comment.user.type : 'User';
+      return this.deps.commands.handle({ repo, action: String(payload.action), prNumber, commentId: comment.id, body: comment.body, login, userType });
     }
     if (delivery.event === 'check_suite' && repo && payload.action === 'completed') {
       // A suite says its runs finished without naming them: read the commit's results back.

@@ -87,7 +87,13 @@ export interface CommentRecord {
   issue: number;
   body: string;
   edits: number;
+  /** Who wrote it: a person (tests' comments), the App (`…[bot]`) or the token's user. */
+  author: string;
+  reactions: string[];
 }
+
+/** GitHub's legacy base roles (what the collaborator permission call answers). */
+export type DoublePermission = 'admin' | 'write' | 'read' | 'none';
 
 export interface GitHubDoubleOptions {
   /** The repository host the double plays (default github.com). */
@@ -108,6 +114,9 @@ const TOKEN_TTL_MS = 3600_000;
  * fixtures number theirs from 1, so a test that adds a pull request later never collides.
  */
 const API_PULL_NUMBERS_FROM = 1000;
+/** The author of comments made with the App's installation tokens, and with a plain token. */
+const APP_BOT = 'openmq-merge-queue[bot]';
+const TOKEN_USER = 'queue-service-user';
 const MERGE_METHODS: Record<string, MergeMethod> = { merge: 'merge_commit', squash: 'squash', rebase: 'rebase' };
 
 export class GitHubDouble {
@@ -124,6 +133,8 @@ export class GitHubDouble {
   readonly faults: DoubleFaults = { mergeableNull: false, secondaryLimit: null, mergeServerError: null, lostEvents: new Set(), mergeRefusal: null, lostAnswer: null };
   /** Required status checks per `owner/name/branch`: from rulesets and from classic protection. */
   readonly protection = new Map<string, { rulesets: string[]; classic: string[] | null }>();
+  /** Permissions of users on repositories: `owner/name:login` (lower case) → role; anyone else reads (a public repository). */
+  readonly permissions = new Map<string, DoublePermission>();
   /** Pull requests opened from a fork: `owner/name#N` → the fork's owner. */
   readonly forks = new Map<string, string>();
   /** Events whose delivery could not reach the service. */
@@ -439,9 +450,13 @@ export class GitHubDouble {
       case 'get /repos/{owner}/{repo}/commits/{ref}/check-runs':
         return [200, this.listCheckRuns(op)];
       case 'post /repos/{owner}/{repo}/issues/{issue_number}/comments':
-        return this.createComment(op, owner, name, String((body as JsonObject).body));
+        return this.createComment(op, owner, name, String((body as JsonObject).body), scope === '*' ? { login: TOKEN_USER, type: 'User' } : { login: APP_BOT, type: 'Bot' });
       case 'patch /repos/{owner}/{repo}/issues/comments/{comment_id}':
         return this.editComment(op, owner, name, String((body as JsonObject).body));
+      case 'post /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions':
+        return this.react(op, owner, name, String((body as JsonObject).content));
+      case 'get /repos/{owner}/{repo}/collaborators/{username}/permission':
+        return [200, this.collaboratorPermission(op, owner, name)];
       default:
         this.problems.push(`no handler for ${op.method} ${op.path}`);
         return [404, { message: 'Not Found' }];
@@ -669,12 +684,56 @@ export class GitHubDouble {
     return [201, { ...example, state: record.state, context: record.context }];
   }
 
-  private async createComment(op: MatchedOperation, owner: string, name: string, text: string): Promise<[number, Json]> {
+  private async createComment(op: MatchedOperation, owner: string, name: string, text: string, author: { login: string; type: 'User' | 'Bot' }): Promise<[number, Json]> {
     const issue = Number(op.params.issue_number);
     if (!(await this.git.getPullRequest(this.repoRef(owner, name), issue))) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
-    const record: CommentRecord = { id: this.comments.length + 1, repo: `${owner}/${name}`.toLowerCase(), issue, body: text, edits: 0 };
-    this.comments.push(record);
+    const record = await this.addComment(owner, name, issue, text, author);
     return [201, { ...documentedExample<JsonObject>(op, 201), id: record.id, body: text }];
+  }
+
+  /**
+   * A person comments on pull request `issue` (as in GitHub's web page); GitHub delivers
+   * `issue_comment` (created) as it does for every comment, the service's own included.
+   */
+  async comment(owner: string, name: string, issue: number, login: string, text: string): Promise<{ comment: CommentRecord; deliveryId: string }> {
+    const deliveryId = randomBytes(16).toString('hex');
+    return { comment: await this.addComment(owner, name, issue, text, { login, type: 'User' }, deliveryId), deliveryId };
+  }
+
+  private async addComment(owner: string, name: string, issue: number, text: string, author: { login: string; type: 'User' | 'Bot' }, deliveryId?: string): Promise<CommentRecord> {
+    const record: CommentRecord = { id: this.comments.length + 1, repo: `${owner}/${name}`.toLowerCase(), issue, body: text, edits: 0, author: author.login, reactions: [] };
+    this.comments.push(record);
+    const hook = examplePayload('issue_comment', 'created');
+    const user = { ...((hook.sender ?? {}) as JsonObject), login: author.login, type: author.type };
+    const html = `https://${this.host}/${owner}/${name}/pull/${issue}`;
+    await this.deliver(
+      'issue_comment',
+      this.event('issue_comment', 'created', owner, name, {
+        // A pull request's comments are issue comments whose issue has `pull_request`.
+        issue: { ...(hook.issue as JsonObject), number: issue, html_url: html, pull_request: { url: `${this.apiUrl}/repos/${owner}/${name}/pulls/${issue}`, html_url: html, diff_url: `${html}.diff`, patch_url: `${html}.patch`, merged_at: null } },
+        comment: { ...(hook.comment as JsonObject), id: record.id, body: text, user, html_url: `${html}#issuecomment-${record.id}` },
+        sender: user,
+      }),
+      deliveryId ? { deliveryId } : {},
+    );
+    return record;
+  }
+
+  private react(op: MatchedOperation, owner: string, name: string, content: string): [number, Json] {
+    const record = this.comments.find((c) => c.id === Number(op.params.comment_id) && c.repo === `${owner}/${name}`.toLowerCase());
+    if (!record) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+    // The same reaction again answers the existing one (200), as on GitHub.
+    const exists = record.reactions.includes(content);
+    if (!exists) record.reactions.push(content);
+    return [exists ? 200 : 201, { ...documentedExample<JsonObject>(op, exists ? 200 : 201), content }];
+  }
+
+  private collaboratorPermission(op: MatchedOperation, owner: string, name: string): Json {
+    const login = op.params.username ?? '';
+    const permission = this.permissions.get(`${owner}/${name}:${login}`.toLowerCase()) ?? 'read';
+    const example = documentedExample<JsonObject>(op, 200);
+    // GitHub's example user lacks `role_name`, which the schema of the answer requires.
+    return { ...example, permission, role_name: permission, user: { ...(example.user as JsonObject), login, role_name: permission } };
   }
 
   private editComment(op: MatchedOperation, owner: string, name: string, text: string): [number, Json] {

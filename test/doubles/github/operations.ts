@@ -31,4 +31,6 @@ export const GITHUB_OPERATIONS: readonly GitHubOperation[] = [
   { method: 'get', path: '/repos/{owner}/{repo}/commits/{ref}/check-runs' },
   { method: 'post', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments' },
   { method: 'patch', path: '/repos/{owner}/{repo}/issues/comments/{comment_id}' },
+  { method: 'post', path: '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions' },
+  { method: 'get', path: '/repos/{owner}/{repo}/collaborators/{username}/permission' },
 ];

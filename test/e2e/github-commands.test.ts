@@ -1,0 +1,111 @@
+// commandsEnabled on a GitHub repository (the GitHub double), end to end: people comment on pull
+// requests, GitHub delivers issue_comment, and the queue acts, reacts or answers.
+import { expect } from 'chai';
+import { waitFor } from '../../scripts/lib/wait.js';
+import { WebhookDeliveryRepository } from '../../shared/providers/github/store/webhook-delivery-repository.js';
+import type { CommentRecord } from '../doubles/github/github-double.js';
+import { GitHubHarness, ref, repo, type Submitted } from './github-support.js';
+
+describe('comment commands on GitHub (end to end, through webhooks)', function () {
+  this.timeout(90_000);
+  let h: GitHubHarness;
+
+  beforeEach(async () => {
+    h = await GitHubHarness.start();
+    h.double.permissions.set('acme/widgets:alice', 'write');
+    h.double.permissions.set('acme/widgets:carol', 'admin');
+  });
+
+  afterEach(async () => {
+    await h.close();
+  });
+
+  const comment = (n: number, login: string, body: string) => h.double.comment(repo.owner, repo.name, n, login, body);
+
+  /** The pull request's entry once it has one (getSubmittedPullRequest answers 404 before). */
+  const queued = (n: number, states: string[]): Promise<Submitted> =>
+    waitFor(`PR #${n} in ${states.join('/')}`, async () => {
+      const res = await h.svc.post<Submitted>('/getSubmittedPullRequest', { ...ref, pr: { number: n }, includeTimeline: true });
+      return res.status === 200 && states.includes(res.body.state) ? res.body : undefined;
+    });
+
+  const replyTo = (n: number, login: string): Promise<CommentRecord> =>
+    waitFor(`a reply to @${login} on #${n}`, async () => h.double.comments.find((c) => c.issue === n && c.body.startsWith(`@${login}:`)));
+
+  const notQueued = async (n: number) => {
+    const res = await h.svc.post<{ error: { code: string } }>('/getSubmittedPullRequest', { ...ref, pr: { number: n } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(404);
+  };
+
+  it('a writer’s `/trunk merge` queues the pull request, which merges; the comment gets a 👍 and the history names the commenter', async () => {
+    await h.configure({});
+    h.runCi('check-runs');
+    await h.pr(1);
+    const { comment: command } = await comment(1, 'alice', 'Looks good.\n\n/trunk merge');
+    const merged = await queued(1, ['merged']);
+    expect(merged.timeline.at(-1)?.detail).to.match(new RegExp(`^submitted at [0-9a-f]{12} by @alice \\(comment ${command.id}\\)$`));
+    expect(await h.onGitHub(1)).to.include({ state: 'closed', merged: true });
+    expect(await h.mainSubjects()).to.deep.equal(['Change 1 (#1)']);
+    expect(command.reactions).to.deep.equal(['+1']);
+    expect(h.double.comments.filter((c) => c.author !== 'alice' && c.author !== 'openmq-merge-queue[bot]'), 'no replies by anyone else').to.deep.equal([]);
+    expect(h.double.comments.filter((c) => c.body.startsWith('@')), 'no replies').to.deep.equal([]);
+  });
+
+  it('`/trunk merge --priority=urgent` preempts the running pull request; `/trunk cancel` takes one out', async () => {
+    await h.configure({ concurrency: 1 });
+    let release = false;
+    h.runCi('statuses', (files) => (release || 'f2.txt' in files ? 'success' : null));
+    await h.pr(1);
+    await h.pr(2);
+    await h.pr(3);
+    await h.submit(1);
+    await h.untilState(1, ['testing']);
+    await comment(2, 'alice', '/trunk merge --priority=urgent');
+    await waitFor('PR #1 interrupted', async () => (await h.get(1)).timeline.some((t) => t.reason === 'skip_the_line_interrupted'));
+    await h.untilState(2, ['merged']);
+    await comment(3, 'carol', '/trunk merge --priority low');
+    expect((await queued(3, ['not_ready', 'pending', 'testing'])).state).to.be.a('string');
+    const { comment: cancel } = await comment(3, 'alice', '/trunk cancel');
+    const cancelled = await h.untilState(3, ['cancelled']);
+    expect(cancelled.timeline[0]).to.include({ reason: 'user_requested', detail: `cancelled by @alice (comment ${cancel.id})` });
+    await waitFor('👍 on the cancel comment', async () => cancel.reactions.includes('+1'));
+    release = true;
+    await h.untilState(1, ['merged']);
+    expect(await h.mainSubjects()).to.deep.equal(['Change 2 (#2)', 'Change 1 (#1)']);
+  });
+
+  it('without write permission, or with a command it does not know, the commenter gets a reply saying why and nothing is queued', async () => {
+    await h.configure({});
+    await h.pr(1);
+    await comment(1, 'bob', '/trunk merge');
+    expect((await replyTo(1, 'bob')).body).to.equal('@bob: `/trunk merge` needs write permission on acme/widgets; you have read permission.');
+    h.double.permissions.set('acme/widgets:dave', 'none');
+    await comment(1, 'dave', '/trunk cancel');
+    expect((await replyTo(1, 'dave')).body).to.equal('@dave: `/trunk cancel` needs write permission on acme/widgets; you have no permission.');
+    await comment(1, 'alice', '/trunk please');
+    expect((await replyTo(1, 'alice')).body).to.equal(
+      '@alice: `please` is not a command. Use `/trunk merge`, `/trunk merge --priority=<urgent|high|medium|low|0–255>` or `/trunk cancel`.',
+    );
+    await notQueued(1);
+    // The queue's own refusal, quoted: a draft cannot be queued.
+    await h.pr(2);
+    await comment(2, 'alice', '/trunk merge --priority=asap');
+    expect((await replyTo(2, 'alice')).body).to.match(/^@alice: `\/trunk merge --priority=asap` was not carried out: priority must be one of .* \(`invalid_priority`\)\.$/);
+    await comment(2, 'carol', '/trunk cancel');
+    expect((await replyTo(2, 'carol')).body).to.match(/^@carol: `\/trunk cancel` was not carried out: .* \(`pull_request_not_submitted`\)\.$/);
+    await notQueued(2);
+    // The replies were delivered back as issue comments by the App, which are never commands.
+    expect(h.double.comments.filter((c) => c.author === 'openmq-merge-queue[bot]')).to.have.length(5);
+  });
+
+  it('commandsEnabled off: a command comment changes nothing and gets no answer', async () => {
+    await h.configure({ commandsEnabled: false });
+    await h.pr(1);
+    const { comment: command, deliveryId } = await comment(1, 'alice', '/trunk merge');
+    const deliveries = new WebhookDeliveryRepository(h.svc.ctx.db);
+    await waitFor('the delivery processed', async () => (await deliveries.pending(deliveryId)) === null);
+    await notQueued(1);
+    expect(command.reactions).to.deep.equal([]);
+    expect(h.double.comments).to.have.length(1);
+  });
+});

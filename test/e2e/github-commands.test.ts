@@ -98,6 +98,29 @@ describe('comment commands on GitHub (end to end, through webhooks)', function (
     expect(h.double.comments.filter((c) => c.author === 'openmq-merge-queue[bot]')).to.have.length(5);
   });
 
+  it('enqueueingLabel: adding the label queues the pull request and removing it cancels it; without write permission the labeller gets a reply', async () => {
+    await h.configure({ enqueueingLabel: 'merge-me' });
+    h.runCi('statuses', () => null);
+    const deliveries = new WebhookDeliveryRepository(h.svc.ctx.db);
+    const processed = (deliveryId: string) => waitFor('the delivery processed', async () => (await deliveries.pending(deliveryId)) === null);
+    await h.pr(1);
+    await h.pr(2);
+    await processed((await h.double.label(repo.owner, repo.name, 1, 'alice', 'bug', 'labeled')).deliveryId);
+    await notQueued(1);
+    await h.double.label(repo.owner, repo.name, 1, 'alice', 'Merge-Me', 'labeled');
+    const testing = await queued(1, ['testing']);
+    expect(testing.timeline.at(-1)?.detail).to.match(/ by @alice \(label merge-me labeled\)$/);
+    await h.double.label(repo.owner, repo.name, 1, 'alice', 'Merge-Me', 'unlabeled');
+    const cancelled = await h.untilState(1, ['cancelled']);
+    expect(cancelled.timeline[0]).to.include({ reason: 'user_requested', detail: 'cancelled by @alice (label merge-me unlabeled)' });
+    await h.double.label(repo.owner, repo.name, 2, 'bob', 'merge-me', 'labeled');
+    expect((await replyTo(2, 'bob')).body).to.equal('@bob: adding the label `merge-me` needs write permission on acme/widgets; you have read permission.');
+    // Removing the label from a pull request that is not queued is no request: no answer.
+    await processed((await h.double.label(repo.owner, repo.name, 2, 'alice', 'merge-me', 'unlabeled')).deliveryId);
+    await notQueued(2);
+    expect(h.double.comments.filter((c) => c.body.startsWith('@alice'))).to.deep.equal([]);
+  });
+
   it('commandsEnabled off: a command comment changes nothing and gets no answer', async () => {
     await h.configure({ commandsEnabled: false });
     await h.pr(1);

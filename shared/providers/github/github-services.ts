@@ -15,7 +15,7 @@ import { PullRequestFeedback } from './pull-request-feedback.js';
 import type { RepoRef } from '../../repo-ref.js';
 import type { OrgRepository } from '../../accounts/org-repository.js';
 import { TestBranchPullRequests } from './test-branch-pull-requests.js';
-import { GitHubCommentCommands } from './comment-commands.js';
+import { GitHubPullRequestCommands } from './pull-request-commands.js';
 import type { PullRequestService } from '../../merge-queue/services/pull-request-service.js';
 
 export interface GitHubServices {
@@ -37,7 +37,7 @@ export interface GitHubServicesDeps {
   baseUrl: string;
   sync: SyncService;
   commitStatuses: CommitStatusService;
-  /** The use cases `/trunk merge` and `/trunk cancel` comments run. */
+  /** The use cases `/trunk merge` and `/trunk cancel` comments and the enqueueing label run. */
   pullRequests: Pick<PullRequestService, 'submit' | 'cancel'>;
   enqueueDelivery: (deliveryId: string) => Promise<void>;
   logger: Logger;
@@ -57,7 +57,7 @@ export function createGitHubServices(deps: GitHubServicesDeps): GitHubServices {
           clients: deps.provider.githubClients,
           pollState: deps.githubStore.pollState,
           host: deps.config.host,
-          commands: new GitHubCommentCommands({ owners: deps.githubStore.owners, queues: deps.store.queues, pullRequests: deps.pullRequests, provider: deps.provider, logger: deps.logger }),
+          commands: new GitHubPullRequestCommands({ owners: deps.githubStore.owners, queues: deps.store.queues, pullRequests: deps.pullRequests, provider: deps.provider, logger: deps.logger }),
         }),
         enqueue: deps.enqueueDelivery,
         logger: deps.logger,

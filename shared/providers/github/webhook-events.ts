@@ -9,7 +9,7 @@ import type { MergeQueueRepositories } from '../../merge-queue/store/store.js';
 import { repoKey, type RepoRef } from '../../repo-ref.js';
 import { checkRunState, isStatusState, type GitHubCiResults } from './ci-results.js';
 import type { GitHubClients } from './github-client.js';
-import type { CommandOutcome, GitHubCommentCommands } from './comment-commands.js';
+import type { CommandOutcome, GitHubPullRequestCommands } from './pull-request-commands.js';
 import type { WebhookDelivery } from './store/webhook-delivery-repository.js';
 import type { PollStateRepository } from './store/poll-state-repository.js';
 
@@ -28,8 +28,8 @@ export interface WebhookEventDeps {
   pollState: PollStateRepository;
   /** GITHUB_HOST: the `host` of the repositories named in payloads. */
   host: string;
-  /** `/trunk` commands in pull request comments (issue_comment). */
-  commands: Pick<GitHubCommentCommands, 'handle'>;
+  /** `/trunk` commands in pull request comments (issue_comment) and the enqueueing label (pull_request labeled / unlabeled). */
+  commands: Pick<GitHubPullRequestCommands, 'comment' | 'label'>;
 }
 
 interface RepositoryPayload {
@@ -51,6 +51,12 @@ interface CheckRunPayload {
 interface IssueCommentPayload {
   issue?: { number?: unknown; pull_request?: unknown };
   comment?: { id?: unknown; body?: unknown; user?: { login?: unknown; type?: unknown } | null };
+}
+
+interface LabelPayload {
+  pull_request?: { number?: unknown; base?: { ref?: unknown } };
+  label?: { name?: unknown };
+  sender?: { login?: unknown; type?: unknown };
 }
 
 /** The outcome of one delivery, for logs and tests. */
@@ -85,6 +91,7 @@ export class GitHubWebhookEvents {
       this.deps.clients.forgetInstallation(installationId);
     }
     if (delivery.event === 'push' && typeof payload.ref === 'string' && payload.ref.startsWith(TEST_BRANCH_REF)) return 'ignored';
+    if (delivery.event === 'pull_request' && (payload.action === 'labeled' || payload.action === 'unlabeled') && repo) return this.label(repo, payload.action, payload as LabelPayload);
     if (SYNC_EVENTS.has(delivery.event) && repo) return this.syncRepository(repo);
     if (delivery.event === 'installation') {
       await this.deps.sync.syncAll();
@@ -114,7 +121,7 @@ export class GitHubWebhookEvents {
       // Comments on pull requests arrive as issue comments; `issue.pull_request` tells them apart.
       const prNumber = issue?.pull_request && typeof issue.number === 'number' ? issue.number : null;
       const userType = typeof comment.user?.type === 'string' ? comment.user.type : 'User';
-      return this.deps.commands.handle({ repo, action: String(payload.action), prNumber, commentId: comment.id, body: comment.body, login, userType });
+      return this.deps.commands.comment({ repo, action: String(payload.action), prNumber, commentId: comment.id, body: comment.body, login, userType });
     }
     if (delivery.event === 'check_suite' && repo && payload.action === 'completed') {
       // A suite says its runs finished without naming them: read the commit's results back.
@@ -122,6 +129,14 @@ export class GitHubWebhookEvents {
       if (typeof headSha === 'string') return this.recorded(await this.deps.ciResults.readBack(repo, headSha));
     }
     return 'ignored';
+  }
+
+  /** Labels change nothing the sync reads: only the queue's enqueueing label means anything. */
+  private async label(repo: RepoRef, action: 'labeled' | 'unlabeled', payload: LabelPayload): Promise<WebhookOutcome> {
+    const { pull_request: pull, label, sender } = payload;
+    if (typeof pull?.number !== 'number' || typeof pull.base?.ref !== 'string' || typeof label?.name !== 'string' || typeof sender?.login !== 'string') return 'ignored';
+    const userType = typeof sender.type === 'string' ? sender.type : 'User';
+    return this.deps.commands.label({ repo, action, prNumber: pull.number, baseBranch: pull.base.ref, label: label.name, login: sender.login, userType });
   }
 
   private recorded(count: number): WebhookOutcome {

@@ -135,6 +135,8 @@ export class GitHubDouble {
   readonly protection = new Map<string, { rulesets: string[]; classic: string[] | null }>();
   /** Permissions of users on repositories: `owner/name:login` (lower case) → role; anyone else reads (a public repository). */
   readonly permissions = new Map<string, DoublePermission>();
+  /** Labels on pull requests: `owner/name#N` → their names. */
+  readonly labels = new Map<string, string[]>();
   /** Pull requests opened from a fork: `owner/name#N` → the fork's owner. */
   readonly forks = new Map<string, string>();
   /** Events whose delivery could not reach the service. */
@@ -508,8 +510,10 @@ export class GitHubDouble {
     // A fork's head lives in its owner's copy of the repository (GitHub serves it as refs/pull/N/head here).
     const headOwner = this.forks.get(`${owner}/${name}#${number}`) ?? owner;
     const now = new Date().toISOString();
+    const [labelTemplate] = example.labels as JsonObject[];
     return {
       ...example,
+      labels: (this.labels.get(`${owner}/${name}#${number}`) ?? []).map((label, i) => ({ ...labelTemplate, id: i + 1, name: label, url: `${this.apiUrl}/repos/${owner}/${name}/labels/${encodeURIComponent(label)}`, default: false })),
       // The example's teams lack fields the schema requires; the double's pull requests request no reviews.
       requested_teams: [],
       requested_reviewers: [],
@@ -698,6 +702,19 @@ export class GitHubDouble {
   async comment(owner: string, name: string, issue: number, login: string, text: string): Promise<{ comment: CommentRecord; deliveryId: string }> {
     const deliveryId = randomBytes(16).toString('hex');
     return { comment: await this.addComment(owner, name, issue, text, { login, type: 'User' }, deliveryId), deliveryId };
+  }
+
+  /** A person adds or removes a label on pull request `number`; GitHub delivers `pull_request` labeled / unlabeled. */
+  async label(owner: string, name: string, number: number, login: string, label: string, action: 'labeled' | 'unlabeled'): Promise<{ deliveryId: string }> {
+    const key = `${owner}/${name}#${number}`;
+    const rest = (this.labels.get(key) ?? []).filter((l) => l.toLowerCase() !== label.toLowerCase());
+    this.labels.set(key, action === 'labeled' ? [...rest, label] : rest);
+    const hook = examplePayload('pull_request', action);
+    const deliveryId = randomBytes(16).toString('hex');
+    const sender = { ...((hook.sender ?? {}) as JsonObject), login, type: 'User' };
+    const labelObject = { ...(hook.label as JsonObject), name: label, url: `${this.apiUrl}/repos/${owner}/${name}/labels/${encodeURIComponent(label)}`, default: false };
+    await this.deliver('pull_request', await this.pullPayload(owner, name, number, action, { label: labelObject, sender }), { deliveryId });
+    return { deliveryId };
   }
 
   private async addComment(owner: string, name: string, issue: number, text: string, author: { login: string; type: 'User' | 'Bot' }, deliveryId?: string): Promise<CommentRecord> {

@@ -1,0 +1,134 @@
+// What people ask of the queue on a GitHub pull request itself, through webhooks:
+// - commandsEnabled: `/trunk merge [--priority=…]` and `/trunk cancel` in a new comment
+//   (issue_comment); a command carried out gets a 👍 reaction;
+// - enqueueingLabel: adding the queue's label submits the pull request, removing it cancels it
+//   (pull_request labeled / unlabeled).
+// Either acts on the queue of the pull request's base branch in the repository's owning
+// organisation, through the same use cases as submitPullRequest and cancelPullRequest, for a
+// person with write permission on the repository (read from GitHub each time). A request that is
+// not carried out gets a reply saying why (no permission, unknown command, no queue, or the use
+// case's own error). Bots, edited comments and repositories no organisation has claimed are never
+// heard, so the service cannot answer itself, an edit does not act twice, and a comment or label
+// meant for another tool gets no answer.
+import { AppError } from '../../errors.js';
+import type { Logger } from '../../logging.js';
+import type { Queue } from '../../merge-queue/domain/model.js';
+import type { PullRequestService } from '../../merge-queue/services/pull-request-service.js';
+import type { QueueRepository } from '../../merge-queue/store/queue-repository.js';
+import type { RepoRef } from '../../repo-ref.js';
+import { COMMAND_USAGE, parseCommentCommand } from './comment-command.js';
+import type { GitHubProvider, RepositoryPermission } from './github-provider.js';
+import type { RepositoryOwners } from './store/repository-owners.js';
+
+export interface PullRequestCommandsDeps {
+  owners: Pick<RepositoryOwners, 'find'>;
+  queues: Pick<QueueRepository, 'find'>;
+  pullRequests: Pick<PullRequestService, 'submit' | 'cancel'>;
+  provider: Pick<GitHubProvider, 'getPullRequest' | 'permissionOf' | 'reactToComment' | 'upsertComment'>;
+  logger: Logger;
+}
+
+/** Who acted, and whether GitHub calls the account a `User`, a `Bot` or an `Organization`. */
+interface Actor {
+  login: string;
+  userType: string;
+}
+
+/** What an issue_comment delivery carries that a command needs. */
+export interface CommentDelivery extends Actor {
+  repo: RepoRef;
+  action: string;
+  /** Null for a comment on an issue that is not a pull request. */
+  prNumber: number | null;
+  commentId: number;
+  body: string;
+}
+
+/** What a pull_request labeled / unlabeled delivery carries. */
+export interface LabelDelivery extends Actor {
+  repo: RepoRef;
+  action: 'labeled' | 'unlabeled';
+  prNumber: number;
+  baseBranch: string;
+  label: string;
+}
+
+export type CommandOutcome = 'command_done' | 'command_refused' | 'ignored';
+
+type QueueAction = { kind: 'merge'; priority: string | number | undefined } | { kind: 'cancel' };
+
+/** A request on one pull request: `text` quotes it in replies, `via` names it in the entry's history. */
+interface Request extends Actor {
+  source: 'comment' | 'label';
+  repo: RepoRef;
+  prNumber: number;
+  text: string;
+  via: string;
+}
+
+const WRITE: readonly RepositoryPermission[] = ['admin', 'write'];
+/** Cancelling what is not queued any more: removing the label from a merged or failed pull request is no request. */
+const NOT_QUEUED = ['pr_not_active', 'pull_request_not_submitted'];
+
+export class GitHubPullRequestCommands {
+  constructor(private readonly deps: PullRequestCommandsDeps) {}
+
+  async comment(delivery: CommentDelivery): Promise<CommandOutcome> {
+    const { prNumber } = delivery;
+    if (delivery.action !== 'created' || prNumber === null || delivery.userType === 'Bot') return 'ignored';
+    const command = parseCommentCommand(delivery.body);
+    if (!command) return 'ignored';
+    const owner = await this.deps.owners.find(delivery.repo);
+    if (!owner) return 'ignored';
+    const pr = await this.deps.provider.getPullRequest(delivery.repo, prNumber);
+    if (!pr) return 'ignored';
+    const request: Request = { ...delivery, source: 'comment', prNumber, text: `\`${command.text}\``, via: `comment ${delivery.commentId}` };
+    const branch = pr.baseBranch ?? '';
+    const queue = await this.deps.queues.find(owner.orgId, delivery.repo, branch);
+    if (!queue) return this.refuse(request, `${request.text}: there is no merge queue for \`${branch}\`, the base branch of #${prNumber}.`);
+    if (!queue.commandsEnabled) return 'ignored';
+    if (command.kind === 'unknown') return this.refuse(request, `${command.problem}. Use ${COMMAND_USAGE}.`);
+    const outcome = await this.run(queue, request, command.kind === 'merge' ? { kind: 'merge', priority: command.priority } : { kind: 'cancel' });
+    if (outcome === 'command_done') await this.deps.provider.reactToComment(delivery.repo, delivery.commentId, '+1');
+    return outcome;
+  }
+
+  async label(delivery: LabelDelivery): Promise<CommandOutcome> {
+    if (delivery.userType === 'Bot') return 'ignored';
+    const owner = await this.deps.owners.find(delivery.repo);
+    if (!owner) return 'ignored';
+    const queue = await this.deps.queues.find(owner.orgId, delivery.repo, delivery.baseBranch);
+    // GitHub's label names are unique regardless of letter case.
+    if (!queue?.enqueueingLabel || queue.enqueueingLabel.toLowerCase() !== delivery.label.toLowerCase()) return 'ignored';
+    const verb = delivery.action === 'labeled' ? 'adding' : 'removing';
+    const request: Request = { ...delivery, source: 'label', text: `${verb} the label \`${queue.enqueueingLabel}\``, via: `label ${queue.enqueueingLabel} ${delivery.action}` };
+    return this.run(queue, request, delivery.action === 'labeled' ? { kind: 'merge', priority: undefined } : { kind: 'cancel' });
+  }
+
+  private async run(queue: Queue, r: Request, action: QueueAction): Promise<CommandOutcome> {
+    const permission = await this.deps.provider.permissionOf(r.repo, r.login);
+    if (!WRITE.includes(permission)) {
+      return this.refuse(r, `${r.text} needs write permission on ${r.repo.owner}/${r.repo.name}; you have ${permission === 'none' ? 'no' : permission} permission.`);
+    }
+    const by = `@${r.login} (${r.via})`;
+    try {
+      if (action.kind === 'merge') {
+        await this.deps.pullRequests.submit(queue.orgId, { repo: r.repo, branch: queue.branch, prNumber: r.prNumber, priority: action.priority, noBatch: undefined, requestedBy: by });
+      } else {
+        await this.deps.pullRequests.cancel(queue.orgId, r.repo, queue.branch, r.prNumber, by);
+      }
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      if (r.source === 'label' && NOT_QUEUED.includes(err.code)) return 'ignored';
+      return this.refuse(r, `${r.text} was not carried out: ${err.message} (\`${err.code}\`).`);
+    }
+    this.deps.logger.info({ repo: `${r.repo.owner}/${r.repo.name}`, prNumber: r.prNumber, login: r.login, via: r.via, action: action.kind }, 'pull request command carried out');
+    return 'command_done';
+  }
+
+  private async refuse(r: Request, why: string): Promise<CommandOutcome> {
+    await this.deps.provider.upsertComment(r.repo, r.prNumber, null, `@${r.login}: ${why}`);
+    this.deps.logger.info({ repo: `${r.repo.owner}/${r.repo.name}`, prNumber: r.prNumber, login: r.login, why }, 'pull request command refused');
+    return 'command_refused';
+  }
+}

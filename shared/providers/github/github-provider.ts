@@ -356,7 +356,7 @@ export class GitHubProvider implements GitProvider {
   }
 
   /** Adds a reaction to an issue comment (GitHub answers the existing one when it is already there). */
-  async reactToComment(repo: RepoRef, commentId: number, content: '+1' | 'confused'): Promise<void> {
+  async reactToComment(repo: RepoRef, commentId: number, content: '+1'): Promise<void> {
     if (!Number.isSafeInteger(commentId) || commentId <= 0) throw new Error(`not a comment id: ${commentId}`);
     const { octokit } = await this.access(repo);
     await octokit.rest.reactions.createForIssueComment({ owner: repo.owner, repo: repo.name, comment_id: commentId, content });

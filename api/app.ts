@@ -21,6 +21,7 @@ import { registerWebhookRoutes } from './events/routes/webhook-routes.js';
 import type { WebhookEndpointService } from '../shared/events/webhook-endpoint-service.js';
 import type { TimeToMergeService } from '../shared/merge-queue/services/time-to-merge-service.js';
 import { registerQueueRoutes } from './merge-queue/routes/queue-routes.js';
+import { QueueAnswerCache } from './merge-queue/queue-answer-cache.js';
 import type { QueueService } from '../shared/merge-queue/services/queue-service.js';
 import type { PullRequestService } from '../shared/merge-queue/services/pull-request-service.js';
 import { registerPullRequestRoutes } from './merge-queue/routes/pull-request-routes.js';
@@ -170,7 +171,7 @@ export function createApp(deps: AppDeps): Koa {
   v1.use(authorizeBody());
   registerAccountRoutes(v1, { tokens: deps.store.tokens, audit: deps.store.audit });
   registerGitHubRepositoryRoutes(v1, deps.services.githubRepositories, deps.store.audit);
-  registerQueueRoutes(v1, deps.services.queues, deps.services.statusWatch, deps.store.audit);
+  registerQueueRoutes(v1, { queues: deps.services.queues, statusWatch: deps.services.statusWatch, answers: new QueueAnswerCache(deps.store.queueRevisions) }, deps.store.audit);
   if (deps.services.webhooks) registerWebhookRoutes(v1, deps.services.webhooks, deps.store.audit);
   registerPullRequestRoutes(v1, deps.services.pullRequests, { queues: deps.services.queues, timeToMerge: deps.services.timeToMerge });
   registerTestRunRoutes(v1, deps.services.commitStatuses, deps.services.testingDetails);

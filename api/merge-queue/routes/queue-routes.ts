@@ -9,10 +9,18 @@ import { repoKey, type RepoRef } from '../../../shared/repo-ref.js';
 import type { QueueService } from '../../../shared/merge-queue/services/queue-service.js';
 import type { StatusWatchService } from '../../../shared/merge-queue/services/status-watch-service.js';
 import { orderForDisplay } from '../../../shared/merge-queue/domain/queue-order.js';
+import { sendCachedAnswer, type QueueAnswerCache } from '../queue-answer-cache.js';
 
 const queueTarget = (repo: RepoRef, branch: string) => `${repoKey(repo)}:${branch}`;
 
-export function registerQueueRoutes(router: Router, queues: QueueService, statusWatch: StatusWatchService, audit: AuditTrail): void {
+export interface QueueRouteServices {
+  queues: QueueService;
+  statusWatch: StatusWatchService;
+  /** getQueue's answers, kept until the queue's revision changes. */
+  answers: QueueAnswerCache;
+}
+
+export function registerQueueRoutes(router: Router, { queues, statusWatch, answers }: QueueRouteServices, audit: AuditTrail): void {
   router.post('/createQueue', async (ctx) => {
     const body = parseCreateQueue(ctx.request.body);
     const { orgId } = authOf(ctx.state);
@@ -27,9 +35,14 @@ export function registerQueueRoutes(router: Router, queues: QueueService, status
   router.post('/getQueue', async (ctx) => {
     const body = parseQueueRef(ctx.request.body);
     const { orgId } = authOf(ctx.state);
-    const queue = await queues.get(orgId, body.repo, body.targetBranch);
-    const [entries, warnings] = await Promise.all([queues.listEntries(queue), statusWatch.warnings(queue)]);
-    ctx.body = serializeQueue(queue, orderForDisplay(entries), warnings);
+    // The whole answer is computed inside the cache's `compute`, so a field added to it is cached
+    // and invalidated with the rest; nothing in it may depend on the clock at read time.
+    const answer = await answers.answer(orgId, body.repo, body.targetBranch, async () => {
+      const queue = await queues.get(orgId, body.repo, body.targetBranch);
+      const [entries, warnings] = await Promise.all([queues.listEntries(queue), statusWatch.warnings(queue)]);
+      return serializeQueue(queue, orderForDisplay(entries), warnings);
+    });
+    sendCachedAnswer(ctx, answer);
   });
 
   router.post('/updateQueue', async (ctx) => {

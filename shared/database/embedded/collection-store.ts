@@ -6,7 +6,7 @@
 // in after the unique indexes accept it, so a rejected write leaves the collection unchanged
 // and readers always receive copies. That is also why stored documents may share equal Dates
 // and strings (value-interner.ts), which keeps large collections several times smaller.
-import { Aggregator, Query, find as mingoFind } from 'mingo';
+import { Aggregator, find as mingoFind } from 'mingo';
 import { ObjectId } from 'mongodb';
 import type { Document } from 'mongodb';
 import type { BulkOperation, BulkResult, FindOptions, IndexSpec, StoredDoc } from '../collection.js';
@@ -18,6 +18,7 @@ import { IndexCatalog } from './index-catalog.js';
 import { readPath } from './index-keys.js';
 import type { JournalRecord } from './collection-files.js';
 import { planCandidates } from './query-planner.js';
+import { compileFilter, type DocumentTest } from './compiled-filter.js';
 import { normalizeSort, sortDocuments } from './sort-documents.js';
 import { upsertSeed } from './upsert-seed.js';
 import { ValueInterner } from './value-interner.js';
@@ -55,8 +56,33 @@ function newId(): string {
   return new ObjectId().toHexString();
 }
 
+/**
+ * The fields an inclusion projection of top-level fields keeps (`{a: 1, b: 1}`, with `_id` unless
+ * `_id: 0`), or null for any other projection.
+ */
+function includedFields(projection: Document): string[] | null {
+  const fields: string[] = [];
+  let withId = true;
+  for (const [key, value] of Object.entries(projection)) {
+    if (key === '_id' && (value === 0 || value === false)) withId = false;
+    else if ((value === 1 || value === true) && !key.startsWith('$') && !key.includes('.')) fields.push(key);
+    else return null;
+  }
+  if (fields.length === 0) return null;
+  return withId && !fields.includes('_id') ? ['_id', ...fields] : fields;
+}
+
 function project(docs: Document[], projection: Document | undefined): Document[] {
   if (!projection || Object.keys(projection).length === 0) return docs.map(deepCopy);
+  // The common projection copies just its fields, not the whole document.
+  const fields = includedFields(projection);
+  if (fields) {
+    return docs.map((doc) => {
+      const out: Document = {};
+      for (const f of fields) if (f in doc) out[f] = deepCopy(doc[f] as unknown);
+      return out;
+    });
+  }
   // mingo's projection may share sub-objects with its input, so copy its output.
   return mingoFind(docs, {}, projection).all().map((d) => deepCopy(d as Document));
 }
@@ -144,7 +170,7 @@ export class CollectionStore {
   private select(filter: Document, options: SelectOptions = {}): Document[] {
     const planned = planCandidates(filter, this.docs, this.indexes);
     const source: Iterable<Document> = planned?.docs ?? this.docs.values();
-    const query: { test(doc: Document): boolean } = planned?.exact ? { test: () => true } : new Query(filter, {});
+    const query: DocumentTest = planned?.exact ? { test: () => true } : compileFilter(filter);
     const skip = Math.max(0, options.skip ?? 0);
     const limit = options.limit ? Math.abs(options.limit) : Infinity;
     const sortKeys = normalizeSort(options.sort);

@@ -3,6 +3,7 @@
 import type { Database, DocCollection, Filter, IndexSpec, StoredDoc } from '../../database/collection.js';
 import type { Entry, EntryState, HistoryEntry, Reason } from '../domain/model.js';
 import { TERMINAL_ENTRY_STATES } from '../domain/model.js';
+import type { QueueRevisions } from './queue-revisions.js';
 
 /** `active` mirrors "state is not terminal" so a partial unique index can hold one active entry per PR. */
 export type EntryDoc = StoredDoc & Omit<Entry, 'id'> & { active: boolean };
@@ -114,8 +115,17 @@ export type EntryPatch = Partial<Omit<Entry, 'id' | 'state' | 'history' | 'versi
 
 export class DbEntryRepository implements EntryRepository {
   private readonly col: DocCollection<EntryDoc>;
-  constructor(db: Database) {
+  constructor(
+    db: Database,
+    private readonly revisions: QueueRevisions,
+  ) {
     this.col = db.collection<EntryDoc>('entries');
+  }
+
+  private async changed(d: EntryDoc | null): Promise<Entry | null> {
+    if (!d) return null;
+    await this.revisions.bump(d.queueId);
+    return toEntry(d);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -126,6 +136,7 @@ export class DbEntryRepository implements EntryRepository {
   async insert(entry: Entry): Promise<void> {
     const { id, ...rest } = entry;
     await this.col.insertOne({ _id: id, ...rest, active: !TERMINAL_ENTRY_STATES.includes(entry.state) });
+    await this.revisions.bump(entry.queueId);
   }
 
   async findById(id: string): Promise<Entry | null> {
@@ -247,7 +258,7 @@ export class DbEntryRepository implements EntryRepository {
         $push: { history },
       },
     );
-    return d ? toEntry(d) : null;
+    return this.changed(d);
   }
 
   /** Updates fields that are not a state change (priority, readiness) under a version guard. */
@@ -260,7 +271,6 @@ export class DbEntryRepository implements EntryRepository {
   }
 
   async patch(id: string, version: number, set: EntryPatch): Promise<Entry | null> {
-    const d = await this.col.findOneAndUpdate({ _id: id, version }, { $set: set, $inc: { version: 1 } });
-    return d ? toEntry(d) : null;
+    return this.changed(await this.col.findOneAndUpdate({ _id: id, version }, { $set: set, $inc: { version: 1 } }));
   }
 }

@@ -14,7 +14,8 @@ export interface QueueHistoryEntry {
   detail?: string;
 }
 
-type QueueDoc = StoredDoc & Omit<Queue, 'id'> & { repoKey: string; history: QueueHistoryEntry[] };
+// `revision`: see queue-revisions.ts; a settings or state change increments it in the same update.
+type QueueDoc = StoredDoc & Omit<Queue, 'id'> & { repoKey: string; history: QueueHistoryEntry[]; revision?: number };
 
 /** Queue history kept per queue (oldest dropped first). */
 const QUEUE_HISTORY_LIMIT = 500;
@@ -30,7 +31,7 @@ export const QUEUE_INDEXES: IndexSpec[] = [
 ];
 
 const toQueue = (d: QueueDoc): Queue => {
-  const { _id, repoKey: _key, history: _history, ...rest } = d;
+  const { _id, repoKey: _key, history: _history, revision: _revision, ...rest } = d;
   // A setting added after the queue was stored reads as its default.
   return { id: _id, ...structuredClone(DEFAULT_QUEUE_SETTINGS), ...rest };
 };
@@ -151,7 +152,7 @@ export class DbQueueRepository implements QueueRepository {
       { _id: id, version: expectedVersion },
       {
         $set: { ...patch, updatedAt: now },
-        $inc: { version: 1 },
+        $inc: { version: 1, revision: 1 },
         $push: { history: { $each: [{ at: now, change }], $slice: -QUEUE_HISTORY_LIMIT } },
       },
     );

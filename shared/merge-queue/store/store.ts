@@ -10,6 +10,7 @@ import { DbEntryRepository, type EntryRepository } from './entry-repository.js';
 import { DbImpactedTargetsRepository, type ImpactedTargetsRepository } from './impacted-targets-repository.js';
 import { DbTestRunRepository, type TestRunRepository } from './test-run-repository.js';
 import { DbCommitStatusRepository, type CommitStatusRepository } from './commit-status-repository.js';
+import { QueueRevisions } from './queue-revisions.js';
 
 /** What the merge-queue services read and write. */
 export interface MergeQueueRepositories {
@@ -29,17 +30,21 @@ export interface Store extends MergeQueueRepositories {
   impactedTargets: DbImpactedTargetsRepository;
   testRuns: DbTestRunRepository;
   commitStatuses: DbCommitStatusRepository;
+  /** Bumped by the writes that change what getQueue answers (queue-revisions.ts). */
+  queueRevisions: QueueRevisions;
 }
 
 export function createStore(db: Database): Store {
+  const queueRevisions = new QueueRevisions(db);
   return {
     orgs: new DbOrgRepository(db),
     tokens: new DbTokenRepository(db),
     audit: new DbAuditRepository(db),
     queues: new DbQueueRepository(db),
-    entries: new DbEntryRepository(db),
+    entries: new DbEntryRepository(db, queueRevisions),
     impactedTargets: new DbImpactedTargetsRepository(db),
-    testRuns: new DbTestRunRepository(db),
+    testRuns: new DbTestRunRepository(db, queueRevisions),
     commitStatuses: new DbCommitStatusRepository(db),
+    queueRevisions,
   };
 }

@@ -2,6 +2,7 @@
 // status, a timeout and a cancellation can never both conclude the same run.
 import type { Database, DocCollection, Filter, IndexSpec, StoredDoc } from '../../database/collection.js';
 import type { Reason, StatusWatch, TestRun, TestRunStatus } from '../domain/model.js';
+import type { QueueRevisions } from './queue-revisions.js';
 
 export type TestRunDoc = StoredDoc & Omit<TestRun, 'id'>;
 
@@ -51,8 +52,18 @@ const OPEN: Filter<TestRunDoc> = { $or: [{ status: 'in_progress' }, { branchDele
 
 export class DbTestRunRepository implements TestRunRepository {
   private readonly col: DocCollection<TestRunDoc>;
-  constructor(db: Database) {
+  constructor(
+    db: Database,
+    private readonly revisions: QueueRevisions,
+  ) {
     this.col = db.collection<TestRunDoc>('test_runs');
+  }
+
+  /** A run's status and stall finding are in its queue's answer (getQueue warnings). */
+  private async changed(d: TestRunDoc | null): Promise<TestRun | null> {
+    if (!d) return null;
+    await this.revisions.bump(d.queueId);
+    return toTestRun(d);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -127,8 +138,7 @@ export class DbTestRunRepository implements TestRunRepository {
     const set: Record<string, unknown> = { status, conclusionReason: reason, concludedAt: now };
     if (culpritEntryIds) set.culpritEntryIds = culpritEntryIds;
     if (detail !== undefined) set.conclusionDetail = detail;
-    const d = await this.col.findOneAndUpdate({ _id: id, status: 'in_progress' }, { $set: set, $inc: { version: 1 } });
-    return d ? toTestRun(d) : null;
+    return this.changed(await this.col.findOneAndUpdate({ _id: id, status: 'in_progress' }, { $set: set, $inc: { version: 1 } }));
   }
 
   /** Records the built test branch's head, once: null when another build already recorded it. */
@@ -138,8 +148,7 @@ export class DbTestRunRepository implements TestRunRepository {
   }
 
   async recordStatusWatch(id: string, watch: StatusWatch): Promise<TestRun | null> {
-    const d = await this.col.findOneAndUpdate({ _id: id, status: 'in_progress' }, { $set: { statusWatch: watch }, $inc: { version: 1 } });
-    return d ? toTestRun(d) : null;
+    return this.changed(await this.col.findOneAndUpdate({ _id: id, status: 'in_progress' }, { $set: { statusWatch: watch }, $inc: { version: 1 } }));
   }
 
   /** The run's test branch was removed (idempotent: deleting twice changes nothing). */

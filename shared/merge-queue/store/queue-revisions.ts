@@ -1,0 +1,39 @@
+// A queue's read revision: a counter on the queue's document, incremented after every write that
+// changes what getQueue answers — the queue's settings and state (in the same update), its
+// entries (insert, transition, patch) and its test runs (conclusion, stall finding: the warnings).
+// A process may keep an answer computed from the queue's data for as long as the revision it read
+// before computing it is still the current one; because the counter lives in the database, a write
+// made by any process sharing it (the workers, another API instance) invalidates every process's
+// copy. A field added to getQueue from other data must bump it too (the integration test
+// test/integration/queue-answer-cache.test.ts lists each kind of change). Not the queue's
+// compare-and-set `version`: bumping that on every entry change would make settings updates retry
+// for nothing.
+import type { Database, DocCollection, StoredDoc } from '../../database/collection.js';
+import { repoKey, type RepoRef } from '../../repo-ref.js';
+
+type RevisionDoc = StoredDoc & { orgId: string; repoKey: string; branch: string; revision?: number };
+
+/** The queue a (repository, branch) names now, and its revision. */
+export interface QueueRevision {
+  queueId: string;
+  revision: number;
+}
+
+export class QueueRevisions {
+  private readonly col: DocCollection<RevisionDoc>;
+  constructor(db: Database) {
+    this.col = db.collection<RevisionDoc>('queues');
+  }
+
+  /** After a write to data of this queue. */
+  async bump(queueId: string): Promise<void> {
+    await this.col.updateOne({ _id: queueId }, { $inc: { revision: 1 } });
+  }
+
+  /** Null when the branch has no queue. Read before the data an answer is computed from. */
+  async current(orgId: string, repo: RepoRef, branch: string): Promise<QueueRevision | null> {
+    const d = await this.col.findOne({ orgId, repoKey: repoKey(repo), branch }, { projection: { _id: 1, revision: 1 } });
+    // Queues created before revisions existed have none until their first write: 0 until then.
+    return d ? { queueId: d._id, revision: d.revision ?? 0 } : null;
+  }
+}

@@ -122,13 +122,23 @@ forEachDatabase('repositories', (getDb) => {
         makeEntry({ orgId: 'o', queueId: 'q', prNumber: 1, seq: 1, state: 'merged', stateChangedAt: at(0) }),
         makeEntry({ orgId: 'o', queueId: 'q', prNumber: 2, seq: 2, state: 'merged', stateChangedAt: at(2000) }),
         makeEntry({ orgId: 'o', queueId: 'q', prNumber: 3, seq: 3, state: 'pending', stateChangedAt: at(3000) }),
-        makeEntry({ orgId: 'o', queueId: 'q', prNumber: 4, seq: 4, state: 'not_ready', stateChangedAt: at(4000) }),
+        makeEntry({
+          orgId: 'o',
+          queueId: 'q',
+          prNumber: 4,
+          seq: 4,
+          state: 'not_ready',
+          stateChangedAt: at(4000),
+          readiness: { doesBaseBranchMatch: true, gitHubMergeability: 'mergeable', requiresImpactedTargets: true, hasImpactedTargets: false },
+        }),
         makeEntry({ orgId: 'o', queueId: 'other', prNumber: 5, seq: 1, state: 'merged', stateChangedAt: at(5000) }),
       ];
       for (const e of entries) await store.entries.insert(e);
       const numbers = (list: { prNumber: number }[]) => list.map((e) => e.prNumber);
       expect(numbers(await store.entries.listInStates('q', ['not_ready', 'pending']))).to.deep.equal([3, 4]);
       expect(numbers(await store.entries.listMergedSince('q', at(1000)))).to.deep.equal([2]);
+      expect(numbers(await store.entries.listWaitingJudgedWith('q', true))).to.deep.equal([4]);
+      expect(numbers(await store.entries.listWaitingJudgedWith('q', false))).to.deep.equal([3]);
       expect(numbers(await store.entries.listPage('q', { limit: 10 }))).to.deep.equal([4, 3, 2, 1]);
       expect(numbers(await store.entries.listPage('q', { limit: 2, beforeSeq: 4 }))).to.deep.equal([3, 2]);
       expect(numbers(await store.entries.listPage('q', { limit: 10, states: ['merged'], changedSince: at(1) }))).to.deep.equal([2]);

@@ -19,11 +19,13 @@ export type SyncDecision =
   | { kind: 'refresh_readiness' }
   | { kind: 'none' };
 
-export const MERGED_OUTSIDE_QUEUE = 'the pull request was merged outside the queue';
+const MERGED_OUTSIDE_QUEUE = 'the pull request was merged outside the queue';
 
 /** The states the queue merges from: only an entry in one of them can have a merge of the queue's in flight. */
+export const QUEUE_MERGES_FROM: readonly EntryState[] = ['tests_passed', 'pending_failure'];
+
 export function queueMayBeMerging(state: EntryState): boolean {
-  return state === 'tests_passed' || state === 'pending_failure';
+  return QUEUE_MERGES_FROM.includes(state);
 }
 
 /**

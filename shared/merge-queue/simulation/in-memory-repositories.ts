@@ -152,6 +152,10 @@ export class InMemoryEntryRepository implements EntryRepository {
     return this.all((e) => e.queueId === queueId && states.includes(e.state)).sort(byQueueOrder);
   }
 
+  async listWaitingJudgedWith(queueId: string, impactedTargetsRequired: boolean): Promise<Entry[]> {
+    return this.all((e) => e.queueId === queueId && (e.state === 'not_ready' || e.state === 'pending') && e.readiness.requiresImpactedTargets === impactedTargetsRequired).sort(byQueueOrder);
+  }
+
   async listAwaitingMergeability(queueId: string): Promise<Entry[]> {
     return this.all((e) => e.queueId === queueId && e.state === 'not_ready' && e.readiness.gitHubMergeability === 'in_progress').sort(byQueueOrder);
   }

@@ -95,6 +95,8 @@ export interface EntryRepository {
   listInStates(queueId: string, states: readonly EntryState[]): Promise<Entry[]>;
   /** not_ready entries whose mergeability is still to be decided (new submissions), in queue order. */
   listAwaitingMergeability(queueId: string): Promise<Entry[]>;
+  /** not_ready and pending entries whose readiness was judged with(out) impacted targets required: after a mode change, those judged in the other mode. */
+  listWaitingJudgedWith(queueId: string, impactedTargetsRequired: boolean): Promise<Entry[]>;
   /** Entries the queue merged at or after `since`. */
   listMergedSince(queueId: string, since: Date): Promise<Entry[]>;
   listPage(queueId: string, query: EntryPageQuery): Promise<Entry[]>;
@@ -179,6 +181,11 @@ export class DbEntryRepository implements EntryRepository {
 
   async listAwaitingMergeability(queueId: string): Promise<Entry[]> {
     const filter: Filter<EntryDoc> = { queueId, state: 'not_ready', 'readiness.gitHubMergeability': 'in_progress' };
+    return (await this.col.find(filter, { sort: { priorityValue: 1, seq: 1 } })).map(toEntry);
+  }
+
+  async listWaitingJudgedWith(queueId: string, impactedTargetsRequired: boolean): Promise<Entry[]> {
+    const filter: Filter<EntryDoc> = { queueId, state: { $in: ['not_ready', 'pending'] }, 'readiness.requiresImpactedTargets': impactedTargetsRequired };
     return (await this.col.find(filter, { sort: { priorityValue: 1, seq: 1 } })).map(toEntry);
   }
 

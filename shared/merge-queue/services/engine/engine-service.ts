@@ -4,7 +4,7 @@
 // the planner has nothing more to do. Time-driven follow-ups become delayed wake-ups.
 import { plan } from '../../domain/planner/index.js';
 import { readinessInMode } from '../../domain/readiness.js';
-import { MERGED_OUTSIDE_QUEUE, queueMayBeMerging } from '../../domain/pr-sync.js';
+import { QUEUE_MERGES_FROM } from '../../domain/pr-sync.js';
 import type { Queue, TestRun } from '../../domain/model.js';
 import type { MergeQueueRepositories } from '../../store/store.js';
 import type { GitProvider, ProviderRegistry } from '../../../providers/provider.js';
@@ -131,7 +131,8 @@ export class EngineService {
    */
   private async applyModeToReadiness(queue: Queue): Promise<void> {
     const mode = queue.pendingMode ?? queue.mode;
-    for (const e of await this.deps.store.entries.listInStates(queue.id, ['not_ready', 'pending'])) {
+    // Only entries judged in the other mode: after the first pass that follows a change, none.
+    for (const e of await this.deps.store.entries.listWaitingJudgedWith(queue.id, mode !== 'parallel')) {
       const readiness = readinessInMode(e.readiness, mode);
       if (readiness) await this.deps.store.entries.patch(e.id, e.version, { readiness });
     }
@@ -142,33 +143,25 @@ export class EngineService {
    * and the entry's transition leaves an entry the forge already merged. Left alone, its run
    * would look stale and the pull request would be tested and merged a second time; it is
    * completed as merged instead, before anything is planned. Only an entry the queue merges from
-   * can have had its merge interrupted: one merged while pending or testing was merged by hand,
-   * and is recorded as the sync records it, so no run is started for it in the meantime.
+   * (tests_passed, pending_failure) can have had its merge interrupted, so only those few are
+   * read from the forge: reading every queued pull request at every pass would cost a GitHub
+   * request per entry per pass. One merged by hand while pending or testing is the sync's to
+   * record (manual_merge), from the poll or the pull request's webhook.
    */
   private async completeInterruptedMerges(queue: Queue, provider: GitProvider): Promise<void> {
-    const waiting = (await this.deps.store.entries.listActive(queue.id)).filter((e) => e.state !== 'not_ready');
-    if (waiting.length === 0) return;
-    const pulls = await provider.getPullRequests(queue.repo, waiting.map((e) => e.prNumber));
-    for (const e of waiting) {
+    const merging = await this.deps.store.entries.listInStates(queue.id, QUEUE_MERGES_FROM);
+    if (merging.length === 0) return;
+    const pulls = await provider.getPullRequests(queue.repo, merging.map((e) => e.prNumber));
+    for (const e of merging) {
       const pr = pulls.get(e.prNumber);
-      if (!pr?.merged) continue;
-      const interrupted = queueMayBeMerging(e.state);
-      if (interrupted && pr.headSha !== e.prSha) continue;
+      if (!pr?.merged || pr.headSha !== e.prSha) continue;
       const done = await this.deps.store.entries.transition(
         e.id,
         { from: [e.state], version: e.version },
-        interrupted
-          ? {
-              to: 'merged',
-              reason: 'merge_graph_merge',
-              detail: 'the merge completed before the service restarted',
-              set: { verifiedByTestRun: e.currentRunId, currentRunId: null },
-            }
-          : { to: 'merged', reason: 'manual_merge', detail: MERGED_OUTSIDE_QUEUE },
+        { to: 'merged', reason: 'merge_graph_merge', detail: 'the merge completed before the service restarted', set: { verifiedByTestRun: e.currentRunId, currentRunId: null } },
         this.now(),
       );
-      if (done && interrupted) this.deps.logger.warn({ entryId: e.id, prNumber: e.prNumber }, 'completed a merge interrupted by a restart');
-      if (done && !interrupted) this.deps.logger.info({ entryId: e.id, prNumber: e.prNumber }, 'pull request merged outside the queue');
+      if (done) this.deps.logger.warn({ entryId: e.id, prNumber: e.prNumber }, 'completed a merge interrupted by a restart');
     }
   }
 

@@ -9,6 +9,7 @@ import { QueueService } from '../../../../shared/merge-queue/services/queue-serv
 import { createLogger } from '../../../../shared/logging.js';
 import type { Entry, Queue, TestRun } from '../../../../shared/merge-queue/domain/model.js';
 import { StatusWatchService } from '../../../../shared/merge-queue/services/status-watch-service.js';
+import { SyncService } from '../../../../shared/merge-queue/services/sync-service.js';
 import { FakeForge } from './fake-forge.js';
 import { inMemoryRepositories } from '../../../../shared/merge-queue/simulation/in-memory-repositories.js';
 
@@ -51,6 +52,7 @@ async function newTestService(settings: Partial<Queue> = {}) {
     wakes,
     watches,
     statusWatch,
+    sync: new SyncService({ store: repos, providers, logger, requestPlan }),
     queueId: queue!.id,
     setNow: (at: Date) => void (now = at),
     /** Opens pull request n (adding f<n>.txt) into `base` and submits it to the queue of main. */
@@ -179,7 +181,7 @@ describe('EngineService.planQueue (in-memory repositories and forge)', () => {
     expect([...mocks.forge.branches.keys()], 'its test branch is removed').to.deep.equal(['main']);
   });
 
-  it('a pull request merged by hand while testing or pending is a merge outside the queue, not an interrupted merge of its own', async () => {
+  it('a pull request merged by hand while testing or pending is a merge outside the queue (the sync records it), not an interrupted merge of the pass', async () => {
     const { sut, mocks } = await newTestService({ concurrency: 1 });
     await mocks.submit(1);
     await mocks.submit(2);
@@ -194,7 +196,17 @@ describe('EngineService.planQueue (in-memory repositories and forge)', () => {
       method: 'merge_commit',
       pullRequests: [1, 2].map((n, i) => ({ number: n, headSha: [testing, pending][i]!.prSha, title: `Change ${n}`, author: `dev${n}` })),
     });
+    let reads = 0;
+    const read = mocks.forge.getPullRequests.bind(mocks.forge);
+    mocks.forge.getPullRequests = async (repo, numbers) => {
+      reads += numbers.length;
+      return read(repo, numbers);
+    };
     await sut.planQueue(mocks.queueId);
+    expect(reads, 'a pass reads only pull requests the queue may be merging').to.equal(0);
+    expect((await mocks.entry(1)).state, 'a pass leaves a merge outside the queue to the sync').to.equal('testing');
+    const queue = await mocks.repos.queues.findById(mocks.queueId);
+    await mocks.sync.syncQueue(queue!);
     for (const n of [1, 2]) {
       const after = await mocks.entry(n);
       expect(after.state, `#${n}`).to.equal('merged');

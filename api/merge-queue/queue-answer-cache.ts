@@ -1,6 +1,6 @@
 // Serialised answers about one queue (getQueue), kept per process until the queue's revision
-// changes (shared/merge-queue/store/queue-revisions.ts: every repository write touching the queue
-// bumps it, in whatever process it runs). The whole serialised answer is cached, so a field added
+// changes (shared/merge-queue/store/queue-revisions.ts: every write that changes the answer moves
+// it, in whatever process it runs). The whole serialised answer is cached, so a field added
 // to it later is cached and invalidated with the rest; an answer must therefore be a function of
 // the stored data only, never of the clock at read time. Each answer carries a strong ETag (a
 // hash of its bytes), so a poller that sends it back in If-None-Match gets 304 and no body.

@@ -129,6 +129,17 @@ describe('GitHub provider against the GitHub double', function () {
     expect(await provider.branchProtectionRequiredStatuses(fx.repo, 'main')).to.deep.equal(['build', 'lint', 'test']);
   });
 
+  it('a file at a commit is asked of GitHub once, present or absent (every planning pass reads trunk.yaml at the target head)', async () => {
+    const { fx } = await repoWithPull();
+    const contents = () => double.requestsTo('GET', `/repos/acme/gh-${seq}/contents/`).length;
+    expect(await provider.readFile(fx.repo, fx.initialSha, 'README.md')).to.equal('hello\n');
+    expect(await provider.readFile(fx.repo, fx.initialSha, '.trunk/trunk.yaml')).to.equal(null);
+    expect(contents()).to.equal(2);
+    expect(await provider.readFile(fx.repo, fx.initialSha, 'README.md')).to.equal('hello\n');
+    expect(await provider.readFile(fx.repo, fx.initialSha, '.trunk/trunk.yaml')).to.equal(null);
+    expect(contents(), 'read again from the cache').to.equal(2);
+  });
+
   it('works with a plain token, and a wrong token sees no repository', async () => {
     const { fx, pr } = await repoWithPull();
     const withToken = providerWith({ kind: 'token', token: PLAIN_TOKEN });

@@ -14,6 +14,7 @@
 //   that fails means someone pushed between the check and GitHub's merge: it is logged as an
 //   error and reported as `target_moved`, so the queue re-tests everything on the real target.
 import path from 'node:path';
+import { LRUCache } from 'lru-cache';
 import type { MergeMethod } from '../../merge-queue/domain/model.js';
 import type { GitHubConfig } from '../../config.js';
 import type { Logger } from '../../logging.js';
@@ -50,6 +51,8 @@ const MERGE_TIMEOUT_MS = 60_000;
 const MERGE_BACKOFF_MS = 1_000;
 const READ_CONCURRENCY = 8;
 const EXISTS_CACHE_MS = 60_000;
+/** Files read at a commit (`.trunk/trunk.yaml` at the target head, read by every planning pass). */
+const FILES_KEPT = 1_000;
 
 interface GitHubPull {
   number: number;
@@ -84,6 +87,8 @@ export class GitHubProvider implements GitProvider {
   private readonly logger: Logger;
   /** Repositories known to exist, until when (epoch ms). */
   private readonly seen = new Map<string, number>();
+  /** A file at a commit never changes: each is asked of GitHub once (absent ones too). */
+  private readonly filesAtCommits = new LRUCache<string, { text: string | null }>({ max: FILES_KEPT });
 
   constructor(private readonly opts: GitHubProviderOptions) {
     this.logger = opts.logger;
@@ -212,6 +217,16 @@ export class GitHubProvider implements GitProvider {
   async readFile(repo: RepoRef, sha: string, file: string): Promise<string | null> {
     const commit = objectId(sha);
     const filePath = treePath(file);
+    // Owner and name are case-insensitive on GitHub; paths are not.
+    const key = `${`${repo.owner}/${repo.name}`.toLowerCase()}@${commit}:${filePath}`;
+    const kept = this.filesAtCommits.get(key);
+    if (kept) return kept.text;
+    const text = await this.fetchFile(repo, commit, filePath);
+    this.filesAtCommits.set(key, { text });
+    return text;
+  }
+
+  private async fetchFile(repo: RepoRef, commit: string, filePath: string): Promise<string | null> {
     const { octokit } = await this.access(repo);
     try {
       const { data } = await octokit.rest.repos.getContent({ owner: repo.owner, repo: repo.name, path: filePath, ref: commit });

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { bundle, junit } from '../integration/flaky-support.js';
 import { startFakeCi } from '../helpers/fake-ci.js';
 import { Harness, ref, repo, type Submitted } from './engine-support.js';
+import { waitFor } from '../../scripts/lib/wait.js';
 
 const ORG = 'default';
 const mainSha = (n: number) => n.toString(16).padStart(40, 'f');
@@ -230,6 +231,8 @@ describe('merge engine, re-test instead of eject (end to end)', function () {
     const pr = await submitOne();
     expect(pr.state).to.equal('merged');
     expect(retest(pr)?.detail).to.contain('known flaky: flaky_test');
+    // CI records a run once its report is uploaded, after the status: the merge may come first.
+    await waitFor('CI done with both runs', async () => (ci.runs.length >= 2 ? true : undefined));
     expect(ci.runs.map((r) => r.verdict)).to.deep.equal(['failure', 'success']);
   });
 });

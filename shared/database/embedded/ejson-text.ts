@@ -12,6 +12,28 @@ import { isPlainObject } from './document-values.js';
 const MIN_ISO_DATE = 0;
 const MAX_ISO_DATE = 253402300799999; // 9999-12-31T23:59:59.999Z
 
+/**
+ * The EJSON form of each Date written: stored documents share equal Dates (value-interner.ts),
+ * so a collection of runs holds few distinct ones, each formatted once instead of per document.
+ * Stored Dates are never mutated (collection-store.ts), so the form stays right.
+ */
+const dateForms = new WeakMap<Date, unknown>();
+
+function dateForm(value: Date): unknown {
+  let form = dateForms.get(value);
+  if (form === undefined) {
+    const ms = value.getTime();
+    if (ms < MIN_ISO_DATE || ms > MAX_ISO_DATE) form = BSON.EJSON.serialize(value);
+    else {
+      const iso = value.toISOString();
+      // Whole seconds without their ".000", like the driver's text.
+      form = { $date: ms % 1000 === 0 ? `${iso.slice(0, -5)}Z` : iso };
+    }
+    dateForms.set(value, form);
+  }
+  return form;
+}
+
 /** The value with every Date and special value in its EJSON form, ready for JSON.stringify. */
 function jsonReady(value: unknown): unknown {
   switch (typeof value) {
@@ -24,13 +46,7 @@ function jsonReady(value: unknown): unknown {
       return Number.isFinite(value) ? value : BSON.EJSON.serialize(value);
     case 'object': {
       if (value === null) return null;
-      if (value instanceof Date) {
-        const ms = value.getTime();
-        if (ms < MIN_ISO_DATE || ms > MAX_ISO_DATE) return BSON.EJSON.serialize(value);
-        const iso = value.toISOString();
-        // Whole seconds without their ".000", like the driver's text.
-        return { $date: ms % 1000 === 0 ? `${iso.slice(0, -5)}Z` : iso };
-      }
+      if (value instanceof Date) return dateForm(value);
       if (Array.isArray(value)) {
         const out = new Array<unknown>(value.length);
         for (let i = 0; i < value.length; i++) out[i] = jsonReady(value[i]);

@@ -37,15 +37,12 @@ export class GitHubHarness {
     const root = await makeGitRoot();
     const double = await startGitHubDouble(root, { tokens: [CI_TOKEN, QUEUE_TOKEN] });
     const fx = await createRepo(root, { repo, files: { 'README.md': '# widgets\n' } });
-    const auth: Record<string, string> = opts.auth === 'token' ? { GITHUB_TOKEN: QUEUE_TOKEN } : { GITHUB_APP_ID: double.appId, GITHUB_APP_PRIVATE_KEY: double.privateKey };
+    const auth = opts.auth === 'token' ? { ...double.endpointEnv, GITHUB_TOKEN: QUEUE_TOKEN } : double.appEnv;
     const svc = await startTestService({
       startWorkers: true,
       env: {
         ...auth,
         GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        GITHUB_API_URL: double.apiUrl,
-        GITHUB_GIT_URL: double.gitUrl,
-        GITHUB_HOST: 'github.com',
         PROVIDER_POLL_SECONDS: '3600',
         GITHUB_WEBHOOK_POLL_SECONDS: '3600',
         ...opts.env,

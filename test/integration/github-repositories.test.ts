@@ -28,10 +28,7 @@ describe('GitHub repositories: fork policy and owner', function () {
     svc = await startTestService({
       startWorkers: true,
       env: {
-        GITHUB_APP_ID: double.appId,
-        GITHUB_APP_PRIVATE_KEY: double.privateKey,
-        GITHUB_API_URL: double.apiUrl,
-        GITHUB_GIT_URL: double.gitUrl,
+        ...double.appEnv,
         PROVIDER_POLL_SECONDS: '3600',
         GITHUB_WEBHOOK_POLL_SECONDS: '3600',
       },

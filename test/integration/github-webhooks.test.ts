@@ -25,7 +25,7 @@ describe('GitHub webhooks', function () {
     const fx = await createRepo(root, { repo: { host: 'github.com', owner: 'acme', name: 'widgets' } });
     await pushToBranch(fx, 'release', [{ message: 'release', files: { 'r.txt': 'r\n' } }]);
     svc = await startTestService({
-      env: { GITHUB_APP_ID: double.appId, GITHUB_APP_PRIVATE_KEY: double.privateKey, GITHUB_WEBHOOK_SECRET: SECRET, GITHUB_API_URL: double.apiUrl, GITHUB_GIT_URL: double.gitUrl },
+      env: { ...double.appEnv, GITHUB_WEBHOOK_SECRET: SECRET },
     });
   });
   after(async () => {

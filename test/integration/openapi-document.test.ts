@@ -50,11 +50,7 @@ describe('OpenAPI description of this service', function () {
       ...SERVICE_OPTIONS,
       env: {
         ...SERVICE_OPTIONS.env,
-        GITHUB_APP_ID: double.appId,
-        GITHUB_APP_PRIVATE_KEY: double.privateKey,
-        GITHUB_API_URL: double.apiUrl,
-        GITHUB_GIT_URL: double.gitUrl,
-        GITHUB_HOST: GHE_REPO.host,
+        ...double.appEnv,
         GITHUB_WEBHOOK_POLL_SECONDS: '3600',
       },
     });

@@ -172,6 +172,16 @@ export class GitHubDouble {
     return `${this.baseUrl}/git`;
   }
 
+  /** The service's configuration to reach this double (with a token: add GITHUB_TOKEN). */
+  get endpointEnv(): Record<string, string> {
+    return { GITHUB_API_URL: this.apiUrl, GITHUB_GIT_URL: this.gitUrl, GITHUB_HOST: this.host };
+  }
+
+  /** The service's configuration for this double's GitHub App. */
+  get appEnv(): Record<string, string> {
+    return { ...this.endpointEnv, GITHUB_APP_ID: this.appId, GITHUB_APP_PRIVATE_KEY: this.privateKey };
+  }
+
   async start(): Promise<this> {
     this.server = http.createServer((req, res) => {
       this.handle(req, res).catch((err: unknown) => {

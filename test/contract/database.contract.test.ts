@@ -101,14 +101,21 @@ forEachDatabase('database contract', (getDb) => {
   describe('filters', () => {
     const seed = async () => {
       await col().insertMany([
-        { _id: '1', kind: 'a', n: 1, tags: ['red', 'blue'], meta: { owner: 'ann', level: 2 }, runs: [{ status: 'passed', ms: 10 }, { status: 'failed', ms: 50 }] },
-        { _id: '2', kind: 'b', n: 2, tags: ['green'], meta: { owner: 'bob', level: 1 }, runs: [{ status: 'passed', ms: 70 }] },
-        { _id: '3', kind: 'a', n: 3, tags: [], meta: { owner: 'ann' }, runs: [], optional: null },
+        { _id: '1', kind: 'a', n: 1, tags: ['red', 'blue'], meta: { owner: 'ann', level: 2 }, runs: [{ status: 'passed', ms: 10 }, { status: 'failed', ms: 50 }], at: new Date('2026-01-01T00:00:00Z'), scores: [1, 9] },
+        { _id: '2', kind: 'b', n: 2, tags: ['green'], meta: { owner: 'bob', level: 1 }, runs: [{ status: 'passed', ms: 70 }], at: new Date('2026-02-01T00:00:00Z') },
+        { _id: '3', kind: 'a', n: 3, tags: [], meta: { owner: 'ann' }, runs: [], optional: null, at: 3 },
         { _id: '4', kind: 'c', n: 4, optional: 'set' },
       ]);
     };
     const table: Array<[string, Record<string, unknown>, string[]]> = [
       ['$in', { kind: { $in: ['a', 'c'] } }, ['1', '3', '4']],
+      ['$in on an array field', { tags: { $in: ['blue', 'green'] } }, ['1', '2']],
+      ['$in with null matches null and missing', { optional: { $in: [null] } }, ['1', '2', '3']],
+      ['$in does not convert types', { n: { $in: ['1', 2] } }, ['2']],
+      ['a range of Dates', { at: { $gte: new Date('2026-01-15T00:00:00Z'), $lt: new Date('2026-03-01T00:00:00Z') } }, ['2']],
+      ['a range of Dates skips numbers', { at: { $gte: new Date(0) } }, ['1', '2']],
+      ['a range of numbers skips Dates', { at: { $gte: 0 } }, ['3']],
+      ['a range over an array field: each bound by some element', { scores: { $gt: 5, $lt: 8 } }, ['1']],
       ['$or', { $or: [{ kind: 'b' }, { n: { $gte: 4 } }] }, ['2', '4']],
       ['$and', { $and: [{ kind: 'a' }, { tags: 'red' }] }, ['1']],
       ['equality and range together', { kind: 'a', n: { $gt: 1 } }, ['3']],
@@ -141,6 +148,7 @@ forEachDatabase('database contract', (getDb) => {
               index({ key: { kind: 1, n: 1 }, name: 'kind_n' }),
               index({ key: { 'meta.owner': 1 }, name: 'owner' }),
               index({ key: { tags: 1 }, name: 'tags' }),
+              index({ key: { at: 1 }, name: 'at' }),
               index({ key: { 'runs.status': 1 }, name: 'run_status' }),
             ]);
           }

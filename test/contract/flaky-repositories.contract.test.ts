@@ -11,7 +11,8 @@ import { ensureIndexes } from '../../shared/database/ensure-indexes.js';
 import { createFlakyStore, type FlakyStore } from '../../shared/flaky-tests/store/flaky-store.js';
 import { defaultDetectionConfig } from '../../shared/flaky-tests/domain/detection/config.js';
 import type { ReceivedUpload } from '../../shared/flaky-tests/store/received-upload-repository.js';
-import type { StoredCaseRun } from '../../shared/flaky-tests/store/case-run-repository.js';
+import type { CaseRunRow, CaseRunUpload } from '../../shared/flaky-tests/store/case-run-repository.js';
+import type { BucketUpload } from '../../shared/flaky-tests/store/hour-bucket-repository.js';
 import { NEVER_DUE } from '../../shared/flaky-tests/store/repo-settings-repository.js';
 import { FileUploadBlobStore } from '../../shared/flaky-tests/store/file-upload-blob-store.js';
 import { GridFsUploadBlobStore } from '../../shared/flaky-tests/store/gridfs-upload-blob-store.js';
@@ -37,28 +38,20 @@ function received(repoId: string, at: Date): ReceivedUpload {
   };
 }
 
-function caseRun(uploadId: string, index: number): StoredCaseRun {
-  return {
-    id: `${uploadId}:${index}`,
-    orgId: 'org1',
-    repoId: 'r1',
-    caseId: 'r1:t',
-    testId: 't',
-    uploadId,
-    sha: 'a'.repeat(40),
-    branch: 'main',
-    branchClass: 'main',
-    prNumber: null,
-    attempt: index,
-    outcome: 'failed',
-    durationMs: 1,
-    at: T0,
-    failureMessage: 'boom',
-    failureSummary: 'boom',
-    failureKey: 'k',
-    expiresAt: LATER,
-  };
+function runUpload(uploadId: string): CaseRunUpload {
+  return { orgId: 'org1', repoId: 'r1', uploadId, sha: 'a'.repeat(40), branch: 'main', branchClass: 'main', prNumber: null, expiresAt: LATER };
 }
+
+function caseRun(seq: number, over: Partial<CaseRunRow> = {}): CaseRunRow {
+  return { seq, caseId: 'r1:t', attempt: seq, outcome: 'failed', durationMs: 1, at: T0, failureMessage: 'boom', failureSummary: 'boom', failureKey: 'k', ...over };
+}
+
+function bucketUpload(uploadId: string, prNumber: number | null = null): BucketUpload {
+  return { repoId: 'r1', uploadId, branch: 'main', branchClass: 'main', prNumber, retentionMs: 1000 * 86_400_000 };
+}
+
+const HOUR = 3_600_000;
+const at = (ms: number) => new Date(T0.getTime() + ms);
 
 forEachDatabase('flaky repositories', (getDb) => {
   let store: FlakyStore;
@@ -94,16 +87,16 @@ forEachDatabase('flaky repositories', (getDb) => {
   describe('test case runs and counters of an upload', () => {
     it('are keyed by (upload, index): a repeated insert is refused, a dropped attempt leaves nothing', async () => {
       const uploadId = randomUUID();
-      await store.caseRuns.insertMany([caseRun(uploadId, 0), caseRun(uploadId, 1)]);
+      await store.caseRuns.insertBatch(runUpload(uploadId), [caseRun(0), caseRun(1)]);
       let err: unknown = null;
-      await store.caseRuns.insertMany([caseRun(uploadId, 1)]).catch((e: unknown) => (err = e));
+      await store.caseRuns.insertBatch(runUpload(uploadId), [caseRun(0)]).catch((e: unknown) => (err = e));
       expect(isDuplicateKeyError(err) || (err as { writeErrors?: unknown } | null)?.writeErrors !== undefined, String(err)).to.equal(true);
       expect(await store.caseRuns.failedBetween(uploadId, 'r1:t', T0, LATER)).to.equal(true);
-      const bucket = {
-        id: `${uploadId}:b0`, repoId: 'r1', caseId: 'r1:t', uploadId, hour: T0, branch: 'main', branchClass: 'main' as const,
-        passed: 0, failed: 1, skipped: 0, firstFailureAt: T0, lastFailureAt: T0, lastRunAt: T0, firstPassAt: null, failedPrs: [], expiresAt: LATER,
-      };
-      await store.buckets.insert([bucket]);
+      const row = { caseId: 'r1:t', hour: T0, passed: 0, failed: 1, skipped: 0, firstFailureAt: T0, lastFailureAt: T0, lastRunAt: T0, firstPassAt: null };
+      await store.buckets.insert(bucketUpload(uploadId), 0, [row]);
+      err = null;
+      await store.buckets.insert(bucketUpload(uploadId), 0, [row]).catch((e: unknown) => (err = e));
+      expect(isDuplicateKeyError(err) || (err as { writeErrors?: unknown } | null)?.writeErrors !== undefined, String(err)).to.equal(true);
       await store.clusters.insert([{ id: `${uploadId}:c0`, repoId: 'r1', caseId: 'r1:t', uploadId, key: 'k', day: T0, summary: 'boom', count: 1, lastAt: T0, expiresAt: LATER }]);
       expect(await store.buckets.outcomesIn([uploadId], ['r1:t'])).to.have.length(1);
 
@@ -113,15 +106,120 @@ forEachDatabase('flaky repositories', (getDb) => {
       expect(await store.caseRuns.countByUpload(uploadId)).to.equal(0);
       expect(await store.buckets.outcomesIn([uploadId], ['r1:t'])).to.deep.equal([]);
       expect((await store.clusters.forCases(['r1:t'], new Date(0))).get('r1:t') ?? []).to.deep.equal([]);
-      await store.caseRuns.insertMany([caseRun(uploadId, 0), caseRun(uploadId, 1)]);
-      expect(await store.caseRuns.countByUpload(uploadId)).to.equal(2);
+      await store.caseRuns.insertBatch(runUpload(uploadId), [caseRun(0), caseRun(1)]);
+      await store.caseRuns.insertBatch(runUpload(uploadId), [caseRun(2)]);
+      expect(await store.caseRuns.countByUpload(uploadId)).to.equal(3);
+    });
+
+    it('failedBetween: a failed run of that test inside [start, end), not a passed one or another test', async () => {
+      const uploadId = randomUUID();
+      await store.caseRuns.insertBatch(runUpload(uploadId), [
+        caseRun(0, { caseId: 'r1:a', outcome: 'passed', at: at(HOUR), failureMessage: null, failureSummary: null, failureKey: null }),
+        caseRun(1, { caseId: 'r1:a', at: at(3 * HOUR) }),
+        caseRun(2, { caseId: 'r1:b', at: at(HOUR) }),
+      ]);
+      expect(await store.caseRuns.failedBetween(uploadId, 'r1:a', at(3 * HOUR), at(4 * HOUR))).to.equal(true);
+      expect(await store.caseRuns.failedBetween(uploadId, 'r1:a', at(0), at(3 * HOUR)), 'only the passed run is before').to.equal(false);
+      expect(await store.caseRuns.failedBetween(uploadId, 'r1:b', at(HOUR), at(HOUR + 1))).to.equal(true);
+      expect(await store.caseRuns.failedBetween(uploadId, 'r1:b', at(2 * HOUR), LATER)).to.equal(false);
+      expect(await store.caseRuns.failedBetween(randomUUID(), 'r1:b', T0, LATER)).to.equal(false);
+    });
+
+    it('hour counters: read per test since a time, across hours, weeks and parts; failing ones per hour; outcomes per upload', async () => {
+      const [a, b] = [randomUUID(), randomUUID()];
+      const week = 7 * 24 * HOUR;
+      const row = (caseId: string, hourMs: number, failed: number) => ({
+        caseId,
+        hour: at(hourMs),
+        passed: 1,
+        failed,
+        skipped: 0,
+        firstFailureAt: failed ? at(hourMs + 60_000) : null,
+        lastFailureAt: failed ? at(hourMs + 120_000) : null,
+        lastRunAt: at(hourMs + 120_000),
+        firstPassAt: at(hourMs + 1000),
+      });
+      // Upload a: two parts, one spanning two hours; upload b: a week later, on a PR.
+      await store.buckets.insert(bucketUpload(a), 0, [row('r1:x', 0, 1), row('r1:y', 0, 0), row('r1:x', HOUR, 0)]);
+      await store.buckets.insert(bucketUpload(a), 1, [row('r1:z', 0, 2)]);
+      await store.buckets.insert(bucketUpload(b, 42), 0, [row('r1:x', week, 1)]);
+
+      const all = await store.buckets.forCases(['r1:x', 'r1:z', 'r1:none'], T0, at(week + HOUR));
+      const x = (all.get('r1:x') ?? []).sort((p, q) => p.hour.getTime() - q.hour.getTime());
+      expect(x.map((bucket) => [bucket.hour.getTime() - T0.getTime(), bucket.failed, bucket.failedPrs])).to.deep.equal([
+        [0, 1, []],
+        [HOUR, 0, []],
+        [week, 1, [42]],
+      ]);
+      expect(x[0]).to.deep.include({ branch: 'main', branchClass: 'main', passed: 1, skipped: 0, firstFailureAt: at(60_000), lastFailureAt: at(120_000), lastRunAt: at(120_000) });
+      expect(x[1]).to.deep.include({ firstFailureAt: null, lastFailureAt: null });
+      expect(all.get('r1:z')?.map((bucket) => bucket.failed)).to.deep.equal([2]);
+      expect(all.has('r1:none')).to.equal(false);
+      expect(all.has('r1:y'), 'a test not asked for').to.equal(false);
+      const recent = await store.buckets.forCases(['r1:x'], at(HOUR), at(week));
+      expect(recent.get('r1:x')?.map((bucket) => bucket.hour.getTime() - T0.getTime()).sort((p, q) => p - q)).to.deep.equal([HOUR, week]);
+
+      const failing = await store.buckets.failingIn('r1', [T0.getTime(), T0.getTime() + HOUR]);
+      expect(failing.map((f) => [f.caseId, f.uploadId, f.firstFailureAt.getTime() - T0.getTime()]).sort()).to.deep.equal([
+        ['r1:x', a, 60_000],
+        ['r1:z', a, 60_000],
+      ]);
+      expect(await store.buckets.failingIn('r2', [T0.getTime()])).to.deep.equal([]);
+
+      const outcomes = await store.buckets.outcomesIn([a], ['r1:x', 'r1:z']);
+      expect(outcomes.map((o) => o.caseId).sort()).to.deep.equal(['r1:x', 'r1:x', 'r1:z']);
+      expect(outcomes.find((o) => o.caseId === 'r1:z')).to.deep.equal({ caseId: 'r1:z', firstFailureAt: at(60_000), firstPassAt: at(1000) });
+    });
+
+    it('runs and counters an earlier version stored one per document are moved into blocks once, also by two start-ups at once', async () => {
+      const db = getDb();
+      const uploadId = randomUUID();
+      const upload = { orgId: 'org1', repoId: 'r1', uploadId, sha: 'a'.repeat(40), branch: 'feature/x', branchClass: 'pr' as const, prNumber: 7, expiresAt: LATER };
+      // 1,001 runs, one lost to an old crash (sequence 3): blocks cut at 500 and at the gap.
+      const runs = Array.from({ length: 1002 }, (_, seq) => seq)
+        .filter((seq) => seq !== 3)
+        .map((seq) => ({
+          _id: `${uploadId}:${seq}`,
+          ...upload,
+          caseId: seq % 2 ? 'r1:odd' : 'r1:even',
+          testId: seq % 2 ? 'odd' : 'even',
+          attempt: 0,
+          outcome: seq === 1001 ? ('failed' as const) : ('passed' as const),
+          durationMs: 5,
+          at: at(seq),
+          failureMessage: seq === 1001 ? 'boom' : null,
+          failureSummary: null,
+          failureKey: null,
+        }));
+      await db.collection('flaky_runs').insertMany(runs);
+      const counter = (n: number, caseId: string, failed: number) => ({
+        _id: `${uploadId}:b${n}`, repoId: 'r1', caseId, span: 'x', uploadId, hour: at(n * HOUR), branch: 'feature/x', branchClass: 'pr',
+        passed: 1, failed, skipped: 0, firstFailureAt: failed ? at(n * HOUR + 5) : null, lastFailureAt: failed ? at(n * HOUR + 9) : null,
+        lastRunAt: at(n * HOUR + 9), firstPassAt: at(n * HOUR + 1), failedPrs: failed ? [7] : [], expiresAt: new Date(n * HOUR + T0.getTime() + 86_400_000 * 30),
+        ...(failed ? { failKey: `r1|${at(n * HOUR).getTime()}` } : {}),
+      });
+      await db.collection('flaky_test_hours').insertMany([counter(0, 'r1:odd', 0), counter(1, 'r1:odd', 1), counter(150, 'r1:even', 0)]);
+
+      await Promise.all([ensureIndexes(createFlakyStore(db)), ensureIndexes(createFlakyStore(db))]);
+      await ensureIndexes(store);
+      expect(await db.collection('flaky_runs').countDocuments({})).to.equal(0);
+      expect(await db.collection('flaky_test_hours').countDocuments({})).to.equal(0);
+      expect(await store.caseRuns.countByUpload(uploadId)).to.equal(1001);
+      expect(await store.caseRuns.failedIn([uploadId])).to.deep.equal([{ caseId: 'r1:odd', testId: 'odd' }]);
+      expect(await store.caseRuns.failedBetween(uploadId, 'r1:odd', at(1001), at(1002))).to.equal(true);
+      const buckets = await store.buckets.forCases(['r1:odd', 'r1:even'], T0, at(200 * HOUR));
+      expect(buckets.get('r1:odd')?.map((b) => [b.hour.getTime() - T0.getTime(), b.failed, b.failedPrs, b.firstFailureAt?.getTime()])).to.have.deep.members([
+        [0, 0, [], undefined],
+        [HOUR, 1, [7], at(HOUR + 5).getTime()],
+      ]);
+      expect(buckets.get('r1:even')?.map((b) => b.hour.getTime() - T0.getTime())).to.deep.equal([150 * HOUR]);
+      expect((await store.buckets.failingIn('r1', [at(HOUR).getTime()])).map((f) => f.caseId)).to.deep.equal(['r1:odd']);
     });
 
     it('failedIn: the distinct tests with a failed run in these uploads', async () => {
       const [a, b] = [randomUUID(), randomUUID()];
-      const passed = { ...caseRun(a, 2), caseId: 'r1:p', testId: 'p', outcome: 'passed' as const };
-      const other = { ...caseRun(b, 0), caseId: 'r1:u', testId: 'u' };
-      await store.caseRuns.insertMany([caseRun(a, 0), caseRun(a, 1), passed, other]);
+      await store.caseRuns.insertBatch(runUpload(a), [caseRun(0), caseRun(1), caseRun(2, { caseId: 'r1:p', outcome: 'passed' })]);
+      await store.caseRuns.insertBatch(runUpload(b), [caseRun(0, { caseId: 'r1:u' })]);
       const failed = await store.caseRuns.failedIn([a, b]);
       expect(failed.sort((x, y) => (x.caseId < y.caseId ? -1 : 1))).to.deep.equal([
         { caseId: 'r1:t', testId: 't' },

@@ -12,7 +12,7 @@ import type { UploadRepository } from '../store/upload-repository.js';
 export interface IngestRepositories {
   repos: Pick<FlakyRepoRepository, 'ensure' | 'findById'>;
   tests: Pick<TestCaseRepository, 'findByIds' | 'insertNew' | 'refreshSeen'>;
-  caseRuns: Pick<CaseRunRepository, 'insertMany' | 'deleteByUpload'>;
+  caseRuns: Pick<CaseRunRepository, 'insertBatch' | 'deleteByUpload'>;
   uploads: Pick<UploadRepository, 'insert' | 'finish' | 'includedForRetry' | 'deleteUnfinished'>;
   buckets: Pick<HourBucketRepository, 'insert' | 'outcomesIn' | 'deleteByUpload'>;
   clusters: Pick<FailureClusterRepository, 'insert' | 'deleteByUpload'>;

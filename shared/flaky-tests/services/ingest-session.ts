@@ -14,9 +14,9 @@ import { invalid } from '../../errors.js';
 import type { Logger } from '../../logging.js';
 import { isGzip, openReport, parseJUnit, type ByteSource, type JUnitIssue } from '../formats/junit/index.js';
 import type { FlakyRepo } from '../store/repo-settings-repository.js';
-import type { StoredCaseRun } from '../store/case-run-repository.js';
+import type { CaseRunRow, CaseRunUpload } from '../store/case-run-repository.js';
 import { caseIdOf, type SeenRefresh, type SeenTest, type TestCase } from '../store/test-case-repository.js';
-import type { BucketDelta } from '../store/hour-bucket-repository.js';
+import type { BucketRow, BucketUpload } from '../store/hour-bucket-repository.js';
 import type { ClusterDelta } from '../store/failure-cluster-repository.js';
 import type { DetectionWrite } from '../store/retry-detection-repository.js';
 import type { UploadFileSummary, UploadIssue, UploadResult } from '../store/upload-repository.js';
@@ -60,10 +60,12 @@ export class IngestSession {
   private readonly accumulator: UploadAccumulator;
   private readonly files: UploadFileSummary[] = [];
   private readonly warnings: UploadIssue[] = [];
-  private batch: StoredCaseRun[] = [];
+  private batch: CaseRunRow[] = [];
   private seq = 0;
-  /** Numbers the counter documents this upload writes (short, unique ids). */
+  /** Numbers the cluster documents this upload writes (short, unique ids). */
   private docSeq = 0;
+  private readonly runUpload: CaseRunUpload;
+  private readonly bucketUpload: BucketUpload;
   /** Decompressed report bytes the upload may still read (one budget for all its reports). */
   private reportBytesLeft: number;
   private codeowners: Codeowners | null = null;
@@ -97,6 +99,24 @@ export class IngestSession {
       mergeQueuePatterns: repo.detection.mergeQueuePatterns,
       gitlabMergeRequestEventType: meta.gitlabMergeRequestEventType ?? null,
     });
+    this.runUpload = {
+      orgId: org.id,
+      repoId: repo.id,
+      uploadId,
+      sha: meta.sha,
+      branch: meta.branch,
+      branchClass: this.branchClass,
+      prNumber: meta.prNumber,
+      expiresAt: this.expiresAt,
+    };
+    this.bucketUpload = {
+      repoId: repo.id,
+      uploadId,
+      branch: meta.branch,
+      branchClass: this.branchClass,
+      prNumber: meta.prNumber,
+      retentionMs: deps.settings.retentionDays * DAY_MS,
+    };
   }
 
   /** Drops what an earlier, interrupted attempt at this upload wrote (nothing, usually). */
@@ -187,18 +207,10 @@ export class IngestSession {
     return summary;
   }
 
-  private caseRun(run: AccumulatedRun): StoredCaseRun {
+  private caseRun(run: AccumulatedRun): CaseRunRow {
     return {
-      id: `${this.uploadId}:${this.seq++}`,
-      orgId: this.org.id,
-      repoId: this.repo.id,
+      seq: this.seq++,
       caseId: caseIdOf(this.repo.id, run.testId),
-      testId: run.testId,
-      uploadId: this.uploadId,
-      sha: this.meta.sha,
-      branch: this.meta.branch,
-      branchClass: this.branchClass,
-      prNumber: this.meta.prNumber,
       attempt: run.attempt,
       outcome: run.outcome,
       durationMs: run.durationMs,
@@ -206,7 +218,6 @@ export class IngestSession {
       failureMessage: run.failureMessage,
       failureSummary: run.failureSummary,
       failureKey: run.failureKey,
-      expiresAt: this.expiresAt,
     };
   }
 
@@ -214,7 +225,7 @@ export class IngestSession {
     if (this.batch.length === 0) return;
     const batch = this.batch;
     this.batch = [];
-    await this.deps.store.caseRuns.insertMany(batch);
+    await this.deps.store.caseRuns.insertBatch(this.runUpload, batch);
   }
 
   /**
@@ -256,8 +267,9 @@ export class IngestSession {
     const all = this.accumulator.tests();
     const code = { sha: this.meta.sha, tree: this.link?.tree ?? null };
     const priorUploads = excluded ? [] : await store.uploads.includedForRetry(this.repo.id, code, this.uploadId);
+    const earlier = await this.earlierOutcomes(priorUploads, all);
     let statusChanges = 0;
-    for (let i = 0; i < all.length; i += WRITE_BATCH) statusChanges += await this.storeChunk(all.slice(i, i + WRITE_BATCH), excluded, priorUploads);
+    for (let i = 0; i < all.length; i += WRITE_BATCH) statusChanges += await this.storeChunk(i / WRITE_BATCH, all.slice(i, i + WRITE_BATCH), excluded, earlier);
     await store.uploads.finish(this.uploadId, { state: 'complete', counts: totals, excluded, files: this.files, warnings: this.warnings });
     this.deps.logger.info(
       { uploadId: this.uploadId, repoId: this.repo.id, runs: totals.runs, tests: totals.tests, excluded, statusChanges },
@@ -266,16 +278,16 @@ export class IngestSession {
     return { uploadId: this.uploadId, repoId: this.repo.id, counts: totals, excluded, files: this.files, warnings: this.warnings, statusChanges };
   }
 
-  private async storeChunk(chunk: readonly TestTally[], excluded: boolean, priorUploads: readonly string[]): Promise<number> {
+  private async storeChunk(part: number, chunk: readonly TestTally[], excluded: boolean, earlier: ReadonlyMap<string, CommitOutcomes>): Promise<number> {
     const store = this.deps.store;
     const caseIds = chunk.map((t) => caseIdOf(this.repo.id, t.testId));
     const known = new Map((await store.tests.findByIds(caseIds)).map((t) => [t.id, t]));
     await store.tests.insertNew(chunk.filter((t) => !known.has(caseIdOf(this.repo.id, t.testId))).map((t) => this.seenTest(t)));
     const evaluated = excluded ? [] : chunk.filter((t) => t.lastOutcome !== null);
     if (!excluded) {
-      await store.buckets.insert(chunk.flatMap((t) => this.bucketDeltas(t)));
+      await store.buckets.insert(this.bucketUpload, part, chunk.flatMap((t) => this.bucketRows(t)));
       await store.clusters.insert(chunk.flatMap((t) => this.clusterDeltas(t)));
-      await store.detections.record(await this.retryDetections(evaluated, priorUploads));
+      await store.detections.record(this.retryDetections(evaluated, earlier));
     }
     // What the upload says about known tests, where it differs enough to be worth a write.
     const refresh = new Map<string, SeenRefresh>();
@@ -351,17 +363,11 @@ export class IngestSession {
     return seen.lastRunAt.getTime() - stored.lastRunAt.getTime() > SEEN_REFRESH_MS;
   }
 
-  private bucketDeltas(t: TestTally): BucketDelta[] {
-    const failedPrs = this.meta.prNumber !== null ? [this.meta.prNumber] : [];
+  private bucketRows(t: TestTally): BucketRow[] {
     const caseId = caseIdOf(this.repo.id, t.testId);
     return t.hours.map((h) => ({
-      id: `${this.uploadId}:b${this.docSeq++}`,
-      repoId: this.repo.id,
       caseId,
-      uploadId: this.uploadId,
       hour: new Date(h.hour),
-      branch: this.meta.branch,
-      branchClass: this.branchClass,
       passed: h.passed,
       failed: h.failed,
       skipped: h.skipped,
@@ -369,8 +375,6 @@ export class IngestSession {
       lastFailureAt: h.lastFailureAt === null ? null : new Date(h.lastFailureAt),
       lastRunAt: h.lastRunAt === null ? null : new Date(h.lastRunAt),
       firstPassAt: h.firstPassAt === null ? null : new Date(h.firstPassAt),
-      failedPrs: h.failed > 0 ? failedPrs : [],
-      expiresAt: new Date(h.hour + this.deps.settings.retentionDays * DAY_MS),
     }));
   }
 
@@ -390,18 +394,20 @@ export class IngestSession {
     }));
   }
 
-  /** Pass-on-retry: this upload's outcomes merged with earlier included uploads of the same code (commit or test-branch tree). */
-  private async retryDetections(tests: readonly TestTally[], priorUploads: readonly string[]): Promise<DetectionWrite[]> {
-    if (tests.length === 0) return [];
+  /** Outcomes of the tests in earlier included uploads of the same code (commit or test-branch tree), read once per upload. */
+  private async earlierOutcomes(priorUploads: readonly string[], tests: readonly TestTally[]): Promise<Map<string, CommitOutcomes>> {
     const earlier = new Map<string, CommitOutcomes>();
-    const prior = await this.deps.store.buckets.outcomesIn(
-      priorUploads,
-      tests.map((t) => caseIdOf(this.repo.id, t.testId)),
-    );
-    for (const p of prior) {
+    if (priorUploads.length === 0) return earlier;
+    const caseIds = tests.filter((t) => t.lastOutcome !== null).map((t) => caseIdOf(this.repo.id, t.testId));
+    for (const p of await this.deps.store.buckets.outcomesIn(priorUploads, caseIds)) {
       const o: CommitOutcomes = { firstFailAt: p.firstFailureAt?.getTime() ?? null, firstPassAt: p.firstPassAt?.getTime() ?? null };
       earlier.set(p.caseId, mergeCommitOutcomes(earlier.get(p.caseId) ?? { firstFailAt: null, firstPassAt: null }, o));
     }
+    return earlier;
+  }
+
+  /** Pass-on-retry: this upload's outcomes merged with those of earlier uploads of the same code. */
+  private retryDetections(tests: readonly TestTally[], earlier: ReadonlyMap<string, CommitOutcomes>): DetectionWrite[] {
     const out: DetectionWrite[] = [];
     for (const t of tests) {
       const caseId = caseIdOf(this.repo.id, t.testId);

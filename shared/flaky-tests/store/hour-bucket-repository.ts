@@ -1,31 +1,71 @@
 // Per-test counters of detection-eligible runs by clock hour and branch: what the monitors, the
 // failure rates and list-failing-tests read, so no read ever scans runs. Each upload inserts its
-// own counter documents (one per test and hour it touched) — insert-only, so concurrent uploads
-// never contend and nothing is read-modified-written; readers sum them. `failKey`
-// ("<repoId>|<hour ms>") exists only on documents with failures, so list-failing-tests reads just
-// the failing counters of the hours in its window.
+// own counters — insert-only, so concurrent uploads never contend and nothing is
+// read-modified-written; readers sum them.
 //
-// Reads of one test's counters "since T" go through `span` ("<caseId>|<week number>"): an equality
-// key, so the embedded database (whose planner uses equality only) reads the two or three weeks a
-// window touches instead of the test's whole retained history; MongoDB serves it from the
-// (span, hour) index.
+// An upload's counters are stored in blocks: one document per hour and part of the upload (the
+// ingest writes its tests in parts of a few hundred), the upload's fields once and each test's
+// counters as columns, so a counter costs a few array slots instead of a document
+// (docs/decisions.md, "Flaky runs and hour counters are stored in blocks").
+//
+// Reads of one test's counters "since T" go through `spans` ("<caseId>|<week number>" of each
+// row): an equality key, so the embedded database (whose planner uses equality only) reads the
+// blocks of the two or three weeks a window touches instead of the test's whole retained
+// history; MongoDB serves it from the multikey (spans, hour) index. `failKey` ("<repoId>|<hour
+// ms>") exists only on blocks with a failure, so list-failing-tests reads just those.
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
+import type { BranchClass } from '../domain/branch-class.js';
 import type { HourBucket } from '../domain/detection/types.js';
+import { moveLegacyCounters } from './legacy-records.js';
 
-/** One upload's counters for one test, hour and branch: the domain's bucket plus where it belongs. */
-export type BucketDelta = HourBucket & {
-  /** Unique per document; the writer numbers its documents (`<uploadId>:b<n>`). */
-  id: string;
+/** What every counter of one upload shares. */
+export interface BucketUpload {
   repoId: string;
-  caseId: string;
   uploadId: string;
+  branch: string;
+  branchClass: BranchClass;
+  /** The upload's pull request: a failing counter lists it in `failedPrs`. */
+  prNumber: number | null;
+  /** Counters expire this long after their hour. */
+  retentionMs: number;
+}
+
+/** One test's counters for one clock hour of the upload. */
+export interface BucketRow {
+  caseId: string;
+  /** Start of the clock hour (UTC). */
+  hour: Date;
+  passed: number;
+  failed: number;
+  skipped: number;
+  firstFailureAt: Date | null;
+  lastFailureAt: Date | null;
+  lastRunAt: Date | null;
   /** First passed run (pass-on-retry across uploads pairs it with a failure). */
   firstPassAt: Date | null;
+}
+
+/** Times as milliseconds after the block's hour (small integers), null when there is none. */
+type Offsets = (number | null)[];
+
+type BucketBlockDoc = StoredDoc & {
+  repoId: string;
+  uploadId: string;
+  hour: Date;
+  branch: string;
+  branchClass: BranchClass;
+  prNumber: number | null;
+  spans: string[];
+  passed: number[];
+  failed: number[];
+  skipped: number[];
+  firstFailureAt: Offsets;
+  lastFailureAt: Offsets;
+  lastRunAt: Offsets;
+  firstPassAt: Offsets;
+  failKey?: string;
   expiresAt: Date;
 };
-
-type BucketDoc = StoredDoc &
-  HourBucket & { repoId: string; caseId: string; span: string; uploadId: string; firstPassAt: Date | null; failKey?: string; expiresAt: Date };
 
 export interface FailingBucket {
   caseId: string;
@@ -36,40 +76,89 @@ export interface FailingBucket {
 }
 
 export const BUCKET_INDEXES: IndexSpec[] = [
-  { key: { span: 1, hour: 1 }, name: 'span_hour', comment: 'detection evidence, failure rates and PR counts of a set of tests since a time' },
+  { key: { spans: 1, hour: 1 }, name: 'spans_hour', comment: 'detection evidence, failure rates and PR counts of a set of tests since a time' },
   { key: { uploadId: 1 }, name: 'upload', comment: 'pass-on-retry across uploads: outcomes of earlier uploads of the same commit; dropping an interrupted ingest' },
-  { key: { failKey: 1 }, name: 'fail_key', comment: 'list-failing-tests: buckets with failures in the hours of a window' },
+  { key: { failKey: 1 }, name: 'fail_key', comment: 'list-failing-tests: blocks with failures in the hours of a window' },
   { key: { expiresAt: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0, comment: 'retention (FLAKY_RETENTION_DAYS)' },
 ];
 
-const IN_CHUNK = 20;
-const SPAN_MS = 7 * 24 * 3_600_000;
+export const BUCKET_COLLECTION = 'flaky_hour_blocks';
+
+/** Tests per read: the keys of one read are this many tests times the weeks of the window. */
+const READ_CHUNK = 500;
+const HOUR_MS = 3_600_000;
+const SPAN_MS = 7 * 24 * HOUR_MS;
 const spanOf = (caseId: string, hourMs: number) => `${caseId}|${Math.floor(hourMs / SPAN_MS)}`;
+const caseOfSpan = (span: string) => span.slice(0, span.lastIndexOf('|'));
 
 export const failKeyOf = (repoId: string, hour: Date | number) => `${repoId}|${typeof hour === 'number' ? hour : hour.getTime()}`;
 
-const toBucket = (d: BucketDoc): HourBucket & { caseId: string } => ({
-  caseId: d.caseId,
-  hour: d.hour,
-  branch: d.branch,
-  branchClass: d.branchClass,
-  passed: d.passed,
-  failed: d.failed,
-  skipped: d.skipped,
-  firstFailureAt: d.firstFailureAt ?? null,
-  lastFailureAt: d.lastFailureAt ?? null,
-  lastRunAt: d.lastRunAt ?? null,
-  failedPrs: d.failedPrs ?? [],
-});
+const offset = (at: Date | null, hourMs: number) => (at === null ? null : at.getTime() - hourMs);
+const timeAt = (offsets: Offsets, i: number, hourMs: number): Date | null => {
+  const o = offsets[i];
+  return o === null || o === undefined ? null : new Date(hourMs + o);
+};
+
+/** The blocks of one part of an upload: its rows grouped by hour. */
+export function bucketBlocksOf(upload: BucketUpload, part: number, rows: readonly BucketRow[]): BucketBlockDoc[] {
+  const byHour = new Map<number, BucketRow[]>();
+  for (const r of rows) {
+    const h = r.hour.getTime();
+    const list = byHour.get(h);
+    if (list) list.push(r);
+    else byHour.set(h, [r]);
+  }
+  return [...byHour].map(([h, list]) => {
+    const doc: BucketBlockDoc = {
+      _id: `${upload.uploadId}:h${part}:${h}`,
+      repoId: upload.repoId,
+      uploadId: upload.uploadId,
+      hour: new Date(h),
+      branch: upload.branch,
+      branchClass: upload.branchClass,
+      prNumber: upload.prNumber,
+      spans: list.map((r) => spanOf(r.caseId, h)),
+      passed: list.map((r) => r.passed),
+      failed: list.map((r) => r.failed),
+      skipped: list.map((r) => r.skipped),
+      firstFailureAt: list.map((r) => offset(r.firstFailureAt, h)),
+      lastFailureAt: list.map((r) => offset(r.lastFailureAt, h)),
+      lastRunAt: list.map((r) => offset(r.lastRunAt, h)),
+      firstPassAt: list.map((r) => offset(r.firstPassAt, h)),
+      expiresAt: new Date(h + upload.retentionMs),
+    };
+    if (list.some((r) => r.failed > 0)) doc.failKey = failKeyOf(upload.repoId, h);
+    return doc;
+  });
+}
+
+function bucketAt(block: BucketBlockDoc, i: number): HourBucket {
+  const h = block.hour.getTime();
+  const failed = block.failed[i] as number;
+  return {
+    hour: block.hour,
+    branch: block.branch,
+    branchClass: block.branchClass,
+    passed: block.passed[i] as number,
+    failed,
+    skipped: block.skipped[i] as number,
+    firstFailureAt: timeAt(block.firstFailureAt, i, h),
+    lastFailureAt: timeAt(block.lastFailureAt, i, h),
+    lastRunAt: timeAt(block.lastRunAt, i, h),
+    failedPrs: failed > 0 && block.prNumber !== null ? [block.prNumber] : [],
+  };
+}
 
 export class HourBucketRepository {
-  private readonly col: DocCollection<BucketDoc>;
-  constructor(db: Database) {
-    this.col = db.collection<BucketDoc>('flaky_test_hours');
+  private readonly col: DocCollection<BucketBlockDoc>;
+  constructor(private readonly db: Database) {
+    this.col = db.collection<BucketBlockDoc>(BUCKET_COLLECTION);
   }
 
+  /** Creates the indexes and moves counters an earlier version stored one per document into blocks. */
   async ensureIndexes(): Promise<void> {
     await this.col.createIndexes(BUCKET_INDEXES);
+    await moveLegacyCounters(this.db, (upload, part, rows) => this.insert(upload, part, rows));
   }
 
   /** Drops the counters an interrupted attempt at processing the upload wrote. */
@@ -77,51 +166,32 @@ export class HourBucketRepository {
     await this.col.deleteMany({ uploadId });
   }
 
-  async insert(deltas: readonly BucketDelta[]): Promise<void> {
-    if (deltas.length === 0) return;
-    const docs: BucketDoc[] = deltas.map((d) => {
-      const doc: BucketDoc = {
-        _id: d.id,
-        repoId: d.repoId,
-        caseId: d.caseId,
-        span: spanOf(d.caseId, d.hour.getTime()),
-        uploadId: d.uploadId,
-        hour: d.hour,
-        branch: d.branch,
-        branchClass: d.branchClass,
-        passed: d.passed,
-        failed: d.failed,
-        skipped: d.skipped,
-        firstFailureAt: d.firstFailureAt,
-        lastFailureAt: d.lastFailureAt,
-        lastRunAt: d.lastRunAt,
-        firstPassAt: d.firstPassAt,
-        failedPrs: d.failedPrs,
-        expiresAt: d.expiresAt,
-      };
-      if (d.failed > 0) doc.failKey = failKeyOf(d.repoId, d.hour);
-      return doc;
-    });
-    await this.col.insertMany(docs, { ordered: false });
+  /** Stores one part of an upload's counters (numbered by the writer: the same part twice is a duplicate key). */
+  async insert(upload: BucketUpload, part: number, rows: readonly BucketRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.col.insertMany(bucketBlocksOf(upload, part, rows), { ordered: false });
   }
 
   /** Buckets of these tests in [since, until]; `until` is the caller's now (bounds the spans read). */
   async forCases(caseIds: readonly string[], since: Date, until: Date): Promise<Map<string, HourBucket[]>> {
     const out = new Map<string, HourBucket[]>();
     // Runs may be filed a few minutes ahead of the clock (skew), so the next hour is included.
-    const last = until.getTime() + 3_600_000;
-    const spans: number[] = [];
-    for (let w = Math.floor(since.getTime() / SPAN_MS); w <= Math.floor(last / SPAN_MS); w++) spans.push(w);
-    // Small `$in` lists: the embedded database tests the list against every candidate document.
-    const perQuery = Math.max(1, Math.floor(IN_CHUNK / Math.max(1, spans.length)));
-    for (let i = 0; i < caseIds.length; i += perQuery) {
-      const keys = caseIds.slice(i, i + perQuery).flatMap((c) => spans.map((w) => `${c}|${w}`));
-      const docs = await this.col.find({ span: { $in: keys }, hour: { $gte: since, $lte: new Date(last) } });
-      for (const d of docs) {
-        const b = toBucket(d);
-        const list = out.get(b.caseId);
-        if (list) list.push(b);
-        else out.set(b.caseId, [b]);
+    const last = until.getTime() + HOUR_MS;
+    const weeks: number[] = [];
+    for (let w = Math.floor(since.getTime() / SPAN_MS); w <= Math.floor(last / SPAN_MS); w++) weeks.push(w);
+    for (let i = 0; i < caseIds.length; i += READ_CHUNK) {
+      const keys = caseIds.slice(i, i + READ_CHUNK).flatMap((c) => weeks.map((w) => `${c}|${w}`));
+      const wanted = new Set(keys);
+      const blocks = await this.col.find({ spans: { $in: keys }, hour: { $gte: since, $lte: new Date(last) } });
+      for (const block of blocks) {
+        block.spans.forEach((span, row) => {
+          if (!wanted.has(span)) return;
+          const caseId = caseOfSpan(span);
+          const bucket = bucketAt(block, row);
+          const list = out.get(caseId);
+          if (list) list.push(bucket);
+          else out.set(caseId, [bucket]);
+        });
       }
     }
     return out;
@@ -130,23 +200,41 @@ export class HourBucketRepository {
   /** Earliest failed and passed run of these tests in these uploads (pass-on-retry across uploads). */
   async outcomesIn(uploadIds: readonly string[], caseIds: readonly string[]): Promise<{ caseId: string; firstFailureAt: Date | null; firstPassAt: Date | null }[]> {
     if (uploadIds.length === 0 || caseIds.length === 0) return [];
-    const docs = await this.col.find(
-      { uploadId: { $in: [...uploadIds] }, caseId: { $in: [...caseIds] } },
-      { projection: { caseId: 1, firstFailureAt: 1, firstPassAt: 1 } },
-    );
-    return docs.map((d) => ({ caseId: d.caseId, firstFailureAt: d.firstFailureAt ?? null, firstPassAt: d.firstPassAt ?? null }));
+    const wanted = new Set(caseIds);
+    const blocks = await this.col.find({ uploadId: { $in: [...uploadIds] } }, { projection: { hour: 1, spans: 1, firstFailureAt: 1, firstPassAt: 1 } });
+    const out: { caseId: string; firstFailureAt: Date | null; firstPassAt: Date | null }[] = [];
+    for (const block of blocks) {
+      const h = block.hour.getTime();
+      block.spans.forEach((span, row) => {
+        const caseId = caseOfSpan(span);
+        if (wanted.has(caseId)) out.push({ caseId, firstFailureAt: timeAt(block.firstFailureAt, row, h), firstPassAt: timeAt(block.firstPassAt, row, h) });
+      });
+    }
+    return out;
   }
 
-  /** Buckets with failures in the given hours of a repository. */
+  /** Counters with failures in the given hours of a repository. */
   async failingIn(repoId: string, hours: readonly number[]): Promise<FailingBucket[]> {
     const out: FailingBucket[] = [];
-    // A day of hours per query keeps the `$in` list (tested per candidate by the embedded database) short.
-    for (let i = 0; i < hours.length; i += 24) {
-      const docs = await this.col.find(
-        { failKey: { $in: hours.slice(i, i + 24).map((h) => failKeyOf(repoId, h)) } },
-        { projection: { caseId: 1, uploadId: 1, hour: 1, firstFailureAt: 1, lastFailureAt: 1 } },
+    // A week of hours per read keeps each answer modest.
+    for (let i = 0; i < hours.length; i += 168) {
+      const blocks = await this.col.find(
+        { failKey: { $in: hours.slice(i, i + 168).map((h) => failKeyOf(repoId, h)) } },
+        { projection: { uploadId: 1, hour: 1, spans: 1, failed: 1, firstFailureAt: 1, lastFailureAt: 1 } },
       );
-      for (const d of docs) out.push({ caseId: d.caseId, uploadId: d.uploadId, hour: d.hour, firstFailureAt: d.firstFailureAt as Date, lastFailureAt: d.lastFailureAt as Date });
+      for (const block of blocks) {
+        const h = block.hour.getTime();
+        block.failed.forEach((failed, row) => {
+          if (failed === 0) return;
+          out.push({
+            caseId: caseOfSpan(block.spans[row] as string),
+            uploadId: block.uploadId,
+            hour: block.hour,
+            firstFailureAt: timeAt(block.firstFailureAt, row, h) as Date,
+            lastFailureAt: timeAt(block.lastFailureAt, row, h) as Date,
+          });
+        });
+      }
     }
     return out;
   }

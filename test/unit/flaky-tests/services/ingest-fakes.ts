@@ -12,9 +12,9 @@ import type { TestRunLinks } from '../../../../shared/flaky-tests/services/test-
 import { DEFAULT_FLAKY_SETTINGS } from '../../../../shared/flaky-tests/services/flaky-settings.js';
 import type { OrgRef } from '../../../../shared/flaky-tests/services/repo-resolver.js';
 import type { BundleUploadState } from '../../../../shared/flaky-tests/store/bundle-upload-repository.js';
-import type { StoredCaseRun } from '../../../../shared/flaky-tests/store/case-run-repository.js';
+import type { CaseRunRow, CaseRunUpload } from '../../../../shared/flaky-tests/store/case-run-repository.js';
 import type { ClusterDelta } from '../../../../shared/flaky-tests/store/failure-cluster-repository.js';
-import type { BucketDelta } from '../../../../shared/flaky-tests/store/hour-bucket-repository.js';
+import type { BucketRow, BucketUpload } from '../../../../shared/flaky-tests/store/hour-bucket-repository.js';
 import type { ReceivedUpload, UploadOutcome } from '../../../../shared/flaky-tests/store/received-upload-repository.js';
 import { NEVER_DUE, type FlakyRepo } from '../../../../shared/flaky-tests/store/repo-settings-repository.js';
 import type { DetectionWrite } from '../../../../shared/flaky-tests/store/retry-detection-repository.js';
@@ -34,9 +34,11 @@ function insertUnique<T>(map: Map<string, T>, id: string, value: T): void {
 export class FakeIngestStore implements IngestRepositories {
   readonly repoDocs = new Map<string, FlakyRepo>();
   readonly testDocs = new Map<string, TestCase>();
-  readonly caseRunDocs = new Map<string, StoredCaseRun>();
+  /** Runs by `<uploadId>:<seq>` (the real repository stores them in blocks). */
+  readonly caseRunDocs = new Map<string, CaseRunRow & { uploadId: string }>();
   readonly uploadDocs = new Map<string, Upload>();
-  readonly bucketDocs = new Map<string, BucketDelta>();
+  /** Counters by `<uploadId>:<part>:<hour>:<caseId>` (the real repository stores them in blocks). */
+  readonly bucketDocs = new Map<string, BucketRow & { uploadId: string }>();
   readonly clusterDocs = new Map<string, ClusterDelta>();
   readonly detectionDocs = new Map<string, DetectionWrite>();
   readonly receivedDocs = new Map<string, ReceivedUpload>();
@@ -107,14 +109,17 @@ export class FakeIngestStore implements IngestRepositories {
   };
 
   caseRuns: IngestRepositories['caseRuns'] = {
-    insertMany: async (runs: readonly StoredCaseRun[]) => {
+    insertBatch: async (upload: CaseRunUpload, runs: readonly CaseRunRow[]) => {
+      const store = (list: readonly CaseRunRow[]) => {
+        for (const r of list) insertUnique(this.caseRunDocs, `${upload.uploadId}:${r.seq}`, { ...r, uploadId: upload.uploadId });
+      };
       if (this.failNextCaseRunInsert) {
         this.failNextCaseRunInsert = false;
         // Half the batch lands, then the writer dies.
-        for (const r of runs.slice(0, Math.ceil(runs.length / 2))) insertUnique(this.caseRunDocs, r.id, r);
+        store(runs.slice(0, Math.ceil(runs.length / 2)));
         throw new Error('connection lost');
       }
-      for (const r of runs) insertUnique(this.caseRunDocs, r.id, r);
+      store(runs);
     },
     deleteByUpload: async (uploadId: string) => {
       for (const [id, r] of this.caseRunDocs) if (r.uploadId === uploadId) this.caseRunDocs.delete(id);
@@ -138,8 +143,8 @@ export class FakeIngestStore implements IngestRepositories {
   };
 
   buckets: IngestRepositories['buckets'] = {
-    insert: async (deltas: readonly BucketDelta[]) => {
-      for (const d of deltas) insertUnique(this.bucketDocs, d.id, d);
+    insert: async (upload: BucketUpload, part: number, rows: readonly BucketRow[]) => {
+      for (const r of rows) insertUnique(this.bucketDocs, `${upload.uploadId}:${part}:${r.hour.getTime()}:${r.caseId}`, { ...r, uploadId: upload.uploadId });
     },
     outcomesIn: async (uploadIds: readonly string[], caseIds: readonly string[]) =>
       [...this.bucketDocs.values()]

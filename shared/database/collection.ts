@@ -22,6 +22,13 @@ export interface FindOptions {
   skip?: number;
   limit?: number;
   projection?: Document;
+  /**
+   * The caller only reads the documents and builds its own values from them, never changing
+   * them or keeping their parts: the embedded database then hands out the documents it stores
+   * instead of copies (it never changes a stored document in place, so each one is consistent).
+   * MongoDB's results are fresh objects either way.
+   */
+  readOnly?: boolean;
 }
 
 export interface FindOneAndUpdateOptions {

@@ -68,6 +68,18 @@ forEachDatabase('database contract', (getDb) => {
       expect((await col().findOne({ _id: 'a' }))?.tags).to.deep.equal(['x']);
     });
 
+    it('answers a read-only find with the same documents, projected or not, and an update after it leaves them as they were', async () => {
+      await col().insertMany([{ _id: 'a', tags: ['x'], at: new Date(5), nested: { n: 1 } }, { _id: 'b', tags: ['y'], nested: { n: 2 } }]);
+      const plain = await col().find({}, { sort: { _id: 1 } });
+      const shared = await col().find({}, { sort: { _id: 1 }, readOnly: true });
+      expect(shared).to.deep.equal(plain);
+      expect(await col().find({ tags: 'x' }, { projection: { tags: 1 }, readOnly: true })).to.deep.equal([{ _id: 'a', tags: ['x'] }]);
+      expect(await col().find({}, { projection: { 'nested.n': 1, _id: 0 }, sort: { _id: 1 }, readOnly: true })).to.deep.equal([{ nested: { n: 1 } }, { nested: { n: 2 } }]);
+      await col().updateOne({ _id: 'a' }, { $push: { tags: 'z' }, $set: { 'nested.n': 9 } });
+      expect(shared[0], 'a stored document is replaced, never changed in place').to.deep.equal({ _id: 'a', tags: ['x'], at: new Date(5), nested: { n: 1 } });
+      expect(await col().findOne({ _id: 'a' })).to.deep.include({ tags: ['x', 'z'], nested: { n: 9 } });
+    });
+
     it('returns null and [] when nothing matches', async () => {
       expect(await col().findOne({ _id: 'missing' })).to.equal(null);
       expect(await col().find({ kind: 'none' })).to.deep.equal([]);

@@ -33,6 +33,27 @@ describe('flaky tests: detection', function () {
     expect((await unhealthy(svc, 'BROKEN')).tests).to.deep.equal([]);
   });
 
+  it("records each test's newest failure; a test stored without it learns it at its next evaluation; a quiet test that fails is evaluated", async () => {
+    const stored = svc.ctx.db.collection<{ _id: string; name: string; status: { value: string }; lastEvidenceAt?: Date | null }>('flaky_test_cases');
+    const evidence = async () => Object.fromEntries((await stored.find({})).map((t) => [t.name, t.lastEvidenceAt]));
+    await uploadOk(svc, { commit_sha: sha(500) }, [{ name: 'r.xml', data: junit({ a: 'f', b: 'p' }) }]);
+    const first = await evidence();
+    expect(first.a).to.be.instanceOf(Date);
+    expect(first.b).to.equal(null);
+
+    // As a version before the field stored them: both are evaluated again and learn it from their counters.
+    await stored.updateMany({}, { $unset: { lastEvidenceAt: '' } });
+    await uploadOk(svc, { commit_sha: sha(501) }, [{ name: 'r.xml', data: junit({ a: 'p', b: 'p' }) }]);
+    expect(await evidence()).to.deep.equal(first);
+
+    // b is quiet (healthy, no failure in its window): its failure now is evaluated and recorded.
+    for (let i = 0; i < 3; i++) await uploadOk(svc, { commit_sha: sha(502 + i) }, [{ name: 'r.xml', data: junit({ a: 'p', b: 'f' }) }]);
+    const last = await evidence();
+    expect(last.b).to.be.instanceOf(Date);
+    expect((await stored.findOne({ name: 'b' }))?.status.value, '3 failures in 5 runs').to.equal('flaky');
+    expect((await failing(svc, window().start, window().end)).tests.map((t) => t.name).sort()).to.deep.equal(['a', 'b']);
+  });
+
   it('retries inside one report (gotestsum --rerun-fails, Surefire flakyFailure) are pass-on-retry on a PR', async () => {
     await uploadOk(svc, { branch: 'feature/login', pr_number: 42, commit_sha: sha(42) }, [
       'flake-factory_gotestsum_rerun-fails.xml',

@@ -72,19 +72,21 @@ function includedFields(projection: Document): string[] | null {
   return withId && !fields.includes('_id') ? ['_id', ...fields] : fields;
 }
 
-function project(docs: Document[], projection: Document | undefined): Document[] {
-  if (!projection || Object.keys(projection).length === 0) return docs.map(deepCopy);
+/** Copies of the documents, projected; with `shared`, the stored values themselves (a read-only caller). */
+function project(docs: Document[], projection: Document | undefined, shared = false): Document[] {
+  const copy = shared ? <V>(value: V): V => value : deepCopy;
+  if (!projection || Object.keys(projection).length === 0) return shared ? docs : docs.map(deepCopy);
   // The common projection copies just its fields, not the whole document.
   const fields = includedFields(projection);
   if (fields) {
     return docs.map((doc) => {
       const out: Document = {};
-      for (const f of fields) if (f in doc) out[f] = deepCopy(doc[f] as unknown);
+      for (const f of fields) if (f in doc) out[f] = copy(doc[f] as unknown);
       return out;
     });
   }
   // mingo's projection may share sub-objects with its input, so copy its output.
-  return mingoFind(docs, {}, projection).all().map((d) => deepCopy(d as Document));
+  return mingoFind(docs, {}, projection).all().map((d) => copy(d as Document));
 }
 
 export class CollectionStore {
@@ -195,7 +197,7 @@ export class CollectionStore {
   }
 
   find(filter: unknown, options: FindOptions = {}): Document[] {
-    return project(this.select(assertFilter(filter), options), options.projection);
+    return project(this.select(assertFilter(filter), options), options.projection, options.readOnly === true);
   }
 
   /** A caller's copy of one stored document, projected. */

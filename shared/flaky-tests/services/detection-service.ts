@@ -4,14 +4,14 @@
 //  - the flaky-refresh job, for the tests whose `reevaluateAt` has passed (a pass-on-retry
 //    recovery, a failure leaving a window…), so statuses change with time; reads never write;
 //  - a configuration change, for every test of the repository.
-import { evaluateHealth, lookbackHours, sameHealth, DAY_MS, HOUR_MS, type StatusChange, type TestHealth } from '../domain/detection/index.js';
+import { evaluateHealth, isQuiet, lookbackHours, sameHealth, DAY_MS, HOUR_MS, type StatusChange, type TestEvidence, type TestHealth } from '../domain/detection/index.js';
 import type { FlakyStore } from '../store/flaky-store.js';
 import { NEVER_DUE, type FlakyRepo } from '../store/repo-settings-repository.js';
 import type { HealthWrite, SeenRefresh, TestCase } from '../store/test-case-repository.js';
 import { detectionEvents, NO_TEST_EVENTS, type TestEventSink } from './test-events.js';
 
-/** Tests per batch: small, because the embedded database tests `$in` lists per candidate document. */
-const CHUNK = 100;
+/** Tests per batch (the reads of one batch are a few queries). */
+const CHUNK = 500;
 const MAX_CAS_ROUNDS = 5;
 /** refreshDue never loops forever, whatever the data says. */
 /** Repositories refreshed per flaky-refresh run (the next run takes the rest). */
@@ -45,13 +45,18 @@ export class DetectionService {
       for (let round = 0; round < MAX_CAS_ROUNDS && pending.length > 0; round++) {
         const given = round === 0 && opts.loaded ? pending.map((id) => opts.loaded?.get(id)).filter((t): t is TestCase => t !== undefined) : [];
         const missing = pending.filter((id) => round > 0 || !opts.loaded?.has(id));
-        const tests = [...given, ...(await this.deps.store.tests.findByIds(missing))];
+        const all = [...given, ...(await this.deps.store.tests.findByIds(missing))];
+        // Quiet tests cannot change (detection/quiet.ts): only what the upload saw is stored.
+        const quiet = all.filter((t) => isQuiet(repo.detection, healthOf(t), newest(t.lastEvidenceAt, opts.seen?.get(t.id)?.lastEvidenceAt ?? null), now));
+        const quietIds = new Set(quiet.map((t) => t.id));
+        await this.deps.store.tests.refreshSeen(quiet.flatMap((t) => (opts.seen?.has(t.id) ? [{ caseId: t.id, seen: opts.seen.get(t.id) as SeenRefresh }] : [])));
+        const tests = quietIds.size === 0 ? all : all.filter((t) => !quietIds.has(t.id));
         const byId = new Map(tests.map((t) => [t.id, t]));
         const writes = (await this.compute(repo, tests, now)).filter((w) => {
           w.seen = opts.seen?.get(w.caseId);
           // Nothing to store: the common case of a healthy test that passed again.
           const t = byId.get(w.caseId) as TestCase;
-          return w.seen !== undefined || w.changes.length > 0 || !sameHealth({ status: t.status, monitors: t.monitors, reevaluateAt: t.reevaluateAt }, w.health);
+          return w.seen !== undefined || w.changes.length > 0 || w.evidenceAt !== undefined || !sameHealth(healthOf(t), w.health);
         });
         const lost = new Set(await this.deps.store.tests.saveHealth(writes));
         const saved = writes.filter((w) => w.changes.length > 0 && !lost.has(w.caseId));
@@ -105,7 +110,7 @@ export class DetectionService {
     ]);
     return tests.map((t) => {
       const evidence = { buckets: buckets.get(t.id) ?? [], detections: detections.get(t.id) ?? [] };
-      let health: TestHealth = { status: t.status, monitors: t.monitors, reevaluateAt: t.reevaluateAt };
+      let health: TestHealth = healthOf(t);
       const changes: StatusChange[] = [];
       for (let step = 0; step < MAX_REPLAY_STEPS && health.reevaluateAt && health.reevaluateAt.getTime() < now.getTime(); step++) {
         const r = evaluateHealth({ config, previous: health, evidence, now: health.reevaluateAt });
@@ -114,7 +119,26 @@ export class DetectionService {
       }
       const r = evaluateHealth({ config, previous: health, evidence, now });
       if (r.change) changes.push(r.change);
-      return { caseId: t.id, repoId: t.repoId, expectedVersion: t.version, health: r.health, changes };
+      const write: HealthWrite = { caseId: t.id, repoId: t.repoId, expectedVersion: t.version, health: r.health, changes };
+      // A test stored before `lastEvidenceAt` existed learns it from the evidence just read, which
+      // covers the lookback window: older evidence cannot matter to any monitor.
+      if (t.lastEvidenceAt === undefined) write.evidenceAt = newestEvidence(evidence);
+      return write;
     });
   }
+}
+
+const healthOf = (t: TestCase): TestHealth => ({ status: t.status, monitors: t.monitors, reevaluateAt: t.reevaluateAt });
+
+/** The later of two evidence times; undefined (unknown) stays unknown. */
+function newest(stored: Date | null | undefined, seen: Date | null): Date | null | undefined {
+  if (stored === undefined || seen === null) return stored;
+  return stored === null || stored < seen ? seen : stored;
+}
+
+function newestEvidence(evidence: TestEvidence): Date | null {
+  let last = -Infinity;
+  for (const b of evidence.buckets) if (b.lastFailureAt) last = Math.max(last, b.lastFailureAt.getTime());
+  for (const d of evidence.detections) last = Math.max(last, d.detectedAt.getTime());
+  return Number.isFinite(last) ? new Date(last) : null;
 }

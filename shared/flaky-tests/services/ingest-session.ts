@@ -29,7 +29,7 @@ import type { TestRunLink } from './test-run-links.js';
 
 const RUN_BATCH = 500;
 /** Tests per write batch: small, because the embedded database tests `$in` lists per candidate. */
-const WRITE_BATCH = 100;
+const WRITE_BATCH = 500;
 /**
  * lastRunAt (and so the inactivity expiry) of a known test is rewritten at most this often, so a
  * test passing on every upload costs no write; the expiry carries the same slack, so an idle
@@ -281,20 +281,34 @@ export class IngestSession {
   private async storeChunk(part: number, chunk: readonly TestTally[], excluded: boolean, earlier: ReadonlyMap<string, CommitOutcomes>): Promise<number> {
     const store = this.deps.store;
     const caseIds = chunk.map((t) => caseIdOf(this.repo.id, t.testId));
-    const known = new Map((await store.tests.findByIds(caseIds)).map((t) => [t.id, t]));
-    await store.tests.insertNew(chunk.filter((t) => !known.has(caseIdOf(this.repo.id, t.testId))).map((t) => this.seenTest(t)));
     const evaluated = excluded ? [] : chunk.filter((t) => t.lastOutcome !== null);
+    const detections = excluded ? [] : this.retryDetections(evaluated, earlier);
+    // The newest evidence (failure or detection) the upload brings each test: it keeps the test
+    // from counting as quiet (detection/quiet.ts). An excluded upload brings none.
+    const evidence = new Map<string, Date>();
+    if (!excluded) {
+      for (const t of chunk) {
+        const last = t.hours.reduce((m, h) => Math.max(m, h.lastFailureAt ?? -Infinity), -Infinity);
+        if (Number.isFinite(last)) evidence.set(caseIdOf(this.repo.id, t.testId), new Date(last));
+      }
+      for (const d of detections) {
+        const known = evidence.get(d.caseId);
+        if (!known || known < d.detectedAt) evidence.set(d.caseId, d.detectedAt);
+      }
+    }
+    const known = new Map((await store.tests.findByIds(caseIds)).map((t) => [t.id, t]));
+    await store.tests.insertNew(chunk.filter((t) => !known.has(caseIdOf(this.repo.id, t.testId))).map((t) => this.seenTest(t, evidence)));
     if (!excluded) {
       await store.buckets.insert(this.bucketUpload, part, chunk.flatMap((t) => this.bucketRows(t)));
       await store.clusters.insert(chunk.flatMap((t) => this.clusterDeltas(t)));
-      await store.detections.record(this.retryDetections(evaluated, earlier));
+      await store.detections.record(detections);
     }
     // What the upload says about known tests, where it differs enough to be worth a write.
     const refresh = new Map<string, SeenRefresh>();
     for (const t of chunk) {
       const caseId = caseIdOf(this.repo.id, t.testId);
       const stored = known.get(caseId);
-      const seen = this.seenRefresh(t);
+      const seen = this.seenRefresh(t, evidence);
       if (stored && this.needsRefresh(stored, seen)) refresh.set(caseId, seen);
     }
     const evaluatedIds = evaluated.map((t) => caseIdOf(this.repo.id, t.testId));
@@ -328,14 +342,15 @@ export class IngestSession {
     if (this.state !== 'open') throw new Error(`upload ${this.uploadId} is already ${this.state}`);
   }
 
-  private seenTest(t: TestTally): SeenTest {
+  private seenTest(t: TestTally, evidence: ReadonlyMap<string, Date>): SeenTest {
     let codeowners: string[] | null = null;
     if (this.codeowners) {
       const path = ownedPath(t);
       codeowners = path ? ownersOf(this.codeowners, path) : [];
     }
+    const caseId = caseIdOf(this.repo.id, t.testId);
     return {
-      caseId: caseIdOf(this.repo.id, t.testId),
+      caseId,
       orgId: this.org.id,
       repoId: this.repo.id,
       testId: t.testId,
@@ -349,17 +364,19 @@ export class IngestSession {
       firstRunAt: new Date(t.firstRunAt),
       lastRunAt: new Date(t.lastRunAt),
       expiresAt: new Date(t.lastRunAt + this.deps.settings.retentionDays * DAY_MS + SEEN_REFRESH_MS),
+      lastEvidenceAt: evidence.get(caseId) ?? null,
     };
   }
 
-  private seenRefresh(t: TestTally): SeenRefresh {
-    const s = this.seenTest(t);
-    return { codeowners: s.codeowners, fileHint: s.fileHint, lastRunAt: s.lastRunAt, expiresAt: s.expiresAt };
+  private seenRefresh(t: TestTally, evidence: ReadonlyMap<string, Date>): SeenRefresh {
+    const s = this.seenTest(t, evidence);
+    return { codeowners: s.codeowners, fileHint: s.fileHint, lastRunAt: s.lastRunAt, expiresAt: s.expiresAt, lastEvidenceAt: s.lastEvidenceAt };
   }
 
   private needsRefresh(stored: TestCase, seen: SeenRefresh): boolean {
     if (seen.codeowners && seen.codeowners.join('\n') !== stored.codeowners.join('\n')) return true;
     if (seen.fileHint !== null && seen.fileHint !== stored.fileHint) return true;
+    if (seen.lastEvidenceAt !== null && (stored.lastEvidenceAt === undefined || stored.lastEvidenceAt === null || stored.lastEvidenceAt < seen.lastEvidenceAt)) return true;
     return seen.lastRunAt.getTime() - stored.lastRunAt.getTime() > SEEN_REFRESH_MS;
   }
 

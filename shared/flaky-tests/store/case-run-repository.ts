@@ -134,7 +134,7 @@ export class CaseRunRepository {
 
   /** Whether this upload holds a failed run of the test in [start, end). */
   async failedBetween(uploadId: string, caseId: string, start: Date, end: Date): Promise<boolean> {
-    const blocks = await this.col.find({ uploadId, failedCaseIds: caseId }, { projection: { caseIds: 1, outcomes: 1, atBase: 1, atOffsets: 1 } });
+    const blocks = await this.col.find({ uploadId, failedCaseIds: caseId }, { projection: { caseIds: 1, outcomes: 1, atBase: 1, atOffsets: 1 }, readOnly: true });
     const [s, e] = [start.getTime(), end.getTime()];
     return blocks.some((b) =>
       b.caseIds.some((c, i) => {
@@ -148,7 +148,7 @@ export class CaseRunRepository {
   /** The distinct tests that failed at least once in these uploads. */
   async failedIn(uploadIds: readonly string[]): Promise<{ caseId: string; testId: string }[]> {
     if (uploadIds.length === 0) return [];
-    const blocks = await this.col.find({ uploadId: { $in: [...uploadIds] } }, { projection: { _id: 0, repoId: 1, failedCaseIds: 1 } });
+    const blocks = await this.col.find({ uploadId: { $in: [...uploadIds] } }, { projection: { _id: 0, repoId: 1, failedCaseIds: 1 }, readOnly: true });
     const seen = new Map<string, { caseId: string; testId: string }>();
     for (const b of blocks) {
       for (const caseId of b.failedCaseIds) if (!seen.has(caseId)) seen.set(caseId, { caseId, testId: caseId.slice(b.repoId.length + 1) });
@@ -161,7 +161,7 @@ export class CaseRunRepository {
   }
 
   async countByUpload(uploadId: string): Promise<number> {
-    const blocks = await this.col.find({ uploadId }, { projection: { _id: 0, caseIds: 1 } });
+    const blocks = await this.col.find({ uploadId }, { projection: { _id: 0, caseIds: 1 }, readOnly: true });
     return blocks.reduce((n, b) => n + b.caseIds.length, 0);
   }
 }

@@ -182,7 +182,7 @@ export class HourBucketRepository {
     for (let i = 0; i < caseIds.length; i += READ_CHUNK) {
       const keys = caseIds.slice(i, i + READ_CHUNK).flatMap((c) => weeks.map((w) => `${c}|${w}`));
       const wanted = new Set(keys);
-      const blocks = await this.col.find({ spans: { $in: keys }, hour: { $gte: since, $lte: new Date(last) } });
+      const blocks = await this.col.find({ spans: { $in: keys }, hour: { $gte: since, $lte: new Date(last) } }, { readOnly: true });
       for (const block of blocks) {
         block.spans.forEach((span, row) => {
           if (!wanted.has(span)) return;
@@ -201,7 +201,7 @@ export class HourBucketRepository {
   async outcomesIn(uploadIds: readonly string[], caseIds: readonly string[]): Promise<{ caseId: string; firstFailureAt: Date | null; firstPassAt: Date | null }[]> {
     if (uploadIds.length === 0 || caseIds.length === 0) return [];
     const wanted = new Set(caseIds);
-    const blocks = await this.col.find({ uploadId: { $in: [...uploadIds] } }, { projection: { hour: 1, spans: 1, firstFailureAt: 1, firstPassAt: 1 } });
+    const blocks = await this.col.find({ uploadId: { $in: [...uploadIds] } }, { projection: { hour: 1, spans: 1, firstFailureAt: 1, firstPassAt: 1 }, readOnly: true });
     const out: { caseId: string; firstFailureAt: Date | null; firstPassAt: Date | null }[] = [];
     for (const block of blocks) {
       const h = block.hour.getTime();
@@ -220,7 +220,7 @@ export class HourBucketRepository {
     for (let i = 0; i < hours.length; i += 168) {
       const blocks = await this.col.find(
         { failKey: { $in: hours.slice(i, i + 168).map((h) => failKeyOf(repoId, h)) } },
-        { projection: { uploadId: 1, hour: 1, spans: 1, failed: 1, firstFailureAt: 1, lastFailureAt: 1 } },
+        { projection: { uploadId: 1, hour: 1, spans: 1, failed: 1, firstFailureAt: 1, lastFailureAt: 1 }, readOnly: true },
       );
       for (const block of blocks) {
         const h = block.hour.getTime();

@@ -71,6 +71,12 @@ export interface TestCase {
   quarantineHistory: QuarantineAudit[];
   ticket: TicketLink | null;
   version: number;
+  /**
+   * The newest failed run or pass-on-retry detection ingest knows of (null: none within the
+   * lookback window); absent on tests stored before it existed, which are evaluated until an
+   * evaluation records it. A test without recent evidence may skip evaluation (detection/quiet.ts).
+   */
+  lastEvidenceAt?: Date | null;
 }
 
 type TestCaseDoc = StoredDoc &
@@ -104,9 +110,34 @@ export const caseIdOf = (repoId: string, testId: string) => `${repoId}:${testId}
 export const repoStatusKey = (repoId: string, value: HealthStatus) => `${repoId}|${value}`;
 const overrideKey = (repoId: string, override: QuarantineOverride | null) => (override ? `${repoId}|${override}` : null);
 
+/** Written out field by field: a rest spread of what to leave out made every test a slow dictionary object. */
 const toTestCase = (d: TestCaseDoc): TestCase => {
-  const { _id, repoStatus: _s, repoOverride: _o, pinned: _p, expiresAt: _e, evalToken: _t, ...rest } = d;
-  return { id: _id, ...rest };
+  const test: TestCase = {
+    id: d._id,
+    orgId: d.orgId,
+    repoId: d.repoId,
+    testId: d.testId,
+    name: d.name,
+    classname: d.classname,
+    parent: d.parent,
+    file: d.file,
+    fileHint: d.fileHint,
+    variant: d.variant,
+    codeowners: d.codeowners,
+    createdAt: d.createdAt,
+    lastRunAt: d.lastRunAt,
+    status: d.status,
+    monitors: d.monitors,
+    reevaluateAt: d.reevaluateAt,
+    statusHistory: d.statusHistory,
+    quarantine: d.quarantine,
+    quarantineHistory: d.quarantineHistory,
+    ticket: d.ticket,
+    version: d.version,
+  };
+  if (d.quarantineRelease !== undefined) test.quarantineRelease = d.quarantineRelease;
+  if (d.lastEvidenceAt !== undefined) test.lastEvidenceAt = d.lastEvidenceAt;
+  return test;
 };
 
 /** A test as an upload saw it: its identity fields, plus what the upload tells about it. */
@@ -117,6 +148,8 @@ export type SeenTest = Pick<TestCase, 'orgId' | 'repoId' | 'testId' | 'name' | '
   firstRunAt: Date;
   lastRunAt: Date;
   expiresAt: Date;
+  /** The newest failure or detection the upload brings (null: none). */
+  lastEvidenceAt: Date | null;
 };
 
 /** What an upload tells about a known test besides its runs. */
@@ -125,6 +158,8 @@ export interface SeenRefresh {
   fileHint: string | null;
   lastRunAt: Date;
   expiresAt: Date;
+  /** The newest failure or detection the upload brings (null: none). */
+  lastEvidenceAt: Date | null;
 }
 
 export interface HealthWrite {
@@ -135,6 +170,17 @@ export interface HealthWrite {
   /** Status changes since the stored state, oldest first. */
   changes: StatusChange[];
   seen?: SeenRefresh;
+  /** The test's newest evidence as the evaluation read it, for a test stored without `lastEvidenceAt`. */
+  evidenceAt?: Date | null;
+}
+
+/** The `$max` of what an upload saw (fields only move forward); `$set` fields go into `set`. */
+function seenUpdate(seen: SeenRefresh, set: Record<string, unknown>): Record<string, Date> {
+  if (seen.codeowners) set.codeowners = seen.codeowners;
+  if (seen.fileHint !== null) set.fileHint = seen.fileHint;
+  const max: Record<string, Date> = { lastRunAt: seen.lastRunAt, expiresAt: seen.expiresAt };
+  if (seen.lastEvidenceAt !== null) max.lastEvidenceAt = seen.lastEvidenceAt;
+  return max;
 }
 
 export class TestCaseRepository {
@@ -178,6 +224,7 @@ export class TestCaseRepository {
         pinned: false,
         expiresAt: t.expiresAt,
         version: 0,
+        lastEvidenceAt: t.lastEvidenceAt,
       };
     });
     try {
@@ -193,9 +240,7 @@ export class TestCaseRepository {
     await this.col.bulkWrite(
       items.map(({ caseId, seen }) => {
         const set: Record<string, unknown> = {};
-        if (seen.codeowners) set.codeowners = seen.codeowners;
-        if (seen.fileHint !== null) set.fileHint = seen.fileHint;
-        const update: Record<string, unknown> = { $max: { lastRunAt: seen.lastRunAt, expiresAt: seen.expiresAt } };
+        const update: Record<string, unknown> = { $max: seenUpdate(seen, set) };
         if (Object.keys(set).length > 0) update.$set = set;
         return { updateOne: { filter: { _id: caseId }, update } };
       }),
@@ -229,11 +274,14 @@ export class TestCaseRepository {
         reevaluateAt: w.health.reevaluateAt,
       };
       const update: Record<string, unknown> = { $set: set, $inc: { version: 1 } };
-      if (w.seen) {
-        if (w.seen.codeowners) set.codeowners = w.seen.codeowners;
-        if (w.seen.fileHint !== null) set.fileHint = w.seen.fileHint;
-        update.$max = { lastRunAt: w.seen.lastRunAt, expiresAt: w.seen.expiresAt };
+      const max: Record<string, Date> = w.seen ? seenUpdate(w.seen, set) : {};
+      if (w.evidenceAt !== undefined) {
+        const seenAt = max.lastEvidenceAt;
+        if (w.evidenceAt === null) {
+          if (!seenAt) set.lastEvidenceAt = null;
+        } else if (!seenAt || seenAt < w.evidenceAt) max.lastEvidenceAt = w.evidenceAt;
       }
+      if (Object.keys(max).length > 0) update.$max = max;
       if (w.changes.length > 0) update.$push = { statusHistory: { $each: w.changes, $slice: -STATUS_HISTORY_LIMIT } };
       return { updateOne: { filter: { _id: w.caseId, version: w.expectedVersion }, update } };
     });

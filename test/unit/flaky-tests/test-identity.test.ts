@@ -1,5 +1,8 @@
 import { expect } from 'chai';
+import { v5 as uuidv5 } from 'uuid';
+import { rng } from '../../../shared/seeded-random.js';
 import {
+  IDENTITY_NAMESPACE,
   identityChecksum,
   normalizeVariant,
   parseRepoUrl,
@@ -26,6 +29,19 @@ describe('flaky/test-identity', () => {
     expect(identityChecksum([
       'example_org', 'example_repo', 'src/lib.rs', 'ExampleClass', 'parent/fact/path', 'example_name', 'JUNIT_TESTCASE',
     ])).to.equal('06cb6db5-f807-5198-b072-af67a0636f8a');
+  });
+
+  it('computes the same UUIDv5 as the uuid package for any name: ASCII, accents, CJK, emoji, empty, long', () => {
+    const random = rng(5);
+    const alphabet = ['a', 'Z', '9', '#', '/', ' ', 'é', 'ß', '中', '文', '😀', '\u0000', '\n'];
+    const names = [[''], ['#'], ['x'.repeat(5000)]];
+    for (let i = 0; i < 500; i++) {
+      const parts = Array.from({ length: 1 + Math.floor(random() * 6) }, () =>
+        Array.from({ length: Math.floor(random() * 30) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''),
+      );
+      names.push(parts);
+    }
+    for (const parts of names) expect(identityChecksum(parts), JSON.stringify(parts)).to.equal(uuidv5(parts.join('#'), IDENTITY_NAMESPACE));
   });
 
   it('double-hashes a variant: inner base-with-variant id, then "<uuid>#<variant>"', () => {

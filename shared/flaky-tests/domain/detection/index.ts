@@ -16,3 +16,4 @@ export * from './format.js';
 export * from './ticket-url.js';
 export * from './failing-window.js';
 export * from './most-common-failures.js';
+export * from './quiet.js';

@@ -94,6 +94,7 @@ export class FakeIngestStore implements IngestRepositories {
           quarantineHistory: [],
           ticket: null,
           version: 0,
+          lastEvidenceAt: t.lastEvidenceAt,
         });
       }
     },
@@ -104,6 +105,7 @@ export class FakeIngestStore implements IngestRepositories {
         if (seen.codeowners) t.codeowners = seen.codeowners;
         if (seen.fileHint !== null) t.fileHint = seen.fileHint;
         if (seen.lastRunAt > t.lastRunAt) t.lastRunAt = seen.lastRunAt;
+        if (seen.lastEvidenceAt && (!t.lastEvidenceAt || seen.lastEvidenceAt > t.lastEvidenceAt)) t.lastEvidenceAt = seen.lastEvidenceAt;
       }
     },
   };

@@ -28,7 +28,7 @@ import type { OrgRef } from './repo-resolver.js';
 import type { TestRunLink } from './test-run-links.js';
 
 const RUN_BATCH = 500;
-/** Tests per write batch: small, because the embedded database tests `$in` lists per candidate. */
+/** Tests per write batch: each batch is one block of hour counters per hour and a few reads. */
 const WRITE_BATCH = 500;
 /**
  * lastRunAt (and so the inactivity expiry) of a known test is rewritten at most this often, so a

@@ -84,7 +84,7 @@ export function serializeTest(view: TestView, links: LinkContext, failures: bool
     variant: t.variant,
     status: { value: t.status.value, reason: t.status.reason, timestamp: t.status.timestamp.toISOString() },
     ...identity(t),
-    codeowners: t.codeowners,
+    codeowners: [...t.codeowners],
     pull_requests_impacted_last_7d: view.metrics.pullRequestsImpactedLast7d,
     quarantined: view.quarantined,
   };

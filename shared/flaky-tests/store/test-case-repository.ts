@@ -45,6 +45,10 @@ export interface TicketLink {
   actor: string;
 }
 
+/**
+ * A test as stored. Its nested values may be the stored ones themselves (reads are not copied),
+ * hence read-only: a change is a write through this repository, never an edit of what it answered.
+ */
 export interface TestCase {
   /** `<repoId>:<testId>`. */
   id: string;
@@ -58,18 +62,18 @@ export interface TestCase {
   /** Location used for ownership and display when `file` is absent (not part of identity). */
   fileHint: string | null;
   variant: string;
-  codeowners: string[];
+  codeowners: readonly string[];
   createdAt: Date;
   lastRunAt: Date;
-  status: TestStatus;
-  monitors: Record<string, MonitorState>;
+  status: Readonly<TestStatus>;
+  monitors: Readonly<Record<string, Readonly<MonitorState>>>;
   reevaluateAt: Date | null;
-  statusHistory: StatusChange[];
-  quarantine: QuarantineRecord | null;
+  statusHistory: readonly Readonly<StatusChange>[];
+  quarantine: Readonly<QuarantineRecord> | null;
   /** Absent on tests stored before releases existed. */
-  quarantineRelease?: QuarantineRelease | null;
-  quarantineHistory: QuarantineAudit[];
-  ticket: TicketLink | null;
+  quarantineRelease?: Readonly<QuarantineRelease> | null;
+  quarantineHistory: readonly Readonly<QuarantineAudit>[];
+  ticket: Readonly<TicketLink> | null;
   version: number;
   /**
    * The newest failed run or pass-on-retry detection ingest knows of (null: none within the
@@ -255,7 +259,7 @@ export class TestCaseRepository {
 
   async findByIds(caseIds: readonly string[]): Promise<TestCase[]> {
     if (caseIds.length === 0) return [];
-    return (await this.col.find({ _id: { $in: [...caseIds] } })).map(toTestCase);
+    return (await this.col.find({ _id: { $in: [...caseIds] } }, { readOnly: true })).map(toTestCase);
   }
 
   /**

@@ -123,7 +123,8 @@ export class UploadAccumulator {
     this.sums.runs++;
     this.sums[run.outcome]++;
 
-    const recorded: AccumulatedRun = { testId: id, attempt, outcome: run.outcome, durationMs: run.durationMs, at, failureMessage: null, failureSummary: null, failureKey: null };
+    // The tally's id, not this run's equal copy: later lookups of one string reuse its hash.
+    const recorded: AccumulatedRun = { testId: test.testId, attempt, outcome: run.outcome, durationMs: run.durationMs, at, failureMessage: null, failureSummary: null, failureKey: null };
     if (run.outcome !== 'skipped') {
       test.lastOutcome = run.outcome;
       hour.lastRunAt = Math.max(hour.lastRunAt ?? at, at);

@@ -31,7 +31,7 @@ export const MAX_CODEOWNERS_BYTES = 1024 * 1024;
 const MAX_ATTEMPTS = 5;
 /** An upload waiting this long has lost its job (a crash between storing it and enqueueing). */
 const LOST_AFTER_MS = 60_000;
-/** Polling of a received upload's state while the API waits for it. */
+/** Polling of a received upload's state while the API waits for it (an upload processed in this process wakes its waiter at once). */
 const FIRST_POLL_MS = 10;
 const MAX_POLL_MS = 250;
 
@@ -93,6 +93,8 @@ async function* limited(body: AsyncIterable<Uint8Array>, max: number): AsyncGene
 export class IngestService {
   private readonly now: () => Date;
   private readonly sleep: (ms: number) => Promise<void>;
+  /** API calls of this process waiting for an upload's outcome, woken when this process records it. */
+  private readonly waiters = new Map<string, Set<() => void>>();
   constructor(private readonly deps: IngestServiceDeps) {
     this.now = deps.now ?? (() => new Date());
     this.sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -206,9 +208,24 @@ export class IngestService {
       if (outcome) throw refusalError(outcome.refusal);
       const left = deadline - Date.now();
       if (left <= 0) return { state: 'pending', uploadId };
-      await this.sleep(Math.min(pause, left));
+      await this.settledOrAfter(uploadId, Math.min(pause, left));
       pause = Math.min(pause * 2, MAX_POLL_MS);
     }
+  }
+
+  /** Resolves after `ms`, or earlier when this process records the upload's outcome. */
+  private settledOrAfter(uploadId: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      let waiters = this.waiters.get(uploadId);
+      if (!waiters) this.waiters.set(uploadId, (waiters = new Set()));
+      const done = () => {
+        waiters.delete(done);
+        if (waiters.size === 0 && this.waiters.get(uploadId) === waiters) this.waiters.delete(uploadId);
+        resolve();
+      };
+      waiters.add(done);
+      void this.sleep(ms).then(done);
+    });
   }
 
   private async process(received: ReceivedUpload): Promise<void> {
@@ -231,6 +248,7 @@ export class IngestService {
       }
     }
     await store.received.finish(received.id, outcome);
+    for (const wake of [...(this.waiters.get(received.id) ?? [])]) wake();
     if (received.input.source === 'bundle') {
       await store.bundleUploads.finish(received.input.bundleUploadId, {
         state: outcome.ok ? 'complete' : 'failed',

@@ -64,6 +64,8 @@ export class IngestSession {
   private seq = 0;
   /** Numbers the cluster documents this upload writes (short, unique ids). */
   private docSeq = 0;
+  /** Each test's case id, built once: every run and write of the test uses the same string. */
+  private readonly caseIds = new Map<string, string>();
   private readonly runUpload: CaseRunUpload;
   private readonly bucketUpload: BucketUpload;
   /** Decompressed report bytes the upload may still read (one budget for all its reports). */
@@ -117,6 +119,12 @@ export class IngestSession {
       prNumber: meta.prNumber,
       retentionMs: deps.settings.retentionDays * DAY_MS,
     };
+  }
+
+  private caseIdOf(testId: string): string {
+    let caseId = this.caseIds.get(testId);
+    if (caseId === undefined) this.caseIds.set(testId, (caseId = caseIdOf(this.repo.id, testId)));
+    return caseId;
   }
 
   /** Drops what an earlier, interrupted attempt at this upload wrote (nothing, usually). */
@@ -210,7 +218,7 @@ export class IngestSession {
   private caseRun(run: AccumulatedRun): CaseRunRow {
     return {
       seq: this.seq++,
-      caseId: caseIdOf(this.repo.id, run.testId),
+      caseId: this.caseIdOf(run.testId),
       attempt: run.attempt,
       outcome: run.outcome,
       durationMs: run.durationMs,
@@ -280,7 +288,7 @@ export class IngestSession {
 
   private async storeChunk(part: number, chunk: readonly TestTally[], excluded: boolean, earlier: ReadonlyMap<string, CommitOutcomes>): Promise<number> {
     const store = this.deps.store;
-    const caseIds = chunk.map((t) => caseIdOf(this.repo.id, t.testId));
+    const caseIds = chunk.map((t) => this.caseIdOf(t.testId));
     const evaluated = excluded ? [] : chunk.filter((t) => t.lastOutcome !== null);
     const detections = excluded ? [] : this.retryDetections(evaluated, earlier);
     // The newest evidence (failure or detection) the upload brings each test: it keeps the test
@@ -289,7 +297,7 @@ export class IngestSession {
     if (!excluded) {
       for (const t of chunk) {
         const last = t.hours.reduce((m, h) => Math.max(m, h.lastFailureAt ?? -Infinity), -Infinity);
-        if (Number.isFinite(last)) evidence.set(caseIdOf(this.repo.id, t.testId), new Date(last));
+        if (Number.isFinite(last)) evidence.set(this.caseIdOf(t.testId), new Date(last));
       }
       for (const d of detections) {
         const known = evidence.get(d.caseId);
@@ -297,7 +305,7 @@ export class IngestSession {
       }
     }
     const known = new Map((await store.tests.findByIds(caseIds)).map((t) => [t.id, t]));
-    await store.tests.insertNew(chunk.filter((t) => !known.has(caseIdOf(this.repo.id, t.testId))).map((t) => this.seenTest(t, evidence)));
+    await store.tests.insertNew(chunk.filter((t) => !known.has(this.caseIdOf(t.testId))).map((t) => this.seenTest(t, evidence)));
     if (!excluded) {
       await store.buckets.insert(this.bucketUpload, part, chunk.flatMap((t) => this.bucketRows(t)));
       await store.clusters.insert(chunk.flatMap((t) => this.clusterDeltas(t)));
@@ -306,12 +314,12 @@ export class IngestSession {
     // What the upload says about known tests, where it differs enough to be worth a write.
     const refresh = new Map<string, SeenRefresh>();
     for (const t of chunk) {
-      const caseId = caseIdOf(this.repo.id, t.testId);
+      const caseId = this.caseIdOf(t.testId);
       const stored = known.get(caseId);
       const seen = this.seenRefresh(t, evidence);
       if (stored && this.needsRefresh(stored, seen)) refresh.set(caseId, seen);
     }
-    const evaluatedIds = evaluated.map((t) => caseIdOf(this.repo.id, t.testId));
+    const evaluatedIds = evaluated.map((t) => this.caseIdOf(t.testId));
     const changes = await this.deps.detection.evaluate(this.repo, evaluatedIds, this.deps.now(), { loaded: known, seen: refresh });
     // Tests not evaluated (skipped-only runs, or an excluded upload) still get fresher metadata.
     const evaluatedSet = new Set(evaluatedIds);
@@ -348,7 +356,7 @@ export class IngestSession {
       const path = ownedPath(t);
       codeowners = path ? ownersOf(this.codeowners, path) : [];
     }
-    const caseId = caseIdOf(this.repo.id, t.testId);
+    const caseId = this.caseIdOf(t.testId);
     return {
       caseId,
       orgId: this.org.id,
@@ -381,7 +389,7 @@ export class IngestSession {
   }
 
   private bucketRows(t: TestTally): BucketRow[] {
-    const caseId = caseIdOf(this.repo.id, t.testId);
+    const caseId = this.caseIdOf(t.testId);
     return t.hours.map((h) => ({
       caseId,
       hour: new Date(h.hour),
@@ -396,7 +404,7 @@ export class IngestSession {
   }
 
   private clusterDeltas(t: TestTally): ClusterDelta[] {
-    const caseId = caseIdOf(this.repo.id, t.testId);
+    const caseId = this.caseIdOf(t.testId);
     return (t.clusters ?? []).map((c) => ({
       id: `${this.uploadId}:c${this.docSeq++}`,
       repoId: this.repo.id,
@@ -415,7 +423,7 @@ export class IngestSession {
   private async earlierOutcomes(priorUploads: readonly string[], tests: readonly TestTally[]): Promise<Map<string, CommitOutcomes>> {
     const earlier = new Map<string, CommitOutcomes>();
     if (priorUploads.length === 0) return earlier;
-    const caseIds = tests.filter((t) => t.lastOutcome !== null).map((t) => caseIdOf(this.repo.id, t.testId));
+    const caseIds = tests.filter((t) => t.lastOutcome !== null).map((t) => this.caseIdOf(t.testId));
     for (const p of await this.deps.store.buckets.outcomesIn(priorUploads, caseIds)) {
       const o: CommitOutcomes = { firstFailAt: p.firstFailureAt?.getTime() ?? null, firstPassAt: p.firstPassAt?.getTime() ?? null };
       earlier.set(p.caseId, mergeCommitOutcomes(earlier.get(p.caseId) ?? { firstFailAt: null, firstPassAt: null }, o));
@@ -427,7 +435,7 @@ export class IngestSession {
   private retryDetections(tests: readonly TestTally[], earlier: ReadonlyMap<string, CommitOutcomes>): DetectionWrite[] {
     const out: DetectionWrite[] = [];
     for (const t of tests) {
-      const caseId = caseIdOf(this.repo.id, t.testId);
+      const caseId = this.caseIdOf(t.testId);
       const merged = mergeCommitOutcomes(t.outcomes, earlier.get(caseId) ?? { firstFailAt: null, firstPassAt: null });
       const detectedAt = retryDetectedAt(merged);
       if (detectedAt === null) continue;

@@ -242,7 +242,7 @@ export interface IngestMocks {
 }
 
 /** The ingest use case over fakes: `{sut, mocks}`. Jobs are recorded, not run: tests run them. */
-export function newIngestService(opts: { now?: () => Date; links?: TestRunLinks } = {}): { sut: IngestService; mocks: IngestMocks } {
+export function newIngestService(opts: { now?: () => Date; links?: TestRunLinks; sleep?: (ms: number) => Promise<void> } = {}): { sut: IngestService; mocks: IngestMocks } {
   const mocks: IngestMocks = { store: new FakeIngestStore(), blobs: new FakeBlobStore(), jobs: [], evaluated: [] };
   const sut = new IngestService({
     store: mocks.store,
@@ -263,7 +263,7 @@ export function newIngestService(opts: { now?: () => Date; links?: TestRunLinks 
     logger: createLogger('silent'),
     requestIngest: async (job) => void mocks.jobs.push(job),
     now: opts.now ?? (() => new Date('2026-03-02T10:00:00Z')),
-    sleep: async () => undefined,
+    sleep: opts.sleep ?? (async () => undefined),
     ...(opts.links ? { links: opts.links } : {}),
   });
   return { sut, mocks };

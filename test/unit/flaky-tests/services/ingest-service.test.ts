@@ -50,6 +50,17 @@ describe('IngestService', () => {
     expect(mocks.store.caseRunDocs.size).to.equal(0);
   });
 
+  it('an upload processed in the same process answers its waiting call at once, without another poll', async () => {
+    // Polls never come back: only the wake-up of the process that recorded the outcome can answer.
+    const { sut: waiting, mocks: m } = newIngestService({ sleep: () => new Promise<void>(() => undefined) });
+    const answer = waiting.ingestUpload({ source: 'native', orgId: ORG.id, meta: meta(), parts: parts({ name: 'a.xml', xml: junit({ t1: 'p' }) }) }, 60_000);
+    while (m.jobs.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    await waiting.processRepository(m.jobs[0]!.repoId);
+    const done = await answer;
+    expect(done.state).to.equal('complete');
+    expect(done.state === 'complete' ? done.result.counts.runs : 0).to.equal(1);
+  });
+
   it('the job stores test case runs keyed by (upload, index), the tests and their counters', async () => {
     const answer = await upload(meta(), { name: 'a.xml', xml: junit({ t1: 'p', t2: 'fp' }) });
     const uploadId = answer.state === 'pending' ? answer.uploadId : '';

@@ -43,7 +43,7 @@ function runUpload(uploadId: string): CaseRunUpload {
 }
 
 function caseRun(seq: number, over: Partial<CaseRunRow> = {}): CaseRunRow {
-  return { seq, caseId: 'r1:t', attempt: seq, outcome: 'failed', durationMs: 1, at: T0, failureMessage: 'boom', failureSummary: 'boom', failureKey: 'k', ...over };
+  return { seq, caseId: 'r1:t', attempt: seq, outcome: 'failed', durationMs: 1, at: T0.getTime(), failureMessage: 'boom', failureSummary: 'boom', failureKey: 'k', ...over };
 }
 
 function bucketUpload(uploadId: string, prNumber: number | null = null): BucketUpload {
@@ -52,6 +52,7 @@ function bucketUpload(uploadId: string, prNumber: number | null = null): BucketU
 
 const HOUR = 3_600_000;
 const at = (ms: number) => new Date(T0.getTime() + ms);
+const ms = (offset: number) => T0.getTime() + offset;
 
 forEachDatabase('flaky repositories', (getDb) => {
   let store: FlakyStore;
@@ -92,7 +93,8 @@ forEachDatabase('flaky repositories', (getDb) => {
       await store.caseRuns.insertBatch(runUpload(uploadId), [caseRun(0)]).catch((e: unknown) => (err = e));
       expect(isDuplicateKeyError(err) || (err as { writeErrors?: unknown } | null)?.writeErrors !== undefined, String(err)).to.equal(true);
       expect(await store.caseRuns.failedBetween(uploadId, 'r1:t', T0, LATER)).to.equal(true);
-      const row = { caseId: 'r1:t', hour: T0, passed: 0, failed: 1, skipped: 0, firstFailureAt: T0, lastFailureAt: T0, lastRunAt: T0, firstPassAt: null };
+      const t0 = T0.getTime();
+      const row = { caseId: 'r1:t', hour: t0, passed: 0, failed: 1, skipped: 0, firstFailureAt: t0, lastFailureAt: t0, lastRunAt: t0, firstPassAt: null };
       await store.buckets.insert(bucketUpload(uploadId), 0, [row]);
       err = null;
       await store.buckets.insert(bucketUpload(uploadId), 0, [row]).catch((e: unknown) => (err = e));
@@ -114,9 +116,9 @@ forEachDatabase('flaky repositories', (getDb) => {
     it('failedBetween: a failed run of that test inside [start, end), not a passed one or another test', async () => {
       const uploadId = randomUUID();
       await store.caseRuns.insertBatch(runUpload(uploadId), [
-        caseRun(0, { caseId: 'r1:a', outcome: 'passed', at: at(HOUR), failureMessage: null, failureSummary: null, failureKey: null }),
-        caseRun(1, { caseId: 'r1:a', at: at(3 * HOUR) }),
-        caseRun(2, { caseId: 'r1:b', at: at(HOUR) }),
+        caseRun(0, { caseId: 'r1:a', outcome: 'passed', at: ms(HOUR), failureMessage: null, failureSummary: null, failureKey: null }),
+        caseRun(1, { caseId: 'r1:a', at: ms(3 * HOUR) }),
+        caseRun(2, { caseId: 'r1:b', at: ms(HOUR) }),
       ]);
       expect(await store.caseRuns.failedBetween(uploadId, 'r1:a', at(3 * HOUR), at(4 * HOUR))).to.equal(true);
       expect(await store.caseRuns.failedBetween(uploadId, 'r1:a', at(0), at(3 * HOUR)), 'only the passed run is before').to.equal(false);
@@ -130,14 +132,14 @@ forEachDatabase('flaky repositories', (getDb) => {
       const week = 7 * 24 * HOUR;
       const row = (caseId: string, hourMs: number, failed: number) => ({
         caseId,
-        hour: at(hourMs),
+        hour: ms(hourMs),
         passed: 1,
         failed,
         skipped: 0,
-        firstFailureAt: failed ? at(hourMs + 60_000) : null,
-        lastFailureAt: failed ? at(hourMs + 120_000) : null,
-        lastRunAt: at(hourMs + 120_000),
-        firstPassAt: at(hourMs + 1000),
+        firstFailureAt: failed ? ms(hourMs + 60_000) : null,
+        lastFailureAt: failed ? ms(hourMs + 120_000) : null,
+        lastRunAt: ms(hourMs + 120_000),
+        firstPassAt: ms(hourMs + 1000),
       });
       // Upload a: two parts, one spanning two hours; upload b: a week later, on a PR.
       await store.buckets.insert(bucketUpload(a), 0, [row('r1:x', 0, 1), row('r1:y', 0, 0), row('r1:x', HOUR, 0)]);
@@ -168,7 +170,7 @@ forEachDatabase('flaky repositories', (getDb) => {
 
       const outcomes = await store.buckets.outcomesIn([a], ['r1:x', 'r1:z']);
       expect(outcomes.map((o) => o.caseId).sort()).to.deep.equal(['r1:x', 'r1:x', 'r1:z']);
-      expect(outcomes.find((o) => o.caseId === 'r1:z')).to.deep.equal({ caseId: 'r1:z', firstFailureAt: at(60_000), firstPassAt: at(1000) });
+      expect(outcomes.find((o) => o.caseId === 'r1:z')).to.deep.equal({ caseId: 'r1:z', firstFailureAt: ms(60_000), firstPassAt: ms(1000) });
     });
 
     it('runs and counters an earlier version stored one per document are moved into blocks once, also by two start-ups at once', async () => {

@@ -222,7 +222,7 @@ export class IngestSession {
       attempt: run.attempt,
       outcome: run.outcome,
       durationMs: run.durationMs,
-      at: new Date(run.at),
+      at: run.at,
       failureMessage: run.failureMessage,
       failureSummary: run.failureSummary,
       failureKey: run.failureKey,
@@ -392,14 +392,14 @@ export class IngestSession {
     const caseId = this.caseIdOf(t.testId);
     return t.hours.map((h) => ({
       caseId,
-      hour: new Date(h.hour),
+      hour: h.hour,
       passed: h.passed,
       failed: h.failed,
       skipped: h.skipped,
-      firstFailureAt: h.firstFailureAt === null ? null : new Date(h.firstFailureAt),
-      lastFailureAt: h.lastFailureAt === null ? null : new Date(h.lastFailureAt),
-      lastRunAt: h.lastRunAt === null ? null : new Date(h.lastRunAt),
-      firstPassAt: h.firstPassAt === null ? null : new Date(h.firstPassAt),
+      firstFailureAt: h.firstFailureAt,
+      lastFailureAt: h.lastFailureAt,
+      lastRunAt: h.lastRunAt,
+      firstPassAt: h.firstPassAt,
     }));
   }
 
@@ -425,7 +425,7 @@ export class IngestSession {
     if (priorUploads.length === 0) return earlier;
     const caseIds = tests.filter((t) => t.lastOutcome !== null).map((t) => this.caseIdOf(t.testId));
     for (const p of await this.deps.store.buckets.outcomesIn(priorUploads, caseIds)) {
-      const o: CommitOutcomes = { firstFailAt: p.firstFailureAt?.getTime() ?? null, firstPassAt: p.firstPassAt?.getTime() ?? null };
+      const o: CommitOutcomes = { firstFailAt: p.firstFailureAt, firstPassAt: p.firstPassAt };
       earlier.set(p.caseId, mergeCommitOutcomes(earlier.get(p.caseId) ?? { firstFailAt: null, firstPassAt: null }, o));
     }
     return earlier;

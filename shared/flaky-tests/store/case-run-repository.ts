@@ -33,8 +33,8 @@ export interface CaseRunRow {
   attempt: number;
   outcome: JUnitOutcome;
   durationMs: number | null;
-  /** When the run happened (see domain run-time rules). */
-  at: Date;
+  /** When the run happened, epoch milliseconds (see domain run-time rules). */
+  at: number;
   /** First lines of the failure (message, else text), at most 4 KiB; null unless failed. */
   failureMessage: string | null;
   failureSummary: string | null;
@@ -79,8 +79,8 @@ export const CASE_RUN_COLLECTION = 'flaky_run_blocks';
 export function runBlockOf(upload: CaseRunUpload, runs: readonly CaseRunRow[]): RunBlockDoc {
   const first = runs[0];
   if (!first) throw new Error('a block of runs holds at least one run');
-  let atBase = first.at.getTime();
-  for (const r of runs) atBase = Math.min(atBase, r.at.getTime());
+  let atBase = first.at;
+  for (const r of runs) atBase = Math.min(atBase, r.at);
   const failures: BlockFailure[] = [];
   const failed = new Set<string>();
   let outcomes = '';
@@ -108,7 +108,7 @@ export function runBlockOf(upload: CaseRunUpload, runs: readonly CaseRunRow[]): 
     outcomes,
     durationsMs: runs.map((r) => r.durationMs),
     atBase: new Date(atBase),
-    atOffsets: runs.map((r) => r.at.getTime() - atBase),
+    atOffsets: runs.map((r) => r.at - atBase),
     failures,
     failedCaseIds: [...failed],
   };

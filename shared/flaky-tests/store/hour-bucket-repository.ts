@@ -30,19 +30,19 @@ export interface BucketUpload {
   retentionMs: number;
 }
 
-/** One test's counters for one clock hour of the upload. */
+/** One test's counters for one clock hour of the upload; times in epoch milliseconds. */
 export interface BucketRow {
   caseId: string;
   /** Start of the clock hour (UTC). */
-  hour: Date;
+  hour: number;
   passed: number;
   failed: number;
   skipped: number;
-  firstFailureAt: Date | null;
-  lastFailureAt: Date | null;
-  lastRunAt: Date | null;
+  firstFailureAt: number | null;
+  lastFailureAt: number | null;
+  lastRunAt: number | null;
   /** First passed run (pass-on-retry across uploads pairs it with a failure). */
-  firstPassAt: Date | null;
+  firstPassAt: number | null;
 }
 
 /** Times as milliseconds after the block's hour (small integers), null when there is none. */
@@ -93,17 +93,21 @@ const caseOfSpan = (span: string) => span.slice(0, span.lastIndexOf('|'));
 
 export const failKeyOf = (repoId: string, hour: Date | number) => `${repoId}|${typeof hour === 'number' ? hour : hour.getTime()}`;
 
-const offset = (at: Date | null, hourMs: number) => (at === null ? null : at.getTime() - hourMs);
-const timeAt = (offsets: Offsets, i: number, hourMs: number): Date | null => {
+const offset = (at: number | null, hourMs: number) => (at === null ? null : at - hourMs);
+const msAt = (offsets: Offsets, i: number, hourMs: number): number | null => {
   const o = offsets[i];
-  return o === null || o === undefined ? null : new Date(hourMs + o);
+  return o === null || o === undefined ? null : hourMs + o;
+};
+const timeAt = (offsets: Offsets, i: number, hourMs: number): Date | null => {
+  const ms = msAt(offsets, i, hourMs);
+  return ms === null ? null : new Date(ms);
 };
 
 /** The blocks of one part of an upload: its rows grouped by hour. */
 export function bucketBlocksOf(upload: BucketUpload, part: number, rows: readonly BucketRow[]): BucketBlockDoc[] {
   const byHour = new Map<number, BucketRow[]>();
   for (const r of rows) {
-    const h = r.hour.getTime();
+    const h = r.hour;
     const list = byHour.get(h);
     if (list) list.push(r);
     else byHour.set(h, [r]);
@@ -197,17 +201,17 @@ export class HourBucketRepository {
     return out;
   }
 
-  /** Earliest failed and passed run of these tests in these uploads (pass-on-retry across uploads). */
-  async outcomesIn(uploadIds: readonly string[], caseIds: readonly string[]): Promise<{ caseId: string; firstFailureAt: Date | null; firstPassAt: Date | null }[]> {
+  /** Earliest failed and passed run (epoch ms) of these tests in these uploads (pass-on-retry across uploads). */
+  async outcomesIn(uploadIds: readonly string[], caseIds: readonly string[]): Promise<{ caseId: string; firstFailureAt: number | null; firstPassAt: number | null }[]> {
     if (uploadIds.length === 0 || caseIds.length === 0) return [];
     const wanted = new Set(caseIds);
     const blocks = await this.col.find({ uploadId: { $in: [...uploadIds] } }, { projection: { hour: 1, spans: 1, firstFailureAt: 1, firstPassAt: 1 }, readOnly: true });
-    const out: { caseId: string; firstFailureAt: Date | null; firstPassAt: Date | null }[] = [];
+    const out: { caseId: string; firstFailureAt: number | null; firstPassAt: number | null }[] = [];
     for (const block of blocks) {
       const h = block.hour.getTime();
       block.spans.forEach((span, row) => {
         const caseId = caseOfSpan(span);
-        if (wanted.has(caseId)) out.push({ caseId, firstFailureAt: timeAt(block.firstFailureAt, row, h), firstPassAt: timeAt(block.firstPassAt, row, h) });
+        if (wanted.has(caseId)) out.push({ caseId, firstFailureAt: msAt(block.firstFailureAt, row, h), firstPassAt: msAt(block.firstPassAt, row, h) });
       });
     }
     return out;

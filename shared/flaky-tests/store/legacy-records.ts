@@ -31,8 +31,16 @@ type LegacyRunDoc = StoredDoc &
     failureKey: string | null;
   };
 
-type LegacyCounterDoc = StoredDoc &
-  BucketRow & {
+type LegacyCounterDoc = StoredDoc & {
+    caseId: string;
+    hour: Date;
+    passed: number;
+    failed: number;
+    skipped: number;
+    firstFailureAt: Date | null;
+    lastFailureAt: Date | null;
+    lastRunAt: Date | null;
+    firstPassAt: Date | null;
     repoId: string;
     uploadId: string;
     branch: string;
@@ -83,7 +91,7 @@ export async function moveLegacyRuns(db: Database, insertBatch: (upload: CaseRun
         attempt: d.attempt,
         outcome: d.outcome,
         durationMs: d.durationMs ?? null,
-        at: d.at,
+        at: d.at.getTime(),
         failureMessage: d.failureMessage ?? null,
         failureSummary: d.failureSummary ?? null,
         failureKey: d.failureKey ?? null,
@@ -127,14 +135,14 @@ export async function moveLegacyCounters(db: Database, insert: (upload: BucketUp
       const part = Math.floor(numberOf(d._id) / LEGACY_COUNTER_PART);
       const row: BucketRow = {
         caseId: d.caseId,
-        hour: d.hour,
+        hour: d.hour.getTime(),
         passed: d.passed,
         failed: d.failed,
         skipped: d.skipped,
-        firstFailureAt: d.firstFailureAt ?? null,
-        lastFailureAt: d.lastFailureAt ?? null,
-        lastRunAt: d.lastRunAt ?? null,
-        firstPassAt: d.firstPassAt ?? null,
+        firstFailureAt: d.firstFailureAt?.getTime() ?? null,
+        lastFailureAt: d.lastFailureAt?.getTime() ?? null,
+        lastRunAt: d.lastRunAt?.getTime() ?? null,
+        firstPassAt: d.firstPassAt?.getTime() ?? null,
       };
       parts.set(part, [...(parts.get(part) ?? []), row]);
     }

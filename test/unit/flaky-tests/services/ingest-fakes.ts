@@ -146,7 +146,7 @@ export class FakeIngestStore implements IngestRepositories {
 
   buckets: IngestRepositories['buckets'] = {
     insert: async (upload: BucketUpload, part: number, rows: readonly BucketRow[]) => {
-      for (const r of rows) insertUnique(this.bucketDocs, `${upload.uploadId}:${part}:${r.hour.getTime()}:${r.caseId}`, { ...r, uploadId: upload.uploadId });
+      for (const r of rows) insertUnique(this.bucketDocs, `${upload.uploadId}:${part}:${r.hour}:${r.caseId}`, { ...r, uploadId: upload.uploadId });
     },
     outcomesIn: async (uploadIds: readonly string[], caseIds: readonly string[]) =>
       [...this.bucketDocs.values()]

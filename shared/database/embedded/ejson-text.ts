@@ -34,7 +34,11 @@ function dateForm(value: Date): unknown {
   return form;
 }
 
-/** The value with every Date and special value in its EJSON form, ready for JSON.stringify. */
+/**
+ * The value with every Date and special value in its EJSON form, ready for JSON.stringify. An
+ * array or object with nothing to convert is returned as it is, not copied: the columns of a
+ * block of runs are long arrays of numbers and strings.
+ */
 function jsonReady(value: unknown): unknown {
   switch (typeof value) {
     case 'string':
@@ -48,14 +52,29 @@ function jsonReady(value: unknown): unknown {
       if (value === null) return null;
       if (value instanceof Date) return dateForm(value);
       if (Array.isArray(value)) {
-        const out = new Array<unknown>(value.length);
-        for (let i = 0; i < value.length; i++) out[i] = jsonReady(value[i]);
-        return out;
+        let out: unknown[] | null = null;
+        for (let i = 0; i < value.length; i++) {
+          const element: unknown = value[i];
+          const ready = jsonReady(element);
+          if (out === null && ready !== element) out = value.slice(0, i);
+          if (out !== null) out.push(ready);
+        }
+        return out ?? value;
       }
       if (isPlainObject(value)) {
-        const out: Record<string, unknown> = {};
-        for (const key of Object.keys(value)) out[key] = jsonReady(value[key]);
-        return out;
+        let out: Record<string, unknown> | null = null;
+        const keys = Object.keys(value);
+        for (let k = 0; k < keys.length; k++) {
+          const key = keys[k] as string;
+          const field = value[key];
+          const ready = jsonReady(field);
+          if (out === null && ready !== field) {
+            out = {};
+            for (let j = 0; j < k; j++) out[keys[j] as string] = value[keys[j] as string];
+          }
+          if (out !== null) out[key] = ready;
+        }
+        return out ?? value;
       }
       return BSON.EJSON.serialize(value);
     }

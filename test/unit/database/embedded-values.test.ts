@@ -13,6 +13,7 @@ const samples: Record<string, unknown> = {
   nested: { a: [1, [2, { b: new Date(5) }], null], o: { p: { q: 'r' } }, empty: {}, none: [] },
   special: { nan: NaN, inf: Infinity, ninf: -Infinity, negZero: -0, oid: new ObjectId(), long: Long.fromNumber(7), dec: Decimal128.fromString('1.10'), re: /x+/i, bin: Buffer.from([1, 2, 3]) },
   undefinedFields: { a: undefined, b: [undefined, 1] },
+  columns: { nums: [1, 2, 3.5, -4], strs: ['a', 'b'], mixed: [1, 'a', null, true], dateLate: [1, 2, new Date(7), 4], obj: { x: 1, y: new Date(8), z: 'q' } },
 };
 
 describe('embedded database: value helpers', () => {
@@ -26,7 +27,18 @@ describe('embedded database: value helpers', () => {
     }
 
     it('writes the same text as the driver for the documents this service stores', () => {
-      for (const name of ['flat', 'dates', 'nested']) expect(ejsonText(samples[name]), name).to.equal(BSON.EJSON.stringify(samples[name]));
+      for (const name of ['flat', 'dates', 'nested', 'columns']) expect(ejsonText(samples[name]), name).to.equal(BSON.EJSON.stringify(samples[name]));
+    });
+
+    it('leaves the value it writes as it was (arrays and objects without Dates are written without a copy)', () => {
+      const value = { cols: [1, 2, 3], at: new Date(9), list: [4, new Date(10), 'x'], o: { u: undefined, n: 1 } };
+      const before = BSON.EJSON.stringify(value);
+      const cols = value.cols;
+      ejsonText(value);
+      expect(BSON.EJSON.stringify(value)).to.equal(before);
+      expect(value.cols).to.equal(cols);
+      expect(value.list[1]).to.be.instanceOf(Date);
+      expect('u' in value.o && value.o.u === undefined).to.equal(true);
     });
   });
 

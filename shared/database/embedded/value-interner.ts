@@ -7,7 +7,7 @@
 import type { Document } from 'mongodb';
 import { isPlainObject } from './document-values.js';
 
-const DEFAULT_LIMIT = 100_000;
+const DEFAULT_LIMIT = 1_000_000;
 /** Longer strings (failure texts, outputs) are rarely repeated exactly; they are kept as they are. */
 const MAX_INTERNED_LENGTH = 256;
 

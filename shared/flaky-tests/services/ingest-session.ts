@@ -295,29 +295,34 @@ export class IngestSession {
     // from counting as quiet (detection/quiet.ts). An excluded upload brings none.
     const evidence = new Map<string, Date>();
     if (!excluded) {
-      for (const t of chunk) {
+      chunk.forEach((t, i) => {
         const last = t.hours.reduce((m, h) => Math.max(m, h.lastFailureAt ?? -Infinity), -Infinity);
-        if (Number.isFinite(last)) evidence.set(this.caseIdOf(t.testId), new Date(last));
-      }
+        if (Number.isFinite(last)) evidence.set(caseIds[i] as string, new Date(last));
+      });
       for (const d of detections) {
         const known = evidence.get(d.caseId);
         if (!known || known < d.detectedAt) evidence.set(d.caseId, d.detectedAt);
       }
     }
     const known = new Map((await store.tests.findByIds(caseIds)).map((t) => [t.id, t]));
-    await store.tests.insertNew(chunk.filter((t) => !known.has(this.caseIdOf(t.testId))).map((t) => this.seenTest(t, evidence)));
-    if (!excluded) {
-      await store.buckets.insert(this.bucketUpload, part, chunk.flatMap((t) => this.bucketRows(t)));
-      await store.clusters.insert(chunk.flatMap((t) => this.clusterDeltas(t)));
-      await store.detections.record(detections);
-    }
+    const fresh: SeenTest[] = [];
     // What the upload says about known tests, where it differs enough to be worth a write.
     const refresh = new Map<string, SeenRefresh>();
-    for (const t of chunk) {
-      const caseId = this.caseIdOf(t.testId);
+    chunk.forEach((t, i) => {
+      const caseId = caseIds[i] as string;
       const stored = known.get(caseId);
-      const seen = this.seenRefresh(t, evidence);
-      if (stored && this.needsRefresh(stored, seen)) refresh.set(caseId, seen);
+      const evidenceAt = evidence.get(caseId) ?? null;
+      if (!stored) fresh.push(this.seenTest(t, caseId, evidenceAt));
+      else {
+        const seen = this.refreshFor(t, stored, evidenceAt);
+        if (seen) refresh.set(caseId, seen);
+      }
+    });
+    await store.tests.insertNew(fresh);
+    if (!excluded) {
+      await store.buckets.insert(this.bucketUpload, part, chunk.flatMap((t, i) => this.bucketRows(t, caseIds[i] as string)));
+      await store.clusters.insert(chunk.flatMap((t, i) => this.clusterDeltas(t, caseIds[i] as string)));
+      await store.detections.record(detections);
     }
     const evaluatedIds = evaluated.map((t) => this.caseIdOf(t.testId));
     const changes = await this.deps.detection.evaluate(this.repo, evaluatedIds, this.deps.now(), { loaded: known, seen: refresh });
@@ -350,13 +355,19 @@ export class IngestSession {
     if (this.state !== 'open') throw new Error(`upload ${this.uploadId} is already ${this.state}`);
   }
 
-  private seenTest(t: TestTally, evidence: ReadonlyMap<string, Date>): SeenTest {
-    let codeowners: string[] | null = null;
-    if (this.codeowners) {
-      const path = ownedPath(t);
-      codeowners = path ? ownersOf(this.codeowners, path) : [];
-    }
-    const caseId = this.caseIdOf(t.testId);
+  /** The test's owners by the upload's CODEOWNERS; null when the upload carried none. */
+  private ownersOf(t: TestTally): string[] | null {
+    if (!this.codeowners) return null;
+    const path = ownedPath(t);
+    return path ? ownersOf(this.codeowners, path) : [];
+  }
+
+  /** When an idle test expires, counted from its last run here. */
+  private idleExpiry(t: TestTally): Date {
+    return new Date(t.lastRunAt + this.deps.settings.retentionDays * DAY_MS + SEEN_REFRESH_MS);
+  }
+
+  private seenTest(t: TestTally, caseId: string, evidenceAt: Date | null): SeenTest {
     return {
       caseId,
       orgId: this.org.id,
@@ -368,28 +379,27 @@ export class IngestSession {
       file: t.file,
       fileHint: t.fileHint,
       variant: this.meta.variant,
-      codeowners,
+      codeowners: this.ownersOf(t),
       firstRunAt: new Date(t.firstRunAt),
       lastRunAt: new Date(t.lastRunAt),
-      expiresAt: new Date(t.lastRunAt + this.deps.settings.retentionDays * DAY_MS + SEEN_REFRESH_MS),
-      lastEvidenceAt: evidence.get(caseId) ?? null,
+      expiresAt: this.idleExpiry(t),
+      lastEvidenceAt: evidenceAt,
     };
   }
 
-  private seenRefresh(t: TestTally, evidence: ReadonlyMap<string, Date>): SeenRefresh {
-    const s = this.seenTest(t, evidence);
-    return { codeowners: s.codeowners, fileHint: s.fileHint, lastRunAt: s.lastRunAt, expiresAt: s.expiresAt, lastEvidenceAt: s.lastEvidenceAt };
+  /** What the upload says about a known test, when it differs enough from the stored test to be worth a write; else null. */
+  private refreshFor(t: TestTally, stored: TestCase, evidenceAt: Date | null): SeenRefresh | null {
+    const codeowners = this.ownersOf(t);
+    const due =
+      (codeowners !== null && codeowners.join('\n') !== stored.codeowners.join('\n')) ||
+      (t.fileHint !== null && t.fileHint !== stored.fileHint) ||
+      (evidenceAt !== null && (stored.lastEvidenceAt === undefined || stored.lastEvidenceAt === null || stored.lastEvidenceAt < evidenceAt)) ||
+      t.lastRunAt - stored.lastRunAt.getTime() > SEEN_REFRESH_MS;
+    if (!due) return null;
+    return { codeowners, fileHint: t.fileHint, lastRunAt: new Date(t.lastRunAt), expiresAt: this.idleExpiry(t), lastEvidenceAt: evidenceAt };
   }
 
-  private needsRefresh(stored: TestCase, seen: SeenRefresh): boolean {
-    if (seen.codeowners && seen.codeowners.join('\n') !== stored.codeowners.join('\n')) return true;
-    if (seen.fileHint !== null && seen.fileHint !== stored.fileHint) return true;
-    if (seen.lastEvidenceAt !== null && (stored.lastEvidenceAt === undefined || stored.lastEvidenceAt === null || stored.lastEvidenceAt < seen.lastEvidenceAt)) return true;
-    return seen.lastRunAt.getTime() - stored.lastRunAt.getTime() > SEEN_REFRESH_MS;
-  }
-
-  private bucketRows(t: TestTally): BucketRow[] {
-    const caseId = this.caseIdOf(t.testId);
+  private bucketRows(t: TestTally, caseId: string): BucketRow[] {
     return t.hours.map((h) => ({
       caseId,
       hour: h.hour,
@@ -403,8 +413,7 @@ export class IngestSession {
     }));
   }
 
-  private clusterDeltas(t: TestTally): ClusterDelta[] {
-    const caseId = this.caseIdOf(t.testId);
+  private clusterDeltas(t: TestTally, caseId: string): ClusterDelta[] {
     return (t.clusters ?? []).map((c) => ({
       id: `${this.uploadId}:c${this.docSeq++}`,
       repoId: this.repo.id,

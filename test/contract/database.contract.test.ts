@@ -3,7 +3,7 @@
 // behaviour; the embedded database passes it or is wrong. Embedded-only concerns (persistence,
 // crash recovery, the data-directory lock, the TTL sweep) follow at the end.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -948,22 +948,6 @@ describe('embedded database', () => {
         expect(doc).to.deep.equal(i % 2 === 0 ? { _id: `d${i}`, n: i, at: new Date(i), even: true } : { _id: `d${i}`, n: i, at: new Date(i) });
       });
       await expectDuplicateKey(c.insertOne({ _id: 'dup', n: 3 }), 'n_unique');
-    });
-
-    it('compacts a due journal once the collection\'s writes pause, not inside the burst that made it due', async () => {
-      const db = await open({ dataDir, compactThresholdBytes: 2048, compactIdleMs: 50 });
-      const c = db.collection<Doc>('t');
-      const journal = path.join(dataDir, 't.0.journal');
-      let n = 0;
-      while (!existsSync(journal) || statSync(journal).size < 2048) await c.insertOne({ _id: `d${n++}`, pad: 'x'.repeat(40) });
-      expect(statSync(journal).size, 'due, not yet twice past due').to.be.below(4096);
-      expect(existsSync(path.join(dataDir, 't.snapshot')), 'no compaction inside the burst').to.equal(false);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(existsSync(path.join(dataDir, 't.snapshot')), 'compacted once idle').to.equal(true);
-      expect(existsSync(journal)).to.equal(false);
-      await db.close();
-      const again = await open({ dataDir });
-      expect(await again.collection<Doc>('t').countDocuments({})).to.equal(n);
     });
 
     it('rejects operations on a persisted database after close', async () => {

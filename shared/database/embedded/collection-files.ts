@@ -194,14 +194,8 @@ export class CollectionFiles {
     this.journalBytes += buffer.length;
   }
 
-  /** The journal is long enough to be worth compacting (when the collection is idle). */
   needsCompaction(): boolean {
     return this.journalBytes >= this.options.compactThresholdBytes && this.journalBytes >= this.snapshotBytes;
-  }
-
-  /** The journal is twice past that: compact now, idle or not, so replay at start-up stays bounded. */
-  mustCompact(): boolean {
-    return this.journalBytes >= 2 * Math.max(this.options.compactThresholdBytes, this.snapshotBytes);
   }
 
   hasJournal(): boolean {

@@ -16,18 +16,11 @@ export interface EmbeddedDatabaseOptions {
   compactThresholdBytes?: number;
   /** fsync every journal write: survive power loss, not only a killed process, at the cost of write latency. Default false. */
   fsync?: boolean;
-  /**
-   * A collection whose journal is due for compaction is compacted once its writes have paused this
-   * long, so compaction runs between bursts of writes instead of inside one (a journal twice past
-   * due is compacted at once). Default 250 ms.
-   */
-  compactIdleMs?: number;
 }
 
 const NAMESPACE_DB = 'embedded';
 const DEFAULT_TTL_SWEEP_MS = 60_000;
 const DEFAULT_COMPACT_BYTES = 16 * 1024 * 1024;
-const DEFAULT_COMPACT_IDLE_MS = 250;
 
 function assertCollectionName(name: string): void {
   if (typeof name !== 'string' || name.length === 0 || name.includes('\u0000') || name.includes('$') || name.startsWith('system.')) {
@@ -40,8 +33,6 @@ export class EmbeddedDatabase implements Database, WriteSink {
   private readonly stores = new Map<string, CollectionStore>();
   private readonly handles = new Map<string, EmbeddedCollection<StoredDoc>>();
   private readonly files = new Map<string, CollectionFiles>();
-  /** Compactions waiting for their collection's writes to pause. */
-  private readonly idleCompactions = new Map<string, NodeJS.Timeout>();
   private readonly sweepIntervalMs: number;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -123,33 +114,14 @@ export class EmbeddedDatabase implements Database, WriteSink {
       this.failure = new Error(`embedded store: journal write for ${store.name} failed, restart to recover from disk (${(err as Error).message})`);
       throw this.failure;
     }
-    if (files.mustCompact()) this.compactNow(store.name);
-    else if (files.needsCompaction()) this.compactWhenIdle(store.name);
-  }
-
-  private compactNow(name: string): void {
-    const waiting = this.idleCompactions.get(name);
-    if (waiting) clearTimeout(waiting);
-    this.idleCompactions.delete(name);
-    try {
-      this.compact(name);
-    } catch (err) {
-      // The journal still holds every write; compaction is retried on the next write and at close.
-      process.emitWarning(`embedded store: compaction of ${name} failed: ${(err as Error).message}`);
+    if (files.needsCompaction()) {
+      try {
+        this.compact(store.name);
+      } catch (err) {
+        // The journal still holds every write; compaction is retried on the next write and at close.
+        process.emitWarning(`embedded store: compaction of ${store.name} failed: ${(err as Error).message}`);
+      }
     }
-  }
-
-  /** (Re)starts the pause a due compaction waits for: each write to the collection starts it again. */
-  private compactWhenIdle(name: string): void {
-    const waiting = this.idleCompactions.get(name);
-    if (waiting) clearTimeout(waiting);
-    const timer = setTimeout(() => {
-      this.idleCompactions.delete(name);
-      if (this.closed || this.failure || !this.files.get(name)?.needsCompaction()) return;
-      this.compactNow(name);
-    }, this.options.compactIdleMs ?? DEFAULT_COMPACT_IDLE_MS);
-    timer.unref();
-    this.idleCompactions.set(name, timer);
   }
 
   private readonly assertUsable = (): void => {
@@ -199,8 +171,6 @@ export class EmbeddedDatabase implements Database, WriteSink {
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    for (const waiting of this.idleCompactions.values()) clearTimeout(waiting);
-    this.idleCompactions.clear();
     if (!this.lock || this.closed) return;
     this.closed = true;
     let firstError: unknown = null;

@@ -4,7 +4,7 @@
 // tests of the upload, never with the size of its reports or their messages.
 import { failureSignature } from './failure-summary.js';
 import { testId as computeTestId } from './test-identity.js';
-import { DAY_MS, hourStart, isInfrastructureFailure, mergeCommitOutcomes, runTime, type CommitOutcomes } from './detection/index.js';
+import { DAY_MS, HOUR_MS, isInfrastructureFailure, runTime, type CommitOutcomes } from './detection/index.js';
 import type { InfrastructureProtectionConfig } from './detection/config.js';
 import type { JUnitOutcome, JUnitRun } from '../formats/junit/types.js';
 import { detach } from './detach-string.js';
@@ -130,10 +130,11 @@ export class UploadAccumulator {
       hour.lastRunAt = Math.max(hour.lastRunAt ?? at, at);
     }
     if (run.outcome === 'passed') {
-      test.outcomes = mergeCommitOutcomes(test.outcomes, { firstFailAt: null, firstPassAt: at });
+      // The tally is this accumulator's own: its outcomes move forward in place.
+      test.outcomes.firstPassAt = Math.min(test.outcomes.firstPassAt ?? at, at);
       hour.firstPassAt = Math.min(hour.firstPassAt ?? at, at);
     } else if (run.outcome === 'failed') {
-      test.outcomes = mergeCommitOutcomes(test.outcomes, { firstFailAt: at, firstPassAt: null });
+      test.outcomes.firstFailAt = Math.min(test.outcomes.firstFailAt ?? at, at);
       hour.firstFailureAt = Math.min(hour.firstFailureAt ?? at, at);
       hour.lastFailureAt = Math.max(hour.lastFailureAt ?? at, at);
       const d = run.detail;
@@ -196,7 +197,7 @@ export class UploadAccumulator {
   }
 
   private hourOf(test: TestTally, at: number): HourTally {
-    const key = hourStart(at).getTime();
+    const key = Math.floor(at / HOUR_MS) * HOUR_MS;
     let hour = test.hours.find((h) => h.hour === key);
     if (!hour) {
       hour = { hour: key, passed: 0, failed: 0, skipped: 0, firstFailureAt: null, lastFailureAt: null, firstPassAt: null, lastRunAt: null };

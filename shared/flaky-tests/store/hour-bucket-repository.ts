@@ -16,6 +16,7 @@
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
 import type { BranchClass } from '../domain/branch-class.js';
 import type { HourBucket } from '../domain/detection/types.js';
+import type { HourTally } from '../domain/upload-accumulator.js';
 import { moveLegacyCounters } from './legacy-records.js';
 
 /** What every counter of one upload shares. */
@@ -30,20 +31,8 @@ export interface BucketUpload {
   retentionMs: number;
 }
 
-/** One test's counters for one clock hour of the upload; times in epoch milliseconds. */
-export interface BucketRow {
-  caseId: string;
-  /** Start of the clock hour (UTC). */
-  hour: number;
-  passed: number;
-  failed: number;
-  skipped: number;
-  firstFailureAt: number | null;
-  lastFailureAt: number | null;
-  lastRunAt: number | null;
-  /** First passed run (pass-on-retry across uploads pairs it with a failure). */
-  firstPassAt: number | null;
-}
+/** One test's counters for one clock hour of the upload (the accumulator's tally; times in epoch milliseconds). */
+export type BucketRow = HourTally & { caseId: string };
 
 /** Times as milliseconds after the block's hour (small integers), null when there is none. */
 type Offsets = (number | null)[];

@@ -7,7 +7,7 @@
 // same blocks again: those inserts are refused as duplicates and ignored, and nothing is counted
 // twice.
 import { isDuplicateKeyError, type Database, type DocCollection, type StoredDoc } from '../../database/collection.js';
-import type { BranchClass } from '../domain/branch-class.js';
+import type { HourBucket } from '../domain/detection/types.js';
 import type { JUnitOutcome } from '../formats/junit/types.js';
 import type { CaseRunRow, CaseRunUpload } from './case-run-repository.js';
 import type { BucketRow, BucketUpload } from './hour-bucket-repository.js';
@@ -31,21 +31,12 @@ type LegacyRunDoc = StoredDoc &
     failureKey: string | null;
   };
 
-type LegacyCounterDoc = StoredDoc & {
+type LegacyCounterDoc = StoredDoc &
+  HourBucket & {
     caseId: string;
-    hour: Date;
-    passed: number;
-    failed: number;
-    skipped: number;
-    firstFailureAt: Date | null;
-    lastFailureAt: Date | null;
-    lastRunAt: Date | null;
-    firstPassAt: Date | null;
     repoId: string;
     uploadId: string;
-    branch: string;
-    branchClass: BranchClass;
-    failedPrs?: number[];
+    firstPassAt: Date | null;
     expiresAt: Date;
   };
 
@@ -152,7 +143,7 @@ export async function moveLegacyCounters(db: Database, insert: (upload: BucketUp
       branch: first.branch,
       branchClass: first.branchClass,
       // A failing counter listed the upload's pull request.
-      prNumber: docs.find((d) => (d.failedPrs ?? []).length > 0)?.failedPrs?.[0] ?? null,
+      prNumber: docs.find((d) => (d.failedPrs ?? []).length > 0)?.failedPrs[0] ?? null,
       retentionMs: first.expiresAt.getTime() - first.hour.getTime(),
     };
     for (const [part, rows] of parts) await insertIgnoringDuplicates(() => insert(upload, part, rows));

@@ -1,9 +1,15 @@
 // Stored documents of a collection share one instance per equal Date and per equal string.
-// Safe because a stored document is never mutated and every reader receives a copy; worth it
-// because the largest collections repeat the same values document after document (the runs of
-// an upload share their expiry, commit, test ids and hours), and a Date costs about 100 bytes.
-// Each table is cleared when it reaches its limit, which only stops sharing for values seen
+// Safe because a stored document is never mutated in place (readers get copies, or read-only
+// views); worth it because the largest collections repeat the same values document after document
+// (every upload of a suite repeats its test ids and counter keys), and a Date costs about 100
+// bytes. Each table is cleared when it reaches its limit, which only stops sharing for values seen
 // before the clear: documents keep whatever instances they hold.
+//
+// The limit is a million strings: a 100,000-test repository interns about 200,000 strings per
+// upload (case ids and counter keys), and a smaller table, emptied twice per upload, shared
+// nothing between uploads (each kept its own copies, some 16 MB per upload). The price is what a
+// full table keeps alive after its documents are gone: at most a million short strings, about
+// 100 MB, per collection that ever sees that many distinct ones.
 import type { Document } from 'mongodb';
 import { isPlainObject } from './document-values.js';
 

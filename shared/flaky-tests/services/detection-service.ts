@@ -4,7 +4,7 @@
 //  - the flaky-refresh job, for the tests whose `reevaluateAt` has passed (a pass-on-retry
 //    recovery, a failure leaving a window…), so statuses change with time; reads never write;
 //  - a configuration change, for every test of the repository.
-import { evaluateHealth, isQuiet, lookbackHours, sameHealth, DAY_MS, HOUR_MS, type StatusChange, type TestEvidence, type TestHealth } from '../domain/detection/index.js';
+import { evaluateHealth, isQuiet, lastEvidenceIn, lookbackHours, sameHealth, DAY_MS, HOUR_MS, type StatusChange, type TestHealth } from '../domain/detection/index.js';
 import type { FlakyStore } from '../store/flaky-store.js';
 import { NEVER_DUE, type FlakyRepo } from '../store/repo-settings-repository.js';
 import type { HealthWrite, SeenRefresh, TestCase } from '../store/test-case-repository.js';
@@ -122,7 +122,7 @@ export class DetectionService {
       const write: HealthWrite = { caseId: t.id, repoId: t.repoId, expectedVersion: t.version, health: r.health, changes };
       // A test stored before `lastEvidenceAt` existed learns it from the evidence just read, which
       // covers the lookback window: older evidence cannot matter to any monitor.
-      if (t.lastEvidenceAt === undefined) write.evidenceAt = newestEvidence(evidence);
+      if (t.lastEvidenceAt === undefined) write.evidenceAt = lastEvidenceIn(evidence);
       return write;
     });
   }
@@ -134,11 +134,4 @@ const healthOf = (t: TestCase): TestHealth => ({ status: t.status, monitors: t.m
 function newest(stored: Date | null | undefined, seen: Date | null): Date | null | undefined {
   if (stored === undefined || seen === null) return stored;
   return stored === null || stored < seen ? seen : stored;
-}
-
-function newestEvidence(evidence: TestEvidence): Date | null {
-  let last = -Infinity;
-  for (const b of evidence.buckets) if (b.lastFailureAt) last = Math.max(last, b.lastFailureAt.getTime());
-  for (const d of evidence.detections) last = Math.max(last, d.detectedAt.getTime());
-  return Number.isFinite(last) ? new Date(last) : null;
 }

@@ -124,12 +124,6 @@ export class DbEntryRepository implements EntryRepository {
     this.col = db.collection<EntryDoc>('entries');
   }
 
-  private async changed(d: EntryDoc | null): Promise<Entry | null> {
-    if (!d) return null;
-    await this.revisions.bump(d.queueId);
-    return toEntry(d);
-  }
-
   async ensureIndexes(): Promise<void> {
     await this.col.createIndexes(ENTRY_INDEXES);
   }
@@ -265,7 +259,8 @@ export class DbEntryRepository implements EntryRepository {
         $push: { history },
       },
     );
-    return this.changed(d);
+    const written = await this.revisions.afterWrite(d);
+    return written ? toEntry(written) : null;
   }
 
   /** Updates fields that are not a state change (priority, readiness) under a version guard. */
@@ -278,6 +273,7 @@ export class DbEntryRepository implements EntryRepository {
   }
 
   async patch(id: string, version: number, set: EntryPatch): Promise<Entry | null> {
-    return this.changed(await this.col.findOneAndUpdate({ _id: id, version }, { $set: set, $inc: { version: 1 } }));
+    const written = await this.revisions.afterWrite(await this.col.findOneAndUpdate({ _id: id, version }, { $set: set, $inc: { version: 1 } }));
+    return written ? toEntry(written) : null;
   }
 }

@@ -30,6 +30,12 @@ export class QueueRevisions {
     await this.col.updateOne({ _id: queueId }, { $inc: { revision: 1 } });
   }
 
+  /** After a compare-and-set write of a queue's document (an entry, a run): bumps its queue's revision when the write landed, and hands the document on. */
+  async afterWrite<D extends { queueId: string }>(written: D | null): Promise<D | null> {
+    if (written) await this.bump(written.queueId);
+    return written;
+  }
+
   /** Null when the branch has no queue. Read before the data an answer is computed from. */
   async current(orgId: string, repo: RepoRef, branch: string): Promise<QueueRevision | null> {
     const d = await this.col.findOne({ orgId, repoKey: repoKey(repo), branch }, { projection: { _id: 1, revision: 1 } });

@@ -59,11 +59,10 @@ export class DbTestRunRepository implements TestRunRepository {
     this.col = db.collection<TestRunDoc>('test_runs');
   }
 
-  /** A run's status and stall finding are in its queue's answer (getQueue warnings). */
+  /** A run's status and stall finding are in its queue's answer (getQueue warnings): their writes bump its revision. */
   private async changed(d: TestRunDoc | null): Promise<TestRun | null> {
-    if (!d) return null;
-    await this.revisions.bump(d.queueId);
-    return toTestRun(d);
+    const written = await this.revisions.afterWrite(d);
+    return written ? toTestRun(written) : null;
   }
 
   async ensureIndexes(): Promise<void> {

@@ -8,7 +8,7 @@
 // the same by construction (test/unit/flaky-tests/detection-quiet.test.ts checks it against
 // evaluateHealth).
 import { lookbackHours, type DetectionConfig } from './config.js';
-import type { TestHealth } from './types.js';
+import type { TestEvidence, TestHealth } from './types.js';
 import { HOUR_MS } from './windows.js';
 
 /**
@@ -22,4 +22,12 @@ export function isQuiet(config: DetectionConfig, health: TestHealth, lastEvidenc
   if (config.failureRate.some((m) => m.enabled && m.activationThreshold <= 0)) return false;
   if (config.failureCount.some((m) => m.enabled && m.failureThreshold < 1)) return false;
   return lastEvidenceAt === null || lastEvidenceAt.getTime() < now.getTime() - lookbackHours(config) * HOUR_MS;
+}
+
+/** A test's last evidence in what was read of it: its latest failed run or detection; null when none. */
+export function lastEvidenceIn(evidence: TestEvidence): Date | null {
+  let last = -Infinity;
+  for (const b of evidence.buckets) if (b.lastFailureAt) last = Math.max(last, b.lastFailureAt.getTime());
+  for (const d of evidence.detections) last = Math.max(last, d.detectedAt.getTime());
+  return Number.isFinite(last) ? new Date(last) : null;
 }

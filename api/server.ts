@@ -18,6 +18,7 @@ export function appDepsOf(ctx: ServiceContext): AppDeps {
     readiness: ctx.readiness,
     dependencyLostAfterMs: ctx.config.dependencyLostSeconds * 1000,
     trustProxy: ctx.config.trustProxy,
+    authentication: { failuresPerMinute: ctx.config.authFailuresPerMinute },
     metrics: ctx.metrics,
   };
 }

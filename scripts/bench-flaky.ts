@@ -260,7 +260,7 @@ async function benchStored(): Promise<string[]> {
       const store = createFlakyStore(svc.ctx.db);
       const now = Date.now();
       let clock = now - DAYS * DAY;
-      const seeder = createInlineFlakyServices({ store, orgs: svc.ctx.store.orgs, settings: { ...DEFAULT_FLAKY_SETTINGS }, logger: createLogger('silent'), now: () => new Date(clock) });
+      const seeder = createInlineFlakyServices({ store, orgs: svc.ctx.store.orgs, audit: svc.ctx.store.audit, settings: { ...DEFAULT_FLAKY_SETTINGS }, logger: createLogger('silent'), now: () => new Date(clock) });
       const perUpload = Math.min(SUITE_SIZE, TESTS);
       const suites = Math.max(1, Math.ceil(TESTS / SUITE_SIZE));
       const uploads = Math.ceil(size / perUpload);

@@ -6,9 +6,9 @@ import { embeddedDbDir, loadConfig } from '../shared/config.js';
 import { openDatabase } from '../shared/database/open-database.js';
 import { createStore } from '../shared/merge-queue/store/store.js';
 import { ensureIndexes } from '../shared/database/ensure-indexes.js';
-import { generateToken } from '../shared/accounts/token-repository.js';
 import { DEFAULT_ROLE, isRole, ROLES } from '../shared/accounts/roles.js';
-import type { Actor } from '../shared/audit/store/audit-log.js';
+import type { OperatorActor } from '../shared/accounts/actor.js';
+import { TokenService } from '../shared/accounts/token-service.js';
 
 const USAGE = `usage:
   npm run token -- create [--org <slug>] [--name <label>] [--role admin|write|read]
@@ -32,39 +32,38 @@ if (!isRole(role)) {
   process.exit(2);
 }
 /** Changes made here are recorded in the audit trail under this actor (it holds no token). */
-const ACTOR: Actor = { tokenId: null, name: 'npm run token' };
+const operator = (orgId: string): OperatorActor => ({ kind: 'operator', orgId, name: 'npm run token' });
 
 const config = loadConfig();
 const db = await openDatabase(config.mongoUrl ? { mongoUrl: config.mongoUrl } : { dataDir: embeddedDbDir(config) });
 const store = createStore(db);
 await ensureIndexes(store);
+const tokens = new TokenService({ tokens: store.tokens, audit: store.audit });
 let exitCode = 0;
 try {
   const slug = values.org ?? config.orgSlug;
   switch (command) {
     case 'create': {
       const org = await store.orgs.ensure(slug);
-      const token = generateToken();
-      const name = values.name ?? 'created with npm run token';
-      const saved = await store.tokens.register(org.id, token, name, { role });
-      await store.audit.record({ orgId: org.id, actor: ACTOR, action: 'token.created', target: saved.id, detail: { name, role } });
-      console.log(`token ${saved.id} for organisation "${slug}", role ${saved.role}:\n${token}\n(shown only this once)`);
+      const { token: saved, value } = await tokens.create(operator(org.id), { name: values.name ?? 'created with npm run token', role });
+      console.log(`token ${saved.id} for organisation "${slug}", role ${saved.role}:\n${value}\n(shown only this once)`);
       break;
     }
     case 'list': {
       const org = await store.orgs.findBySlug(slug);
-      const tokens = org ? await store.tokens.list(org.id) : [];
-      if (tokens.length === 0) console.log(`no tokens for organisation "${slug}"`);
-      for (const t of tokens) {
+      const listed = org ? await tokens.list(operator(org.id)) : [];
+      if (listed.length === 0) console.log(`no tokens for organisation "${slug}"`);
+      for (const t of listed) {
         console.log(`${t.id}  ${t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : 'active'}  ${t.role}  created ${t.createdAt.toISOString()}  ${t.name}`);
       }
       break;
     }
     case 'revoke': {
       if (!arg) throw new Error('revoke needs a token id (see `npm run token -- list`)');
+      // The operator names a token by id alone: it acts in that token's organisation.
       const token = await store.tokens.findById(arg);
-      if (token && (await store.tokens.revoke(arg))) {
-        await store.audit.record({ orgId: token.orgId, actor: ACTOR, action: 'token.revoked', target: arg, detail: {} });
+      if (token && token.revokedAt === null) {
+        await tokens.revoke(operator(token.orgId), arg);
         console.log(`token ${arg} revoked`);
       } else {
         console.error(`no active token with id ${arg}`);

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cleanEnv, makeValidator, str, bool, EnvError } from 'envalid';
 import { MONITOR_DEFAULTS } from './flaky-tests/domain/detection/config.js';
+import { NOTHING_ALLOWED, parseAllowedDestinations, type AllowedDestinations } from './events/egress/destination-policy.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -41,6 +42,8 @@ export interface Config {
   publicUrl: string | null;
   /** Trust X-Forwarded-* headers (behind a reverse proxy). */
   trustProxy: boolean;
+  /** Unknown API tokens a client address may present per minute before it is answered 429; 0: no limit. */
+  authFailuresPerMinute: number;
   /** Flaky tests: days runs, counters and uploads are kept (idle unpinned tests too). */
   flakyRetentionDays: number;
   /** Flaky tests: largest upload request (multipart or CLI bundle), in bytes. */
@@ -66,6 +69,10 @@ export interface Config {
     disableAfterSeconds: number;
     /** How long a receiver has to answer. */
     timeoutMs: number;
+    /** Deliveries sent to one endpoint at once. */
+    endpointConcurrency: number;
+    /** Internal destinations the operator allows (by host name or address range); none by default. */
+    allowedDestinations: AllowedDestinations;
   };
 }
 
@@ -129,6 +136,14 @@ const ticketTemplate = makeValidator<string>((input) => {
   return input;
 });
 
+const destinations = makeValidator<AllowedDestinations>((input) => {
+  try {
+    return parseAllowedDestinations(input);
+  } catch (err) {
+    throw new EnvError(`${err instanceof Error ? err.message : String(err)}; give comma-separated host names, addresses or CIDR ranges`);
+  }
+});
+
 const fraction = makeValidator<number>((input) => {
   const n = Number(input);
   if (!/^\d*\.?\d+$/.test(input) || !(n > 0 && n <= 1)) throw new EnvError('must be a number greater than 0 and at most 1 (a share, e.g. 0.8)');
@@ -170,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       DEPENDENCY_LOST_SECONDS: positiveInt(1, 86_400)({ default: 60 }),
       PUBLIC_URL: url({ default: undefined }),
       TRUST_PROXY: bool({ default: false }),
+      AUTH_FAILURES_PER_MINUTE: positiveInt(0, 1_000_000)({ default: 20 }),
       FLAKY_RETENTION_DAYS: positiveInt(1, 3_650)({ default: 45 }),
       FLAKY_MAX_UPLOAD_MB: positiveInt(1, 102_400)({ default: 256 }),
       FLAKY_TICKET_URL_TEMPLATE: ticketTemplate({ default: undefined }),
@@ -191,6 +207,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       WEBHOOK_MAX_ATTEMPTS: positiveInt(1, 50)({ default: 13 }),
       WEBHOOK_DISABLE_AFTER_SECONDS: positiveInt(1, 2_592_000)({ default: 86_400 }),
       WEBHOOK_TIMEOUT_MS: positiveInt(100, 120_000)({ default: 10_000 }),
+      WEBHOOK_ALLOWED_DESTINATIONS: destinations({ default: undefined }),
+      WEBHOOK_ENDPOINT_CONCURRENCY: positiveInt(1, 64)({ default: 4 }),
     },
     {
       reporter: ({ errors: found }) => {
@@ -224,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dependencyLostSeconds: clean.DEPENDENCY_LOST_SECONDS,
     publicUrl: clean.PUBLIC_URL ?? null,
     trustProxy: clean.TRUST_PROXY,
+    authFailuresPerMinute: clean.AUTH_FAILURES_PER_MINUTE,
     flakyRetentionDays: clean.FLAKY_RETENTION_DAYS,
     flakyMaxUploadBytes: clean.FLAKY_MAX_UPLOAD_MB * 1024 * 1024,
     flakyTicketUrlTemplate: clean.FLAKY_TICKET_URL_TEMPLATE ?? null,
@@ -237,6 +256,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: clean.WEBHOOK_MAX_ATTEMPTS,
       disableAfterSeconds: clean.WEBHOOK_DISABLE_AFTER_SECONDS,
       timeoutMs: clean.WEBHOOK_TIMEOUT_MS,
+      endpointConcurrency: clean.WEBHOOK_ENDPOINT_CONCURRENCY,
+      allowedDestinations: clean.WEBHOOK_ALLOWED_DESTINATIONS ?? NOTHING_ALLOWED,
     },
   };
 }

@@ -16,6 +16,7 @@ export type ErrorKind =
   | 'not_found'
   | 'conflict'
   | 'too_large'
+  | 'rate_limited'
   | 'unavailable';
 
 export class AppError extends Error {
@@ -25,6 +26,8 @@ export class AppError extends Error {
     readonly code: string,
     message: string,
     readonly details: ErrorDetail[] = [],
+    /** Sent as Retry-After with a 429 or 503. */
+    readonly hints: { retryAfterSeconds?: number } = {},
   ) {
     super(message);
     this.name = 'AppError';

@@ -4,16 +4,20 @@
 import type { Middleware } from 'koa';
 import send from 'koa-send';
 
-const API_PREFIXES = ['/v1', '/healthz', '/readyz', '/metrics', '/flaky-tests/bundle-uploads'];
+const API_PREFIXES = ['/v1', '/v2', '/healthz', '/readyz', '/metrics', '/webhooks', '/flaky-tests/bundle-uploads'];
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
-const isApiPath = (p: string) => API_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`));
+/** In any letter case: another spelling of an API path is the API's 404, never a page. */
+const isApiPath = (p: string) => {
+  const lower = p.toLowerCase();
+  return API_PREFIXES.some((prefix) => lower === prefix || lower.startsWith(`${prefix}/`));
+};
 
 /**
- * The dashboard's pages (web/src/main.tsx): `/`, `/sign-in`, and `/<org>` with what lies under
- * its merge-queue and flaky-tests sections. Any other path stays the API's JSON 404.
+ * The dashboard's pages (web/src/main.tsx): `/`, `/sign-in`, and `/<org slug>` with what lies
+ * under its merge-queue and flaky-tests sections. Any other path stays the API's JSON 404.
  */
-const PAGE = /^\/(?:sign-in|[^/.]+(?:\/(?:merge-queue|flaky-tests)(?:\/.*)?)?)?$/;
+const PAGE = /^\/(?:sign-in|[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?(?:\/(?:merge-queue|flaky-tests)(?:\/.*)?)?)?$/;
 
 /** Vite names every file under assets/ by its content hash: a new build never reuses a name. */
 const isHashedAsset = (p: string) => p.startsWith('/assets/');

@@ -1,6 +1,10 @@
-// One log line per request: method, route template, status and duration.
+// One log line per request: method, route template, status and duration. Mounted outside the
+// error handler, so the status is the one the client got. Refused credentials and roles (401,
+// 403) and rate limits (429) are warnings: probing and guessing must show in the logs.
 import type { Middleware } from 'koa';
 import type { Logger } from '../../shared/logging.js';
+
+const WARN_STATUSES = new Set([401, 403, 429]);
 
 export function accessLog(logger: Logger): Middleware {
   return async (ctx, next) => {
@@ -10,8 +14,9 @@ export function accessLog(logger: Logger): Middleware {
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? ctx.path;
-      const line = { method: ctx.method, route, status: ctx.status, ms: Math.round(ms * 10) / 10 };
+      const line = { method: ctx.method, route, status: ctx.status, ms: Math.round(ms * 10) / 10, client: ctx.ip };
       if (ctx.status >= 500) logger.error(line, 'request');
+      else if (WARN_STATUSES.has(ctx.status)) logger.warn(line, 'request');
       else logger.info(line, 'request');
     }
   };

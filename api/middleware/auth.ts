@@ -1,42 +1,63 @@
-// `x-api-token` on every /v1 request. The token decides the organisation; nothing of another
-// organisation is ever visible through it.
+// `x-api-token` on every operation that is not public. The token decides the organisation and the
+// role; nothing of another organisation is ever visible through it. A client address that keeps
+// presenting unknown tokens is answered 429 for a while, before its token is even looked up; valid
+// tokens cost nothing extra and never use up the budget.
+import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../../shared/errors.js';
+import type { Logger } from '../../shared/logging.js';
 import type { TokenRepository } from '../../shared/accounts/token-repository.js';
-import type { Role } from '../../shared/accounts/roles.js';
-import type { Actor } from '../../shared/audit/store/audit-log.js';
+import type { TokenActor } from '../../shared/accounts/actor.js';
 
-export interface AuthState {
-  orgId: string;
-  tokenId: string;
-  tokenName: string;
-  role: Role;
+export interface AuthenticationSettings {
+  /** Unknown tokens a client address may present per minute before it is answered 429; 0: no limit. */
+  failuresPerMinute: number;
 }
 
-export function requireToken(tokens: TokenRepository): Middleware {
+/** A short, stable mark of a presented token for the logs: never the token, never enough to use it. */
+const tokenMark = (presented: string) => createHash('sha256').update(presented, 'utf8').digest('hex').slice(0, 12);
+
+const unknownToken = () => new AppError('unauthenticated', 'invalid_token', 'the API token is not valid');
+
+export function authenticate(tokens: TokenRepository, logger: Logger, settings: AuthenticationSettings): Middleware {
+  const failures = settings.failuresPerMinute > 0 ? new RateLimiterMemory({ points: settings.failuresPerMinute, duration: 60 }) : null;
   return async (ctx, next) => {
+    const client = ctx.ip;
+    const spent = failures ? await failures.get(client) : null;
+    if (failures && spent && spent.consumedPoints >= settings.failuresPerMinute) {
+      throw tooManyFailures(spent);
+    }
     const presented = ctx.get('x-api-token').trim();
-    if (!presented) {
-      throw new AppError('unauthenticated', 'missing_token', 'the x-api-token header is required');
+    if (!presented) throw new AppError('unauthenticated', 'missing_token', 'the x-api-token header is required');
+    const token = presented.length <= 1024 ? await tokens.authenticate(presented) : null;
+    if (!token) {
+      logger.warn({ client, tokenMark: tokenMark(presented) }, 'authentication failed: unknown API token');
+      if (failures) {
+        try {
+          await failures.consume(client);
+        } catch (limited) {
+          if (limited instanceof RateLimiterRes) throw tooManyFailures(limited);
+          throw limited;
+        }
+      }
+      throw unknownToken();
     }
-    if (presented.length > 1024) {
-      throw new AppError('unauthenticated', 'invalid_token', 'the API token is not valid');
-    }
-    const token = await tokens.authenticate(presented);
-    if (!token) throw new AppError('unauthenticated', 'invalid_token', 'the API token is not valid');
-    const auth: AuthState = { orgId: token.orgId, tokenId: token.id, tokenName: token.name, role: token.role };
-    ctx.state.auth = auth;
+    const actor: TokenActor = { kind: 'token', orgId: token.orgId, tokenId: token.id, name: token.name, role: token.role };
+    ctx.state.actor = actor;
     await next();
   };
 }
 
-export function authOf(state: { auth?: AuthState }): AuthState {
-  if (!state.auth) throw new AppError('unauthenticated', 'missing_token', 'the x-api-token header is required');
-  return state.auth;
+function tooManyFailures(state: RateLimiterRes): AppError {
+  const seconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+  return new AppError('rate_limited', 'too_many_failed_authentications', `too many unknown API tokens from this address; try again in ${seconds} s`, [], {
+    retryAfterSeconds: seconds,
+  });
 }
 
-/** The actor the audit trail records for this request's token. */
-export function auditActorOf(state: { auth?: AuthState }): Actor {
-  const auth = authOf(state);
-  return { tokenId: auth.tokenId, name: auth.tokenName };
+/** The token that authenticated this request (set by `authenticate`). */
+export function actorOf(state: { actor?: TokenActor }): TokenActor {
+  if (!state.actor) throw new AppError('unauthenticated', 'missing_token', 'the x-api-token header is required');
+  return state.actor;
 }

@@ -12,6 +12,7 @@ const STATUS: Record<ErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   too_large: 413,
+  rate_limited: 429,
   unavailable: 503,
 };
 
@@ -20,6 +21,7 @@ interface Answer {
   code: string;
   message: string;
   details: ErrorDetail[];
+  retryAfterSeconds?: number;
 }
 
 /** An http-errors error (Koa, @koa/router) or a body-parser error, which carry their status. */
@@ -30,9 +32,13 @@ function httpStatusOf(err: unknown): number | null {
   return typeof value === 'number' && value >= 400 && value < 500 ? value : null;
 }
 
+/** Codes of the other 4xx statuses Koa's stack raises (koa-send refuses a path with 403 or 400, say). */
+const CODE_OF_STATUS: Readonly<Record<number, string>> = { 403: 'forbidden', 404: 'not_found', 406: 'not_acceptable', 411: 'length_required' };
+
 function fromHttpError(err: unknown): Answer | null {
   const status = httpStatusOf(err);
-  const answer = (code: string, message: string): Answer => ({ status: status ?? 500, code, message, details: [] });
+  if (status === null) return null;
+  const answer = (code: string, message: string): Answer => ({ status, code, message, details: [] });
   switch (status) {
     case 405:
       return answer('method_not_allowed', 'this endpoint does not accept that HTTP method');
@@ -46,13 +52,16 @@ function fromHttpError(err: unknown): Answer | null {
         ? { ...answer('malformed_json', 'the request body is not valid JSON (a JSON object is expected)'), status: 400 }
         : answer('bad_request', (err as Error).message || 'bad request');
     default:
-      return null;
+      // Never a 5xx for what the client sent: any other 4xx keeps its status, with a fixed message.
+      return answer(CODE_OF_STATUS[status] ?? 'bad_request', `the request was refused (HTTP ${status})`);
   }
 }
 
 function toAnswer(err: unknown): Answer | null {
   if (err instanceof AppError) {
-    return { status: STATUS[err.kind], code: err.code, message: err.message, details: err.details };
+    const answer: Answer = { status: STATUS[err.kind], code: err.code, message: err.message, details: err.details };
+    if (err.hints.retryAfterSeconds !== undefined) answer.retryAfterSeconds = err.hints.retryAfterSeconds;
+    return answer;
   }
   return fromHttpError(err);
 }
@@ -66,6 +75,7 @@ export function errorHandler(logger: Logger): Middleware {
       const requestId = String(ctx.state.requestId ?? '');
       if (answer) {
         ctx.status = answer.status;
+        if (answer.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(answer.retryAfterSeconds));
         ctx.body = { error: { code: answer.code, message: answer.message, details: answer.details, requestId } };
         if (ctx.status >= 500) logger.warn({ code: answer.code, msg: answer.message }, 'request failed');
         return;

@@ -40,7 +40,7 @@ function content(answer: Answer): JsonObject {
   return { [mediaType]: { schema: toJsonSchema(answer.schema) } };
 }
 
-function parameters(schema: TSchema, where: 'query' | 'path'): Json[] {
+function parameters(schema: TSchema, where: 'query' | 'path' | 'header'): Json[] {
   const object = toJsonSchema(schema) as { properties?: Record<string, JsonObject>; required?: string[] };
   return Object.entries(object.properties ?? {}).map(([name, property]) => ({
     name,
@@ -66,6 +66,11 @@ function requestParts(request: RequestBody | undefined): JsonObject {
         parameters: [...parameters(request.pathParams, 'path'), ...parameters(request.query, 'query')],
         requestBody: { required: true, description: request.description, content: { [request.contentType]: { schema: { type: 'string', contentMediaType: request.contentType } } } },
       };
+    case 'signed':
+      return {
+        parameters: parameters(request.headers, 'header'),
+        requestBody: { required: true, description: request.description, content: { [request.contentType]: { schema: { type: 'object' } } } },
+      };
   }
 }
 
@@ -74,7 +79,7 @@ function operationObject(op: Operation): JsonObject {
   for (const [status, other] of Object.entries(op.otherAnswers ?? {})) responses[status] = { description: other.description, content: content(other.answer) };
   if (op.request) responses['400'] = ERROR;
   if (op.access !== 'public') responses['401'] = ERROR;
-  if (op.access !== 'public' && (op.access !== 'read' || op.elevated)) responses['403'] = ERROR;
+  if (op.access !== 'public' && op.access !== 'read') responses['403'] = ERROR;
   responses.default = ERROR;
   return {
     operationId: op.operationId,

@@ -3,9 +3,9 @@
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import Router from '@koa/router';
 import { openApiDocument } from './document.js';
-import { DOCUMENT_PATH, REFERENCE_PATH, REFERENCE_SCRIPT_PATH } from './operations.js';
+import { DOCUMENT_PATH, REFERENCE_SCRIPT_PATH } from './operations.js';
+import type { OperationRoutes } from '../routing/operation-router.js';
 
 const require = createRequire(import.meta.url);
 const SCALAR_BUNDLE = path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
@@ -28,22 +28,20 @@ const REFERENCE_PAGE = `<!doctype html>
 </html>
 `;
 
-export function createOpenApiRouter(): Router {
-  const router = new Router();
+export function registerOpenApiRoutes(routes: OperationRoutes): void {
   const document = JSON.stringify(openApiDocument);
-  router.get(DOCUMENT_PATH, (ctx) => {
+  routes.handle('getOpenApiDocument', (ctx) => {
     ctx.type = 'application/json';
     ctx.body = document;
   });
-  router.get(REFERENCE_PATH, (ctx) => {
+  routes.handle('getApiReference', (ctx) => {
     ctx.type = 'text/html';
     ctx.body = REFERENCE_PAGE;
   });
-  router.get(REFERENCE_SCRIPT_PATH, (ctx) => {
+  routes.handle('getApiReferenceScript', (ctx) => {
     ctx.type = 'text/javascript';
     // Changes only with the installed package version.
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.body = createReadStream(SCALAR_BUNDLE);
   });
-  return router;
 }

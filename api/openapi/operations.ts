@@ -22,8 +22,8 @@ import { UPLOAD_STATUS_PATH } from '../flaky-tests/serializers/upload-status.js'
 import * as accounts from '../accounts/schemas/account-schemas.js';
 import * as webhooks from '../events/schemas/webhook-schemas.js';
 import type { Role } from '../../shared/accounts/roles.js';
-import { isUrgent } from '../../shared/merge-queue/domain/priority.js';
-import { DependencyLostResponse, HealthResponse, ReadinessResponse, ServiceStatusResponse } from './health-schemas.js';
+import { DependencyLostResponse, HealthResponse, ReadinessResponse, ServiceStatusResponse } from '../health/health-schemas.js';
+import { GitHubDeliveryHeadersSchema, GitHubDeliveryResponse } from '../webhooks/github-webhook-schemas.js';
 
 export const TAGS = {
   mergeQueue: 'Merge queue',
@@ -32,6 +32,7 @@ export const TAGS = {
   administration: 'Administration',
   webhooks: 'Webhooks',
   service: 'Service',
+  github: 'GitHub',
 } as const;
 
 /** The description and the reference page need no token (docs/decisions.md). */
@@ -45,7 +46,9 @@ export type RequestBody =
   | { kind: 'json'; schema: TSchema }
   | { kind: 'query'; schema: TObject }
   | { kind: 'multipart'; schema: TObject; encoding: Record<string, { contentType: string }> }
-  | { kind: 'binary'; contentType: string; description: string; query: TObject; pathParams: TObject };
+  | { kind: 'binary'; contentType: string; description: string; query: TObject; pathParams: TObject }
+  /** A body read as bytes and authenticated by a signature header over them (GitHub's webhooks). */
+  | { kind: 'signed'; contentType: string; description: string; headers: TObject };
 
 export type Answer = { kind: 'json'; schema: TSchema } | { kind: 'text'; contentType: string; schema: TSchema };
 
@@ -58,12 +61,11 @@ export interface Operation {
   summary: string;
   description?: string;
   /**
-   * `public`: no token. Otherwise the least role a token needs (docs/api.md, Roles); the one table
-   * api/middleware/authorize.ts enforces.
+   * `public`: no token (the operation authenticates its caller itself, if at all). Otherwise the
+   * least role a token needs (docs/api.md, Roles), checked by the router in front of the handler
+   * (api/routing/operation-router.ts); rules that depend on the request belong to the use case.
    */
   access: Role | 'public';
-  /** A request that needs more than `access`, by its body (e.g. an urgent submission). */
-  elevated?: { role: Role; when: (body: unknown) => boolean; what: string };
   /** Part of the compatible hosted API (else this service's addition). */
   compatible: boolean;
   request?: RequestBody;
@@ -110,10 +112,7 @@ export const OPERATIONS: readonly Operation[] = [
   mergeQueue('listTestRuns', 'read', "A queue's runs in progress, then its 20 most recent concluded runs", dashboard.ListTestRunsSchema, dashboardAnswer.ListTestRunsResponse, false),
   mergeQueue('getQueueHealth', 'read', "A queue's health over a window, in buckets (the dashboard's charts)", dashboard.QueueHealthSchema, dashboardAnswer.QueueHealthResponse, false),
   flakyTests('get-test-history', 'read', "A test's status changes and runs per day", dashboard.TestHistorySchema, dashboardAnswer.TestHistoryResponse, false),
-  {
-    ...mergeQueue('submitPullRequest', 'write', 'Submit a pull request to the queue', mqRequest.SubmitSchema, mq.EmptyResponse),
-    elevated: { role: 'admin', when: (body) => isUrgent((body as { priority?: unknown } | undefined)?.priority), what: 'submitting with the urgent priority' },
-  },
+  mergeQueue('submitPullRequest', 'write', 'Submit a pull request to the queue', mqRequest.SubmitSchema, mq.EmptyResponse, true, 'Submitting with the `urgent` priority needs the admin role.'),
   mergeQueue('cancelPullRequest', 'write', 'Cancel a submitted pull request', mqRequest.PrRefSchema, mq.EmptyResponse),
   mergeQueue('restartTestsOnPullRequest', 'write', 'Restart the tests of a pull request under test', mqRequest.PrRefSchema, mq.EmptyResponse),
   mergeQueue('getSubmittedPullRequest', 'read', 'A submitted pull request, by number or branch', mqRequest.GetSubmittedSchema, mq.SubmittedPullRequestResponse),
@@ -257,6 +256,20 @@ export const OPERATIONS: readonly Operation[] = [
   },
 
   {
+    method: 'post',
+    path: '/webhooks/github',
+    operationId: 'receiveGitHubWebhook',
+    tag: TAGS.github,
+    summary: "Receive a GitHub webhook delivery (GitHub App's or repository's webhook)",
+    description:
+      'No API token: GitHub signs the raw body with the webhook secret (`X-Hub-Signature-256`). Served when `GITHUB_WEBHOOK_SECRET` is set. A delivery seen before answers 200 `duplicate`.',
+    access: 'public',
+    compatible: false,
+    request: { kind: 'signed', contentType: 'application/json', description: "GitHub's event payload, exactly as GitHub sent it", headers: GitHubDeliveryHeadersSchema },
+    ok: json(GitHubDeliveryResponse),
+    otherAnswers: { '202': { description: 'Accepted: recorded and handed to a job', answer: json(GitHubDeliveryResponse) } },
+  },
+  {
     method: 'get',
     path: '/v1/status',
     operationId: 'getStatus',
@@ -320,5 +333,3 @@ export const OPERATIONS: readonly Operation[] = [
   },
 ];
 
-/** Paths under /v1 that need no token: the public operations of the table. */
-export const PUBLIC_V1_PATHS: ReadonlySet<string> = new Set(OPERATIONS.filter((op) => op.access === 'public' && op.path.startsWith('/v1/')).map((op) => op.path));

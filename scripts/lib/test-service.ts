@@ -16,6 +16,7 @@ import { bootstrapOrgAndToken } from '../../shared/runtime/bootstrap-token.js';
 import { generateToken } from '../../shared/accounts/token-repository.js';
 import { startHttpServer } from '../../api/server.js';
 import type { Database } from '../../shared/database/collection.js';
+import type { DestinationStream } from 'pino';
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -45,6 +46,8 @@ export interface TestServiceOptions {
   database?: Database;
   gitRoot?: string;
   startWorkers?: boolean;
+  /** Where the service's log lines go, at level info (default: LOG_LEVEL, nowhere). */
+  logSink?: DestinationStream;
 }
 
 export async function startTestService(opts: TestServiceOptions = {}): Promise<TestService> {
@@ -68,7 +71,8 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
     throwaway = await openThrowawayDatabase(process.env.MONGO_URL);
     database = throwaway.db;
   }
-  const ctx = await openContext(config, { logger: createLogger(config.logLevel, 'test'), database });
+  const logger = opts.logSink ? createLogger('info', 'test', opts.logSink) : createLogger(config.logLevel, 'test');
+  const ctx = await openContext(config, { logger, database });
   const token = generateToken();
   const { orgId } = await bootstrapOrgAndToken(ctx.store, { orgSlug: config.orgSlug, apiToken: token, generateIfNone: false });
   if (opts.startWorkers) {

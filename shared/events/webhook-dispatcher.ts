@@ -12,6 +12,7 @@ import { renderPayload, type Payload } from './event-payloads.js';
 import { slackMessage } from './slack-message.js';
 import { signingSecrets, type WebhookEndpoint, type WebhookEndpointRepository } from './store/webhook-endpoint-repository.js';
 import type { WebhookDelivery, WebhookDeliveryRepository } from './store/webhook-delivery-repository.js';
+import type { WebhookSender } from './egress/webhook-sender.js';
 
 export interface DeliverySettings {
   /** Delay before the first retry; each further retry waits twice as long. */
@@ -20,9 +21,12 @@ export interface DeliverySettings {
   maxAttempts: number;
   /** An endpoint whose attempts have all failed for this long is disabled. */
   disableAfterMs: number;
-  /** A receiver that has not answered by then has failed the attempt. */
-  timeoutMs: number;
+  /** Deliveries sent to one endpoint at once: a slow receiver holds at most this many delivery jobs, never all of them. */
+  endpointConcurrency: number;
 }
+
+/** A delivery that finds its endpoint at its cap is tried again this much later. */
+const BUSY_ENDPOINT_DELAY_MS = 1_000;
 
 export interface WebhookDispatcherDeps {
   events: EventRepository;
@@ -32,6 +36,8 @@ export interface WebhookDispatcherDeps {
   /** Enqueues the delivery job of a delivery, to run no earlier than `at`. */
   enqueueDelivery: (deliveryId: string, at?: Date) => Promise<void>;
   enqueuePublish: (eventId: string) => Promise<void>;
+  /** Sends a request to an allowed destination, bounded in time and bytes. */
+  sender: WebhookSender;
   settings: DeliverySettings;
   baseUrl: string;
   logger: Logger;
@@ -95,7 +101,22 @@ export class WebhookDispatcher {
     // In order per key: an earlier delivery still unfinished goes first and hands over when done.
     const first = await deliveries.earliestUnfinished(delivery.endpointId, delivery.orderKey);
     if (first && first.id !== delivery.id) return;
-    if (!(await deliveries.claim(delivery.id, new Date(now.getTime() + this.deps.settings.timeoutMs * 2), now))) return;
+    const until = new Date(now.getTime() + this.deps.sender.timeoutMs * 2);
+    const slot = await endpoints.acquireSlot(endpoint.id, this.deps.settings.endpointConcurrency, delivery.id, until, now);
+    if (slot === null) {
+      await this.deps.enqueueDelivery(delivery.id, new Date(now.getTime() + BUSY_ENDPOINT_DELAY_MS));
+      return;
+    }
+    try {
+      if (!(await deliveries.claim(delivery.id, until, now))) return;
+      await this.attempt(delivery, endpoint, now);
+    } finally {
+      await endpoints.releaseSlot(endpoint.id, slot, delivery.id);
+    }
+  }
+
+  private async attempt(delivery: WebhookDelivery, endpoint: WebhookEndpoint, now: Date): Promise<void> {
+    const { deliveries, endpoints } = this.deps;
     const event = await this.deps.events.findById(delivery.eventId);
     if (!event?.payload) {
       await deliveries.abandon(delivery.id, 'the event is no longer stored');
@@ -145,31 +166,19 @@ export class WebhookDispatcher {
     const signature = signingSecrets(endpoint, now)
       .map((secret) => new Webhook(secret).sign(id, now, body))
       .join(' ');
-    const started = performance.now();
     const at = new Date();
-    try {
-      const res = await fetch(endpoint.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'openmq-webhooks',
-          'webhook-id': id,
-          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-          'webhook-signature': signature,
-        },
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.deps.settings.timeoutMs),
-      });
-      // The answer's body is not used; reading it frees the connection.
-      await res.arrayBuffer().catch(() => undefined);
-      const durationMs = Math.round(performance.now() - started);
-      const ok = res.status >= 200 && res.status < 300;
-      return { ok, at, responseCode: res.status, durationMs, error: ok ? null : `HTTP ${res.status}` };
-    } catch (err) {
-      const message = err instanceof Error ? (err.name === 'TimeoutError' ? `no answer within ${this.deps.settings.timeoutMs} ms` : err.message) : String(err);
-      return { ok: false, at, responseCode: null, durationMs: Math.round(performance.now() - started), error: message };
-    }
+    const outcome = await this.deps.sender.post(
+      endpoint.url,
+      {
+        'content-type': 'application/json',
+        'user-agent': 'openmq-webhooks',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
+      body,
+    );
+    return { ...outcome, at };
   }
 
   /** Publishes events and re-enqueues deliveries whose jobs were lost (a crash, Redis down). */

@@ -18,6 +18,7 @@ export const JOB_FAILURE_ACTIONS: Readonly<Record<ErrorKind, JobFailureAction>> 
   not_found: 'log',
   conflict: 'retry',
   too_large: 'give_up',
+  rate_limited: 'retry',
   unavailable: 'retry',
 };
 

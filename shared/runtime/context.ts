@@ -41,6 +41,9 @@ import { withDomainEvents } from '../events/emitting-repositories.js';
 import { WebhookDispatcher } from '../events/webhook-dispatcher.js';
 import { WebhookEndpointService } from '../events/webhook-endpoint-service.js';
 import { TimeToMergeService } from '../merge-queue/services/time-to-merge-service.js';
+import { TokenService } from '../accounts/token-service.js';
+import { DestinationPolicy } from '../events/egress/destination-policy.js';
+import { WebhookSender } from '../events/egress/webhook-sender.js';
 
 export interface ServiceContext {
   config: Config;
@@ -54,6 +57,7 @@ export interface ServiceContext {
   producerRedis: Redis;
   jobs: JobProducer;
   services: {
+    tokens: TokenService;
     queues: QueueService;
     pullRequests: PullRequestService;
     commitStatuses: CommitStatusService;
@@ -142,12 +146,13 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     store: repositories,
     providers,
     logger,
+    audit: store.audit,
     requestPlan,
     ...(githubOwners && providers.github ? { claimRepository: claimGitHubRepository(providers.github, githubOwners) } : {}),
   });
   const githubRepositories =
     githubOwners && providers.github
-      ? new GitHubRepositoryService({ owners: githubOwners, orgs: store.orgs, queues: store.queues, serves: (repo) => providers.github?.serves(repo) ?? false })
+      ? new GitHubRepositoryService({ owners: githubOwners, orgs: store.orgs, queues: store.queues, audit: store.audit, serves: (repo) => providers.github?.serves(repo) ?? false })
       : null;
   const pullRequests = new PullRequestService({
     store: repositories,
@@ -166,6 +171,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     blobs,
     requestIngest: (job) => jobs.enqueue('flaky-ingest', job),
     orgs: store.orgs,
+    audit: store.audit,
     events: outbox,
     links: new TestRunLinkService({ store, requestPlan }),
     logger,
@@ -181,7 +187,11 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
       uploadWaitSeconds: config.flakyUploadWaitSeconds,
     },
   });
+  const destinations = new DestinationPolicy(config.webhooks.allowedDestinations);
+  const webhookSender = new WebhookSender(destinations, config.webhooks.timeoutMs);
+  shutdown.add({ name: 'webhook-sender', order: 25, close: () => webhookSender.close() });
   const services = {
+    tokens: new TokenService({ tokens: store.tokens, audit: store.audit }),
     flaky,
     queues,
     pullRequests,
@@ -212,17 +222,18 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     timeToMerge: new TimeToMergeService({ store }),
     githubRepositories,
     domainEvents: outbox,
-    webhooks: new WebhookEndpointService({ endpoints: eventStore.endpoints, deliveries: eventStore.deliveries, enqueueDelivery }),
+    webhooks: new WebhookEndpointService({ endpoints: eventStore.endpoints, deliveries: eventStore.deliveries, enqueueDelivery, destinations, audit: store.audit }),
     webhookDispatcher: new WebhookDispatcher({
       ...eventStore,
       store,
       enqueueDelivery,
       enqueuePublish,
+      sender: webhookSender,
       settings: {
         retryBaseMs: config.webhooks.retryBaseMs,
         maxAttempts: config.webhooks.maxAttempts,
         disableAfterMs: config.webhooks.disableAfterSeconds * 1000,
-        timeoutMs: config.webhooks.timeoutMs,
+        endpointConcurrency: config.webhooks.endpointConcurrency,
       },
       baseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
       logger,

@@ -9,6 +9,7 @@ import { headKey } from '../../shared/merge-queue/store/impacted-targets-reposit
 import { isDuplicateKeyError } from '../../shared/database/collection.js';
 import { makeEntry } from '../../scripts/lib/entries.js';
 import type { TestRun } from '../../shared/merge-queue/domain/model.js';
+import { DbWebhookEndpointRepository } from '../../shared/events/store/webhook-endpoint-repository.js';
 
 const repo = { host: 'github.com', owner: 'Acme', name: 'Widgets' };
 
@@ -158,6 +159,29 @@ forEachDatabase('repositories', (getDb) => {
       expect(await store.tokens.revoke(t.id)).to.equal(true);
       expect(await store.tokens.revoke(t.id)).to.equal(false);
       expect(await store.tokens.authenticate('omq_secret-token-value-1234')).to.equal(null);
+    });
+  });
+
+  describe('webhook endpoints', () => {
+    it('hands out at most `concurrency` sending slots at once, each to one delivery, and frees a slot whose lease ended', async () => {
+      const endpoints = new DbWebhookEndpointRepository(getDb());
+      await endpoints.ensureIndexes();
+      const endpoint = await endpoints.create('org1', { url: 'https://hooks.example.test/x', kind: 'standard', events: [], description: '' });
+      const now = new Date('2026-01-01T00:00:00Z');
+      const until = new Date(now.getTime() + 20_000);
+      const taken = await Promise.all(['d1', 'd2', 'd3', 'd4'].map((d) => endpoints.acquireSlot(endpoint.id, 2, d, until, now)));
+      expect(taken.filter((s) => s !== null).sort()).to.deep.equal([0, 1]);
+      expect(taken.filter((s) => s === null)).to.have.length(2);
+      // Releasing needs the holder: another delivery cannot free a slot it does not hold.
+      const holderOf0 = ['d1', 'd2', 'd3', 'd4'][taken.indexOf(0)]!;
+      await endpoints.releaseSlot(endpoint.id, 0, 'somebody-else');
+      expect(await endpoints.acquireSlot(endpoint.id, 2, 'd5', until, now)).to.equal(null);
+      await endpoints.releaseSlot(endpoint.id, 0, holderOf0);
+      expect(await endpoints.acquireSlot(endpoint.id, 2, 'd5', until, now)).to.equal(0);
+      // A sender that died: its lease ends and the slot can be taken again.
+      expect(await endpoints.acquireSlot(endpoint.id, 2, 'd6', until, new Date(until.getTime() + 1))).to.equal(0);
+      // Slots never show in the endpoint as the services see it.
+      expect(Object.keys((await endpoints.findById(endpoint.id))!)).not.to.include('slots');
     });
   });
 

@@ -20,7 +20,7 @@ describe('comment commands on GitHub (end to end, through webhooks)', function (
     await h.close();
   });
 
-  const comment = (n: number, login: string, body: string) => h.double.comment(repo.owner, repo.name, n, login, body);
+  const comment = (n: number, login: string, body: string, opts: { writtenAt?: Date } = {}) => h.double.comment(repo.owner, repo.name, n, login, body, opts);
 
   /** The pull request's entry once it has one (getSubmittedPullRequest answers 404 before). */
   const queued = (n: number, states: string[]): Promise<Submitted> =>
@@ -51,7 +51,8 @@ describe('comment commands on GitHub (end to end, through webhooks)', function (
     expect(h.double.comments.filter((c) => c.body.startsWith('@')), 'no replies').to.deep.equal([]);
   });
 
-  it('`/trunk merge --priority=urgent` preempts the running pull request; `/trunk cancel` takes one out', async () => {
+  it("a maintainer's `/trunk merge --priority=urgent` preempts the running pull request, a writer's is refused; `/trunk cancel` takes one out", async () => {
+    h.double.permissions.set('acme/widgets:mona', 'maintain');
     await h.configure({ concurrency: 1 });
     let release = false;
     h.runCi('statuses', (files) => (release || 'f2.txt' in files ? 'success' : null));
@@ -60,7 +61,11 @@ describe('comment commands on GitHub (end to end, through webhooks)', function (
     await h.pr(3);
     await h.submit(1);
     await h.untilState(1, ['testing']);
+    // Urgent preempts running tests: the API keeps it for admin tokens, GitHub for admin and maintain.
     await comment(2, 'alice', '/trunk merge --priority=urgent');
+    expect((await replyTo(2, 'alice')).body).to.equal('@alice: `/trunk merge --priority=urgent` needs admin or maintain permission on acme/widgets; you have write permission.');
+    await notQueued(2);
+    await comment(2, 'mona', '/trunk merge --priority=urgent');
     await waitFor('PR #1 interrupted', async () => (await h.get(1)).timeline.some((t) => t.reason === 'skip_the_line_interrupted'));
     await h.untilState(2, ['merged']);
     await comment(3, 'carol', '/trunk merge --priority low');
@@ -119,6 +124,18 @@ describe('comment commands on GitHub (end to end, through webhooks)', function (
     await processed((await h.double.label(repo.owner, repo.name, 2, 'alice', 'merge-me', 'unlabeled')).deliveryId);
     await notQueued(2);
     expect(h.double.comments.filter((c) => c.body.startsWith('@alice'))).to.deep.equal([]);
+  });
+
+  it('a command whose signed time is older than a redelivery can be (a replayed body) changes nothing and gets no answer', async () => {
+    await h.configure({});
+    await h.pr(1);
+    const writtenAt = new Date(Date.now() - 4 * 86_400_000);
+    const { comment: command, deliveryId } = await comment(1, 'alice', '/trunk merge', { writtenAt });
+    const deliveries = new WebhookDeliveryRepository(h.svc.ctx.db);
+    await waitFor('the delivery processed', async () => (await deliveries.pending(deliveryId)) === null);
+    await notQueued(1);
+    expect(command.reactions).to.deep.equal([]);
+    expect(h.double.comments).to.have.length(1);
   });
 
   it('commandsEnabled off: a command comment changes nothing and gets no answer', async () => {

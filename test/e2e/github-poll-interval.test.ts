@@ -27,10 +27,14 @@ describe('GitHub: a slower poll while webhooks arrive (end to end)', function ()
     (await h.svc.ctx.metrics.jobsCompleted.get()).values.find((v) => v.labels.queue === queue)?.value ?? 0;
   /** Reads of pull request #1: the poller's (webhook-triggered syncs happen only on pull_request and push events). */
   const pullReads = (): number => h.double.requests.filter((r) => r.method === 'GET' && r.path === `/repos/${repo.owner}/${repo.name}/pulls/1`).length;
-  /** A signed delivery for the repository that changes nothing: a status on a commit nobody tests. Resolves once processed. */
+  /**
+   * A signed delivery for the repository that changes nothing: a new status (GitHub gives each its
+   * own id) on a commit nobody tests. Resolves once processed.
+   */
+  let statusId = 9_000_000;
   const unrelatedStatus = async (): Promise<void> => {
     const before = await completed('github-webhook');
-    const payload = payloadFor('status', undefined, { owner: repo.owner, name: repo.name, installationId: 1 }, { sha: 'f'.repeat(40), state: 'success', context: 'elsewhere' });
+    const payload = payloadFor('status', undefined, { owner: repo.owner, name: repo.name, installationId: 1 }, { id: ++statusId, sha: 'f'.repeat(40), state: 'success', context: 'elsewhere' });
     expect(await h.double.deliver('status', payload as Parameters<GitHubDouble['deliver']>[1])).to.equal(202);
     await waitFor('the delivery processed', async () => (await completed('github-webhook')) > before);
   };

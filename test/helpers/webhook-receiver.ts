@@ -11,6 +11,12 @@ export interface ReceivedRequest {
   json: Record<string, unknown>;
 }
 
+/**
+ * The service setting that lets deliveries reach receivers on 127.0.0.1, which the destination
+ * policy refuses by default (docs/webhooks.md, Destinations).
+ */
+export const LOOPBACK_RECEIVERS_ALLOWED = { WEBHOOK_ALLOWED_DESTINATIONS: '127.0.0.1' } as const;
+
 /** The status to answer the n-th request (0-based) with, or 'hang' to never answer. */
 export type Responder = (request: ReceivedRequest, n: number) => number | 'hang';
 
@@ -20,6 +26,8 @@ export interface WebhookReceiver {
   respond: Responder;
   /** The payload verified with `secret` (throws when the signature does not verify). */
   verify(request: ReceivedRequest, secret: string): unknown;
+  /** The most requests that were open at once (received, not yet answered or dropped). */
+  mostInFlight: number;
   close(): Promise<void>;
 }
 
@@ -29,6 +37,7 @@ export async function startWebhookReceiver(respond: Responder = () => 204): Prom
     url: '',
     received: [],
     respond,
+    mostInFlight: 0,
     verify: (request, secret) => new Webhook(secret).verify(request.body, request.headers),
     close: async () => {
       for (const res of hanging) res.destroy();
@@ -36,7 +45,11 @@ export async function startWebhookReceiver(respond: Responder = () => 204): Prom
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  let inFlight = 0;
   const server = http.createServer((req, res) => {
+    inFlight++;
+    receiver.mostInFlight = Math.max(receiver.mostInFlight, inFlight);
+    res.on('close', () => inFlight--);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

@@ -8,7 +8,7 @@ import { waitFor } from '../../scripts/lib/wait.js';
 import { generateToken } from '../../shared/accounts/token-repository.js';
 import { makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
 import { junit, REPO, sha, uploadOk } from './flaky-support.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { LOOPBACK_RECEIVERS_ALLOWED, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { setRef } from '../../scripts/lib/git-fixtures.js';
 
 const BIN = fileURLToPath(new URL('../../cli/bin/openmq.mjs', import.meta.url));
@@ -49,7 +49,7 @@ describe('openmq CLI', function () {
   const queueArgs = () => ['--repo', repoArg, '--branch', 'main'];
 
   before(async () => {
-    svc = await startTestService(SERVICE_OPTIONS);
+    svc = await startTestService({ ...SERVICE_OPTIONS, env: { ...SERVICE_OPTIONS.env, ...LOOPBACK_RECEIVERS_ALLOWED } });
     q = await makeQueue(svc);
     repoArg = `${q.ref.repo.host}/${q.ref.repo.owner}/${q.ref.repo.name}`;
     env = { OPENMQ_URL: svc.url, OPENMQ_TOKEN: svc.token };

@@ -31,7 +31,7 @@ describe('flaky tests: time', function () {
     await ensureIndexes(core, store);
     orgId = (await core.orgs.ensure(ORG)).id;
     now = T0;
-    services = createInlineFlakyServices({ store, orgs: core.orgs, settings: { ...DEFAULT_FLAKY_SETTINGS }, logger: createLogger('silent'), now: () => new Date(now) });
+    services = createInlineFlakyServices({ store, orgs: core.orgs, audit: core.audit, settings: { ...DEFAULT_FLAKY_SETTINGS }, logger: createLogger('silent'), now: () => new Date(now) });
   });
   afterEach(async () => {
     await db.close();

@@ -36,11 +36,14 @@ describe('HTTP behaviour', function () {
     expect((await svc.post('/getQueue', ref, { token: other.token })).status).to.equal(401);
   });
 
-  it('requires the token before reading the body, on every /v1 path', async () => {
-    for (const path of ['/createQueue', '/submitPullRequest', '/nope']) {
+  it('requires the token before reading the body of every operation; a path that is no operation is not found, without authentication', async () => {
+    for (const path of ['/createQueue', '/submitPullRequest']) {
       const res = await svc.post(path, {}, { token: null });
       expect(res.status, path).to.equal(401);
     }
+    const nope = await svc.post<ErrorBody>('/nope', {}, { token: null });
+    expect(nope.status).to.equal(404);
+    expect(nope.body.error.code).to.equal('route_not_found');
   });
 
   it('puts a request id on every response and in error bodies, keeping a safe caller id', async () => {

@@ -13,7 +13,7 @@ interface ErrorBody {
   error: { code: string; message: string };
 }
 interface AuditBody {
-  events: { id: string; at: string; actor: { tokenId: string | null; name: string }; action: string; target: string; detail: Record<string, unknown> }[];
+  events: { id: string; at: string; actor: { kind: string; tokenId: string | null; name: string }; action: string; target: string; detail: Record<string, unknown> }[];
   nextBefore?: string;
 }
 
@@ -133,6 +133,7 @@ describe('roles and the audit trail', function () {
     expect(res.status).to.equal(200);
     const adminActor = res.body.events[0]!.actor;
     expect(adminActor.name).to.equal('admin bot');
+    expect(adminActor.kind).to.equal('token');
     expect(adminActor.tokenId).to.be.a('string');
     expect(res.body.events.map((e) => [e.action, e.target])).to.deep.equal([
       ['queue.deleted', 'github.com/acme/widgets:main'],
@@ -165,8 +166,9 @@ describe('roles and the audit trail', function () {
     expect((await svc.post('/flaky-tests/set-quarantine-override', body, { token: tokens.admin })).status).to.equal(200);
     const res = await svc.post<AuditBody>('/listAuditEvents', { action: 'quarantine.override_set' });
     expect(res.body.events).to.have.length(1);
+    const admin = (await svc.ctx.store.tokens.list(svc.orgId)).find((t) => t.name === 'admin bot');
     expect(res.body.events[0]).to.deep.include({
-      actor: { tokenId: res.body.events[0]!.actor.tokenId, name: 'admin bot' },
+      actor: { kind: 'token', tokenId: admin!.id, name: 'admin bot' },
       target: `github.com/acme/widgets:${testId}`,
       detail: { override: 'never', reason: 'known bad runner', onBehalfOf: 'alice' },
     });

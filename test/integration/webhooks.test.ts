@@ -3,9 +3,10 @@
 // redelivery, secret rotation, disabling, Slack messages, and a dead receiver not slowing the queue.
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
+import { generateToken } from '../../shared/accounts/token-repository.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 import { makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
-import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { LOOPBACK_RECEIVERS_ALLOWED, startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { failingTestId, junit, ORG, REPO, sha, uploadOk } from './flaky-support.js';
 
 interface EndpointBody {
@@ -34,7 +35,7 @@ const RETRY_BASE_MS = 150;
 function startService(env: Record<string, string> = {}): Promise<TestService> {
   return startTestService({
     ...SERVICE_OPTIONS,
-    env: { ...SERVICE_OPTIONS.env, WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS), WEBHOOK_TIMEOUT_MS: '1000', ...env },
+    env: { ...SERVICE_OPTIONS.env, ...LOOPBACK_RECEIVERS_ALLOWED, WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS), WEBHOOK_TIMEOUT_MS: '1000', ...env },
   });
 }
 
@@ -324,4 +325,80 @@ describe('outbound webhooks', function () {
     expect((await svc.post('/redeliverWebhook', { deliveryId: delivery!.id })).status).to.equal(200);
     await waitFor('redelivered after enabling', async () => receiver.received.length > count);
   });
+
+  it('sends at most WEBHOOK_ENDPOINT_CONCURRENCY deliveries to one endpoint at once, however slow it is', async () => {
+    svc = await startService({ WEBHOOK_ENDPOINT_CONCURRENCY: '2' });
+    receiver = await startWebhookReceiver(() => 'hang');
+    q = await makeQueue(svc);
+    await createEndpoint({ url: receiver.url, events: ['pull_request.submitted'] });
+    // Five pull requests: five order keys, whose deliveries could all go at once.
+    for (const n of [1, 2, 3, 4, 5]) {
+      await q.pr(n);
+      await q.submitOk(n);
+    }
+    await waitReceived('deliveries of every pull request, some of them retried', 7);
+    expect(receiver.mostInFlight).to.equal(2);
+  });
+
+  describe('destinations', () => {
+    it('refuses every loopback form at registration and on change, with a 400 that says why, unless the operator allows it', async () => {
+      svc = await startTestService({ ...SERVICE_OPTIONS, env: { ...SERVICE_OPTIONS.env } });
+      receiver = await startWebhookReceiver();
+      const { port } = new URL(receiver.url);
+      const forms = [
+        receiver.url,
+        `http://localhost:${port}/hook`,
+        `http://[::1]:${port}/hook`,
+        `http://[::ffff:127.0.0.1]:${port}/hook`,
+        `http://2130706433:${port}/hook`,
+        `http://127.1:${port}/hook`,
+        `http://0x7f.0.0.1:${port}/hook`,
+        `http://0.0.0.0:${port}/hook`,
+        `http://127.0.0.2:${port}/hook`,
+      ];
+      for (const url of forms) {
+        const res = await svc.post<{ error: { code: string; message: string; details: { path: string }[] } }>('/createWebhookEndpoint', { url });
+        expect(res.status, url).to.equal(400);
+        expect(res.body.error.code, url).to.equal('webhook_destination_refused');
+        expect(res.body.error.message, url).to.match(/(names|resolves to) an? .+ address .*WEBHOOK_ALLOWED_DESTINATIONS/);
+        expect(res.body.error.details.map((d) => d.path), url).to.deep.equal(['/url']);
+      }
+      const credentials = await svc.post<{ error: { code: string; message: string } }>('/createWebhookEndpoint', { url: `http://user:pass@127.0.0.1:${port}/hook` });
+      expect(credentials.body.error).to.include({ code: 'webhook_destination_refused' });
+      expect(credentials.body.error.message).to.match(/must not carry a user name or password/);
+      expect((await svc.post<{ endpoints: unknown[] }>('/listWebhookEndpoints', {})).body.endpoints).to.deep.equal([]);
+      expect(receiver.received).to.deep.equal([]);
+      await svc.close();
+
+      svc = await startService();
+      const allowed = await createEndpoint({ url: receiver.url });
+      const moved = await svc.post<{ error: { code: string } }>('/updateWebhookEndpoint', { id: allowed.id, url: `http://127.0.0.2:${port}/hook` });
+      expect(moved.status).to.equal(400);
+      expect(moved.body.error.code).to.equal('webhook_destination_refused');
+    });
+
+    it('shows a receiver URL in full only to admins, and records only its origin in the audit trail', async () => {
+      svc = await startService();
+      receiver = await startWebhookReceiver();
+      const secretPath = `${receiver.url}/T0123/B0456/a-secret-part-of-the-url`;
+      const endpoint = await createEndpoint({ url: secretPath, kind: 'slack' });
+      await svc.post('/updateWebhookEndpoint', { id: endpoint.id, url: `${receiver.url}/another-secret-part` });
+      const reader = generateToken();
+      await svc.ctx.store.tokens.register(svc.orgId, reader, 'reader', { role: 'read' });
+      expect((await svc.post('/listWebhookEndpoints', {}, { token: reader })).status).to.equal(403);
+      expect((await svc.post('/listWebhookDeliveries', { endpointId: endpoint.id }, { token: reader })).status).to.equal(403);
+      const listed = await svc.post<{ endpoints: EndpointBody[] }>('/listWebhookEndpoints', {});
+      expect(listed.body.endpoints[0]!.url).to.equal(`${receiver.url}/another-secret-part`);
+      const audit = await svc.post<{ events: { action: string; detail: Record<string, unknown> }[] }>('/listAuditEvents', {}, { token: reader });
+      const text = JSON.stringify(audit.body);
+      expect(text).not.to.include('a-secret-part-of-the-url');
+      expect(text).not.to.include('another-secret-part');
+      const origin = new URL(receiver.url).origin;
+      expect(audit.body.events.map((e) => [e.action, e.detail.destination])).to.deep.equal([
+        ['webhook.updated', origin],
+        ['webhook.created', origin],
+      ]);
+    });
+  });
 });
+

@@ -1,10 +1,9 @@
 // Administration: API tokens (create, list, revoke) and the audit trail.
-import type Router from '@koa/router';
-import type { TokenRepository, ApiToken } from '../../../shared/accounts/token-repository.js';
-import { generateToken } from '../../../shared/accounts/token-repository.js';
+import type { OperationRoutes } from '../../routing/operation-router.js';
+import type { ApiToken } from '../../../shared/accounts/token-repository.js';
+import type { TokenService } from '../../../shared/accounts/token-service.js';
 import type { AuditRepository } from '../../../shared/audit/store/audit-log.js';
-import { notFound } from '../../../shared/errors.js';
-import { auditActorOf, authOf } from '../../middleware/auth.js';
+import { actorOf } from '../../middleware/auth.js';
 import { parseCreateToken, parseEmptyRequest, parseListAuditEvents, parseTokenId } from '../schemas/account-schemas.js';
 
 const DEFAULT_AUDIT_PAGE = 100;
@@ -17,33 +16,28 @@ const tokenView = (t: ApiToken) => ({
   revokedAt: t.revokedAt ? t.revokedAt.toISOString() : null,
 });
 
-export function registerAccountRoutes(router: Router, deps: { tokens: TokenRepository; audit: AuditRepository }): void {
-  router.post('/createToken', async (ctx) => {
+export function registerAccountRoutes(routes: OperationRoutes, deps: { tokens: TokenService; audit: AuditRepository }): void {
+  routes.handle('createToken', async (ctx) => {
     const body = parseCreateToken(ctx.request.body);
-    const { orgId } = authOf(ctx.state);
-    const token = generateToken();
-    const saved = await deps.tokens.register(orgId, token, body.name, { role: body.role });
-    await deps.audit.record({ orgId, actor: auditActorOf(ctx.state), action: 'token.created', target: saved.id, detail: { name: body.name, role: body.role } });
-    ctx.body = { ...tokenView(saved), token };
+    const created = await deps.tokens.create(actorOf(ctx.state), { name: body.name, role: body.role });
+    ctx.body = { ...tokenView(created.token), token: created.value };
   });
 
-  router.post('/listTokens', async (ctx) => {
+  routes.handle('listTokens', async (ctx) => {
     parseEmptyRequest(ctx.request.body);
-    ctx.body = { tokens: (await deps.tokens.list(authOf(ctx.state).orgId)).map(tokenView) };
+    ctx.body = { tokens: (await deps.tokens.list(actorOf(ctx.state))).map(tokenView) };
   });
 
-  router.post('/revokeToken', async (ctx) => {
+  routes.handle('revokeToken', async (ctx) => {
     const { id } = parseTokenId(ctx.request.body);
-    const { orgId } = authOf(ctx.state);
-    if (!(await deps.tokens.revoke(id, { orgId }))) throw notFound('token_not_found', `no active token with id ${id}`);
-    await deps.audit.record({ orgId, actor: auditActorOf(ctx.state), action: 'token.revoked', target: id, detail: {} });
+    await deps.tokens.revoke(actorOf(ctx.state), id);
     ctx.body = {};
   });
 
-  router.post('/listAuditEvents', async (ctx) => {
+  routes.handle('listAuditEvents', async (ctx) => {
     const body = parseListAuditEvents(ctx.request.body);
     const limit = body.limit ?? DEFAULT_AUDIT_PAGE;
-    const events = await deps.audit.list(authOf(ctx.state).orgId, {
+    const events = await deps.audit.list(actorOf(ctx.state).orgId, {
       limit,
       ...(body.before !== undefined ? { before: body.before } : {}),
       ...(body.action !== undefined ? { action: body.action } : {}),

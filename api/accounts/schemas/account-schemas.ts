@@ -6,7 +6,7 @@ import { caseInsensitiveEnum, MAX_NAME } from '../../validation/common.js';
 import { compileValidator } from '../../validation/validator.js';
 
 const closed = <P extends Record<string, TSchema>>(properties: P) => Type.Object(properties, { additionalProperties: false });
-const oneOf = (values: readonly string[]) => Type.Enum([...values], { type: 'string' });
+const oneOf = (values: readonly string[], description?: string) => Type.Enum([...values], { type: 'string', ...(description ? { description } : {}) });
 const dateTime = Type.String({ format: 'date-time' });
 
 export const CreateTokenSchema = closed({
@@ -46,7 +46,11 @@ export const ListAuditEventsResponse = closed({
     closed({
       id: Type.String(),
       at: dateTime,
-      actor: closed({ tokenId: Type.Union([Type.String(), Type.Null()]), name: Type.String() }),
+      actor: closed({
+        kind: oneOf(['token', 'forge_user', 'operator'], 'a token, a person on the forge (a comment or a label), or an operator tool'),
+        tokenId: Type.Union([Type.String(), Type.Null()]),
+        name: Type.String(),
+      }),
       action: oneOf(AUDIT_ACTIONS),
       target: Type.String(),
       detail: Type.Object({}, { additionalProperties: true }),

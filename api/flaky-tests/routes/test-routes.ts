@@ -1,10 +1,8 @@
 // The flaky-tests API (wire-contract §3, spec §4.3) and this service's settings and quarantine
 // endpoints (docs/flaky-tests.md). Each route parses, calls one service function, serializes.
-import type Router from '@koa/router';
+import type { OperationRoutes } from '../../routing/operation-router.js';
 import type { Context } from 'koa';
-import { auditActorOf, authOf } from '../../middleware/auth.js';
-import type { AuditTrail } from '../../../shared/audit/store/audit-log.js';
-import { repoKey } from '../../../shared/repo-ref.js';
+import { actorOf } from '../../middleware/auth.js';
 import type { FlakyServices } from '../../../shared/flaky-tests/services/flaky-services.js';
 import { parseLinkTicket, parseListFailing, parseListQuarantined, parseListUnhealthy, parseTestDetails } from '../schemas/list-schemas.js';
 import { parseGetOverride, parseGetSettings, parseSetOverride, parseUpdateSettings } from '../schemas/settings-schemas.js';
@@ -18,18 +16,13 @@ export function baseUrlOf(ctx: Context, publicUrl: string | null): string {
   return publicUrl ?? `${ctx.protocol}://${ctx.host}`;
 }
 
-function actorOf(ctx: Context, given: string | undefined): string {
-  const token = `token:${authOf(ctx.state).tokenId}`;
-  return given ? `${given} (${token})` : token;
-}
-
-export function registerFlakyRoutes(router: Router, services: FlakyServices, changes: { audit: AuditTrail }): void {
+export function registerFlakyRoutes(routes: OperationRoutes, services: FlakyServices): void {
   const publicUrl = services.settings.publicUrl;
   const links = (ctx: Context, orgSlug: string): LinkContext => ({ baseUrl: baseUrlOf(ctx, publicUrl), orgSlug: orgSlug.trim() });
 
-  router.post('/flaky-tests/list-failing-tests', async (ctx) => {
+  routes.handle('listFailingTests', async (ctx) => {
     const b = parseListFailing(ctx.request.body);
-    const r = await services.queries.listFailing(authOf(ctx.state).orgId, {
+    const r = await services.queries.listFailing(actorOf(ctx.state).orgId, {
       orgUrlSlug: b.org_url_slug,
       repo: b.repo,
       start: new Date(b.start_time),
@@ -40,9 +33,9 @@ export function registerFlakyRoutes(router: Router, services: FlakyServices, cha
     ctx.body = { tests: r.items.map((v) => serializeTest(v, links(ctx, b.org_url_slug), true)), page: serializePage(r.page) };
   });
 
-  router.post('/flaky-tests/list-unhealthy-tests', async (ctx) => {
+  routes.handle('listUnhealthyTests', async (ctx) => {
     const b = parseListUnhealthy(ctx.request.body);
-    const r = await services.queries.listUnhealthy(authOf(ctx.state).orgId, {
+    const r = await services.queries.listUnhealthy(actorOf(ctx.state).orgId, {
       orgUrlSlug: b.org_url_slug,
       repo: b.repo,
       status: b.status,
@@ -52,9 +45,9 @@ export function registerFlakyRoutes(router: Router, services: FlakyServices, cha
     ctx.body = { tests: r.items.map((v) => serializeTest(v, links(ctx, b.org_url_slug), false)), page: serializePage(r.page) };
   });
 
-  router.post('/flaky-tests/list-quarantined-tests', async (ctx) => {
+  routes.handle('listQuarantinedTests', async (ctx) => {
     const b = parseListQuarantined(ctx.request.body);
-    const r = await services.queries.listQuarantined(authOf(ctx.state).orgId, {
+    const r = await services.queries.listQuarantined(actorOf(ctx.state).orgId, {
       orgUrlSlug: b.org_url_slug,
       repo: b.repo,
       pageSize: b.page_query.page_size,
@@ -63,28 +56,31 @@ export function registerFlakyRoutes(router: Router, services: FlakyServices, cha
     ctx.body = { quarantined_tests: r.items.map(serializeQuarantined), page: serializePage(r.page) };
   });
 
-  router.post('/flaky-tests/get-test-details', async (ctx) => {
+  routes.handle('getTestDetails', async (ctx) => {
     const b = parseTestDetails(ctx.request.body);
-    const v = await services.queries.details(authOf(ctx.state).orgId, { orgUrlSlug: b.org_url_slug, repo: b.repo, testId: b.test_id });
+    const v = await services.queries.details(actorOf(ctx.state).orgId, { orgUrlSlug: b.org_url_slug, repo: b.repo, testId: b.test_id });
     ctx.body = { test: serializeTest(v, links(ctx, b.org_url_slug), true) };
   });
 
-  router.post('/flaky-tests/link-ticket-to-test-case', async (ctx) => {
+  routes.handle('linkTicketToTestCase', async (ctx) => {
     const b = parseLinkTicket(ctx.request.body);
-    const orgId = authOf(ctx.state).orgId;
-    if (b.org_url_slug !== undefined) await services.repoSettings.get(orgId, { orgUrlSlug: b.org_url_slug, repo: b.repo });
-    await services.tickets.link(orgId, { repo: b.repo, testCaseId: b.test_case_id, externalTicketId: b.external_ticket_id, actor: actorOf(ctx, undefined) });
+    await services.tickets.link(actorOf(ctx.state), {
+      ...(b.org_url_slug !== undefined ? { orgUrlSlug: b.org_url_slug } : {}),
+      repo: b.repo,
+      testCaseId: b.test_case_id,
+      externalTicketId: b.external_ticket_id,
+    });
     ctx.body = {};
   });
 
-  router.post('/flaky-tests/get-repo-settings', async (ctx) => {
+  routes.handle('getRepoSettings', async (ctx) => {
     const b = parseGetSettings(ctx.request.body);
-    ctx.body = serializeSettings(await services.repoSettings.get(authOf(ctx.state).orgId, { orgUrlSlug: b.org_url_slug, repo: b.repo }));
+    ctx.body = serializeSettings(await services.repoSettings.get(actorOf(ctx.state).orgId, { orgUrlSlug: b.org_url_slug, repo: b.repo }));
   });
 
-  router.post('/flaky-tests/update-repo-settings', async (ctx) => {
+  routes.handle('updateRepoSettings', async (ctx) => {
     const b = parseUpdateSettings(ctx.request.body);
-    const view = await services.repoSettings.update(authOf(ctx.state).orgId, {
+    const view = await services.repoSettings.update(actorOf(ctx.state), {
       orgUrlSlug: b.org_url_slug,
       repo: b.repo,
       quarantine: b.quarantine
@@ -97,29 +93,27 @@ export function registerFlakyRoutes(router: Router, services: FlakyServices, cha
       detection: b.detection ? toDetectionPatch(b.detection) : undefined,
       ticketUrlTemplate: b.ticket_url_template === undefined ? undefined : b.ticket_url_template === '' ? null : b.ticket_url_template,
       reason: b.reason ?? null,
-      actor: actorOf(ctx, b.actor),
+      ...(b.actor ? { onBehalfOf: b.actor } : {}),
     });
     ctx.body = serializeSettings(view);
   });
 
-  router.post('/flaky-tests/get-quarantine-override', async (ctx) => {
+  routes.handle('getQuarantineOverride', async (ctx) => {
     const b = parseGetOverride(ctx.request.body);
-    ctx.body = serializeOverride(await services.quarantine.getOverride(authOf(ctx.state).orgId, { orgUrlSlug: b.org_url_slug, repo: b.repo, testId: b.test_id }));
+    ctx.body = serializeOverride(await services.quarantine.getOverride(actorOf(ctx.state).orgId, { orgUrlSlug: b.org_url_slug, repo: b.repo, testId: b.test_id }));
   });
 
-  router.post('/flaky-tests/set-quarantine-override', async (ctx) => {
+  routes.handle('setQuarantineOverride', async (ctx) => {
     const b = parseSetOverride(ctx.request.body);
     const override = b.override === 'always_quarantine' ? 'always' : b.override === 'never_quarantine' ? 'never' : null;
-    const { orgId } = authOf(ctx.state);
-    const target = { orgUrlSlug: b.org_url_slug, repo: b.repo, testId: b.test_id };
-    const expiresAt = b.expires_at ? new Date(b.expires_at) : null;
-    const view = await services.quarantine.setOverride(orgId, { ...target, override, reason: b.reason, actor: actorOf(ctx, b.actor), expiresAt });
-    await changes.audit.record({
-      orgId,
-      actor: auditActorOf(ctx.state),
-      action: 'quarantine.override_set',
-      target: `${repoKey(b.repo)}:${b.test_id}`,
-      detail: { override, reason: b.reason, ...(b.actor ? { onBehalfOf: b.actor } : {}), ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}) },
+    const view = await services.quarantine.setOverride(actorOf(ctx.state), {
+      orgUrlSlug: b.org_url_slug,
+      repo: b.repo,
+      testId: b.test_id,
+      override,
+      reason: b.reason,
+      ...(b.actor ? { onBehalfOf: b.actor } : {}),
+      expiresAt: b.expires_at ? new Date(b.expires_at) : null,
     });
     ctx.body = serializeOverride(view);
   });

@@ -1,11 +1,10 @@
-// Upload endpoints that do not take a JSON body, mounted before the /v1 JSON router:
+// Upload endpoints that do not take a JSON body (their operations read the request stream):
 //  - POST /v1/flaky-tests/upload — the native multipart upload (API token required);
 //  - PUT /flaky-tests/bundle-uploads/:id?key=… — the hosted CLI's bundle PUT to the URL that
-//    createBundleUpload handed out; like a presigned URL it carries no API token, which is why it
-//    lives outside /v1 (every /v1 request must carry one);
+//    createBundleUpload handed out; like a presigned URL it carries no API token: the key is
+//    checked by the use case;
 //  - GET /v1/flaky-tests/upload-status?upload_id=… — the state of an upload answered 202.
 // Both uploads call the one ingest use case; these handlers only translate HTTP to it.
-import Router from '@koa/router';
 import type { Context } from 'koa';
 import { invalid } from '../../../shared/errors.js';
 import type { FlakyServices } from '../../../shared/flaky-tests/services/flaky-services.js';
@@ -15,10 +14,10 @@ import { normalizeVariant } from '../../../shared/flaky-tests/domain/test-identi
 import { readText } from '../../../shared/flaky-tests/formats/read-text.js';
 import { parseUploadMeta, type UploadMetaBody } from '../schemas/upload-schemas.js';
 import { serializeUploadResult } from '../serializers/settings.js';
-import { serializeAccepted, serializeUploadStatus, UPLOAD_STATUS_PATH } from '../serializers/upload-status.js';
+import { serializeAccepted, serializeUploadStatus } from '../serializers/upload-status.js';
 import { parseUploadStatusQuery } from '../schemas/upload-schemas.js';
-import { authOf } from '../../middleware/auth.js';
-import { BUNDLE_UPLOAD_PATH } from '../../../shared/flaky-tests/services/bundle-upload-service.js';
+import { actorOf } from '../../middleware/auth.js';
+import type { OperationRoutes } from '../../routing/operation-router.js';
 import { drainRefusedBody, isMultipart, readMultipart, type MultipartPart } from '../multipart-upload.js';
 import { baseUrlOf } from './test-routes.js';
 
@@ -93,16 +92,14 @@ function answer(ctx: Context, services: FlakyServices, result: IngestAnswer): vo
   ctx.body = serializeAccepted(result.uploadId, baseUrlOf(ctx, services.settings.publicUrl));
 }
 
-export function createFlakyUploadRouter(services: FlakyServices): Router {
-  const router = new Router();
+export function registerFlakyUploadRoutes(routes: OperationRoutes, services: FlakyServices): void {
   const waitMs = services.settings.uploadWaitSeconds * 1000;
 
-  // The API token is checked by the app-wide /v1 authentication.
-  router.post('/v1/flaky-tests/upload', async (ctx) => {
+  routes.handle('uploadTestResults', async (ctx) => {
     if (!isMultipart(ctx.get('content-type'))) {
       throw invalid('expected_multipart', `send multipart/form-data with the parts ${PART_NAMES}`);
     }
-    const orgId = authOf(ctx.state).orgId;
+    const orgId = actorOf(ctx.state).orgId;
     const parts = readMultipart(ctx.req, { maxBytes: services.settings.maxUploadBytes, maxFiles: MAX_FILES, maxFieldBytes: MAX_META_BYTES });
     try {
       const first = await parts.next();
@@ -117,12 +114,12 @@ export function createFlakyUploadRouter(services: FlakyServices): Router {
     }
   });
 
-  router.get(UPLOAD_STATUS_PATH, async (ctx) => {
+  routes.handle('getUploadStatus', async (ctx) => {
     const query = parseUploadStatusQuery({ ...ctx.query });
-    ctx.body = serializeUploadStatus(await services.ingest.status(authOf(ctx.state).orgId, query.upload_id));
+    ctx.body = serializeUploadStatus(await services.ingest.status(actorOf(ctx.state).orgId, query.upload_id));
   });
 
-  router.put(`${BUNDLE_UPLOAD_PATH}/:id`, async (ctx) => {
+  routes.handle('putBundleUpload', async (ctx) => {
     const key = typeof ctx.query.key === 'string' ? ctx.query.key : '';
     const id = ctx.params.id ?? '';
     if (!/^[0-9a-f-]{36}$/.test(id) || !/^[A-Za-z0-9_-]{20,100}$/.test(key)) {
@@ -137,6 +134,4 @@ export function createFlakyUploadRouter(services: FlakyServices): Router {
       throw err;
     }
   });
-
-  return router;
 }

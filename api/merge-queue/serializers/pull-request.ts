@@ -2,6 +2,7 @@
 import type { Entry } from '../../../shared/merge-queue/domain/model.js';
 import { TERMINAL_ENTRY_STATES } from '../../../shared/merge-queue/domain/model.js';
 import type { QueueStanding } from '../../../shared/merge-queue/services/time-to-merge-service.js';
+import { isUrgentPriority } from '../../../shared/merge-queue/domain/priority.js';
 
 /** With includeEstimatedTimeToMerge: the position, and the estimate when there is one. */
 function standingFields(standing: QueueStanding | null | undefined) {
@@ -22,7 +23,7 @@ export function serializeSubmittedPullRequest(e: Entry, opts: { includeTimeline?
     priorityValue: e.priorityValue,
     priorityName: e.priorityName,
     usedDefaultPriorityName: e.usedDefaultPriorityName,
-    skipTheLine: e.priorityValue === 0,
+    skipTheLine: isUrgentPriority(e.priorityValue),
     noBatch: e.noBatch,
     forceEnqueued: e.forceEnqueued,
     isCurrentlySubmittedToQueue: !TERMINAL_ENTRY_STATES.includes(e.state),

@@ -1,6 +1,7 @@
 // Wire shapes of queues and queue entries, in the key order the live compatible API uses.
 import type { Entry, Queue } from '../../../shared/merge-queue/domain/model.js';
 import type { QueueWarning } from '../../../shared/merge-queue/domain/status-watch.js';
+import { isUrgentPriority } from '../../../shared/merge-queue/domain/priority.js';
 
 export function serializeQueueSettings(q: Queue) {
   return {
@@ -46,7 +47,7 @@ export function serializeEnqueuedEntry(e: Entry) {
     priorityValue: e.priorityValue,
     priorityName: e.priorityName,
     usedDefaultPriorityName: e.usedDefaultPriorityName,
-    skipTheLine: e.priorityValue === 0,
+    skipTheLine: isUrgentPriority(e.priorityValue),
     noBatch: e.noBatch,
     prNumber: e.prNumber,
     prTitle: e.prTitle,

@@ -3,11 +3,17 @@
 // order is the order in which they were recorded and serves as the page cursor.
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
+import { describeActor, type Actor } from '../../accounts/actor.js';
 
-/** Who made a change: a token (by id and name), or an operator tool without one. */
-export interface Actor {
+/** Who made a change, as recorded: a token (by id and name), a person on the forge, or an operator tool. */
+export interface AuditActor {
+  kind: Actor['kind'];
   tokenId: string | null;
   name: string;
+}
+
+export function auditActorOf(actor: Actor): AuditActor {
+  return { kind: actor.kind, tokenId: actor.kind === 'token' ? actor.tokenId : null, name: actor.kind === 'token' ? actor.name : describeActor(actor) };
 }
 
 export const AUDIT_ACTIONS = [
@@ -20,14 +26,16 @@ export const AUDIT_ACTIONS = [
   'webhook.updated',
   'webhook.deleted',
   'webhook.secret_rotated',
+  'webhook.redelivered',
   'quarantine.override_set',
+  'flaky_settings.updated',
   'github_repository.updated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditRecord {
   orgId: string;
-  actor: Actor;
+  actor: AuditActor;
   action: AuditAction;
   /** What changed, e.g. `github.com/acme/app:main`, a token id or a webhook endpoint id. */
   target: string;
@@ -50,8 +58,10 @@ export interface AuditRepository extends AuditTrail {
   list(orgId: string, opts: { limit: number; before?: string; action?: AuditAction }): Promise<AuditEntry[]>;
 }
 
-interface AuditDoc extends StoredDoc, AuditRecord {
+interface AuditDoc extends StoredDoc, Omit<AuditRecord, 'actor'> {
   at: Date;
+  /** `kind` is absent from entries recorded before actors had one. */
+  actor: Omit<AuditActor, 'kind'> & { kind?: AuditActor['kind'] };
 }
 
 export const AUDIT_INDEXES: IndexSpec[] = [
@@ -77,6 +87,7 @@ export class DbAuditRepository implements AuditRepository {
     if (opts.before !== undefined) filter._id = { $lt: opts.before };
     if (opts.action !== undefined) filter.action = opts.action;
     const docs = await this.col.find(filter, { sort: { _id: -1 }, limit: opts.limit });
-    return docs.map(({ _id, ...rest }) => ({ id: _id, ...rest }));
+    // Entries recorded before actors had a kind: a token id means a token, none an operator tool.
+    return docs.map(({ _id, actor, ...rest }) => ({ id: _id, ...rest, actor: { ...actor, kind: actor.kind ?? (actor.tokenId ? 'token' : 'operator') } }));
   }
 }

@@ -34,7 +34,16 @@ export interface WebhookEndpoint {
   updatedAt: Date;
 }
 
-type EndpointDoc = StoredDoc & Omit<WebhookEndpoint, 'id'>;
+/**
+ * A delivery being sent to the endpoint: the endpoint has `concurrency` numbered slots, each held
+ * by one delivery until it is released or its lease ends (a sender that died).
+ */
+interface SendingSlot {
+  deliveryId: string;
+  until: Date;
+}
+
+type EndpointDoc = StoredDoc & Omit<WebhookEndpoint, 'id'> & { slots?: Record<string, SendingSlot | null> };
 
 export const ENDPOINT_INDEXES: IndexSpec[] = [
   { key: { orgId: 1, createdAt: 1 }, name: 'org_created', comment: "list an organisation's endpoints; fan an event out to them" },
@@ -57,9 +66,12 @@ export interface WebhookEndpointRepository {
   /** Records a failed attempt: sets failingSince unless already failing; answers the endpoint. */
   markFailing(id: string, now?: Date): Promise<WebhookEndpoint | null>;
   markHealthy(id: string): Promise<void>;
+  /** Takes a free sending slot (of `concurrency`) for a delivery until `until`; null when all are held. */
+  acquireSlot(id: string, concurrency: number, deliveryId: string, until: Date, now?: Date): Promise<number | null>;
+  releaseSlot(id: string, slot: number, deliveryId: string): Promise<void>;
 }
 
-const toEndpoint = ({ _id, ...rest }: EndpointDoc): WebhookEndpoint => ({ id: _id, ...rest });
+const toEndpoint = ({ _id, slots: _slots, ...rest }: EndpointDoc): WebhookEndpoint => ({ id: _id, ...rest });
 
 export class DbWebhookEndpointRepository implements WebhookEndpointRepository {
   private readonly col: DocCollection<EndpointDoc>;
@@ -130,6 +142,24 @@ export class DbWebhookEndpointRepository implements WebhookEndpointRepository {
 
   async markHealthy(id: string): Promise<void> {
     await this.col.updateOne({ _id: id, failingSince: { $ne: null } }, { $set: { failingSince: null } });
+  }
+
+  async acquireSlot(id: string, concurrency: number, deliveryId: string, until: Date, now = new Date()): Promise<number | null> {
+    // Each slot is taken by a compare-and-set of its own: two senders never hold the same one.
+    for (let slot = 0; slot < concurrency; slot++) {
+      const path = `slots.${slot}`;
+      const res = await this.col.updateOne(
+        { _id: id, $or: [{ [path]: null }, { [`${path}.until`]: { $lt: now } }] },
+        { $set: { [path]: { deliveryId, until } } },
+      );
+      if (res.modifiedCount === 1) return slot;
+    }
+    return null;
+  }
+
+  async releaseSlot(id: string, slot: number, deliveryId: string): Promise<void> {
+    const path = `slots.${slot}`;
+    await this.col.updateOne({ _id: id, [`${path}.deliveryId`]: deliveryId }, { $set: { [path]: null } });
   }
 }
 

@@ -1,6 +1,7 @@
 // Builds the flaky-tests services over one store (the composition root calls this).
 import type { Logger } from '../../logging.js';
 import type { OrgRepository } from '../../accounts/org-repository.js';
+import type { AuditTrail } from '../../audit/store/audit-log.js';
 import type { FlakyStore } from '../store/flaky-store.js';
 import type { UploadBlobStore } from '../store/upload-blob-store.js';
 import { BundleUploadService } from './bundle-upload-service.js';
@@ -34,6 +35,8 @@ export interface FlakyServices {
 export interface FlakyServiceDeps {
   store: FlakyStore;
   orgs: OrgRepository;
+  /** Where changes of settings and quarantine overrides are recorded with their actor. */
+  audit: AuditTrail;
   settings: FlakySettings;
   logger: Logger;
   /** Where raw uploads wait for the flaky-ingest job. */
@@ -72,8 +75,8 @@ export function createFlakyServices(deps: FlakyServiceDeps): FlakyServices {
     bundles: new BundleUploadService({ store, resolver, ingest, settings, now }),
     detection,
     queries,
-    quarantine: new QuarantineService({ store, resolver, detection, queries, now, ...(deps.events ? { events: deps.events } : {}) }),
-    repoSettings: new SettingsService({ store, resolver, settings, detection, now }),
+    quarantine: new QuarantineService({ store, resolver, detection, queries, audit: deps.audit, now, ...(deps.events ? { events: deps.events } : {}) }),
+    repoSettings: new SettingsService({ store, resolver, settings, detection, audit: deps.audit, now }),
     tickets: new TicketService({ store, resolver, settings, now }),
     history: new TestHistoryService({ store, resolver }),
     runResults: new RunResultsService({ store }),

@@ -1,8 +1,12 @@
 // Quarantine: per-test overrides (always / never, with reason and audit trail) and the CLI's
 // getQuarantineConfig, which tells a CI step which failures not to fail the job for.
 import { quarantineFactsOf } from './quarantine-facts.js';
-import type { RepoRef } from '../../repo-ref.js';
+import { repoKey, type RepoRef } from '../../repo-ref.js';
 import { invalid, notFound } from '../../errors.js';
+import type { Actor } from '../../accounts/actor.js';
+import { requireRole } from '../../accounts/policy.js';
+import { auditActorOf, type AuditTrail } from '../../audit/store/audit-log.js';
+import { changeAuthor } from './change-author.js';
 import { CAS_LOST, retryCompareAndSet } from '../../compare-and-set.js';
 import { isQuarantined, MAX_RELEASE_AFTER_CLEAN_DAYS, overrideInForce, type QuarantineOverride } from '../domain/detection/index.js';
 import type { FlakyStore } from '../store/flaky-store.js';
@@ -37,6 +41,7 @@ export class QuarantineService {
       resolver: RepoResolver;
       detection: DetectionService;
       queries: TestQueryService;
+      audit: AuditTrail;
       events?: TestEventSink;
       now?: () => Date;
     },
@@ -70,11 +75,17 @@ export class QuarantineService {
     return { repo, test, quarantined: isQuarantined(repo.quarantine, quarantineFactsOf(test, this.now())) };
   }
 
-  /** Sets (or with null clears) a test's override; every change is appended to its audit trail. */
+  /**
+   * Sets (or with null clears) a test's override (admin); every change is appended to the test's
+   * quarantine history and recorded in the audit trail.
+   */
   async setOverride(
-    orgId: string,
-    q: { orgUrlSlug: string; repo: RepoRef; testId: string; override: QuarantineOverride | null; reason: string; actor: string; expiresAt?: Date | null },
+    actor: Actor,
+    q: { orgUrlSlug: string; repo: RepoRef; testId: string; override: QuarantineOverride | null; reason: string; onBehalfOf?: string; expiresAt?: Date | null },
   ): Promise<OverrideView> {
+    requireRole(actor, 'admin', "setting a test's quarantine override");
+    const { orgId } = actor;
+    const author = changeAuthor(actor, q.onBehalfOf);
     const expiresAt = q.expiresAt ?? null;
     if (expiresAt && !q.override) {
       throw invalid('invalid_expires_at', 'expires_at needs an override to end', [{ path: '/expires_at', message: 'only with always_quarantine or never_quarantine' }]);
@@ -82,11 +93,11 @@ export class QuarantineService {
     if (expiresAt && expiresAt.getTime() <= this.now().getTime()) {
       throw invalid('invalid_expires_at', 'expires_at must be in the future', [{ path: '/expires_at', message: 'must be in the future' }]);
     }
-    return retryCompareAndSet('the test', async () => {
+    const view = await retryCompareAndSet('the test', async () => {
       const { repo, test } = await this.test(orgId, q.orgUrlSlug, q.repo, q.testId);
       const now = this.now();
-      const audit: QuarantineAudit = { at: now, actor: q.actor, from: test.quarantine?.override ?? null, to: q.override, reason: q.reason };
-      const record = q.override ? { override: q.override, reason: q.reason, actor: q.actor, at: now, expiresAt } : null;
+      const audit: QuarantineAudit = { at: now, actor: author, from: test.quarantine?.override ?? null, to: q.override, reason: q.reason };
+      const record = q.override ? { override: q.override, reason: q.reason, actor: author, at: now, expiresAt } : null;
       const updated = await this.deps.store.tests.setQuarantine(test, record, audit);
       if (!updated) return CAS_LOST;
       const quarantined = isQuarantined(repo.quarantine, quarantineFactsOf(updated, now));
@@ -94,6 +105,14 @@ export class QuarantineService {
       if (quarantined && !isQuarantined(repo.quarantine, quarantineFactsOf(test, now))) await this.events.emit(overrideQuarantinedEvent(repo, updated));
       return { repo, test: updated, quarantined };
     });
+    await this.deps.audit.record({
+      orgId,
+      actor: auditActorOf(actor),
+      action: 'quarantine.override_set',
+      target: `${repoKey(q.repo)}:${q.testId}`,
+      detail: { override: q.override, reason: q.reason, ...(q.onBehalfOf ? { onBehalfOf: q.onBehalfOf } : {}), ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}) },
+    });
+    return view;
   }
 
   /**

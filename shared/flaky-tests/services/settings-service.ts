@@ -17,6 +17,11 @@ import type { FlakyRepo, SettingsPatch } from '../store/repo-settings-repository
 import type { FlakySettings } from './flaky-settings.js';
 import type { RepoResolver } from './repo-resolver.js';
 import type { DetectionService } from './detection-service.js';
+import type { Actor } from '../../accounts/actor.js';
+import { requireRole } from '../../accounts/policy.js';
+import { auditActorOf, type AuditTrail } from '../../audit/store/audit-log.js';
+import { repoKey } from '../../repo-ref.js';
+import { changeAuthor } from './change-author.js';
 
 export interface RepoSettingsView {
   repo: RepoRef;
@@ -49,13 +54,21 @@ export interface SettingsUpdate {
   /** null clears the repository's template. */
   ticketUrlTemplate?: string | null;
   reason: string | null;
-  actor: string;
+  /** The person an automation acts for (recorded beside the actor). */
+  onBehalfOf?: string;
 }
 
 export class SettingsService {
   private readonly now: () => Date;
   constructor(
-    private readonly deps: { store: FlakyStore; resolver: RepoResolver; settings: FlakySettings; detection: Pick<DetectionService, 'refreshDue'>; now?: () => Date },
+    private readonly deps: {
+      store: FlakyStore;
+      resolver: RepoResolver;
+      settings: FlakySettings;
+      detection: Pick<DetectionService, 'refreshDue'>;
+      audit: AuditTrail;
+      now?: () => Date;
+    },
   ) {
     this.now = deps.now ?? (() => new Date());
   }
@@ -84,14 +97,17 @@ export class SettingsService {
     return this.view(q.repo, repo);
   }
 
-  async update(orgId: string, u: SettingsUpdate): Promise<RepoSettingsView> {
-    const org = await this.deps.resolver.org(orgId, u.orgUrlSlug);
+  /** Changes quarantine, detection or the ticket template (admin), recorded in the repository's history and the audit trail. */
+  async update(actor: Actor, u: SettingsUpdate): Promise<RepoSettingsView> {
+    requireRole(actor, 'admin', "changing a repository's flaky-test settings");
+    const org = await this.deps.resolver.org(actor.orgId, u.orgUrlSlug);
     if (u.ticketUrlTemplate && !isValidTicketTemplate(u.ticketUrlTemplate)) {
       throw invalid('invalid_ticket_url_template', 'ticket_url_template must be an http(s) URL containing {ticket}', [
         { path: '/ticket_url_template', message: 'must be an http(s) URL containing {ticket}' },
       ]);
     }
-    return retryCompareAndSet("the repository's settings", async () => {
+    let changed: string | null = null;
+    const view = await retryCompareAndSet("the repository's settings", async () => {
       const now = this.now();
       const current = await this.deps.store.repos.ensure(org.id, u.repo, now, this.defaults());
       const patch: SettingsPatch = {};
@@ -122,11 +138,12 @@ export class SettingsService {
       if (changes.length === 0) return this.view(u.repo, current);
       const updated = await this.deps.store.repos.update(current.id, current.version, patch, {
         at: now,
-        actor: u.actor,
+        actor: changeAuthor(actor, u.onBehalfOf),
         change: changes.join('; '),
         reason: u.reason,
       });
       if (!updated) return CAS_LOST;
+      changed = changes.join('; ');
       if (patch.detection) {
         // Every test is re-evaluated under the new configuration now, by the write that changed
         // it: reads never write.
@@ -137,5 +154,15 @@ export class SettingsService {
       }
       return this.view(u.repo, updated);
     });
+    if (changed !== null) {
+      await this.deps.audit.record({
+        orgId: actor.orgId,
+        actor: auditActorOf(actor),
+        action: 'flaky_settings.updated',
+        target: repoKey(u.repo),
+        detail: { change: changed, ...(u.reason ? { reason: u.reason } : {}), ...(u.onBehalfOf ? { onBehalfOf: u.onBehalfOf } : {}) },
+      });
+    }
+    return view;
   }
 }

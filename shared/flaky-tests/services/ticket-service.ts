@@ -1,6 +1,9 @@
 // link-ticket-to-test-case: attaches an issue-tracker ticket to a test; the URL comes from the
 // repository's template, else FLAKY_TICKET_URL_TEMPLATE.
 import type { RepoRef } from '../../repo-ref.js';
+import type { Actor } from '../../accounts/actor.js';
+import { requireRole } from '../../accounts/policy.js';
+import { changeAuthor } from './change-author.js';
 import { invalid, notFound } from '../../errors.js';
 import { CAS_LOST, retryCompareAndSet } from '../../compare-and-set.js';
 import { ticketUrl } from '../domain/detection/index.js';
@@ -15,8 +18,9 @@ export class TicketService {
     this.now = deps.now ?? (() => new Date());
   }
 
-  async link(orgId: string, q: { repo: RepoRef; testCaseId: string; externalTicketId: string; actor: string }): Promise<TestCase> {
-    const { repo } = await this.deps.resolver.existing(orgId, null, q.repo);
+  async link(actor: Actor, q: { orgUrlSlug?: string; repo: RepoRef; testCaseId: string; externalTicketId: string }): Promise<TestCase> {
+    requireRole(actor, 'write', 'linking a ticket to a test');
+    const { repo } = await this.deps.resolver.existing(actor.orgId, q.orgUrlSlug ?? null, q.repo);
     const url = ticketUrl(q.externalTicketId, repo.ticketUrlTemplate ?? this.deps.settings.ticketUrlTemplate);
     if (!url) {
       throw invalid(
@@ -30,7 +34,7 @@ export class TicketService {
         (await this.deps.store.tests.findById(caseIdOf(repo.id, q.testCaseId))) ??
         (await this.deps.store.tests.findById(caseIdOf(repo.id, q.testCaseId.toLowerCase())));
       if (!test) throw notFound('test_not_found', `no test ${q.testCaseId} in this repository`);
-      const updated = await this.deps.store.tests.setTicket(test, { externalId: q.externalTicketId.trim(), url, linkedAt: this.now(), actor: q.actor });
+      const updated = await this.deps.store.tests.setTicket(test, { externalId: q.externalTicketId.trim(), url, linkedAt: this.now(), actor: changeAuthor(actor, undefined) });
       return updated ?? CAS_LOST;
     });
   }

@@ -47,9 +47,10 @@ export function nameForValue(value: number): PriorityName {
   return 'low';
 }
 
-/** A `priority` input that resolves to the urgent band (only admin tokens submit those). */
-export function isUrgent(input: unknown): boolean {
-  if (input !== null && input !== undefined && typeof input !== 'number' && typeof input !== 'string') return false;
-  const resolved = resolvePriority(input);
-  return resolved.ok && resolved.priority.name === 'urgent';
+/**
+ * The urgent band: it skips the line, preempts running tests of lower priority and is never
+ * batched or held back, so only admins may submit it (shared/accounts/policy.ts).
+ */
+export function isUrgentPriority(value: number): boolean {
+  return nameForValue(value) === 'urgent';
 }

@@ -5,7 +5,9 @@ import { randomUUID } from 'node:crypto';
 import type { Entry, EntryState, Queue } from '../domain/model.js';
 import type { RepoRef } from '../../repo-ref.js';
 import { ACTIVE_ENTRY_STATES, TERMINAL_ENTRY_STATES } from '../domain/model.js';
-import { resolvePriority, type PriorityInput } from '../domain/priority.js';
+import { isUrgentPriority, resolvePriority, type PriorityInput } from '../domain/priority.js';
+import { describeActor, type Actor } from '../../accounts/actor.js';
+import { requireRole } from '../../accounts/policy.js';
 import { conflict, invalid, notFound, repositoryNotFound, forbidden } from '../../errors.js';
 import { CAS_LOST, retryCompareAndSet } from '../../compare-and-set.js';
 import { isDuplicateKeyError } from '../../database/collection.js';
@@ -39,8 +41,6 @@ export interface SubmitInput {
   priority: PriorityInput;
   /** Omitted keeps an active entry's setting (false for a new entry). */
   noBatch: boolean | undefined;
-  /** Who asked, when not the API's token (a `/trunk merge` comment): written in the entry's history. */
-  requestedBy?: string;
 }
 
 export interface ListPage {
@@ -55,12 +55,19 @@ export class PullRequestService {
     this.readiness = new ReadinessService({ store: deps.store });
   }
 
-  async submit(orgId: string, input: SubmitInput): Promise<Entry> {
+  /**
+   * Submits (or resubmits) a pull request for `actor`: write access is needed, and the urgent
+   * priority, which preempts running tests, needs the admin role (from the forge: admin or
+   * maintain permission on the repository). The entry's history names the actor.
+   */
+  async submit(actor: Actor, input: SubmitInput): Promise<Entry> {
     const { repo, branch, prNumber, priority: priorityInput, noBatch } = input;
+    requireRole(actor, 'write', 'submitting a pull request');
     const resolved = resolvePriority(priorityInput);
     if (!resolved.ok) throw invalid('invalid_priority', resolved.message, [{ path: '/priority', message: resolved.message }]);
     const { priority } = resolved;
-    const queue = await this.deps.queues.get(orgId, repo, branch);
+    if (isUrgentPriority(priority.value)) requireRole(actor, 'admin', 'submitting with the urgent priority');
+    const queue = await this.deps.queues.get(actor.orgId, repo, branch);
     const provider = await this.providerOf(repo);
     const pr = await this.pullRequestAt(provider, repo, prNumber);
 
@@ -96,7 +103,7 @@ export class PullRequestService {
           `pull request #${prNumber} comes from a fork: CI on its test branch would run the fork's code with this repository's secrets. An admin can allow forks with updateGitHubRepository {allowForkPullRequests: true}`,
         );
       }
-      const entry = await this.newEntry(queue, pr, priority, noBatch ?? false, input.requestedBy);
+      const entry = await this.newEntry(queue, pr, priority, noBatch ?? false, describeActor(actor));
       try {
         await this.deps.store.entries.insert(entry);
       } catch (err) {
@@ -120,7 +127,7 @@ export class PullRequestService {
     pr: PullRequestInfo,
     priority: { value: number; name: string; usedDefaultPriorityName: string },
     noBatch: boolean,
-    requestedBy: string | undefined,
+    requestedBy: string,
   ): Promise<Entry> {
     const now = new Date();
     const seq = await this.deps.store.queues.allocateSeq(queue.id);
@@ -152,14 +159,14 @@ export class PullRequestService {
       mergedSha: null,
       restartCount: 0,
       lastReason: 'api_requested',
-      history: [{ at: now, from: null, to: 'not_ready', reason: 'api_requested', detail: `submitted at ${pr.headSha.slice(0, 12)}${requestedBy ? ` by ${requestedBy}` : ''}` }],
+      history: [{ at: now, from: null, to: 'not_ready', reason: 'api_requested', detail: `submitted at ${pr.headSha.slice(0, 12)} by ${requestedBy}` }],
       version: 1,
     };
   }
 
-  /** `by`: who asked, when not the API's token (a `/trunk cancel` comment). */
-  async cancel(orgId: string, repo: RepoRef, branch: string, prNumber: number, by?: string): Promise<void> {
-    const queue = await this.deps.queues.get(orgId, repo, branch);
+  async cancel(actor: Actor, repo: RepoRef, branch: string, prNumber: number): Promise<void> {
+    requireRole(actor, 'write', 'cancelling a pull request');
+    const queue = await this.deps.queues.get(actor.orgId, repo, branch);
     await retryCompareAndSet(ENTRY, async () => {
       const entry = await this.latestOrThrow(queue, prNumber);
       if (!ACTIVE_ENTRY_STATES.includes(entry.state)) {
@@ -168,7 +175,7 @@ export class PullRequestService {
       const done = await this.deps.store.entries.transition(
         entry.id,
         { from: [entry.state], version: entry.version },
-        { to: 'cancelled', reason: 'user_requested', detail: by ? `cancelled by ${by}` : 'cancelled through the API', ...runOf(entry) },
+        { to: 'cancelled', reason: 'user_requested', detail: `cancelled by ${describeActor(actor)}`, ...runOf(entry) },
       );
       if (!done) return CAS_LOST;
       this.deps.logger.info({ entryId: entry.id, prNumber, from: entry.state }, 'pull request cancelled');
@@ -176,8 +183,9 @@ export class PullRequestService {
     });
   }
 
-  async restartTests(orgId: string, repo: RepoRef, branch: string, prNumber: number): Promise<void> {
-    const queue = await this.deps.queues.get(orgId, repo, branch);
+  async restartTests(actor: Actor, repo: RepoRef, branch: string, prNumber: number): Promise<void> {
+    requireRole(actor, 'write', 'restarting the tests of a pull request');
+    const queue = await this.deps.queues.get(actor.orgId, repo, branch);
     await retryCompareAndSet(ENTRY, async () => {
       const entry = await this.latestOrThrow(queue, prNumber);
       if (!RESTARTABLE.includes(entry.state)) {
@@ -206,14 +214,15 @@ export class PullRequestService {
   }
 
   async setImpactedTargets(
-    orgId: string,
+    actor: Actor,
     repo: RepoRef,
     branch: string,
     prNumber: number,
     sha: string,
     targets: ImpactedTargets,
   ): Promise<void> {
-    const queue = await this.deps.queues.get(orgId, repo, branch);
+    requireRole(actor, 'write', 'uploading impacted targets');
+    const queue = await this.deps.queues.get(actor.orgId, repo, branch);
     const provider = await this.providerOf(repo);
     const pr = await this.pullRequestAt(provider, repo, prNumber);
     // An abbreviated sha of the current head names the head: store under the full sha, the

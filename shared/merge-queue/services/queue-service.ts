@@ -1,6 +1,10 @@
 // Use cases of queue administration (spec §4.1): create, read, update and delete merge queues.
+// Changes need the admin role and are recorded in the audit trail with their actor.
 import type { Entry, Queue, QueueMode, QueueSettings, QueueState } from '../domain/model.js';
-import type { RepoRef } from '../../repo-ref.js';
+import { repoKey, type RepoRef } from '../../repo-ref.js';
+import type { Actor } from '../../accounts/actor.js';
+import { requireRole } from '../../accounts/policy.js';
+import { auditActorOf, type AuditTrail } from '../../audit/store/audit-log.js';
 import { IN_FLIGHT } from '../domain/planner/entry-states.js';
 import { conflict, invalid, notFound, repositoryNotFound } from '../../errors.js';
 import { CAS_LOST, retryCompareAndSet } from '../../compare-and-set.js';
@@ -20,6 +24,7 @@ export interface QueueServiceDeps {
   store: Pick<MergeQueueRepositories, 'queues' | 'entries'>;
   providers: ProviderRegistry;
   logger: Logger;
+  audit: AuditTrail;
   /** Asks the engine to plan this queue again (state changed). */
   requestPlan: (queueId: string, why: string) => Promise<void>;
   /**
@@ -31,6 +36,9 @@ export interface QueueServiceDeps {
 
 const QUEUE = 'the queue';
 
+/** How the audit trail names a queue. */
+const queueTarget = (repo: RepoRef, branch: string) => `${repoKey(repo)}:${branch}`;
+
 export class QueueService {
   constructor(private readonly deps: QueueServiceDeps) {}
 
@@ -41,7 +49,9 @@ export class QueueService {
     return queue;
   }
 
-  async create(orgId: string, repo: RepoRef, branch: string, init: { mode?: QueueMode; concurrency?: number }): Promise<Queue> {
+  async create(actor: Actor, repo: RepoRef, branch: string, init: { mode?: QueueMode; concurrency?: number }): Promise<Queue> {
+    requireRole(actor, 'admin', 'creating a queue');
+    const { orgId } = actor;
     const provider = await this.deps.providers.providerFor(repo);
     if (!provider) throw repositoryNotFound(repo);
     const head = await provider.branchHead(repo, branch);
@@ -54,6 +64,7 @@ export class QueueService {
         targetSha: head,
       });
       this.deps.logger.info({ queueId: queue.id, repo, branch }, 'queue created');
+      await this.deps.audit.record({ orgId, actor: auditActorOf(actor), action: 'queue.created', target: queueTarget(repo, branch), detail: init });
       return queue;
     } catch (err) {
       if (err instanceof QueueExistsError) {
@@ -67,9 +78,10 @@ export class QueueService {
     return this.deps.store.entries.listActive(queue.id);
   }
 
-  async update(orgId: string, repo: RepoRef, branch: string, patch: QueueSettingsPatch): Promise<Queue> {
-    return retryCompareAndSet(QUEUE, async () => {
-      const queue = await this.get(orgId, repo, branch);
+  async update(actor: Actor, repo: RepoRef, branch: string, patch: QueueSettingsPatch): Promise<Queue> {
+    requireRole(actor, 'admin', 'changing a queue');
+    const updated = await retryCompareAndSet(QUEUE, async () => {
+      const queue = await this.get(actor.orgId, repo, branch);
       const { set, changes } = await this.computeUpdate(queue, patch);
       if (changes.length === 0) return queue;
       const updated = await this.deps.store.queues.update(queue.id, queue.version, set, changes.join(', '));
@@ -78,6 +90,8 @@ export class QueueService {
       await this.deps.requestPlan(queue.id, 'queue settings changed');
       return updated;
     });
+    await this.deps.audit.record({ orgId: actor.orgId, actor: auditActorOf(actor), action: 'queue.updated', target: queueTarget(repo, branch), detail: patch });
+    return updated;
   }
 
   private async computeUpdate(queue: Queue, patch: QueueSettingsPatch): Promise<{ set: QueuePatch; changes: string[] }> {
@@ -131,9 +145,10 @@ export class QueueService {
     return { set, changes };
   }
 
-  async delete(orgId: string, repo: RepoRef, branch: string): Promise<void> {
+  async delete(actor: Actor, repo: RepoRef, branch: string): Promise<void> {
+    requireRole(actor, 'admin', 'deleting a queue');
     await retryCompareAndSet(QUEUE, async () => {
-      const queue = await this.get(orgId, repo, branch);
+      const queue = await this.get(actor.orgId, repo, branch);
       const active = await this.deps.store.entries.countActive(queue.id);
       if (active > 0) {
         throw invalid(
@@ -144,5 +159,6 @@ export class QueueService {
       if (!(await this.deps.store.queues.delete(queue.id, queue.version))) return CAS_LOST;
       this.deps.logger.info({ queueId: queue.id }, 'queue deleted');
     });
+    await this.deps.audit.record({ orgId: actor.orgId, actor: auditActorOf(actor), action: 'queue.deleted', target: queueTarget(repo, branch), detail: {} });
   }
 }

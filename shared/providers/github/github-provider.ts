@@ -37,6 +37,7 @@ import type { GitRepository } from '../local/git-repository.js';
 import { GitCache } from './git-cache.js';
 import { GitHubClients, messageOf, statusOf, type RepositoryAccess } from './github-client.js';
 import { checkRunState, isStatusState, type CommitCheck } from './ci-results.js';
+import { isRepositoryRole, type RepositoryRole } from '../../accounts/actor.js';
 
 export interface GitHubProviderOptions {
   config: GitHubConfig;
@@ -66,10 +67,8 @@ interface GitHubPull {
   html_url: string;
 }
 
-/** GitHub's legacy base roles, as the collaborator permission call answers them. */
-export type RepositoryPermission = 'admin' | 'write' | 'read' | 'none';
-const REPOSITORY_PERMISSIONS: readonly string[] = ['admin', 'write', 'read', 'none'];
-const isRepositoryPermission = (p: string): p is RepositoryPermission => REPOSITORY_PERMISSIONS.includes(p);
+/** GitHub's legacy base roles, in the collaborator permission call's `permission`. */
+const LEGACY_PERMISSIONS: readonly RepositoryRole[] = ['admin', 'write', 'read', 'none'];
 /** A GitHub user name: letters, digits and inner hyphens, at most 39 characters. */
 const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
 
@@ -355,15 +354,17 @@ export class GitHubProvider implements GitProvider {
   }
 
   /**
-   * The user's permission on the repository as GitHub's legacy base role: `maintain` reads as
-   * write and `triage` as read. A login GitHub does not know has none.
+   * The user's role on the repository: `role_name` (admin, maintain, write, triage, read), or for a
+   * custom role the legacy base role in `permission`, where maintain reads as write and triage as
+   * read. A login GitHub does not know has none.
    */
-  async permissionOf(repo: RepoRef, login: string): Promise<RepositoryPermission> {
+  async permissionOf(repo: RepoRef, login: string): Promise<RepositoryRole> {
     if (!GITHUB_LOGIN.test(login)) return 'none';
     const { octokit } = await this.access(repo);
     try {
       const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner: repo.owner, repo: repo.name, username: login });
-      return isRepositoryPermission(data.permission) ? data.permission : 'none';
+      if (isRepositoryRole(data.role_name)) return data.role_name;
+      return LEGACY_PERMISSIONS.find((p) => p === data.permission) ?? 'none';
     } catch (err) {
       if (statusOf(err) === 404) return 'none';
       throw err;

@@ -3,7 +3,10 @@
 // an admin of the owner allows them, because CI on a pushed test branch runs the fork's code with
 // the repository's secrets. Only the owner sees the record; to anyone else it does not exist.
 import { conflict, notFound, repositoryNotFound } from '../../errors.js';
-import type { RepoRef } from '../../repo-ref.js';
+import { repoKey, type RepoRef } from '../../repo-ref.js';
+import type { Actor } from '../../accounts/actor.js';
+import { requireRole } from '../../accounts/policy.js';
+import { auditActorOf, type AuditTrail } from '../../audit/store/audit-log.js';
 import type { OrgRepository } from '../../accounts/org-repository.js';
 import type { QueueRepository } from '../../merge-queue/store/queue-repository.js';
 import type { GitHubRepositoryRecord, RepositoryOwners } from './store/repository-owners.js';
@@ -19,6 +22,7 @@ export interface GitHubRepositoryServiceDeps {
   owners: RepositoryOwners;
   orgs: Pick<OrgRepository, 'findById' | 'findBySlug'>;
   queues: Pick<QueueRepository, 'listRefs'>;
+  audit: AuditTrail;
   /** Whether the GitHub provider serves this repository (its host is GITHUB_HOST). */
   serves: (repo: RepoRef) => boolean;
 }
@@ -35,7 +39,9 @@ export class GitHubRepositoryService {
    * current owner to have no queue on it left: its queues would otherwise stay where nobody can
    * reach their pull requests' statuses and webhooks.
    */
-  async update(orgId: string, repo: RepoRef, patch: { organization?: string; allowForkPullRequests?: boolean }): Promise<GitHubRepositoryView> {
+  async update(actor: Actor, repo: RepoRef, patch: { organization?: string; allowForkPullRequests?: boolean }): Promise<GitHubRepositoryView> {
+    requireRole(actor, 'admin', 'changing a GitHub repository');
+    const { orgId } = actor;
     await this.owned(orgId, repo);
     const set: { orgId?: string; allowForkPullRequests?: boolean } = {};
     if (patch.allowForkPullRequests !== undefined) set.allowForkPullRequests = patch.allowForkPullRequests;
@@ -52,6 +58,7 @@ export class GitHubRepositoryService {
     }
     const updated = await this.deps.owners.update(orgId, repo, set);
     if (!updated) throw repositoryNotFound(repo);
+    await this.deps.audit.record({ orgId, actor: auditActorOf(actor), action: 'github_repository.updated', target: repoKey(repo), detail: patch });
     return this.view(repo, updated);
   }
 

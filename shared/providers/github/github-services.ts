@@ -58,6 +58,7 @@ export function createGitHubServices(deps: GitHubServicesDeps): GitHubServices {
           pollState: deps.githubStore.pollState,
           host: deps.config.host,
           commands: new GitHubPullRequestCommands({ owners: deps.githubStore.owners, queues: deps.store.queues, pullRequests: deps.pullRequests, provider: deps.provider, logger: deps.logger }),
+          logger: deps.logger,
         }),
         enqueue: deps.enqueueDelivery,
         logger: deps.logger,

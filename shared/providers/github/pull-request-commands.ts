@@ -4,9 +4,10 @@
 // - enqueueingLabel: adding the queue's label submits the pull request, removing it cancels it
 //   (pull_request labeled / unlabeled).
 // Either acts on the queue of the pull request's base branch in the repository's owning
-// organisation, through the same use cases as submitPullRequest and cancelPullRequest, for a
-// person with write permission on the repository (read from GitHub each time). A request that is
-// not carried out gets a reply saying why (no permission, unknown command, no queue, or the use
+// organisation, through the same use cases as submitPullRequest and cancelPullRequest, as the
+// person with their permission on the repository (read from GitHub each time): the use cases'
+// policy decides (write to submit or cancel, admin or maintain for urgent). A request that is not
+// carried out gets a reply saying why (no permission, unknown command, no queue, or the use
 // case's own error). Bots, edited comments and repositories no organisation has claimed are never
 // heard, so the service cannot answer itself, an edit does not act twice, and a comment or label
 // meant for another tool gets no answer.
@@ -16,8 +17,10 @@ import type { Queue } from '../../merge-queue/domain/model.js';
 import type { PullRequestService } from '../../merge-queue/services/pull-request-service.js';
 import type { QueueRepository } from '../../merge-queue/store/queue-repository.js';
 import type { RepoRef } from '../../repo-ref.js';
+import type { ForgeUserActor } from '../../accounts/actor.js';
+import { RoleRefused } from '../../accounts/policy.js';
 import { COMMAND_USAGE, parseCommentCommand } from './comment-command.js';
-import type { GitHubProvider, RepositoryPermission } from './github-provider.js';
+import type { GitHubProvider } from './github-provider.js';
 import type { RepositoryOwners } from './store/repository-owners.js';
 
 export interface PullRequestCommandsDeps {
@@ -29,13 +32,13 @@ export interface PullRequestCommandsDeps {
 }
 
 /** Who acted, and whether GitHub calls the account a `User`, a `Bot` or an `Organization`. */
-interface Actor {
+interface Sender {
   login: string;
   userType: string;
 }
 
 /** What an issue_comment delivery carries that a command needs. */
-export interface CommentDelivery extends Actor {
+export interface CommentDelivery extends Sender {
   repo: RepoRef;
   action: string;
   /** Null for a comment on an issue that is not a pull request. */
@@ -45,7 +48,7 @@ export interface CommentDelivery extends Actor {
 }
 
 /** What a pull_request labeled / unlabeled delivery carries. */
-export interface LabelDelivery extends Actor {
+export interface LabelDelivery extends Sender {
   repo: RepoRef;
   action: 'labeled' | 'unlabeled';
   prNumber: number;
@@ -58,7 +61,7 @@ export type CommandOutcome = 'command_done' | 'command_refused' | 'ignored';
 type QueueAction = { kind: 'merge'; priority: string | number | undefined } | { kind: 'cancel' };
 
 /** A request on one pull request: `text` quotes it in replies, `via` names it in the entry's history. */
-interface Request extends Actor {
+interface Request extends Sender {
   source: 'comment' | 'label';
   repo: RepoRef;
   prNumber: number;
@@ -66,7 +69,6 @@ interface Request extends Actor {
   via: string;
 }
 
-const WRITE: readonly RepositoryPermission[] = ['admin', 'write'];
 /** Cancelling what is not queued any more: removing the label from a merged or failed pull request is no request. */
 const NOT_QUEUED = ['pr_not_active', 'pull_request_not_submitted'];
 
@@ -106,18 +108,21 @@ export class GitHubPullRequestCommands {
   }
 
   private async run(queue: Queue, r: Request, action: QueueAction): Promise<CommandOutcome> {
-    const permission = await this.deps.provider.permissionOf(r.repo, r.login);
-    if (!WRITE.includes(permission)) {
-      return this.refuse(r, `${r.text} needs write permission on ${r.repo.owner}/${r.repo.name}; you have ${permission === 'none' ? 'no' : permission} permission.`);
-    }
-    const by = `@${r.login} (${r.via})`;
+    const actor: ForgeUserActor = {
+      kind: 'forge_user',
+      orgId: queue.orgId,
+      login: r.login,
+      repositoryRole: await this.deps.provider.permissionOf(r.repo, r.login),
+      via: r.via,
+    };
     try {
       if (action.kind === 'merge') {
-        await this.deps.pullRequests.submit(queue.orgId, { repo: r.repo, branch: queue.branch, prNumber: r.prNumber, priority: action.priority, noBatch: undefined, requestedBy: by });
+        await this.deps.pullRequests.submit(actor, { repo: r.repo, branch: queue.branch, prNumber: r.prNumber, priority: action.priority, noBatch: undefined });
       } else {
-        await this.deps.pullRequests.cancel(queue.orgId, r.repo, queue.branch, r.prNumber, by);
+        await this.deps.pullRequests.cancel(actor, r.repo, queue.branch, r.prNumber);
       }
     } catch (err) {
+      if (err instanceof RoleRefused) return this.refuse(r, `${r.text} needs ${err.needs} on ${r.repo.owner}/${r.repo.name}; you have ${err.holds}.`);
       if (!(err instanceof AppError)) throw err;
       if (r.source === 'label' && NOT_QUEUED.includes(err.code)) return 'ignored';
       return this.refuse(r, `${r.text} was not carried out: ${err.message} (\`${err.code}\`).`);

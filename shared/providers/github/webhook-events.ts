@@ -12,24 +12,31 @@ import type { GitHubClients } from './github-client.js';
 import type { CommandOutcome, GitHubPullRequestCommands } from './pull-request-commands.js';
 import type { WebhookDelivery } from './store/webhook-delivery-repository.js';
 import type { PollStateRepository } from './store/poll-state-repository.js';
+import { COMMAND_MAX_AGE_MS, commandTimeOf } from './delivery-act-key.js';
+import type { Logger } from '../../logging.js';
 
 /** The prefix of the queue's test branches: pushes to them are the queue's own. */
 const TEST_BRANCH_REF = 'refs/heads/trunk-merge/';
 
 /** Events whose only consequence is a sync of the repository's queues. */
-const SYNC_EVENTS = new Set(['pull_request', 'push', 'installation_repositories']);
+const SYNC_EVENTS = new Set(['pull_request', 'push']);
+
+/** Events about an installation: they name the repositories they concern in lists, not in `repository`. */
+const INSTALLATION_EVENTS = new Set(['installation', 'installation_repositories']);
+const INSTALLATION_LISTS = ['repositories', 'repositories_added', 'repositories_removed'] as const;
 
 export interface WebhookEventDeps {
-  store: Pick<MergeQueueRepositories, 'entries' | 'queues'>;
-  sync: SyncService;
-  ciResults: GitHubCiResults;
-  clients: GitHubClients;
+  store: { entries: Pick<MergeQueueRepositories['entries'], 'listActiveAll'>; queues: Pick<MergeQueueRepositories['queues'], 'findById'> };
+  sync: Pick<SyncService, 'syncQueue'>;
+  ciResults: Pick<GitHubCiResults, 'record' | 'readBack'>;
+  clients: Pick<GitHubClients, 'forgetInstallation'>;
   /** Arrivals of deliveries: while they arrive, the poller polls the repository less often (poll-schedule.ts). */
-  pollState: PollStateRepository;
+  pollState: Pick<PollStateRepository, 'deliveryArrived'>;
   /** GITHUB_HOST: the `host` of the repositories named in payloads. */
   host: string;
   /** `/trunk` commands in pull request comments (issue_comment) and the enqueueing label (pull_request labeled / unlabeled). */
   commands: Pick<GitHubPullRequestCommands, 'comment' | 'label'>;
+  logger: Logger;
 }
 
 interface RepositoryPayload {
@@ -86,17 +93,16 @@ export class GitHubWebhookEvents {
     const installationId = (payload.installation as { id?: unknown } | undefined)?.id;
     const repo = this.repoOf(payload);
     await this.deps.pollState.deliveryArrived({ repoKey: repo ? repoKey(repo) : null, installationId: typeof installationId === 'number' ? installationId : null }, delivery.receivedAt);
-    // Repositories may have left (or joined) the installation: look them up again.
-    if ((delivery.event === 'installation' || delivery.event === 'installation_repositories') && typeof installationId === 'number') {
-      this.deps.clients.forgetInstallation(installationId);
+    if (INSTALLATION_EVENTS.has(delivery.event)) {
+      // Repositories may have left (or joined) the installation: look them up again.
+      if (typeof installationId === 'number') this.deps.clients.forgetInstallation(installationId);
+      return this.syncInstallationRepositories(payload);
     }
     if (delivery.event === 'push' && typeof payload.ref === 'string' && payload.ref.startsWith(TEST_BRANCH_REF)) return 'ignored';
-    if (delivery.event === 'pull_request' && (payload.action === 'labeled' || payload.action === 'unlabeled') && repo) return this.label(repo, payload.action, payload as LabelPayload);
+    const isLabel = delivery.event === 'pull_request' && (payload.action === 'labeled' || payload.action === 'unlabeled');
+    if ((isLabel || delivery.event === 'issue_comment') && this.staleCommand(delivery, payload)) return 'ignored';
+    if (isLabel && repo) return this.label(repo, payload.action as 'labeled' | 'unlabeled', payload as LabelPayload);
     if (SYNC_EVENTS.has(delivery.event) && repo) return this.syncRepository(repo);
-    if (delivery.event === 'installation') {
-      await this.deps.sync.syncAll();
-      return 'synced';
-    }
     if (delivery.event === 'status' && repo) {
       const { sha, context, state, target_url: targetUrl, description } = payload;
       if (!isStatusState(state) || typeof sha !== 'string' || typeof context !== 'string') return 'ignored';
@@ -129,6 +135,27 @@ export class GitHubWebhookEvents {
       if (typeof headSha === 'string') return this.recorded(await this.deps.ciResults.readBack(repo, headSha));
     }
     return 'ignored';
+  }
+
+  /**
+   * A command (comment or label) whose signed time is older than COMMAND_MAX_AGE_MS: a replay of
+   * a captured body after its record expired, never something GitHub sends, so it does nothing.
+   */
+  private staleCommand(delivery: WebhookDelivery, payload: Record<string, unknown>): boolean {
+    const at = commandTimeOf(delivery.event, payload);
+    if (at === null || delivery.receivedAt.getTime() - at.getTime() <= COMMAND_MAX_AGE_MS) return false;
+    this.deps.logger.warn({ deliveryId: delivery.id, event: delivery.event, signedAt: at.toISOString() }, 'GitHub command ignored: its event is older than a redelivery can be (a replay)');
+    return true;
+  }
+
+  /** The repositories an installation event names (added, removed or all of them): only their queues are synced. */
+  private async syncInstallationRepositories(payload: Record<string, unknown>): Promise<WebhookOutcome> {
+    const names = INSTALLATION_LISTS.flatMap((list) => (Array.isArray(payload[list]) ? (payload[list] as { full_name?: unknown }[]) : []))
+      .map((r) => (typeof r.full_name === 'string' ? r.full_name.split('/') : []))
+      .filter((parts): parts is [string, string] => parts.length === 2);
+    let synced = false;
+    for (const [owner, name] of names) synced = (await this.syncRepository({ host: this.deps.host, owner, name })) === 'synced' || synced;
+    return synced ? 'synced' : 'ignored';
   }
 
   /** Labels change nothing the sync reads: only the queue's enqueueing label means anything. */

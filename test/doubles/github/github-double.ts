@@ -90,10 +90,15 @@ export interface CommentRecord {
   /** Who wrote it: a person (tests' comments), the App (`…[bot]`) or the token's user. */
   author: string;
   reactions: string[];
+  /** When it was written (GitHub's `created_at`). */
+  createdAt: string;
 }
 
-/** GitHub's legacy base roles (what the collaborator permission call answers). */
-export type DoublePermission = 'admin' | 'write' | 'read' | 'none';
+/** A person's role on a repository, as GitHub names them in `role_name`. */
+export type DoublePermission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
+
+/** The legacy base role GitHub answers in `permission` beside `role_name`. */
+const LEGACY_PERMISSION: Readonly<Record<DoublePermission, string>> = { admin: 'admin', maintain: 'write', write: 'write', triage: 'read', read: 'read', none: 'none' };
 
 export interface GitHubDoubleOptions {
   /** The repository host the double plays (default github.com). */
@@ -135,6 +140,8 @@ export class GitHubDouble {
   readonly protection = new Map<string, { rulesets: string[]; classic: string[] | null }>();
   /** Permissions of users on repositories: `owner/name:login` (lower case) → role; anyone else reads (a public repository). */
   readonly permissions = new Map<string, DoublePermission>();
+  /** When each pull request (`owner/name#number`) last changed in a way the double models (its labels). */
+  private readonly pullUpdatedAt = new Map<string, string>();
   /** Labels on pull requests: `owner/name#N` → their names. */
   readonly labels = new Map<string, string[]>();
   /** Pull requests opened from a fork: `owner/name#N` → the fork's owner. */
@@ -534,6 +541,7 @@ export class GitHubDouble {
       draft: pr.draft,
       merged: mergedRef !== null,
       merged_at: mergedRef !== null ? now : null,
+      updated_at: this.pullUpdatedAt.get(`${owner}/${name}#${number}`) ?? now,
       closed_at: pr.state === 'closed' ? now : null,
       merge_commit_sha: mergedRef,
       mergeable,
@@ -709,9 +717,9 @@ export class GitHubDouble {
    * A person comments on pull request `issue` (as in GitHub's web page); GitHub delivers
    * `issue_comment` (created) as it does for every comment, the service's own included.
    */
-  async comment(owner: string, name: string, issue: number, login: string, text: string): Promise<{ comment: CommentRecord; deliveryId: string }> {
+  async comment(owner: string, name: string, issue: number, login: string, text: string, opts: { writtenAt?: Date } = {}): Promise<{ comment: CommentRecord; deliveryId: string }> {
     const deliveryId = randomBytes(16).toString('hex');
-    return { comment: await this.addComment(owner, name, issue, text, { login, type: 'User' }, deliveryId), deliveryId };
+    return { comment: await this.addComment(owner, name, issue, text, { login, type: 'User' }, deliveryId, opts.writtenAt), deliveryId };
   }
 
   /** A person adds or removes a label on pull request `number`; GitHub delivers `pull_request` labeled / unlabeled. */
@@ -719,6 +727,8 @@ export class GitHubDouble {
     const key = `${owner}/${name}#${number}`;
     const rest = (this.labels.get(key) ?? []).filter((l) => l.toLowerCase() !== label.toLowerCase());
     this.labels.set(key, action === 'labeled' ? [...rest, label] : rest);
+    // A label change updates the pull request, as on GitHub (second resolution, as GitHub writes it).
+    this.pullUpdatedAt.set(key, new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'));
     const hook = examplePayload('pull_request', action);
     const deliveryId = randomBytes(16).toString('hex');
     const sender = { ...((hook.sender ?? {}) as JsonObject), login, type: 'User' };
@@ -727,8 +737,26 @@ export class GitHubDouble {
     return { deliveryId };
   }
 
-  private async addComment(owner: string, name: string, issue: number, text: string, author: { login: string; type: 'User' | 'Bot' }, deliveryId?: string): Promise<CommentRecord> {
-    const record: CommentRecord = { id: this.comments.length + 1, repo: `${owner}/${name}`.toLowerCase(), issue, body: text, edits: 0, author: author.login, reactions: [] };
+  /** `writtenAt`: a comment's body as it was written then and is delivered now (what a replay of a captured body looks like). */
+  private async addComment(
+    owner: string,
+    name: string,
+    issue: number,
+    text: string,
+    author: { login: string; type: 'User' | 'Bot' },
+    deliveryId?: string,
+    writtenAt = new Date(),
+  ): Promise<CommentRecord> {
+    const record: CommentRecord = {
+      id: this.comments.length + 1,
+      repo: `${owner}/${name}`.toLowerCase(),
+      issue,
+      body: text,
+      edits: 0,
+      author: author.login,
+      reactions: [],
+      createdAt: writtenAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    };
     this.comments.push(record);
     const hook = examplePayload('issue_comment', 'created');
     const user = { ...((hook.sender ?? {}) as JsonObject), login: author.login, type: author.type };
@@ -738,7 +766,7 @@ export class GitHubDouble {
       this.event('issue_comment', 'created', owner, name, {
         // A pull request's comments are issue comments whose issue has `pull_request`.
         issue: { ...(hook.issue as JsonObject), number: issue, html_url: html, pull_request: { url: `${this.apiUrl}/repos/${owner}/${name}/pulls/${issue}`, html_url: html, diff_url: `${html}.diff`, patch_url: `${html}.patch`, merged_at: null } },
-        comment: { ...(hook.comment as JsonObject), id: record.id, body: text, user, html_url: `${html}#issuecomment-${record.id}` },
+        comment: { ...(hook.comment as JsonObject), id: record.id, body: text, user, html_url: `${html}#issuecomment-${record.id}`, created_at: record.createdAt, updated_at: record.createdAt },
         sender: user,
       }),
       deliveryId ? { deliveryId } : {},
@@ -757,10 +785,10 @@ export class GitHubDouble {
 
   private collaboratorPermission(op: MatchedOperation, owner: string, name: string): Json {
     const login = op.params.username ?? '';
-    const permission = this.permissions.get(`${owner}/${name}:${login}`.toLowerCase()) ?? 'read';
+    const role = this.permissions.get(`${owner}/${name}:${login}`.toLowerCase()) ?? 'read';
     const example = documentedExample<JsonObject>(op, 200);
     // GitHub's example user lacks `role_name`, which the schema of the answer requires.
-    return { ...example, permission, role_name: permission, user: { ...(example.user as JsonObject), login, role_name: permission } };
+    return { ...example, permission: LEGACY_PERMISSION[role], role_name: role, user: { ...(example.user as JsonObject), login, role_name: role } };
   }
 
   private editComment(op: MatchedOperation, owner: string, name: string, text: string): [number, Json] {

@@ -8,6 +8,7 @@
 import type { Entry } from '../model.js';
 import type { Dependencies } from './dependencies.js';
 import type { World } from './world.js';
+import { isUrgentPriority } from '../priority.js';
 
 export interface FormedGroup {
   members: Entry[];
@@ -67,7 +68,7 @@ function laneBatch(at: number, size: number, ctx: GroupContext): { members: Entr
 
 function dueTime(world: World, members: Entry[]): number | null {
   const q = world.queue;
-  if (!(q.batchingMaxWaitTimeMinutes > 0) || members.some((m) => m.priorityValue === 0)) return null;
+  if (!(q.batchingMaxWaitTimeMinutes > 0) || members.some((m) => isUrgentPriority(m.priorityValue))) return null;
   const oldest = Math.min(...members.map((m) => m.stateChangedAt.getTime()));
   const due = oldest + q.batchingMaxWaitTimeMinutes * 60_000;
   return due <= world.now ? null : due;

@@ -14,6 +14,7 @@ import { fail } from './main-groups.js';
 import { preemptFor } from './preemption.js';
 import type { PullRequestRef, StartRunAction } from './types.js';
 import type { World } from './world.js';
+import { isUrgentPriority } from '../priority.js';
 
 export function startRuns(world: World): void {
   const state = world.queue.state;
@@ -112,7 +113,7 @@ function startMainRuns(world: World, mayPreempt: boolean): void {
       continue;
     }
     if (inProgress(world, 'main') >= world.queue.concurrency) {
-      if (!urgent && group.members.some((m) => m.priorityValue === 0)) urgent = group.members;
+      if (!urgent && group.members.some((m) => isUrgentPriority(m.priorityValue))) urgent = group.members;
       holdBack();
       continue;
     }

@@ -12,9 +12,13 @@ import { StatusWatchService } from '../../../../shared/merge-queue/services/stat
 import { SyncService } from '../../../../shared/merge-queue/services/sync-service.js';
 import { FakeForge } from './fake-forge.js';
 import { inMemoryRepositories } from '../../../../shared/merge-queue/simulation/in-memory-repositories.js';
+import type { OperatorActor } from '../../../../shared/accounts/actor.js';
+import type { AuditRecord } from '../../../../shared/audit/store/audit-log.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const ORG = 'org1';
+/** The operator who sets the queue up and submits in these tests. */
+const ADMIN: OperatorActor = { kind: 'operator', orgId: ORG, name: 'engine-service test' };
 const T0 = new Date('2026-01-01T00:00:00Z');
 const logger = createLogger('silent');
 
@@ -30,7 +34,8 @@ async function newTestService(settings: Partial<Queue> = {}) {
   const watches: { run: TestRun; at: Date }[] = [];
   const statusWatch = new StatusWatchService({ store: repos, logger });
   const statuses = new CommitStatusService({ store: repos, logger, requestPlan, statusWatch });
-  const queues = new QueueService({ store: repos, providers, logger, requestPlan });
+  const audited: AuditRecord[] = [];
+  const queues = new QueueService({ store: repos, providers, logger, audit: { record: async (r) => void audited.push(r) }, requestPlan });
   const pullRequests = new PullRequestService({ store: repos, providers, queues, logger, requestPlan });
   const sut = new EngineService({
     store: repos,
@@ -42,7 +47,7 @@ async function newTestService(settings: Partial<Queue> = {}) {
     evaluateRun: (run, repo) => statuses.evaluateRun(run, repo),
     clock: () => now,
   });
-  const created = await queues.create(ORG, REPO, 'main', { mode: 'single', concurrency: 2 });
+  const created = await queues.create(ADMIN, REPO, 'main', { mode: 'single', concurrency: 2 });
   const queue = await repos.queues.update(created.id, created.version, { requiredStatuses: ['ci'], ...settings }, 'test settings');
   const mocks = {
     repos,
@@ -59,7 +64,7 @@ async function newTestService(settings: Partial<Queue> = {}) {
     submit: async (n: number, changes: Record<string, string> = { [`f${n}.txt`]: `${n}\n` }, base = 'main') => {
       forge.openPullRequest(n, changes);
       forge.pulls.get(n)!.info.baseBranch = base;
-      return pullRequests.submit(ORG, { repo: REPO, branch: 'main', prNumber: n, priority: undefined, noBatch: undefined });
+      return pullRequests.submit(ADMIN, { repo: REPO, branch: 'main', prNumber: n, priority: undefined, noBatch: undefined });
     },
     entry: async (n: number): Promise<Entry> => (await repos.entries.findLatestByPr(queue!.id, n))!,
     runOf: async (n: number): Promise<TestRun> => {

@@ -1,0 +1,51 @@
+// Who asks a use case to act: an API token (its organisation and role), a person on the forge
+// (a `/trunk` comment or the enqueueing label, with their permission on the repository as the
+// forge reported it at that moment), or an operator's tool on the server (`npm run token`).
+// Every use case that changes something takes one, checks it with policy.ts and records it.
+import type { Role } from './roles.js';
+
+/** A person's role on a repository, as GitHub names them (legacy `permission` folds maintain into write and triage into read). */
+export const REPOSITORY_ROLES = ['admin', 'maintain', 'write', 'triage', 'read', 'none'] as const;
+export type RepositoryRole = (typeof REPOSITORY_ROLES)[number];
+
+export const isRepositoryRole = (value: unknown): value is RepositoryRole => (REPOSITORY_ROLES as readonly unknown[]).includes(value);
+
+export interface TokenActor {
+  kind: 'token';
+  orgId: string;
+  tokenId: string;
+  /** The token's name, as the audit trail shows it. */
+  name: string;
+  role: Role;
+}
+
+export interface ForgeUserActor {
+  kind: 'forge_user';
+  /** The organisation that owns the repository the person acted on. */
+  orgId: string;
+  login: string;
+  repositoryRole: RepositoryRole;
+  /** How they asked, e.g. `comment 1234` or `label merge-me labeled`. */
+  via: string;
+}
+
+export interface OperatorActor {
+  kind: 'operator';
+  orgId: string;
+  /** The tool, e.g. `npm run token`. */
+  name: string;
+}
+
+export type Actor = TokenActor | ForgeUserActor | OperatorActor;
+
+/** How an actor is named in a pull request's history and in replies. */
+export function describeActor(actor: Actor): string {
+  switch (actor.kind) {
+    case 'token':
+      return `token ${actor.name}`;
+    case 'forge_user':
+      return `@${actor.login} (${actor.via})`;
+    case 'operator':
+      return actor.name;
+  }
+}

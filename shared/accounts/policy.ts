@@ -1,0 +1,64 @@
+// What an actor may do, in one place for every entry point (the API, `/trunk` comments, the
+// label, the CLI, operator scripts). A token acts with its role; a person on the forge with the
+// role their repository permission grants; an operator tool with every right.
+import { AppError } from '../errors.js';
+import type { Actor, RepositoryRole } from './actor.js';
+import { roleAllows, type Role } from './roles.js';
+
+/**
+ * A repository permission as an API role: admin and maintain act as admins of that repository's
+ * queues (so they may submit urgent), write as write, triage and read only read (docs/api.md).
+ */
+const ROLE_OF_REPOSITORY_ROLE: Readonly<Record<RepositoryRole, Role | null>> = {
+  admin: 'admin',
+  maintain: 'admin',
+  write: 'write',
+  triage: 'read',
+  read: 'read',
+  none: null,
+};
+
+/** The API role an actor acts with; null: none at all. */
+export function effectiveRole(actor: Actor): Role | null {
+  switch (actor.kind) {
+    case 'token':
+      return actor.role;
+    case 'forge_user':
+      return ROLE_OF_REPOSITORY_ROLE[actor.repositoryRole];
+    case 'operator':
+      return 'admin';
+  }
+}
+
+export function actorCan(actor: Actor, needed: Role): boolean {
+  const role = effectiveRole(actor);
+  return role !== null && roleAllows(role, needed);
+}
+
+/** A refusal by role, with what was needed and what was held in words a reply can reuse. */
+export class RoleRefused extends AppError {
+  constructor(
+    what: string,
+    /** e.g. "a token with the admin role", "write permission" */
+    readonly needs: string,
+    /** e.g. "this token has the read role", "read permission", "no permission" */
+    readonly holds: string,
+    forgeUser: boolean,
+  ) {
+    super('forbidden', 'role_not_allowed', forgeUser ? `${what} needs ${needs} on the repository; you have ${holds}` : `${what} needs ${needs}; ${holds}`);
+  }
+}
+
+function refusal(actor: Actor, needed: Role, what: string): RoleRefused {
+  if (actor.kind === 'forge_user') {
+    const needs = needed === 'admin' ? 'admin or maintain permission' : `${needed} permission`;
+    const holds = actor.repositoryRole === 'none' ? 'no permission' : `${actor.repositoryRole} permission`;
+    return new RoleRefused(what, needs, holds, true);
+  }
+  return new RoleRefused(what, `a token with the ${needed} role`, `this token has the ${effectiveRole(actor)} role`, false);
+}
+
+/** Refuses with 403 `role_not_allowed` unless the actor holds `needed`; `what` names the request. */
+export function requireRole(actor: Actor, needed: Role, what: string): void {
+  if (!actorCan(actor, needed)) throw refusal(actor, needed, what);
+}

@@ -1,28 +1,57 @@
-// The CLI's only way to the service: POST /v1/<operation> with the token, as any client would.
+// The CLI's only way to the service: POST /v1/<operation> with the token, as any client would. The
+// token goes to the service's own origin only: a redirect is reported, never followed (fetch would
+// carry x-api-token to wherever it points), and an answer that is not the service's JSON is an error.
 import { CliError, EXIT, exitCodeOfStatus } from './cli-error.js';
 
 interface ErrorBody {
   error?: { code?: string; message?: string; details?: { path: string; message: string }[] };
 }
 
+/** Loopback hosts: a token sent there in plain http never crosses a network. */
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** A warning when the token would travel unencrypted to another host; null when it stays safe. */
+export function plainHttpWarning(baseUrl: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' || LOOPBACK.test(url.hostname)) return null;
+  return `warning: ${url.host} is reached over plain http — the API token travels unencrypted; use https`;
+}
+
 export class ApiClient {
+  private readonly base: string;
+
   constructor(
-    private readonly baseUrl: string,
+    baseUrl: string,
     private readonly token: string,
-  ) {}
+  ) {
+    this.base = baseUrl.replace(/\/+$/, '');
+  }
 
   async call<T>(operation: string, body: unknown): Promise<T> {
-    const url = `${this.baseUrl.replace(/\/+$/, '')}/v1/${operation}`;
+    const url = `${this.base}/v1/${operation}`;
     let res: Response;
     try {
       res = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-token': this.token, 'user-agent': 'openmq-cli' },
         body: JSON.stringify(body),
+        redirect: 'manual',
       });
     } catch (err) {
       const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : err instanceof Error ? err.message : String(err);
-      throw new CliError(EXIT.failed, `cannot reach openmq at ${this.baseUrl}: ${cause}`);
+      throw new CliError(EXIT.failed, `cannot reach openmq at ${this.base}: ${cause}`);
+    }
+    if (res.status >= 300 && res.status < 400) {
+      const location = res.headers.get('location');
+      throw new CliError(
+        EXIT.failed,
+        `the service at ${this.base} redirected ${operation} (HTTP ${res.status}${location ? ` to ${location}` : ''}); the token was not sent on — use the service's own URL as --url`,
+      );
     }
     const text = await res.text();
     let parsed: unknown = null;
@@ -36,6 +65,9 @@ export class ApiClient {
       const details = error?.details?.length ? ` (${error.details.map((d) => `${d.path || '/'}: ${d.message}`).join('; ')})` : '';
       const what = error ? `${error.code ?? 'error'}: ${error.message ?? ''}${details}` : `HTTP ${res.status}`;
       throw new CliError(exitCodeOfStatus(res.status), `${operation} failed — ${what}`);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new CliError(EXIT.failed, `${operation}: the answer from ${this.base} is not openmq's (expected a JSON object); check --url`);
     }
     return parsed as T;
   }

@@ -1,7 +1,7 @@
 // What every command reads from its options and the environment: where the service is, the
 // token, --json, and the queue (`--repo host/owner/name --branch main`).
 import type { Command } from 'commander';
-import { ApiClient } from './api-client.js';
+import { ApiClient, plainHttpWarning } from './api-client.js';
 import { CliError, EXIT } from './cli-error.js';
 import { printer, type Printer } from './output.js';
 
@@ -27,8 +27,8 @@ export interface CommandContext {
   /** The queue named by --repo and --branch (usage error when missing). */
   queue(): { repo: RepoRef; targetBranch: string };
   repo(): RepoRef;
-  /** The organisation slug of the flaky-tests API (--org, OPENMQ_ORG, `default`). */
-  org: string;
+  /** The organisation slug of the flaky-tests API: --org, OPENMQ_ORG, else the token's own (getTokenInfo). */
+  org(): Promise<string>;
 }
 
 const usage = (message: string) => new CliError(EXIT.usage, message);
@@ -44,19 +44,28 @@ export function contextOf(command: Command): CommandContext {
   const url = opts.url ?? process.env.OPENMQ_URL;
   const token = opts.token ?? process.env.OPENMQ_TOKEN;
   if (!url) throw usage('the service URL is required: --url or OPENMQ_URL (e.g. http://localhost:8080)');
-  if (!token) throw usage('an API token is required: --token or OPENMQ_TOKEN');
+  if (!token) throw usage('an API token is required: OPENMQ_TOKEN (or --token, which other users of this machine can read in the process list)');
+  const warning = plainHttpWarning(url);
+  if (warning) process.stderr.write(`openmq: ${warning}\n`);
+  const api = new ApiClient(url, token);
+  const givenOrg = opts.org ?? process.env.OPENMQ_ORG;
+  let tokenOrg: Promise<string> | null = null;
   const repo = () => {
     const value = opts.repo ?? process.env.OPENMQ_REPO;
     if (!value) throw usage('the repository is required: --repo host/owner/name (or OPENMQ_REPO)');
     return parseRepo(value);
   };
   return {
-    api: new ApiClient(url, token),
+    api,
     out: printer(opts.json ?? false),
     json: opts.json ?? false,
     repo,
     queue: () => ({ repo: repo(), targetBranch: opts.branch ?? process.env.OPENMQ_BRANCH ?? 'main' }),
-    org: opts.org ?? process.env.OPENMQ_ORG ?? 'default',
+    org: () => {
+      if (givenOrg) return Promise.resolve(givenOrg);
+      tokenOrg ??= api.call<{ organization: { slug: string } }>('getTokenInfo', {}).then((info) => info.organization.slug);
+      return tokenOrg;
+    },
   };
 }
 

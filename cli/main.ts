@@ -13,10 +13,10 @@ function buildProgram(): Command {
   const program = new Command('openmq')
     .description('the openmq merge queue and flaky-test service, from the command line')
     .option('--url <url>', 'the service base URL, without /v1 (OPENMQ_URL)')
-    .option('--token <token>', 'an API token (OPENMQ_TOKEN)')
+    .option('--token <token>', 'an API token; prefer OPENMQ_TOKEN, which the process list does not show')
     .option('--repo <host/owner/name>', 'the repository (OPENMQ_REPO)')
     .option('--branch <branch>', 'the target branch of the queue (OPENMQ_BRANCH, default main)')
-    .option('--org <slug>', 'the organisation of the flaky-tests API (OPENMQ_ORG, default "default")')
+    .option('--org <slug>', "the organisation of the flaky-tests API (OPENMQ_ORG; default: the token's own)")
     .option('--json', 'print the API answer as JSON')
     .showHelpAfterError()
     .exitOverride();

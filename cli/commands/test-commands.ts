@@ -17,9 +17,9 @@ const percent = (rate: number | undefined) => (rate === undefined ? undefined : 
 
 export function registerTestCommands(program: Command): void {
   const tests = program.command('tests').description('tests of --repo: failing, flaky, broken or quarantined');
-  const base = (command: Command) => {
+  const base = async (command: Command) => {
     const ctx = contextOf(command);
-    return { ctx, body: { repo: ctx.repo(), org_url_slug: ctx.org, page_query: PAGE } };
+    return { ctx, body: { repo: ctx.repo(), org_url_slug: await ctx.org(), page_query: PAGE } };
   };
   const testTable = (list: WireTest[]) =>
     table(['name', 'status', 'fail 24h', 'prs 7d', 'quarantined', 'id'], list.map((t) => [t.name, t.status.value, percent(t.failure_rate_last_24h), t.pull_requests_impacted_last_7d, t.quarantined, t.id]));
@@ -29,7 +29,7 @@ export function registerTestCommands(program: Command): void {
     .description('tests that failed in the last hours')
     .option('--hours <n>', 'the window, at most 168', (v) => Number(v), 24)
     .action(async (opts: { hours: number }, command: Command) => {
-      const { ctx, body } = base(command);
+      const { ctx, body } = await base(command);
       const end = new Date();
       const start = new Date(end.getTime() - opts.hours * 3_600_000);
       const answer = await ctx.api.call<{ tests: WireTest[] }>('flaky-tests/list-failing-tests', { ...body, start_time: start.toISOString(), end_time: end.toISOString() });
@@ -41,7 +41,7 @@ export function registerTestCommands(program: Command): void {
       .command(status)
       .description(`${status} tests`)
       .action(async (_opts: unknown, command: Command) => {
-        const { ctx, body } = base(command);
+        const { ctx, body } = await base(command);
         const answer = await ctx.api.call<{ tests: WireTest[] }>('flaky-tests/list-unhealthy-tests', { ...body, status: status.toUpperCase() });
         ctx.out.result(answer, () => testTable(answer.tests));
       });
@@ -51,7 +51,7 @@ export function registerTestCommands(program: Command): void {
     .command('quarantined')
     .description('quarantined tests')
     .action(async (_opts: unknown, command: Command) => {
-      const { ctx, body } = base(command);
+      const { ctx, body } = await base(command);
       const answer = await ctx.api.call<{ quarantined_tests: { name: string; status: string; quarantine_setting: string; quarantined_at: string; test_case_id: string }[] }>(
         'flaky-tests/list-quarantined-tests',
         body,

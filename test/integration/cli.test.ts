@@ -1,6 +1,8 @@
 // The `openmq` CLI as a process against a real service: every command, its --json output parsed,
 // its table output, and the exit codes (0 done, 1 failed, 2 usage, 3 not found, 4 not allowed).
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
@@ -17,6 +19,23 @@ interface Run {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+/** A server on a loopback address that records the tokens it is sent and answers as told (default 404). */
+async function startTokenRecorder(host: string, answer: (res: http.ServerResponse) => void = (res) => res.writeHead(404).end()) {
+  const tokens: string[] = [];
+  const server = http.createServer((req, res) => {
+    const token = req.headers['x-api-token'];
+    if (typeof token === 'string') tokens.push(token);
+    req.resume();
+    answer(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return {
+    url: `http://${host}:${(server.address() as AddressInfo).port}`,
+    tokens,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 function openmq(args: string[], env: Record<string, string>): Promise<Run> {
@@ -142,6 +161,42 @@ describe('openmq CLI', function () {
     expect(await ok('tests', 'quarantined', '--repo', repo)).to.have.property('quarantined_tests');
     const otherOrg = await openmq(['tests', 'flaky', '--repo', repo, '--org', 'nope'], env);
     expect(otherOrg.code).to.equal(3);
+  });
+
+  it("takes the flaky-tests organisation from the token when --org is not given (an organisation not named default)", async () => {
+    const acme = await svc.addOrg('acme-corp');
+    const acmeEnv = { OPENMQ_URL: svc.url, OPENMQ_TOKEN: acme.token };
+    await uploadOk(svc, { org_url_slug: 'acme-corp', branch: 'main', commit_sha: sha(9) }, [{ name: 'r.xml', data: junit({ z: 'f' }) }], { token: acme.token });
+    const repo = `${REPO.host}/${REPO.owner}/${REPO.name}`;
+    const run = await openmq(['tests', 'failing', '--repo', repo, '--json'], acmeEnv);
+    expect(run.code, run.stderr).to.equal(0);
+    expect((JSON.parse(run.stdout) as { tests: { name: string }[] }).tests.map((t) => t.name)).to.deep.equal(['z']);
+    // OPENMQ_ORG or --org still choose: another organisation's slug is not found through this token.
+    expect((await openmq(['tests', 'failing', '--repo', repo], { ...acmeEnv, OPENMQ_ORG: 'default' })).code).to.equal(3);
+  });
+
+  it('never sends the token to another origin: a redirect is reported, not followed', async () => {
+    const elsewhere = await startTokenRecorder('127.0.0.2');
+    const redirector = await startTokenRecorder('127.0.0.1', (res) => res.writeHead(307, { location: `${elsewhere.url}/v1/getQueue` }).end());
+    try {
+      const run = await openmq(['queue', 'show', ...queueArgs()], { OPENMQ_URL: redirector.url, OPENMQ_TOKEN: svc.token });
+      expect(run.code).to.equal(1);
+      expect(run.stderr).to.include(`redirected getQueue (HTTP 307 to ${elsewhere.url}/v1/getQueue); the token was not sent on`);
+      expect(redirector.tokens).to.deep.equal([svc.token]);
+      expect(elsewhere.tokens).to.deep.equal([]);
+      // An answer that is not the service's JSON is an error, never a crash.
+      const html = await startTokenRecorder('127.0.0.1', (res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>sign in</html>'));
+      try {
+        const wrong = await openmq(['queue', 'show', ...queueArgs()], { OPENMQ_URL: html.url, OPENMQ_TOKEN: svc.token });
+        expect(wrong.code).to.equal(1);
+        expect(wrong.stderr).to.match(/^openmq: getQueue: the answer from .* is not openmq's/);
+      } finally {
+        await html.close();
+      }
+    } finally {
+      await redirector.close();
+      await elsewhere.close();
+    }
   });
 
   it('manages webhook endpoints and their deliveries', async () => {

@@ -73,7 +73,7 @@ export async function upload(
   return { status: res.status, body: JSON.parse(text) as UploadBody & ErrorBody };
 }
 
-export async function uploadOk(svc: TestService, meta: UploadMetaInput | null, files: (string | UploadFile)[], opts: { codeowners?: string } = {}): Promise<UploadBody> {
+export async function uploadOk(svc: TestService, meta: UploadMetaInput | null, files: (string | UploadFile)[], opts: { token?: string; codeowners?: string } = {}): Promise<UploadBody> {
   const res = await upload(svc, meta, files, opts);
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body;

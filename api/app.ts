@@ -15,6 +15,7 @@ import { registerOpenApiRoutes } from './openapi/openapi-routes.js';
 import { registerFlakyUploadRoutes } from './flaky-tests/routes/upload-routes.js';
 import { registerGitHubWebhookRoutes } from './webhooks/github-webhook-routes.js';
 import { accessLog } from './middleware/access-log.js';
+import { securityHeaders } from './middleware/security-headers.js';
 import { registerGitHubRepositoryRoutes } from './github-repositories/github-repository-routes.js';
 import type { GitHubRepositoryService } from '../shared/providers/github/github-repository-service.js';
 import { registerAccountRoutes } from './accounts/routes/account-routes.js';
@@ -98,6 +99,7 @@ export function createApp(deps: AppDeps): Koa {
   app.silent = true;
 
   app.use(requestId());
+  app.use(securityHeaders());
   // Outside the error handler, so they record the status the client actually gets.
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(accessLog(deps.logger));

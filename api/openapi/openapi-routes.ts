@@ -1,17 +1,19 @@
-// GET /v1/openapi.json (this service's description) and GET /v1/docs (a reference page rendered
-// by Scalar's standalone bundle, served from node_modules so the page works without a network).
-import { createReadStream } from 'node:fs';
-import { createRequire } from 'node:module';
+// GET /v1/openapi.json (this service's description) and GET /v1/docs, the reference page: Swagger
+// UI, whose files the dashboard's build copies into web/dist (web/vite.config.ts), so the page
+// works without a network and without the package in production. The page loads nothing from
+// elsewhere; its policy (the dashboard's, plus its one inline script by hash and the styles
+// Swagger UI sets) would refuse it anyway.
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
 import path from 'node:path';
+import { AppError } from '../../shared/errors.js';
 import { openApiDocument } from './document.js';
-import { DOCUMENT_PATH, REFERENCE_SCRIPT_PATH } from './operations.js';
+import { DOCUMENT_PATH, REFERENCE_SCRIPT_PATH, REFERENCE_STYLES_PATH } from './operations.js';
 import type { OperationRoutes } from '../routing/operation-router.js';
+import { webBuildDir } from '../dashboard/web-build-dir.js';
 
-const require = createRequire(import.meta.url);
-const SCALAR_BUNDLE = path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
-
-// Fonts and telemetry off: the page must make no request beyond this service.
-const SCALAR_CONFIGURATION = { url: DOCUMENT_PATH, withDefaultFonts: false, telemetry: false };
+// No validator badge (it would send the description to validator.swagger.io).
+const INIT_SCRIPT = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(DOCUMENT_PATH)}, dom_id: '#api-reference', deepLinking: true, validatorUrl: null });`;
 
 const REFERENCE_PAGE = `<!doctype html>
 <html lang="en">
@@ -19,14 +21,37 @@ const REFERENCE_PAGE = `<!doctype html>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>openmq API reference</title>
+    <link rel="stylesheet" href="${REFERENCE_STYLES_PATH}" />
   </head>
   <body>
-    <div id="api-reference"></div>
+    <main id="api-reference"></main>
     <script src="${REFERENCE_SCRIPT_PATH}"></script>
-    <script>Scalar.createApiReference('#api-reference', ${JSON.stringify(SCALAR_CONFIGURATION)});</script>
+    <script>${INIT_SCRIPT}</script>
   </body>
 </html>
 `;
+
+const REFERENCE_PAGE_CSP = [
+  "default-src 'self'",
+  `script-src 'self' 'sha256-${createHash('sha256').update(INIT_SCRIPT).digest('base64')}'`,
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** A file of the reference page from the dashboard's build. */
+function referenceAsset(name: string): string {
+  const file = path.join(webBuildDir(), 'api-reference', name);
+  if (!existsSync(file)) {
+    throw new AppError('unavailable', 'api_reference_not_built', 'the API reference page is not built: run `npm run build:web` (npm start builds it)');
+  }
+  return file;
+}
 
 export function registerOpenApiRoutes(routes: OperationRoutes): void {
   const document = JSON.stringify(openApiDocument);
@@ -35,13 +60,18 @@ export function registerOpenApiRoutes(routes: OperationRoutes): void {
     ctx.body = document;
   });
   routes.handle('getApiReference', (ctx) => {
+    ctx.set('Content-Security-Policy', REFERENCE_PAGE_CSP);
     ctx.type = 'text/html';
     ctx.body = REFERENCE_PAGE;
   });
-  routes.handle('getApiReferenceScript', (ctx) => {
-    ctx.type = 'text/javascript';
-    // Changes only with the installed package version.
-    ctx.set('Cache-Control', 'public, max-age=3600');
-    ctx.body = createReadStream(SCALAR_BUNDLE);
-  });
+  const asset = (operationId: string, name: string, type: string) =>
+    routes.handle(operationId, (ctx) => {
+      const file = referenceAsset(name);
+      ctx.type = type;
+      // Changes only with a new build of the service.
+      ctx.set('Cache-Control', 'public, max-age=3600');
+      ctx.body = createReadStream(file);
+    });
+  asset('getApiReferenceScript', 'api-reference.js', 'text/javascript');
+  asset('getApiReferenceStyles', 'api-reference.css', 'text/css');
 }

@@ -39,6 +39,7 @@ export const TAGS = {
 export const DOCUMENT_PATH = '/v1/openapi.json';
 export const REFERENCE_PATH = '/v1/docs';
 export const REFERENCE_SCRIPT_PATH = '/v1/docs/api-reference.js';
+export const REFERENCE_STYLES_PATH = '/v1/docs/api-reference.css';
 
 export type Tag = (typeof TAGS)[keyof typeof TAGS];
 
@@ -326,10 +327,20 @@ export const OPERATIONS: readonly Operation[] = [
     path: REFERENCE_SCRIPT_PATH,
     operationId: 'getApiReferenceScript',
     tag: TAGS.service,
-    summary: "The reference page's script (Scalar's standalone bundle, served from this service)",
+    summary: "The reference page's script (Swagger UI's bundle, served from this service)",
     access: 'public',
     compatible: false,
     ok: { kind: 'text', contentType: 'text/javascript', schema: Type.String() },
+  },
+  {
+    method: 'get',
+    path: REFERENCE_STYLES_PATH,
+    operationId: 'getApiReferenceStyles',
+    tag: TAGS.service,
+    summary: "The reference page's styles (Swagger UI's, served from this service)",
+    access: 'public',
+    compatible: false,
+    ok: { kind: 'text', contentType: 'text/css', schema: Type.String() },
   },
 ];
 

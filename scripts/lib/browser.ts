@@ -18,10 +18,16 @@ export interface DashboardBrowser {
   browser: Browser;
   context: BrowserContext;
   page: Page;
-  /** Every console error and uncaught page error seen so far. */
+  /** Every console error and uncaught page error seen so far (a refusal by the page's CSP included). */
   errors: string[];
+  /** Requests the pages made to any host but loopback (in any of its contexts): refused before they leave, and listed here. */
+  foreignRequests: string[];
+  /** Another context (a fresh profile) with the same guard against requests leaving the machine. */
+  newContext(): Promise<BrowserContext>;
   close(): Promise<void>;
 }
+
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
 export async function openDashboardBrowser(): Promise<DashboardBrowser> {
   const browser = await chromium.launch({
@@ -37,8 +43,21 @@ export async function openDashboardBrowser(): Promise<DashboardBrowser> {
       '--disable-sync',
     ],
   });
-  // A fresh context: its own empty profile (storage, cookies), thrown away with it.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US', timezoneId: 'UTC' });
+  // Nothing may leave this machine: a request to another host is aborted and recorded.
+  const foreignRequests: string[] = [];
+  const newContext = async (): Promise<BrowserContext> => {
+    // A fresh context: its own empty profile (storage, cookies), thrown away with it.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US', timezoneId: 'UTC' });
+    await context.route(
+      (url) => !(url.protocol === 'data:' || url.protocol === 'blob:' || LOOPBACK_HOST.test(url.hostname)),
+      (route) => {
+        foreignRequests.push(route.request().url());
+        return route.abort('blockedbyclient');
+      },
+    );
+    return context;
+  };
+  const context = await newContext();
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (msg) => {
@@ -50,6 +69,8 @@ export async function openDashboardBrowser(): Promise<DashboardBrowser> {
     context,
     page,
     errors,
+    foreignRequests,
+    newContext,
     close: () => browser.close(),
   };
 }
@@ -73,7 +94,9 @@ const axeSource = () => readFileSync(createRequire(import.meta.url).resolve('axe
 
 /** What axe-core finds wrong on the page as it is now (WCAG A and AA rules, best practices). */
 export async function accessibilityViolations(page: Page): Promise<AccessibilityViolation[]> {
-  await page.addScriptTag({ content: axeSource() });
+  // Evaluated through the browser's debugging protocol, not added as a <script>: the dashboard's
+  // Content-Security-Policy refuses inline scripts, as it should.
+  await page.evaluate(axeSource());
   // A string, so this file type-checks without the DOM library.
   return (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
     r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })))`)) as AccessibilityViolation[];

@@ -28,6 +28,7 @@ describe('dashboard in the browser', function () {
   afterEach(() => {
     const errors = b.errors.splice(0);
     expect(errors, 'errors in the browser console').to.deep.equal([]);
+    expect(b.foreignRequests.splice(0), 'requests to hosts other than this service').to.deep.equal([]);
   });
 
   const queueRow = (pr: number) => page.locator(`tr[data-pr="${pr}"]`);
@@ -169,7 +170,7 @@ describe('dashboard in the browser', function () {
   it('shows a read token the queue and the quarantine override without the controls an admin has', async () => {
     const created = await s.svc.post<{ token: string }>('/createToken', { name: 'dashboard viewer', role: 'read' });
     expect(created.status).to.equal(200);
-    const fresh = await b.browser.newContext();
+    const fresh = await b.newContext();
     const viewer = await fresh.newPage();
     const errors: string[] = [];
     viewer.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -198,7 +199,7 @@ describe('dashboard in the browser', function () {
 
   it('shows a newcomer what to do, and nothing of another organisation', async () => {
     const newcomer = await s.svc.addOrg('newcomers');
-    const fresh = await b.browser.newContext();
+    const fresh = await b.newContext();
     const other = await fresh.newPage();
     const errors: string[] = [];
     other.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -218,7 +219,7 @@ describe('dashboard in the browser', function () {
   });
 
   it('opens a flaky test from the html_url the API hands out, after signing in', async () => {
-    const fresh = await b.browser.newContext();
+    const fresh = await b.newContext();
     const other = await fresh.newPage();
     const errors: string[] = [];
     other.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -252,6 +253,30 @@ describe('dashboard in the browser', function () {
     expect(errors).to.deep.equal([]);
   });
 
+  it('serves the API reference with nothing from other hosts, under a policy that refuses framing', async () => {
+    const answer = await page.goto(`${s.svc.url}/v1/docs`);
+    const csp = answer?.headers()['content-security-policy'] ?? '';
+    expect(csp).to.include("frame-ancestors 'none'").and.include("font-src 'self'").and.include("connect-src 'self'");
+    expect(answer?.headers()['x-content-type-options']).to.equal('nosniff');
+    // Scalar renders the description: the operations of this service appear.
+    await page.getByText('submitPullRequest', { exact: false }).first().waitFor({ timeout: 30_000 });
+    await page.getByText('Submit a pull request to the queue').first().waitFor();
+    // afterEach checks that no request went elsewhere (fonts, proxy) and the console stayed clean.
+    await page.goto(`${s.svc.url}/${s.org}/merge-queue`);
+    await page.getByRole('heading', { name: 'Merge queues' }).waitFor();
+  });
+
+  it('sends the dashboard with a strict policy: scripts and styles of this origin only, never framed', async () => {
+    const answer = await page.goto(`${s.svc.url}/${s.org}/merge-queue`);
+    const headers = answer?.headers() ?? {};
+    expect(headers['content-security-policy']).to.include("script-src 'self'").and.include("style-src 'self'").and.include("frame-ancestors 'none'");
+    expect(headers['content-security-policy']).not.to.include('unsafe');
+    expect(headers['x-content-type-options']).to.equal('nosniff');
+    expect(headers['referrer-policy']).to.equal('same-origin');
+    expect(headers['x-frame-options']).to.equal('DENY');
+    await page.getByRole('heading', { name: 'Merge queues' }).waitFor();
+  });
+
   it('signs out: the token is forgotten and pages ask to sign in again', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API token').waitFor();
@@ -259,5 +284,18 @@ describe('dashboard in the browser', function () {
     await page.goto(`${s.svc.url}/${s.org}/merge-queue`);
     await page.getByLabel('API token').waitFor();
     expect(new URL(page.url()).pathname).to.equal('/sign-in');
+  });
+
+  it('never follows a `next` that leaves the dashboard (`//host`, `/\\host`, control characters) after sign-in', async () => {
+    for (const next of ['//elsewhere.example/x', '/\\elsewhere.example/x', '/\r\nLocation:x', `/${s.org}/merge-queue\u0000`]) {
+      await page.goto(`${s.svc.url}/sign-in?next=${encodeURIComponent(next)}`);
+      await page.getByLabel('API token').fill(s.svc.token);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Merge queues' }).waitFor();
+      expect(new URL(page.url()).origin, next).to.equal(new URL(s.svc.url).origin);
+      expect(new URL(page.url()).pathname, next).to.equal(`/${s.org}/merge-queue`);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('API token').waitFor();
+    }
   });
 });

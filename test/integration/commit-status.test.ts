@@ -35,4 +35,19 @@ describe('setCommitStatus', function () {
     const body = { repo: { host: 'github.com', owner: 'acme', name: 'nowhere' }, sha: 'a'.repeat(40), context: CI, state: 'success' };
     expectError(await svc.post('/setCommitStatus', body), 404, 'repository_not_found');
   });
+
+  it('400 for a target URL that is not http(s): a link stored from CI is shown to people', async () => {
+    const q = await makeQueue(svc);
+    await q.pr(1);
+    await q.submitOk(1);
+    const run = await q.runOf(1);
+    for (const targetUrl of ['javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', 'file:///etc/passwd', '/relative/path', 'JavaScript:alert(1)']) {
+      const res = await svc.post<{ error: { code: string; details: { path: string }[] } }>('/setCommitStatus', { repo: q.ref.repo, sha: run.sha, context: CI, state: 'pending', targetUrl });
+      expect(res.status, targetUrl).to.equal(400);
+      expect(res.body.error.details.map((d) => d.path), targetUrl).to.deep.equal(['/targetUrl']);
+    }
+    expect((await svc.post('/setCommitStatus', { repo: q.ref.repo, sha: run.sha, context: CI, state: 'pending', targetUrl: 'HTTPS://ci.example/runs/1' })).status).to.equal(200);
+    const details = await svc.post<{ statusChecks: { url: string | null }[] }>('/getMergeQueueTestingDetails', { ...q.ref, testRunId: run.id });
+    expect(details.body.statusChecks.map((c) => c.url)).to.deep.equal(['HTTPS://ci.example/runs/1']);
+  });
 });

@@ -98,6 +98,28 @@ describe('GitHub webhook intake', function () {
     expect(await deliveries().countDocuments({})).to.equal(0);
   });
 
+  it('keeps only http(s) links of the CI results GitHub relays (a status target_url, a check run details_url)', async () => {
+    const ghRepo = { host: 'github.com', owner: 'acme', name: 'widgets' };
+    expect((await svc.post('/createQueue', { repo: ghRepo, targetBranch: 'main' })).status).to.equal(200);
+    const queue = (await svc.ctx.store.queues.find(svc.orgId, ghRepo, 'main'))!;
+    const sha = 'd'.repeat(40);
+    await svc.ctx.store.testRuns.insert({
+      id: 'links-run', orgId: svc.orgId, queueId: queue.id, kind: 'main', entryIds: ['e1'], baseEntryIds: [], targetSha: 't'.repeat(40),
+      branch: 'trunk-merge/pr-1/links-run', sha, tree: null, status: 'in_progress', requiredStatuses: ['ci/never'], requiredStatusesSource: 'merge_instance',
+      deadlineAt: null, createdAt: new Date(), concludedAt: null, conclusionReason: null, branchDeleted: false, bisectionOf: null, version: 1,
+    });
+    const ci = svc.ctx.github!.ciResults;
+    await ci.record(ghRepo, sha, [
+      { context: 'ci/status', state: 'pending', targetUrl: 'javascript:alert(document.cookie)' },
+      { context: 'ci/check', state: 'pending', targetUrl: 'data:text/html,<script>1</script>', checkRun: { checkRunId: 5, suiteId: 50, url: 'javascript:alert(1)', status: 'in_progress', conclusion: null } },
+      { context: 'ci/good', state: 'pending', targetUrl: 'https://ci.example/runs/9' },
+    ]);
+    const statuses = await svc.ctx.store.commitStatuses.forCommit(svc.orgId, 'github.com/acme/widgets', sha);
+    expect(Object.fromEntries(statuses.map((st) => [st.context, st.targetUrl]))).to.deep.equal({ 'ci/status': null, 'ci/check': null, 'ci/good': 'https://ci.example/runs/9' });
+    const checkRuns = await svc.ctx.github!.ciResults.checkSuites(ghRepo, sha);
+    expect(checkRuns.flatMap((suite) => suite.checkRuns.map((r) => r.url))).to.deep.equal(['']);
+  });
+
   it('drops a body replayed under a new delivery id when it asks for something: a comment, a label, a push, a status', async () => {
     const bodies: [string, Record<string, unknown>][] = [
       ['issue_comment', payloadFor('issue_comment', 'created', repo, { comment: { id: 7001, body: '/trunk merge', created_at: new Date().toISOString(), user: { login: 'alice', type: 'User' } } })],

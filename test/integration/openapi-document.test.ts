@@ -15,6 +15,7 @@ import { ORG, REPO, bundle, failingTestId, junit, sha, uploadOk } from './flaky-
 import { createRepo, makeGitRoot, pushToBranch, removeGitRoot } from '../../scripts/lib/git-fixtures.js';
 import { startGitHubDouble, type GitHubDouble } from '../doubles/github/github-double.js';
 import { LOOPBACK_RECEIVERS_ALLOWED } from '../helpers/webhook-receiver.js';
+import { ensureWebBuild } from '../../scripts/lib/web-build.mjs';
 
 const WEBHOOK_SECRET = 'described-webhook-secret';
 
@@ -46,7 +47,10 @@ describe('OpenAPI description of this service', function () {
   let ghRoot: string;
   let double: GitHubDouble;
 
-  before(async () => {
+  before(async function () {
+    // The reference page's files come from the dashboard's build.
+    this.timeout(180_000);
+    await ensureWebBuild({ quiet: true });
     ghRoot = await makeGitRoot();
     double = await startGitHubDouble(ghRoot, { host: GHE_REPO.host });
     await createRepo(ghRoot, { repo: GHE_REPO });
@@ -95,6 +99,9 @@ describe('OpenAPI description of this service', function () {
     expect(page.headers.get('content-type')).to.match(/^text\/html/);
     const scripts = [...(page.body as string).matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!);
     expect(scripts).to.deep.equal(['/v1/docs/api-reference.js']);
+    const styles = [...(page.body as string).matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1]!);
+    expect(styles).to.deep.equal(['/v1/docs/api-reference.css']);
+    expect((await svc.raw('GET', styles[0]!)).headers.get('content-type')).to.match(/^text\/css/);
     expect(page.body as string).to.include('/v1/openapi.json');
     expect(page.body as string, 'no resource from elsewhere').not.to.match(/(src|href)="https?:/);
     const script = await svc.raw('GET', scripts[0]!);
@@ -215,7 +222,7 @@ describe('OpenAPI description of this service', function () {
       // The same delivery again is a duplicate: the 200 answer.
       return svc.raw('POST', '/webhooks/github', { body, headers });
     });
-    for (const path of ['/v1/status', '/healthz', '/readyz', '/v1/openapi.json', '/v1/docs', '/v1/docs/api-reference.js']) {
+    for (const path of ['/v1/status', '/healthz', '/readyz', '/v1/openapi.json', '/v1/docs', '/v1/docs/api-reference.js', '/v1/docs/api-reference.css']) {
       calls.set(`GET ${path}`, () => svc.raw('GET', path));
     }
 

@@ -41,3 +41,24 @@ export function parseFlakyRepo(search: URLSearchParams): RepoRef | null {
   const cut = slug.lastIndexOf('/');
   return { host: search.get('host') || 'github.com', owner: slug.slice(0, cut), name: slug.slice(cut + 1) };
 }
+
+/** Only a path of this dashboard may follow sign-in: never another site (`//host`, `/\host`) nor a control character. */
+export function safeNext(next: string | null): string | null {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  return next && next.startsWith('/') && !/^\/[/\\]/.test(next) && !/[\\\u0000-\u001f\u007f]/.test(next) ? next : null;
+}
+
+/**
+ * A link to another site (a CI run, a ticket) as an href: only http(s). The service keeps only
+ * such links, and the page does not trust that either, whatever stored them.
+ */
+export function externalHref(url: string | null | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+

@@ -9,6 +9,7 @@ import { repositoryNotFound } from '../../errors.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import type { Logger } from '../../logging.js';
 import type { StatusWatchService } from './status-watch-service.js';
+import { httpLinkOrNull } from '../../http-link.js';
 
 export interface CommitStatusInput {
   repo: RepoRef;
@@ -46,7 +47,7 @@ export class CommitStatusService {
       sha,
       context: input.context,
       state: input.state,
-      targetUrl: input.targetUrl ?? null,
+      targetUrl: httpLinkOrNull(input.targetUrl),
       description: input.description ?? null,
       createdAt: now,
     });

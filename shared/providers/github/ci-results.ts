@@ -7,6 +7,7 @@ import type { CommitStatusService } from '../../merge-queue/services/commit-stat
 import type { MergeQueueRepositories } from '../../merge-queue/store/store.js';
 import type { Logger } from '../../logging.js';
 import { repoKey, type RepoRef } from '../../repo-ref.js';
+import { httpLinkOrNull } from '../../http-link.js';
 import type { GitHubProvider } from './github-provider.js';
 import type { CheckRunRepository, StoredCheckRun } from './store/check-run-repository.js';
 
@@ -67,7 +68,10 @@ export class GitHubCiResults {
     let recorded = 0;
     const orgIds = [...new Set((await this.queuesTesting(repo, sha)).map((q) => q.orgId))];
     if (orgIds.length > 0) {
-      for (const check of checks) if (check.checkRun) await this.deps.checkRuns.record(repoKey(repo), sha.toLowerCase(), { ...check.checkRun, name: check.context });
+      // GitHub relays what CI set (a status's target_url, a check run's details_url): only http(s) links are kept.
+      for (const check of checks) {
+        if (check.checkRun) await this.deps.checkRuns.record(repoKey(repo), sha.toLowerCase(), { ...check.checkRun, url: httpLinkOrNull(check.checkRun.url) ?? '', name: check.context });
+      }
     }
     for (const orgId of orgIds) {
       const known = new Map<string, StatusState>();

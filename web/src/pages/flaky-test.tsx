@@ -7,7 +7,7 @@ import type { ChartConfiguration } from 'chart.js';
 import { call } from '../api/client';
 import type { FlakyTest, QuarantineOverride, RepoRef } from '../api/types';
 import { useSession, useIsAdmin } from '../session';
-import { parseFlakyRepo, paths } from '../links';
+import { externalHref, parseFlakyRepo, paths } from '../links';
 import { ErrorMessage, Loading } from '../components/status';
 import { ChartCanvas } from '../components/chart-canvas';
 import { ago, percent, when } from '../format';
@@ -93,8 +93,8 @@ function FlakyTestDetails({ repo, id }: { repo: RepoRef; id: string }) {
         </dd>
         <dt>Ticket</dt>
         <dd>
-          {t.ticket ? (
-            <a href={t.ticket.html_url} target="_blank" rel="noreferrer noopener">
+          {t.ticket && externalHref(t.ticket.html_url) ? (
+            <a href={externalHref(t.ticket.html_url)} target="_blank" rel="noreferrer noopener">
               {t.ticket.html_url}
             </a>
           ) : (

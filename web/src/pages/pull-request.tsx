@@ -7,7 +7,7 @@ import { call } from '../api/client';
 import type { SubmittedPullRequest, TestingDetails } from '../api/types';
 import { useSession } from '../session';
 import { queueKey, useQueueRef, type QueueRef } from '../queue-ref';
-import { paths } from '../links';
+import { externalHref, paths } from '../links';
 import { ErrorMessage, Loading, StateBadge } from '../components/status';
 import { reasonText } from '../reason-text';
 import { since, when } from '../format';
@@ -121,8 +121,8 @@ function PullRequest({ queueRef, number }: { queueRef: QueueRef; number: number 
                     <td>
                       {d?.statusChecks.map((s) => (
                         <span key={s.context} className="check-status">
-                          {s.url ? (
-                            <a href={s.url} rel="noreferrer noopener" target="_blank">
+                          {externalHref(s.url) ? (
+                            <a href={externalHref(s.url)} rel="noreferrer noopener" target="_blank">
                               {s.context}
                             </a>
                           ) : (

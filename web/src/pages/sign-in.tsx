@@ -3,12 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useSession } from '../session';
-import { paths } from '../links';
-
-/** Only a path of this dashboard may follow sign-in (never another site). */
-function safeNext(next: string | null): string | null {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : null;
-}
+import { paths, safeNext } from '../links';
 
 export function SignInPage() {
   const { session, signIn } = useSession();

@@ -7,7 +7,7 @@ import { call } from '../api/client';
 import type { TestingDetails, TestRunSummary } from '../api/types';
 import { useSession } from '../session';
 import { queueKey, useQueueRef } from '../queue-ref';
-import { paths } from '../links';
+import { externalHref, paths } from '../links';
 import { ErrorMessage, Loading } from '../components/status';
 import { when } from '../format';
 
@@ -105,8 +105,8 @@ export function TestRunPage() {
                     <th scope="row">{ctx}</th>
                     <td>{s ? s.state.toLowerCase() : 'nothing yet — CI has not reported this status on the test branch'}</td>
                     <td>
-                      {s?.url ? (
-                        <a href={s.url} target="_blank" rel="noreferrer noopener">
+                      {externalHref(s?.url) ? (
+                        <a href={externalHref(s?.url)} target="_blank" rel="noreferrer noopener">
                           CI run
                         </a>
                       ) : (

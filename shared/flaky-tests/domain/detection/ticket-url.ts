@@ -2,25 +2,12 @@
 // becomes a URL through the issue tracker's template, e.g.
 // `https://acme.atlassian.net/browse/{ticket}`. An id that already is an http(s) URL is kept.
 
+import { isHttpUrl } from '../../../http-link.js';
+
 export const TICKET_PLACEHOLDER = '{ticket}';
 
 export function isValidTicketTemplate(template: string): boolean {
-  if (!template.includes(TICKET_PLACEHOLDER)) return false;
-  try {
-    const u = new URL(template.split(TICKET_PLACEHOLDER).join('X'));
-    return u.protocol === 'https:' || u.protocol === 'http:';
-  } catch {
-    return false;
-  }
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return u.protocol === 'https:' || u.protocol === 'http:';
-  } catch {
-    return false;
-  }
+  return template.includes(TICKET_PLACEHOLDER) && isHttpUrl(template.split(TICKET_PLACEHOLDER).join('X'));
 }
 
 /** The ticket's URL, or null when there is no usable template and the id is not a URL. */

@@ -5,6 +5,8 @@ import { waitFor } from '../../scripts/lib/wait.js';
 import { WebhookDeliveryRepository } from '../../shared/providers/github/store/webhook-delivery-repository.js';
 import type { CommentRecord } from '../doubles/github/github-double.js';
 import { GitHubHarness, ref, repo, type Submitted } from './github-support.js';
+import { REPLIES_PER_WINDOW } from '../../shared/providers/github/pull-request-commands.js';
+import { COMMAND_USAGE } from '../../shared/providers/github/comment-command.js';
 
 describe('comment commands on GitHub (end to end, through webhooks)', function () {
   this.timeout(90_000);
@@ -124,6 +126,19 @@ describe('comment commands on GitHub (end to end, through webhooks)', function (
     await processed((await h.double.label(repo.owner, repo.name, 2, 'alice', 'merge-me', 'unlabeled')).deliveryId);
     await notQueued(2);
     expect(h.double.comments.filter((c) => c.body.startsWith('@alice'))).to.deep.equal([]);
+  });
+
+  it('answers one person at most REPLIES_PER_WINDOW times on a pull request; quoting never lets their text out of its code span', async () => {
+    await h.configure({});
+    await h.pr(1);
+    const deliveries = new WebhookDeliveryRepository(h.svc.ctx.db);
+    for (let i = 0; i < REPLIES_PER_WINDOW + 2; i++) {
+      const { deliveryId } = await comment(1, 'mallory', '/trunk x` @acme/everyone [prize](https://evil.example) `');
+      await waitFor('the delivery processed', async () => (await deliveries.pending(deliveryId)) === null);
+    }
+    const replies = h.double.comments.filter((c) => c.body.startsWith('@mallory:'));
+    expect(replies).to.have.length(REPLIES_PER_WINDOW);
+    expect(replies[0]!.body).to.equal(`@mallory: \`\` x\` \`\` is not a command. Use ${COMMAND_USAGE}.`);
   });
 
   it('a command whose signed time is older than a redelivery can be (a replayed body) changes nothing and gets no answer', async () => {

@@ -15,6 +15,19 @@ export const COMMAND_USAGE = '`/trunk merge`, `/trunk merge --priority=<urgent|h
 
 const MAX_COMMAND_LENGTH = 200;
 
+/**
+ * Text from a comment quoted back in a reply, as a Markdown code span whose fence is longer than
+ * any run of backticks inside it: a commenter cannot close the span to make the App post a
+ * mention or a link of their choosing.
+ */
+export function codeSpan(text: string): string {
+  const line = text.replace(/[\r\n]+/g, ' ');
+  const longest = Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${line}${pad}${fence}`;
+}
+
 /** The command of a comment, or null when no line of it is a `/trunk` command. */
 export function parseCommentCommand(body: string): CommentCommand | null {
   let fenced = false;
@@ -37,14 +50,14 @@ function commandOf(words: string[], text: string): CommentCommand {
     return args.length === 0 ? { kind: 'cancel', text } : { kind: 'unknown', text, problem: '`/trunk cancel` takes no options' };
   }
   if (verb !== 'merge') {
-    return { kind: 'unknown', text, problem: verb === undefined ? 'a command is missing after `/trunk`' : `\`${verb.slice(0, 40)}\` is not a command` };
+    return { kind: 'unknown', text, problem: verb === undefined ? 'a command is missing after `/trunk`' : `${codeSpan(verb.slice(0, 40))} is not a command` };
   }
   let priority: string | number | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
     const inline = /^--priority=(.*)$/.exec(arg);
     const value = inline ? inline[1] : arg === '--priority' ? args[++i] : null;
-    if (value === null) return { kind: 'unknown', text, problem: `\`${arg.slice(0, 40)}\` is not an option of \`/trunk merge\`` };
+    if (value === null) return { kind: 'unknown', text, problem: `${codeSpan(arg.slice(0, 40))} is not an option of \`/trunk merge\`` };
     if (!value || priority !== undefined) return { kind: 'unknown', text, problem: '`--priority` takes one value' };
     // A number is a priority value, as in submitPullRequest's JSON; anything else a name.
     priority = /^\d+$/.test(value) ? Number(value) : value;

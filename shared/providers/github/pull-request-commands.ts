@@ -19,7 +19,8 @@ import type { QueueRepository } from '../../merge-queue/store/queue-repository.j
 import type { RepoRef } from '../../repo-ref.js';
 import type { ForgeUserActor } from '../../accounts/actor.js';
 import { RoleRefused } from '../../accounts/policy.js';
-import { COMMAND_USAGE, parseCommentCommand } from './comment-command.js';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { codeSpan, COMMAND_USAGE, parseCommentCommand } from './comment-command.js';
 import type { GitHubProvider } from './github-provider.js';
 import type { RepositoryOwners } from './store/repository-owners.js';
 
@@ -72,7 +73,16 @@ interface Request extends Sender {
 /** Cancelling what is not queued any more: removing the label from a merged or failed pull request is no request. */
 const NOT_QUEUED = ['pr_not_active', 'pull_request_not_submitted'];
 
+/**
+ * Replies one person gets on one pull request per REPLY_WINDOW_SECONDS (per worker process): each
+ * refusal costs the installation API calls, and anyone may comment on a public repository.
+ */
+export const REPLIES_PER_WINDOW = 3;
+export const REPLY_WINDOW_SECONDS = 600;
+
 export class GitHubPullRequestCommands {
+  private readonly replies = new RateLimiterMemory({ points: REPLIES_PER_WINDOW, duration: REPLY_WINDOW_SECONDS });
+
   constructor(private readonly deps: PullRequestCommandsDeps) {}
 
   async comment(delivery: CommentDelivery): Promise<CommandOutcome> {
@@ -84,10 +94,10 @@ export class GitHubPullRequestCommands {
     if (!owner) return 'ignored';
     const pr = await this.deps.provider.getPullRequest(delivery.repo, prNumber);
     if (!pr) return 'ignored';
-    const request: Request = { ...delivery, source: 'comment', prNumber, text: `\`${command.text}\``, via: `comment ${delivery.commentId}` };
+    const request: Request = { ...delivery, source: 'comment', prNumber, text: codeSpan(command.text), via: `comment ${delivery.commentId}` };
     const branch = pr.baseBranch ?? '';
     const queue = await this.deps.queues.find(owner.orgId, delivery.repo, branch);
-    if (!queue) return this.refuse(request, `${request.text}: there is no merge queue for \`${branch}\`, the base branch of #${prNumber}.`);
+    if (!queue) return this.refuse(request, `${request.text}: there is no merge queue for ${codeSpan(branch)}, the base branch of #${prNumber}.`);
     if (!queue.commandsEnabled) return 'ignored';
     if (command.kind === 'unknown') return this.refuse(request, `${command.problem}. Use ${COMMAND_USAGE}.`);
     const outcome = await this.run(queue, request, command.kind === 'merge' ? { kind: 'merge', priority: command.priority } : { kind: 'cancel' });
@@ -103,7 +113,7 @@ export class GitHubPullRequestCommands {
     // GitHub's label names are unique regardless of letter case.
     if (!queue?.enqueueingLabel || queue.enqueueingLabel.toLowerCase() !== delivery.label.toLowerCase()) return 'ignored';
     const verb = delivery.action === 'labeled' ? 'adding' : 'removing';
-    const request: Request = { ...delivery, source: 'label', text: `${verb} the label \`${queue.enqueueingLabel}\``, via: `label ${queue.enqueueingLabel} ${delivery.action}` };
+    const request: Request = { ...delivery, source: 'label', text: `${verb} the label ${codeSpan(queue.enqueueingLabel)}`, via: `label ${queue.enqueueingLabel} ${delivery.action}` };
     return this.run(queue, request, delivery.action === 'labeled' ? { kind: 'merge', priority: undefined } : { kind: 'cancel' });
   }
 
@@ -132,8 +142,17 @@ export class GitHubPullRequestCommands {
   }
 
   private async refuse(r: Request, why: string): Promise<CommandOutcome> {
+    const where = { repo: `${r.repo.owner}/${r.repo.name}`, prNumber: r.prNumber, login: r.login, why };
+    const allowed = await this.replies.consume(`${r.repo.host}/${r.repo.owner}/${r.repo.name}#${r.prNumber}:${r.login.toLowerCase()}`).then(
+      () => true,
+      () => false,
+    );
+    if (!allowed) {
+      this.deps.logger.info(where, 'pull request command refused; no reply: this person had their replies on this pull request for now');
+      return 'command_refused';
+    }
     await this.deps.provider.upsertComment(r.repo, r.prNumber, null, `@${r.login}: ${why}`);
-    this.deps.logger.info({ repo: `${r.repo.owner}/${r.repo.name}`, prNumber: r.prNumber, login: r.login, why }, 'pull request command refused');
+    this.deps.logger.info(where, 'pull request command refused');
     return 'command_refused';
   }
 }

@@ -47,14 +47,35 @@ export class GitCommandError extends Error {
 }
 
 /**
- * The environment git runs in: the caller's variables minus every GIT_* one (a leaked GIT_DIR or
- * GIT_INDEX_FILE from a hook would redirect writes), plus settings that make behaviour
- * independent of the machine.
+ * What git may see of the service's environment: where programs and temporary files are, who the
+ * user is, and how to reach a remote through a proxy with the system's certificates. Nothing else:
+ * the service's own variables hold secrets (GITHUB_APP_PRIVATE_KEY, API_TOKEN, MONGO_URL…), and a
+ * GIT_* variable leaked from a hook (GIT_DIR, GIT_INDEX_FILE) would redirect writes.
  */
+export const GIT_INHERITED_VARIABLES = [
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'USER',
+  'LOGNAME',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+] as const;
+
+/** The environment git runs in: the inherited variables, plus settings that make behaviour independent of the machine. */
 export function gitEnvironment(extra: Record<string, string> = {}, gitDir?: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('GIT_')) env[key] = value;
+  for (const key of GIT_INHERITED_VARIABLES) {
+    const value = process.env[key];
+    if (value !== undefined) env[key] = value;
   }
   Object.assign(env, {
     LC_ALL: 'C',

@@ -1,6 +1,6 @@
 // The `/trunk` command of a pull request comment (commandsEnabled).
 import { expect } from 'chai';
-import { parseCommentCommand } from '../../../shared/providers/github/comment-command.js';
+import { codeSpan, parseCommentCommand } from '../../../shared/providers/github/comment-command.js';
 
 describe('GitHub comment commands: parsing', () => {
   const table: [string, unknown][] = [
@@ -45,5 +45,19 @@ describe('GitHub comment commands: parsing', () => {
     const command = parseCommentCommand(`/trunk ${'x'.repeat(500)}`);
     expect(command?.kind).to.equal('unknown');
     expect(command?.text.length).to.be.at.most(201);
+  });
+
+  it('quotes text back in a code span that no backtick inside it can close (no mention or link escapes it)', () => {
+    expect(codeSpan('/trunk merge')).to.equal('`/trunk merge`');
+    expect(codeSpan('a`b')).to.equal('``a`b``');
+    expect(codeSpan('x``` @acme/team [click](https://evil.example) ```')).to.equal('```` x``` @acme/team [click](https://evil.example) ``` ````');
+    expect(codeSpan('`edge`')).to.equal('`` `edge` ``');
+    expect(codeSpan('two\nlines')).to.equal('`two lines`');
+    const hostile = parseCommentCommand('/trunk x` @acme/everyone [win](https://evil.example) `');
+    expect(hostile).to.deep.include({ kind: 'unknown', problem: '`` x` `` is not a command' });
+    // Every backtick run inside is shorter than the fence around it.
+    const quoted = codeSpan(hostile!.text);
+    const fence = /^`+/.exec(quoted)![0];
+    for (const run of quoted.slice(fence.length, -fence.length).match(/`+/g) ?? []) expect(run.length).to.be.below(fence.length);
   });
 });

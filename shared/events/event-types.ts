@@ -1,7 +1,7 @@
 // Domain events and the names webhook endpoints subscribe to: the hosted product's merge-queue
 // events (merge-queue-behaviour §1.20, wire-contract §5.1), queue state changes, and the two
-// flaky-test events the flaky-tests side emits.
-import type { EntryState } from '../merge-queue/domain/model.js';
+// flaky-test events the flaky-tests side emits. Which change emits which event is each product's
+// (shared/merge-queue/events/transition-events.ts, shared/flaky-tests/services/test-events.ts).
 
 export const PULL_REQUEST_EVENTS = [
   'pull_request.submitted',
@@ -31,15 +31,6 @@ export const TEST_EVENTS = ['test.status_changed', 'test.quarantined'] as const;
 export const EVENT_TYPES = [...PULL_REQUEST_EVENTS, ...BATCH_EVENTS, ...QUEUE_EVENTS, ...TEST_EVENTS] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** The event a transition into `state` emits; states without one (not_ready, tests_passed) emit none. */
-export const EVENT_OF_STATE: Readonly<Partial<Record<EntryState, PullRequestEventType>>> = {
-  pending: 'pull_request.queued',
-  testing: 'pull_request.testing',
-  pending_failure: 'pull_request.pending_failure',
-  merged: 'pull_request.merged',
-  failed: 'pull_request.failed',
-  cancelled: 'pull_request.canceled',
-};
 
 /** What an event is about: ids to render its payload from, and what only the moment knew. */
 export interface EventSubject {

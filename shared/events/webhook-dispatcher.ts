@@ -1,7 +1,9 @@
 // Publishing and delivering events. `publish` renders an event once and creates one delivery per
-// subscribed endpoint; `deliver` sends one delivery, signed as Standard Webhooks specify, in order
-// per order key, retrying with exponential backoff; an endpoint that has failed for a day is
-// disabled. Runs in jobs only: a slow or dead receiver holds a delivery job, never the queue.
+// subscribed endpoint, in order per order key (an event waits while an earlier one of its key is
+// unpublished, and hands over when it is published); `deliver` sends one delivery, signed as
+// Standard Webhooks specify, in order per order key, retrying with exponential backoff; an
+// endpoint that has failed for a day is disabled. Runs in jobs only: a slow or dead receiver holds
+// a delivery job, never the queue.
 import type { OrgRepository } from '../accounts/org-repository.js';
 import { Webhook } from 'standardwebhooks';
 import type { Logger } from '../logging.js';
@@ -35,7 +37,9 @@ export interface WebhookDispatcherDeps {
   store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'testRuns'> & { orgs: Pick<OrgRepository, 'findById'> };
   /** Enqueues the delivery job of a delivery, to run no earlier than `at`. */
   enqueueDelivery: (deliveryId: string, at?: Date) => Promise<void>;
-  enqueuePublish: (eventId: string) => Promise<void>;
+  enqueuePublish: (eventId: string, at?: Date) => Promise<void>;
+  /** Moves events that a crash left in the outboxes of documents into the event store (the sweep's first step). */
+  outboxes: { sweep(now?: Date): Promise<number> };
   /** Sends a request to an allowed destination, bounded in time and bytes. */
   sender: WebhookSender;
   settings: DeliverySettings;
@@ -46,6 +50,16 @@ export interface WebhookDispatcherDeps {
 /** Events and deliveries the sweep picks up: older than this and still not published or finished. */
 const STALE_AFTER_MS = 60_000;
 const SWEEP_BATCH = 200;
+/** A testing event waits this long, again and again, for its run's test branch to be built… */
+const BUILD_WAIT_MS = 500;
+/** …but never longer than this: a run that is never built (its queue deleted) is announced without a head. */
+const MAX_BUILD_WAIT_MS = 10 * 60_000;
+
+/** The payload to send; null when there is nothing to send (its subject is gone); 'wait' to publish it later. */
+type Rendered = Payload | null | 'wait';
+
+/** Events whose payload carries the test branch's head: published once the branch is built. */
+const NEEDS_TEST_BRANCH_HEAD: ReadonlySet<string> = new Set(['pull_request.testing', 'pull_request_batch.testing']);
 
 /** The `webhook-id` of an event: the same for every endpoint, attempt and redelivery. */
 export const messageIdOf = (eventId: string) => `msg_${eventId}`;
@@ -60,20 +74,33 @@ const subscribed = (endpoint: WebhookEndpoint, event: StoredEvent) =>
 export class WebhookDispatcher {
   constructor(private readonly deps: WebhookDispatcherDeps) {}
 
-  async publish(eventId: string): Promise<void> {
+  async publish(eventId: string, now = new Date()): Promise<void> {
     const event = await this.deps.events.findById(eventId);
     if (!event || event.publishedAt) return;
-    const payload = event.payload ?? (await this.render(event));
+    // In order per key: an earlier event of the same pull request, run or queue goes first.
+    const first = await this.deps.events.earliestUnpublished(event.orderKey);
+    if (first && first.id !== event.id) return;
+    const payload = event.payload ?? (await this.render(event, now.getTime() - event.createdAt.getTime() < MAX_BUILD_WAIT_MS));
+    if (payload === 'wait') {
+      await this.deps.enqueuePublish(event.id, new Date(now.getTime() + BUILD_WAIT_MS));
+      return;
+    }
     const endpoints = payload ? (await this.deps.endpoints.list(event.orgId)).filter((e) => subscribed(e, event)) : [];
     const deliveries = await this.deps.deliveries.createAll(
       endpoints.map((e) => ({ orgId: event.orgId, endpointId: e.id, eventId: event.id, type: event.type, orderKey: event.orderKey, order: event.order })),
     );
     await this.deps.events.markPublished(event.id, payload);
     for (const d of deliveries) await this.deps.enqueueDelivery(d.id);
+    const next = await this.deps.events.earliestUnpublished(event.orderKey);
+    if (next) await this.deps.enqueuePublish(next.id);
   }
 
-  /** Null when what the event is about is gone (a queue deleted since): nothing to deliver. */
-  private async render(event: StoredEvent): Promise<Payload | null> {
+  /**
+   * Null when what the event is about is gone (a queue deleted since): nothing to deliver. A
+   * testing event waits while its run is being built, so that it names the test branch's head;
+   * a run that ended before its branch was built is announced without one.
+   */
+  private async render(event: StoredEvent, mayWait: boolean): Promise<Rendered> {
     const { store } = this.deps;
     const queue = event.subject.queueId ? await store.queues.findById(event.subject.queueId) : null;
     if (!queue) {
@@ -83,6 +110,7 @@ export class WebhookDispatcher {
     const org = await store.orgs.findById(queue.orgId);
     const entry = event.subject.entryId ? await store.entries.findById(event.subject.entryId) : null;
     const run = event.subject.runId ? await store.testRuns.findById(event.subject.runId) : null;
+    if (mayWait && run && NEEDS_TEST_BRANCH_HEAD.has(event.type) && run.sha === null && run.status === 'in_progress') return 'wait';
     const runPrNumbers = run ? (await store.entries.findByIds(run.entryIds)).map((e) => e.prNumber).sort((a, b) => a - b) : [];
     return renderPayload(event, { queue, entry, run, runPrNumbers, baseUrl: this.deps.baseUrl, orgSlug: org?.slug ?? queue.orgId });
   }
@@ -181,8 +209,12 @@ export class WebhookDispatcher {
     return { ...outcome, at };
   }
 
-  /** Publishes events and re-enqueues deliveries whose jobs were lost (a crash, Redis down). */
+  /**
+   * Relays events a crash left in outboxes, publishes events and re-enqueues deliveries whose jobs
+   * were lost (a crash, Redis down).
+   */
   async sweep(now = new Date()): Promise<void> {
+    await this.deps.outboxes.sweep(now);
     const before = new Date(now.getTime() - STALE_AFTER_MS);
     for (const event of await this.deps.events.listUnpublished(before, SWEEP_BATCH)) await this.deps.enqueuePublish(event.id);
     for (const d of await this.deps.deliveries.listStale(before, SWEEP_BATCH)) await this.deps.enqueueDelivery(d.id, d.nextAttemptAt ?? undefined);

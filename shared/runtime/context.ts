@@ -5,7 +5,7 @@ import { embeddedDbDir, type Config } from '../config.js';
 import { createLogger, type Logger } from '../logging.js';
 import type { Database } from '../database/collection.js';
 import { openDatabase } from '../database/open-database.js';
-import { createStore, type Store } from '../merge-queue/store/store.js';
+import { createStore, outboxSourcesOf, type Store } from '../merge-queue/store/store.js';
 import { ensureIndexes } from '../database/ensure-indexes.js';
 import { createRedis, pingRedis } from '../jobs/connection.js';
 import { JobProducer } from '../jobs/producer.js';
@@ -36,8 +36,7 @@ import { GitHubPollSchedule } from '../providers/github/poll-schedule.js';
 import { createGitHubStore } from '../providers/github/store/github-store.js';
 import { openUploadBlobStore } from '../flaky-tests/store/open-upload-blob-store.js';
 import { createEventStore, type EventStore } from '../events/store/event-store.js';
-import { EventOutbox } from '../events/event-outbox.js';
-import { withDomainEvents } from '../events/emitting-repositories.js';
+import { OutboxRelay } from '../events/outbox-relay.js';
 import { WebhookDispatcher } from '../events/webhook-dispatcher.js';
 import { WebhookEndpointService } from '../events/webhook-endpoint-service.js';
 import { TimeToMergeService } from '../merge-queue/services/time-to-merge-service.js';
@@ -75,8 +74,6 @@ export interface ServiceContext {
     timeToMerge: TimeToMergeService;
     /** GitHub repositories' owners and fork policy; null unless GitHub is configured. */
     githubRepositories: GitHubRepositoryService | null;
-    /** Emits domain events that do not come from a merge-queue transition (flaky tests). */
-    domainEvents: EventOutbox;
   };
   /** Webhooks and CI results of the GitHub provider; null unless GitHub is configured. */
   github: GitHubServices | null;
@@ -102,11 +99,6 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   // Every collection operation is timed for the operator metrics.
   const db = instrumentDatabase(rawDb, metrics);
   shutdown.add({ name: 'database', order: 40, close: () => db.close() });
-  const store = createStore(db);
-  const flakyStore = createFlakyStore(db);
-  const eventStore = createEventStore(db);
-  const githubStore = config.github ? createGitHubStore(db) : null;
-  await ensureIndexes(store, flakyStore, eventStore, ...(githubStore ? [githubStore] : []));
 
   const producerRedis = createRedis(config.redisUrl, 'producer');
   producerRedis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis (producer) connection error'));
@@ -123,16 +115,22 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   metrics.setJobCountsReader(() => jobCounts.read());
   shutdown.add({ name: 'job-counts', order: 20, close: () => jobCounts.close() });
 
+  const enqueuePublish = (eventId: string, at?: Date) => jobs.enqueue('publish-event', { eventId }, at ? { runAt: at } : {});
+  const eventStore = createEventStore(db);
+  // Writes put their events into the outbox of the document they change; the relay moves them on.
+  const relay = new OutboxRelay({ events: eventStore.events, requestPublish: enqueuePublish, logger });
+  const store = createStore(db, relay);
+  const flakyStore = createFlakyStore(db, relay);
+  for (const source of [...outboxSourcesOf(store), flakyStore.tests.outbox]) relay.addSource(source);
+  const githubStore = config.github ? createGitHubStore(db) : null;
+  await ensureIndexes(store, flakyStore, eventStore, ...(githubStore ? [githubStore] : []));
+
   const providers = createProviderRegistry({
     localGitRoot: config.localGitRoot,
     github: config.github ? { config: config.github, dataDir: config.dataDir, logger } : null,
   });
   const requestPlan = (queueId: string, why: string) => jobs.requestPlan(queueId, why);
-  const enqueuePublish = (eventId: string) => jobs.enqueue('publish-event', { eventId });
   const enqueueDelivery = (deliveryId: string, at?: Date) => jobs.enqueue('deliver-webhook', { deliveryId }, at ? { runAt: at } : {});
-  // The services write through repositories that emit a domain event with every transition.
-  const outbox = new EventOutbox({ events: eventStore.events, requestPublish: enqueuePublish, logger });
-  const repositories = withDomainEvents(store, outbox);
   const githubOwners = providers.github && githubStore ? githubStore.owners : null;
   const pollSchedule =
     config.github && providers.github && githubStore
@@ -143,7 +141,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
         })
       : null;
   const queues = new QueueService({
-    store: repositories,
+    store,
     providers,
     logger,
     audit: store.audit,
@@ -155,15 +153,15 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
       ? new GitHubRepositoryService({ owners: githubOwners, orgs: store.orgs, queues: store.queues, audit: store.audit, serves: (repo) => providers.github?.serves(repo) ?? false })
       : null;
   const pullRequests = new PullRequestService({
-    store: repositories,
+    store,
     providers,
     queues,
     logger,
     requestPlan,
     ...(githubRepositories ? { forksAllowed: (repo: RepoRef) => githubRepositories.forksAllowed(repo) } : {}),
   });
-  const statusWatch = new StatusWatchService({ store: repositories, logger });
-  const commitStatuses = new CommitStatusService({ store: repositories, logger, requestPlan, statusWatch });
+  const statusWatch = new StatusWatchService({ store, logger });
+  const commitStatuses = new CommitStatusService({ store, logger, requestPlan, statusWatch });
   const blobs = await openUploadBlobStore({ mongoUrl: config.mongoUrl, dataDir: config.dataDir });
   shutdown.add({ name: 'flaky-upload-blobs', order: 40, close: () => blobs.close() });
   const flaky = createFlakyServices({
@@ -172,7 +170,6 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     requestIngest: (job) => jobs.enqueue('flaky-ingest', job),
     orgs: store.orgs,
     audit: store.audit,
-    events: outbox,
     links: new TestRunLinkService({ store, requestPlan }),
     logger,
     settings: {
@@ -197,15 +194,15 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     pullRequests,
     commitStatuses,
     testingDetails: new TestingDetailsService({
-      store: repositories,
+      store,
       queues,
       testResults: flaky.runResults,
       // Only GitHub reports check suites; `github` is built below, before anything is served.
       checkSuites: async (repo, sha): Promise<CheckSuiteReport[]> => (github ? github.ciResults.checkSuites(repo, sha) : []),
     }),
-    sync: new SyncService({ store: repositories, providers, logger, requestPlan, ...(pollSchedule ? { pollSchedule } : {}) }),
+    sync: new SyncService({ store, providers, logger, requestPlan, ...(pollSchedule ? { pollSchedule } : {}) }),
     engine: new EngineService({
-      store: repositories,
+      store,
       providers,
       logger,
       scheduleTimeout: (run) => (run.deadlineAt ? jobs.scheduleTimeout(run.queueId, run.id, run.deadlineAt) : Promise.resolve()),
@@ -216,18 +213,18 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     }),
     mergeQueueMetrics: new MergeQueueMetricsService({ store }),
     statusWatch,
-    costReport: new CostReportService({ store: repositories, queues }),
+    costReport: new CostReportService({ store, queues }),
     queueReads: new QueueReadService({ store, queues }),
     simulation: new QueueSimulationService({ store }),
     timeToMerge: new TimeToMergeService({ store }),
     githubRepositories,
-    domainEvents: outbox,
     webhooks: new WebhookEndpointService({ endpoints: eventStore.endpoints, deliveries: eventStore.deliveries, enqueueDelivery, destinations, audit: store.audit }),
     webhookDispatcher: new WebhookDispatcher({
       ...eventStore,
       store,
       enqueueDelivery,
       enqueuePublish,
+      outboxes: relay,
       sender: webhookSender,
       settings: {
         retryBaseMs: config.webhooks.retryBaseMs,

@@ -1,7 +1,8 @@
 // Crash safety: the all-in-one process (embedded database persisted on disk) is killed with
 // SIGKILL at random moments while a queue is busy, and started again. Nothing may be lost: every
 // pull request ends, the bad one fails, the others merge exactly once, and main holds exactly
-// their changes — nothing untested, nothing twice.
+// their changes — nothing untested, nothing twice. Nor is an event: a webhook receiver hears each
+// pull request's events, each event once (a retried delivery keeps its webhook-id).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { createPullRequest, createRepo, DEFAULT_REPO, listCommits, readTree, type FixtureRepo } from '../../scripts/lib/git-fixtures.js';
 import { startFakeCi, type FakeCi } from '../helpers/fake-ci.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -34,6 +36,7 @@ describe('crash safety (end to end)', function () {
   let dir: string;
   let child: ChildProcess | null = null;
   let ci: FakeCi | null = null;
+  let receiver: WebhookReceiver | null = null;
 
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'openmq-crash-'));
@@ -41,6 +44,7 @@ describe('crash safety (end to end)', function () {
   afterEach(async function () {
     if (this.currentTest?.state === 'failed') console.error(`crash safety: seed ${SEED} (replay: CRASH_SEED=${SEED} npm test -- test/e2e/crash-safety.test.ts)`);
     await ci?.stop();
+    await receiver?.close();
     if (child && child.exitCode === null) child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
@@ -65,6 +69,8 @@ describe('crash safety (end to end)', function () {
           LOG_LEVEL: 'warn',
           PROVIDER_POLL_SECONDS: '1',
           RECONCILE_SECONDS: '1',
+          WEBHOOK_ALLOWED_DESTINATIONS: '127.0.0.1',
+          WEBHOOK_RETRY_BASE_MS: '200',
         },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
@@ -101,6 +107,8 @@ describe('crash safety (end to end)', function () {
     }
 
     await start();
+    receiver = await startWebhookReceiver();
+    expect(await post('/createWebhookEndpoint', { url: receiver.url, events: ['pull_request.submitted', 'pull_request.merged', 'pull_request.failed'] })).to.equal(200);
     expect(await post('/createQueue', { ...ref, concurrency: 3 })).to.equal(200);
     expect(await post('/updateQueue', { ...ref, requiredStatuses: ['ci/test'] })).to.equal(200);
     ci = startFakeCi({ fx, repo, context: 'ci/test', decide: (files) => ('BAD' in files ? 'failure' : 'success'), postStatus: (body) => post('/setCommitStatus', body) });
@@ -141,5 +149,17 @@ describe('crash safety (end to end)', function () {
     // Each pull request landed exactly once.
     const subjects = (await listCommits(fx, 'main', { firstParent: true })).map((c) => c.subject);
     for (const n of merged) expect(subjects.filter((s) => s.endsWith(`(#${n})`)), `#${n} (seed ${SEED})`).to.have.length(1);
+
+    // Every pull request's submission and ending was announced, however the kills fell between a
+    // state write and its event's publishing, and none twice: one webhook-id per event (a delivery
+    // sent again after a crash keeps its id, and receivers deduplicate by it).
+    const expected = (n: number) => [`#${n} pull_request.submitted`, `#${n} ${n === BAD ? 'pull_request.failed' : 'pull_request.merged'}`];
+    const heard = () => {
+      const byId = new Map(receiver!.received.map((r) => [r.headers['webhook-id'], `#${String(r.json.pr_number)} ${String(r.json.type)}`]));
+      return [...byId.values()].sort();
+    };
+    const all = Array.from({ length: COUNT }, (_, i) => expected(i + 1)).flat().sort();
+    await waitFor(`every event heard (seed ${SEED})`, async () => heard().length >= all.length, { timeoutMs: 120_000 });
+    expect(heard(), `seed ${SEED}`).to.deep.equal(all);
   });
 });

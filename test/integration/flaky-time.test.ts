@@ -9,6 +9,7 @@ import { createFlakyStore, type FlakyStore } from '../../shared/flaky-tests/stor
 import type { FlakyServices } from '../../shared/flaky-tests/services/flaky-services.js';
 import { createInlineFlakyServices, ingestReport } from '../../scripts/lib/inline-flaky-services.js';
 import { DEFAULT_FLAKY_SETTINGS } from '../../shared/flaky-tests/services/flaky-settings.js';
+import type { OperatorActor } from '../../shared/accounts/actor.js';
 import { createLogger } from '../../shared/logging.js';
 import type { UploadMeta } from '../../shared/flaky-tests/services/upload-meta.js';
 import { junit, REPO, ORG, sha } from './flaky-support.js';
@@ -159,5 +160,27 @@ describe('flaky tests: time', function () {
     const err = await services.bundles.receive(created.id, key, (async function* () {})()).catch((e: unknown) => e);
     expect((err as { code?: string }).code).to.equal('upload_url_not_found');
     expect(await store.bundleUploads.claim(created.id, key, new Date(T0))).to.not.equal(null);
+  });
+
+  it('an override whose expires_at passed is gone at once for every read: what CI asks, the override, the lists', async () => {
+    const admin: OperatorActor = { kind: 'operator', orgId, name: 'flaky-time test' };
+    await services.repoSettings.update(admin, { orgUrlSlug: ORG, repo: REPO, quarantine: { enabled: true, autoQuarantine: true }, reason: null });
+    await ingest({}, { pinned: 'p', flaky: 'f', other: 'p' });
+    const id = async (name: string) => (await store.tests.findByIds(await store.tests.idsWithStatus((await store.repos.find(orgId, REPO))!.id, ['healthy', 'flaky', 'broken']))).find((t) => t.name === name)!.testId;
+    const [pinned, flaky] = [await id('pinned'), await id('flaky')];
+    const until = new Date(T0 + 3_600_000);
+    await services.quarantine.setOverride(admin, { orgUrlSlug: ORG, repo: REPO, testId: pinned, override: 'always', reason: 'until the fix', expiresAt: until });
+    await services.quarantine.setOverride(admin, { orgUrlSlug: ORG, repo: REPO, testId: flaky, override: 'never', reason: 'see it fail', expiresAt: until });
+    const config = async () => (await services.quarantine.config(orgId, { orgUrlSlug: ORG, repo: REPO })).testIds.sort();
+    const override = async (testId: string) => (await services.quarantine.getOverride(orgId, { orgUrlSlug: ORG, repo: REPO, testId })).quarantined;
+    const listed = async () => (await services.queries.listQuarantined(orgId, { orgUrlSlug: ORG, repo: REPO, pageSize: 100 })).items.map((v) => v.test.testId).sort();
+
+    expect(await config()).to.deep.equal([pinned]);
+    expect([await override(pinned), await override(flaky)]).to.deep.equal([true, false]);
+    // Past the expiry, before any flaky-refresh run: every read agrees that both overrides are gone.
+    now = until.getTime() + 1;
+    expect(await config()).to.deep.equal([flaky]);
+    expect([await override(pinned), await override(flaky)]).to.deep.equal([false, true]);
+    expect(await listed()).to.deep.equal([flaky]);
   });
 });

@@ -97,6 +97,8 @@ describe('outbound webhooks', function () {
       });
       expect(merged.http_details_url).to.match(/^http:\/\/[^/]+\/[^/]+\/merge-queue\/pull-request\/1\?repo=.+&branch=main$/);
       expect(received[0]!.json).to.include({ submitted_reason: 'API_REQUESTED' });
+      // Testing is announced once the test branch exists, so that CI can be matched to it.
+      expect(received[2]!.json).to.deep.include({ type: 'pull_request.testing', test_branch: run.branch, test_branch_sha: run.sha });
       expect(Date.parse(String(merged.timestamp))).to.be.closeTo(Date.now(), 60_000);
 
       const listed = await waitFor('deliveries recorded', async () => {

@@ -1,21 +1,32 @@
-// The outbox of domain events: written right after the state change they describe, then published
-// (rendered and fanned out to webhook endpoints) by a job. Ids are UUIDv7 (time-ordered).
-import { v7 as uuidv7 } from 'uuid';
+// The event store: domain events moved from the outboxes of the documents whose changes they
+// announce (outbox-relay.ts), then published (rendered and fanned out to webhook endpoints) by a
+// job, in order per order key. An event keeps the id it was written with, so storing it twice
+// stores it once.
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
-import type { EmittedEvent, StoredEvent } from '../event-types.js';
+import { isDuplicateKeyError } from '../../database/collection.js';
+import type { StoredEvent } from '../event-types.js';
+import type { OutboxEvent } from '../outbox.js';
 
 type EventDoc = StoredDoc & Omit<StoredEvent, 'id'>;
 
 export const EVENT_INDEXES: IndexSpec[] = [
   { key: { publishedAt: 1, createdAt: 1 }, name: 'unpublished', comment: 'the sweep: events whose publish job was lost' },
+  {
+    key: { orderKey: 1, publishedAt: 1, 'order.at': 1, 'order.version': 1 },
+    name: 'key_order',
+    comment: 'publishing in order: the earliest unpublished event of an order key',
+  },
   { key: { createdAt: 1 }, name: 'expire', expireAfterSeconds: 30 * 86400, comment: 'events are kept 30 days (redelivery window)' },
 ];
 
 export interface EventRepository {
-  insert(event: EmittedEvent, now?: Date): Promise<StoredEvent>;
+  /** Stores an event from an outbox under its own id; false when it was stored before. */
+  insertFromOutbox(event: OutboxEvent): Promise<boolean>;
   findById(id: string): Promise<StoredEvent | null>;
   markPublished(id: string, payload: Record<string, unknown> | null, now?: Date): Promise<void>;
   listUnpublished(createdBefore: Date, limit: number): Promise<StoredEvent[]>;
+  /** The unpublished event of `orderKey` that comes first (by order), or null. */
+  earliestUnpublished(orderKey: string): Promise<StoredEvent | null>;
 }
 
 const toEvent = ({ _id, ...rest }: EventDoc): StoredEvent => ({ id: _id, ...rest });
@@ -30,10 +41,15 @@ export class DbEventRepository implements EventRepository {
     await this.col.createIndexes(EVENT_INDEXES);
   }
 
-  async insert(event: EmittedEvent, now = new Date()): Promise<StoredEvent> {
-    const doc: EventDoc = { _id: uuidv7(), ...event, createdAt: now, payload: event.payload ?? null, publishedAt: null };
-    await this.col.insertOne(doc);
-    return toEvent(doc);
+  async insertFromOutbox(event: OutboxEvent): Promise<boolean> {
+    const { id, payload, ...rest } = event;
+    try {
+      await this.col.insertOne({ _id: id, ...rest, payload: payload ?? null, publishedAt: null });
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
   }
 
   async findById(id: string): Promise<StoredEvent | null> {
@@ -48,5 +64,10 @@ export class DbEventRepository implements EventRepository {
   async listUnpublished(createdBefore: Date, limit: number): Promise<StoredEvent[]> {
     const docs = await this.col.find({ publishedAt: null, createdAt: { $lt: createdBefore } }, { sort: { createdAt: 1 }, limit });
     return docs.map(toEvent);
+  }
+
+  async earliestUnpublished(orderKey: string): Promise<StoredEvent | null> {
+    const [doc] = await this.col.find({ orderKey, publishedAt: null }, { sort: { 'order.at': 1, 'order.version': 1, _id: 1 }, limit: 1 });
+    return doc ? toEvent(doc) : null;
   }
 }

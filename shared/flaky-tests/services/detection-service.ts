@@ -8,7 +8,7 @@ import { evaluateHealth, isQuiet, lastEvidenceIn, lookbackHours, sameHealth, DAY
 import type { FlakyStore } from '../store/flaky-store.js';
 import { NEVER_DUE, type FlakyRepo } from '../store/repo-settings-repository.js';
 import type { HealthWrite, SeenRefresh, TestCase } from '../store/test-case-repository.js';
-import { detectionEvents, NO_TEST_EVENTS, type TestEventSink } from './test-events.js';
+import { detectionEvents } from './test-events.js';
 
 /** Tests per batch (the reads of one batch are a few queries). */
 const CHUNK = 500;
@@ -21,11 +21,7 @@ const MAX_REFRESH_ROUNDS = 1000;
 const MAX_REPLAY_STEPS = 100;
 
 export class DetectionService {
-  private readonly events: TestEventSink;
-
-  constructor(private readonly deps: { store: FlakyStore; events?: TestEventSink }) {
-    this.events = deps.events ?? NO_TEST_EVENTS;
-  }
+  constructor(private readonly deps: { store: FlakyStore }) {}
 
   /**
    * Re-evaluates these tests at `now`; returns how many changed status. `loaded` may hand in test
@@ -58,11 +54,10 @@ export class DetectionService {
           const t = byId.get(w.caseId) as TestCase;
           return w.seen !== undefined || w.changes.length > 0 || w.evidenceAt !== undefined || !sameHealth(healthOf(t), w.health);
         });
+        // A status change's events go into the test's outbox with the change itself.
+        for (const w of writes) if (w.changes.length > 0) w.events = detectionEvents(repo, byId.get(w.caseId) as TestCase, w);
         const lost = new Set(await this.deps.store.tests.saveHealth(writes));
-        const saved = writes.filter((w) => w.changes.length > 0 && !lost.has(w.caseId));
-        changed += saved.length;
-        // Emitting never fails the evaluation (the outbox logs what it could not store).
-        for (const w of saved) for (const event of detectionEvents(repo, byId.get(w.caseId) as TestCase, w)) await this.events.emit(event);
+        changed += writes.filter((w) => w.changes.length > 0 && !lost.has(w.caseId)).length;
         const due = writes.reduce((m, w) => (w.health.reevaluateAt && !lost.has(w.caseId) ? Math.min(m, w.health.reevaluateAt.getTime()) : m), Infinity);
         if (Number.isFinite(due)) await this.deps.store.repos.lowerDueAt(repo.id, new Date(due));
         pending = [...lost];

@@ -16,7 +16,6 @@ import { TestQueryService } from './test-query-service.js';
 import { TicketService } from './ticket-service.js';
 import { TestHistoryService } from './test-history-service.js';
 import { RunResultsService } from './run-results-service.js';
-import type { TestEventSink } from './test-events.js';
 import type { TestRunLinks } from './test-run-links.js';
 
 export interface FlakyServices {
@@ -45,8 +44,6 @@ export interface FlakyServiceDeps {
   requestIngest: (job: { repoId: string; uploadId: string }) => Promise<void>;
   /** Clock (tests move it); defaults to the wall clock. */
   now?: () => Date;
-  /** Where `test.status_changed` / `test.quarantined` go (the domain-event outbox); none by default. */
-  events?: TestEventSink;
   /** The merge-queue test runs uploads are linked to; none by default. */
   links?: TestRunLinks;
 }
@@ -55,7 +52,7 @@ export function createFlakyServices(deps: FlakyServiceDeps): FlakyServices {
   const { store, settings, logger } = deps;
   const now = deps.now ?? (() => new Date());
   const resolver = new RepoResolver({ orgs: deps.orgs, store });
-  const detection = new DetectionService({ store, ...(deps.events ? { events: deps.events } : {}) });
+  const detection = new DetectionService({ store });
   const tokens = new PageTokenCodec(() => store.secrets.get('page-token-hmac-key'));
   const ingest = new IngestService({
     store,
@@ -75,7 +72,7 @@ export function createFlakyServices(deps: FlakyServiceDeps): FlakyServices {
     bundles: new BundleUploadService({ store, resolver, ingest, settings, now }),
     detection,
     queries,
-    quarantine: new QuarantineService({ store, resolver, detection, queries, audit: deps.audit, now, ...(deps.events ? { events: deps.events } : {}) }),
+    quarantine: new QuarantineService({ store, resolver, detection, queries, audit: deps.audit, now }),
     repoSettings: new SettingsService({ store, resolver, settings, detection, audit: deps.audit, now }),
     tickets: new TicketService({ store, resolver, settings, now }),
     history: new TestHistoryService({ store, resolver }),

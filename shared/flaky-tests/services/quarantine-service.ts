@@ -14,7 +14,7 @@ import { caseIdOf, type QuarantineAudit, type TestCase } from '../store/test-cas
 import type { FlakyRepo } from '../store/repo-settings-repository.js';
 import type { DetectionService } from './detection-service.js';
 import type { RepoResolver } from './repo-resolver.js';
-import { NO_TEST_EVENTS, overrideQuarantinedEvent, type TestEventSink } from './test-events.js';
+import { overrideQuarantinedEvent } from './test-events.js';
 import type { TestQueryService } from './test-query-service.js';
 
 /** The actor of changes the service makes by itself (expiries, releases). */
@@ -34,7 +34,6 @@ export interface QuarantineConfig {
 
 export class QuarantineService {
   private readonly now: () => Date;
-  private readonly events: TestEventSink;
   constructor(
     private readonly deps: {
       store: FlakyStore;
@@ -42,12 +41,10 @@ export class QuarantineService {
       detection: DetectionService;
       queries: TestQueryService;
       audit: AuditTrail;
-      events?: TestEventSink;
       now?: () => Date;
     },
   ) {
     this.now = deps.now ?? (() => new Date());
-    this.events = deps.events ?? NO_TEST_EVENTS;
   }
 
   /**
@@ -57,7 +54,7 @@ export class QuarantineService {
   async config(orgId: string, q: { orgUrlSlug: string; repo: RepoRef }): Promise<QuarantineConfig> {
     const { repo } = await this.deps.resolver.maybe(orgId, q.orgUrlSlug, q.repo);
     if (!repo || !repo.quarantine.enabled) return { isDisabled: true, testIds: [] };
-    const caseIds = await this.deps.queries.quarantinedCaseIds(repo);
+    const caseIds = await this.deps.queries.quarantinedCaseIds(repo, this.now());
     const prefix = `${repo.id}:`;
     return { isDisabled: false, testIds: caseIds.map((c) => c.slice(prefix.length)) };
   }
@@ -98,11 +95,12 @@ export class QuarantineService {
       const now = this.now();
       const audit: QuarantineAudit = { at: now, actor: author, from: test.quarantine?.override ?? null, to: q.override, reason: q.reason };
       const record = q.override ? { override: q.override, reason: q.reason, actor: author, at: now, expiresAt } : null;
-      const updated = await this.deps.store.tests.setQuarantine(test, record, audit);
+      const after = { ...test, quarantine: record, quarantineHistory: [...test.quarantineHistory, audit] };
+      const quarantined = isQuarantined(repo.quarantine, quarantineFactsOf(after, now));
+      // Judged on the version this write replaces: a concurrent override makes this write lose and retry.
+      const events = quarantined && !isQuarantined(repo.quarantine, quarantineFactsOf(test, now)) ? [overrideQuarantinedEvent(repo, after)] : [];
+      const updated = await this.deps.store.tests.setQuarantine(test, record, audit, events);
       if (!updated) return CAS_LOST;
-      const quarantined = isQuarantined(repo.quarantine, quarantineFactsOf(updated, now));
-      // Judged on the version this write replaced: a concurrent override makes this write lose and retry.
-      if (quarantined && !isQuarantined(repo.quarantine, quarantineFactsOf(test, now))) await this.events.emit(overrideQuarantinedEvent(repo, updated));
       return { repo, test: updated, quarantined };
     });
     await this.deps.audit.record({

@@ -1,6 +1,6 @@
 // The flaky-tests side's outbound events (docs/webhooks.md): a test's status changed, a test was
-// quarantined automatically. Only this small interface is known here; the composition root hands
-// in the domain-event outbox (shared/events/event-outbox.ts), which has this shape.
+// quarantined. The services compute them before the write that changes the test and hand them to
+// that write, which puts them into the test's outbox (shared/events/outbox.ts).
 import type { HealthStatus } from '../domain/detection/types.js';
 import { isQuarantined, wireOverrideOf } from '../domain/detection/quarantine.js';
 import type { FlakyRepo } from '../store/repo-settings-repository.js';
@@ -17,13 +17,6 @@ export interface TestEvent {
   subject: Record<string, never>;
   payload: Record<string, unknown>;
 }
-
-export interface TestEventSink {
-  emit(event: TestEvent): Promise<void>;
-}
-
-/** Emits nothing (no endpoint can hear these events). */
-export const NO_TEST_EVENTS: TestEventSink = { emit: async () => {} };
 
 /**
  * The events of one saved detection write: `test.status_changed` for each status change it
@@ -82,11 +75,11 @@ export function detectionEvents(repo: Pick<FlakyRepo, 'orgId' | 'repo' | 'quaran
 }
 
 /**
- * `test.quarantined` for an override that quarantined a test (it was not quarantined just before
- * the override's write): decided by QuarantineService on the versions its compare-and-set wrote,
- * so two concurrent overrides cannot both claim it.
+ * `test.quarantined` for an override that quarantines a test (it was not quarantined before the
+ * override's write): decided by QuarantineService on the version its compare-and-set replaces and
+ * written by that write, so two concurrent overrides cannot both claim it.
  */
-export function overrideQuarantinedEvent(repo: Pick<FlakyRepo, 'orgId' | 'repo'>, updated: TestCase): TestEvent {
+export function overrideQuarantinedEvent(repo: Pick<FlakyRepo, 'orgId' | 'repo'>, updated: Pick<TestCase, 'testId' | 'name' | 'status' | 'quarantine' | 'quarantineHistory'>): TestEvent {
   const record = updated.quarantine;
   const at = record?.at ?? new Date();
   return {

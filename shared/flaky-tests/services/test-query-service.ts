@@ -98,17 +98,15 @@ export class TestQueryService {
     const { repo, now } = await this.open(orgId, q.orgUrlSlug, q.repo);
     const scope = `quarantined|${orgId}|${repo.id}`;
     const position = await this.deps.tokens.decode(scope, q.pageToken);
-    const ids = await this.quarantinedCaseIds(repo);
+    const ids = await this.quarantinedCaseIds(repo, now);
     const page = await paginate(ids, position, q.pageSize, this.deps.tokens, scope);
     const tests = await this.byIds(page.ids);
-    const items = tests
-      .filter((t) => isQuarantined(repo.quarantine, quarantineFactsOf(t, now)))
-      .map((t) => {
-        const setting = quarantineSettingOf(overrideInForce(t.quarantine, now));
-        // The override's creation time, else the status change that made it auto-quarantined.
-        const quarantinedAt = setting === 'ALWAYS_QUARANTINE' && t.quarantine ? t.quarantine.at : t.status.timestamp;
-        return { test: t, setting, quarantinedAt };
-      });
+    const items = tests.map((t) => {
+      const setting = quarantineSettingOf(overrideInForce(t.quarantine, now));
+      // The override's creation time, else the status change that made it auto-quarantined.
+      const quarantinedAt = setting === 'ALWAYS_QUARANTINE' && t.quarantine ? t.quarantine.at : t.status.timestamp;
+      return { test: t, setting, quarantinedAt };
+    });
     return { items, page: page.info };
   }
 
@@ -123,18 +121,19 @@ export class TestQueryService {
     return view;
   }
 
-  /** Ids (case ids) of the repository's quarantined tests, ascending. */
-  async quarantinedCaseIds(repo: FlakyRepo): Promise<string[]> {
+  /**
+   * Ids (case ids) of the repository's tests quarantined at `now`, ascending. The indexes give the
+   * candidates (overrides to always quarantine, flaky and broken tests); each is then judged by the
+   * one quarantine rule, so an override whose `expires_at` passed counts as gone at once, as every
+   * other read of the test says, before the flaky-refresh job clears it.
+   */
+  async quarantinedCaseIds(repo: FlakyRepo, now: Date): Promise<string[]> {
     if (!repo.quarantine.enabled) return [];
     const tests = this.deps.store.tests;
-    const ids = new Set(await tests.idsWithOverride(repo.id, 'always'));
-    if (repo.quarantine.autoQuarantine) {
-      // Overrides that expired and releases count once the flaky-refresh job applied them (FLAKY_REFRESH_SECONDS).
-      const never = new Set(await tests.idsWithOverride(repo.id, 'never'));
-      const released = new Set((await tests.withRelease(repo.id)).map((t) => t.id));
-      for (const id of await tests.idsWithStatus(repo.id, ['flaky', 'broken'])) if (!never.has(id) && !released.has(id)) ids.add(id);
-    }
-    return [...ids].sort();
+    const candidates = new Set(await tests.idsWithOverride(repo.id, 'always'));
+    if (repo.quarantine.autoQuarantine) for (const id of await tests.idsWithStatus(repo.id, ['flaky', 'broken'])) candidates.add(id);
+    const quarantined = (await this.byIds([...candidates])).filter((t) => isQuarantined(repo.quarantine, quarantineFactsOf(t, now)));
+    return quarantined.map((t) => t.id).sort();
   }
 
   /**

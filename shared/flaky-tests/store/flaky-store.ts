@@ -1,5 +1,6 @@
 // Every flaky-tests repository over one database (indexes: shared/database/ensure-indexes.ts).
 import type { Database } from '../../database/collection.js';
+import { LEAVE_FOR_SWEEP, type EventRelay } from '../../events/outbox.js';
 import { FlakyRepoRepository } from './repo-settings-repository.js';
 import { TestCaseRepository } from './test-case-repository.js';
 import { CaseRunRepository } from './case-run-repository.js';
@@ -24,10 +25,11 @@ export interface FlakyStore {
   secrets: SecretRepository;
 }
 
-export function createFlakyStore(db: Database): FlakyStore {
+/** `relay` moves the events tests write with their changes on to delivery (default: they wait for the sweep). */
+export function createFlakyStore(db: Database, relay: EventRelay = LEAVE_FOR_SWEEP): FlakyStore {
   return {
     repos: new FlakyRepoRepository(db),
-    tests: new TestCaseRepository(db),
+    tests: new TestCaseRepository(db, relay),
     caseRuns: new CaseRunRepository(db),
     uploads: new UploadRepository(db),
     received: new ReceivedUploadRepository(db),

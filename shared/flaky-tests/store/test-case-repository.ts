@@ -11,6 +11,8 @@ import type { HealthStatus, MonitorState, StatusChange, TestHealth, TestStatus }
 import { initialHealth } from '../domain/detection/classify.js';
 import { onlyDuplicateKeys } from './duplicate-keys.js';
 import type { QuarantineOverride } from '../domain/detection/quarantine.js';
+import type { EmittedEvent } from '../../events/event-types.js';
+import { collectionOutbox, LEAVE_FOR_SWEEP, outboxPush, OUTBOX_INDEX, toOutbox, type EventRelay, type OutboxEvent, type OutboxSource } from '../../events/outbox.js';
 
 export interface QuarantineRecord {
   override: QuarantineOverride;
@@ -89,6 +91,8 @@ type TestCaseDoc = StoredDoc &
     repoOverride: string | null;
     /** Pinned tests (override or ticket) never expire with inactivity. */
     pinned: boolean;
+    /** Events of a status or quarantine change, written with it (shared/events/outbox.ts). */
+    outbox?: OutboxEvent[];
     expiresAt: Date;
     /** Id of the last detection write, to tell which writes of a bulk compare-and-set landed. */
     evalToken?: string;
@@ -108,6 +112,7 @@ export const TEST_CASE_INDEXES: IndexSpec[] = [
     partialFilterExpression: { pinned: false },
     comment: 'retention: tests without runs for the retention period disappear unless pinned',
   },
+  OUTBOX_INDEX,
 ];
 
 export const caseIdOf = (repoId: string, testId: string) => `${repoId}:${testId}`;
@@ -176,6 +181,8 @@ export interface HealthWrite {
   seen?: SeenRefresh;
   /** The test's newest evidence as the evaluation read it, for a test stored without `lastEvidenceAt`. */
   evidenceAt?: Date | null;
+  /** The events the change announces (status changes, an automatic quarantine), written with it. */
+  events?: EmittedEvent[];
 }
 
 /** The `$max` of what an upload saw (fields only move forward); `$set` fields go into `set`. */
@@ -189,8 +196,14 @@ function seenUpdate(seen: SeenRefresh, set: Record<string, unknown>): Record<str
 
 export class TestCaseRepository {
   private readonly col: DocCollection<TestCaseDoc>;
-  constructor(db: Database) {
+  /** The tests' outboxes, for the event relay's sweep. */
+  readonly outbox: OutboxSource;
+  constructor(
+    db: Database,
+    private readonly relay: EventRelay = LEAVE_FOR_SWEEP,
+  ) {
     this.col = db.collection<TestCaseDoc>('flaky_test_cases');
+    this.outbox = collectionOutbox(db, 'flaky_test_cases');
   }
 
   async ensureIndexes(): Promise<void> {
@@ -269,6 +282,8 @@ export class TestCaseRepository {
   async saveHealth(writes: readonly HealthWrite[]): Promise<string[]> {
     if (writes.length === 0) return [];
     const token = randomUUID();
+    const now = new Date();
+    const outboxes = new Map(writes.map((w) => [w.caseId, toOutbox(w.events ?? [], now)]));
     const ops: BulkOperation<TestCaseDoc>[] = writes.map((w) => {
       const set: Record<string, unknown> = {
         evalToken: token,
@@ -286,16 +301,22 @@ export class TestCaseRepository {
         } else if (!seenAt || seenAt < w.evidenceAt) max.lastEvidenceAt = w.evidenceAt;
       }
       if (Object.keys(max).length > 0) update.$max = max;
-      if (w.changes.length > 0) update.$push = { statusHistory: { $each: w.changes, $slice: -STATUS_HISTORY_LIMIT } };
+      const push = { ...(w.changes.length > 0 ? { statusHistory: { $each: w.changes, $slice: -STATUS_HISTORY_LIMIT } } : {}), ...outboxPush(outboxes.get(w.caseId) ?? []) };
+      if (Object.keys(push).length > 0) update.$push = push;
       return { updateOne: { filter: { _id: w.caseId, version: w.expectedVersion }, update } };
     });
     const result = await this.col.bulkWrite(ops, { ordered: false });
-    if (result.matchedCount === writes.length) return [];
-    // Some lost. A write that landed carries our token unless a later write replaced it — and a
-    // later write evaluated newer evidence, so re-evaluating it too is merely redundant.
-    const now = await this.col.find({ _id: { $in: writes.map((w) => w.caseId) } }, { projection: { _id: 1, evalToken: 1 } });
-    const landed = new Map(now.map((d) => [d._id, d.evalToken === token]));
-    return writes.filter((w) => landed.get(w.caseId) === false).map((w) => w.caseId);
+    let lost: string[] = [];
+    if (result.matchedCount !== writes.length) {
+      // Some lost. A write that landed carries our token unless a later write replaced it — and a
+      // later write evaluated newer evidence, so re-evaluating it too is merely redundant.
+      const stored = await this.col.find({ _id: { $in: writes.map((w) => w.caseId) } }, { projection: { _id: 1, evalToken: 1 } });
+      const landed = new Map(stored.map((d) => [d._id, d.evalToken === token]));
+      lost = writes.filter((w) => landed.get(w.caseId) === false).map((w) => w.caseId);
+    }
+    const lostIds = new Set(lost);
+    for (const [caseId, outbox] of outboxes) if (!lostIds.has(caseId)) await this.relay.relay(this.outbox, caseId, outbox);
+    return lost;
   }
 
   /** Ids of the repository's tests with this status, ascending (the lists' order). */
@@ -331,8 +352,9 @@ export class TestCaseRepository {
     return res.modifiedCount;
   }
 
-  /** Compare-and-set of the quarantine override; null when the test changed in between. */
-  async setQuarantine(current: TestCase, record: QuarantineRecord | null, audit: QuarantineAudit): Promise<TestCase | null> {
+  /** Compare-and-set of the quarantine override, with the events it announces; null when the test changed in between. */
+  async setQuarantine(current: TestCase, record: QuarantineRecord | null, audit: QuarantineAudit, events: readonly EmittedEvent[] = []): Promise<TestCase | null> {
+    const outbox = toOutbox(events, audit.at);
     const d = await this.col.findOneAndUpdate(
       { _id: current.id, version: current.version },
       {
@@ -342,10 +364,12 @@ export class TestCaseRepository {
           pinned: record !== null || current.ticket !== null,
         },
         $inc: { version: 1 },
-        $push: { quarantineHistory: { $each: [audit], $slice: -QUARANTINE_HISTORY_LIMIT } },
+        $push: { quarantineHistory: { $each: [audit], $slice: -QUARANTINE_HISTORY_LIMIT }, ...outboxPush(outbox) },
       },
     );
-    return d ? toTestCase(d) : null;
+    if (!d) return null;
+    await this.relay.relay(this.outbox, current.id, outbox);
+    return toTestCase(d);
   }
 
   /** Overridden tests of the repository whose override expired by `now`. */

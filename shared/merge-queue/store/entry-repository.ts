@@ -1,12 +1,16 @@
 // Queue entries (the v1 "merge items"). Every state change is one compare-and-set on the
-// entry's state (and version when given) that appends a history entry with its reason code.
+// entry's state (and version when given) that appends a history entry with its reason code and
+// writes the event it announces into the entry's outbox (shared/events/outbox.ts).
 import type { Database, DocCollection, Filter, IndexSpec, StoredDoc } from '../../database/collection.js';
-import type { Entry, EntryState, HistoryEntry, Reason } from '../domain/model.js';
+import type { Entry, EntryState, HistoryEntry, Reason, TestRun } from '../domain/model.js';
 import { TERMINAL_ENTRY_STATES } from '../domain/model.js';
+import type { EmittedEvent } from '../../events/event-types.js';
+import { collectionOutbox, outboxPush, OUTBOX_INDEX, toOutbox, type EventRelay, type OutboxEvent, type OutboxSource } from '../../events/outbox.js';
+import { batchArrivalEvent, isBatch, isBatchState, runOfTransition, submittedEvent, transitionEvent } from '../events/transition-events.js';
 import type { QueueRevisions } from './queue-revisions.js';
 
 /** `active` mirrors "state is not terminal" so a partial unique index can hold one active entry per PR. */
-export type EntryDoc = StoredDoc & Omit<Entry, 'id'> & { active: boolean };
+export type EntryDoc = StoredDoc & Omit<Entry, 'id'> & { active: boolean; outbox?: OutboxEvent[] };
 
 export const ENTRY_INDEXES: IndexSpec[] = [
   {
@@ -22,6 +26,7 @@ export const ENTRY_INDEXES: IndexSpec[] = [
   { key: { queueId: 1, stateChangedAt: -1 }, name: 'queue_changed', comment: 'listPullRequests since / metrics history' },
   { key: { orgId: 1, active: 1 }, name: 'org_active', comment: 'provider poller: active entries of every queue; metrics gauges of an organisation' },
   { key: { orgId: 1, stateChangedAt: -1 }, name: 'org_changed', comment: 'metrics of every queue of an organisation: entries changed in the last hour' },
+  OUTBOX_INDEX,
 ];
 
 /** The entries a read covers: an organisation's, optionally only those of some of its queues. */
@@ -36,7 +41,7 @@ const scopeFilter = (scope: EntryScope): Filter<EntryDoc> =>
   scope.queueIds ? { orgId: scope.orgId, queueId: { $in: scope.queueIds } } : { orgId: scope.orgId };
 
 export const toEntry = (d: EntryDoc): Entry => {
-  const { _id, active: _active, ...rest } = d;
+  const { _id, active: _active, outbox: _outbox, ...rest } = d;
   return { id: _id, ...rest };
 };
 
@@ -84,7 +89,7 @@ export interface EntryPageQuery {
 /** Queue entries as the merge-queue services see them: named reads and compare-and-set writes. */
 export interface EntryRepository {
   /** Throws a duplicate-key error (isDuplicateKeyError) if the PR already has an active entry. */
-  insert(entry: Entry): Promise<void>;
+  insert(entry: Entry, now?: Date): Promise<void>;
   findById(id: string): Promise<Entry | null>;
   findByIds(ids: readonly string[]): Promise<Entry[]>;
   findActiveByPr(queueId: string, prNumber: number): Promise<Entry | null>;
@@ -117,22 +122,55 @@ export type EntryPatch = Partial<Omit<Entry, 'id' | 'state' | 'history' | 'versi
 
 export class DbEntryRepository implements EntryRepository {
   private readonly col: DocCollection<EntryDoc>;
+  /** The entries' outboxes, for the event relay's sweep. */
+  readonly outbox: OutboxSource;
   constructor(
     db: Database,
     private readonly revisions: QueueRevisions,
+    private readonly deps: {
+      /** The run a transition is about (for its batch's events). */
+      runs: { findById(id: string): Promise<TestRun | null> };
+      relay: EventRelay;
+    },
   ) {
     this.col = db.collection<EntryDoc>('entries');
+    this.outbox = collectionOutbox(db, 'entries');
   }
 
   async ensureIndexes(): Promise<void> {
     await this.col.createIndexes(ENTRY_INDEXES);
   }
 
-  /** Inserts a new entry; throws a duplicate-key error (11000) if the PR already has an active one. */
-  async insert(entry: Entry): Promise<void> {
+  /** Inserts a new entry with its `submitted` event; throws a duplicate-key error (11000) if the PR already has an active one. */
+  async insert(entry: Entry, now = new Date()): Promise<void> {
     const { id, ...rest } = entry;
-    await this.col.insertOne({ _id: id, ...rest, active: !TERMINAL_ENTRY_STATES.includes(entry.state) });
+    const outbox = toOutbox([submittedEvent(entry)], now);
+    await this.col.insertOne({ _id: id, ...rest, active: !TERMINAL_ENTRY_STATES.includes(entry.state), outbox });
     await this.revisions.bump(entry.queueId);
+    await this.deps.relay.relay(this.outbox, id, outbox);
+  }
+
+  /**
+   * The events a transition announces: the pull request's own, and its batch's when it is the last
+   * pull request of a batch run to reach merged or pending failure (read before the write: the
+   * others are already there; a second writer that also sees itself last writes the same event id).
+   */
+  private async eventsOf(before: Pick<EntryDoc, '_id' | 'orgId' | 'queueId' | 'prNumber' | 'currentRunId' | 'verifiedByTestRun'>, change: TransitionChange, at: Date, version: number): Promise<(EmittedEvent & { id?: string })[]> {
+    const entry = { ...before, id: before._id };
+    const facts = { entry, to: change.to, reason: change.reason, at, version, ...(change.detail !== undefined ? { detail: change.detail } : {}), ...(change.testRunId !== undefined ? { testRunId: change.testRunId } : {}) };
+    const events: (EmittedEvent & { id?: string })[] = [];
+    const own = transitionEvent(facts);
+    if (own) events.push(own);
+    const runId = runOfTransition(facts);
+    if (isBatchState(change.to) && runId) {
+      const run = await this.deps.runs.findById(runId);
+      const others = run && isBatch(run) ? run.entryIds.filter((id) => id !== before._id) : [];
+      if (run && others.length > 0) {
+        const siblings = await this.col.find({ _id: { $in: others } }, { projection: { state: 1 } });
+        if (siblings.length === others.length && siblings.every((s) => s.state === change.to)) events.push(batchArrivalEvent(run, change.to, change.reason, at));
+      }
+    }
+    return events;
   }
 
   async findById(id: string): Promise<Entry | null> {
@@ -233,7 +271,7 @@ export class DbEntryRepository implements EntryRepository {
   async transition(id: string, guard: TransitionGuard, change: TransitionChange, now = new Date()): Promise<Entry | null> {
     // Read, check the guard, then write conditioned on the version read: the version pins the
     // state too, so the history entry's `from` is exactly the state that was replaced.
-    const before = await this.col.findOne({ _id: id }, { projection: { state: 1, version: 1, stateChangedAt: 1 } });
+    const before = await this.col.findOne({ _id: id }, { projection: { state: 1, version: 1, stateChangedAt: 1, orgId: 1, queueId: 1, prNumber: 1, currentRunId: 1, verifiedByTestRun: 1 } });
     if (!before || !guard.from.includes(before.state)) return null;
     if (guard.version !== undefined && before.version !== guard.version) return null;
     // A planning pass stamps its transitions with the time it started, which can precede a
@@ -245,6 +283,7 @@ export class DbEntryRepository implements EntryRepository {
     if (change.testRunId !== undefined) history.testRunId = change.testRunId;
     const inc: Record<string, number> = { version: 1 };
     if (change.restart) inc.restartCount = 1;
+    const outbox = toOutbox(await this.eventsOf(before, change, at, before.version + 1), now);
     const d = await this.col.findOneAndUpdate(
       { _id: id, version: before.version },
       {
@@ -256,11 +295,13 @@ export class DbEntryRepository implements EntryRepository {
           lastReason: change.reason,
         },
         $inc: inc,
-        $push: { history },
+        $push: { history, ...outboxPush(outbox) },
       },
     );
     const written = await this.revisions.afterWrite(d);
-    return written ? toEntry(written) : null;
+    if (!written) return null;
+    await this.deps.relay.relay(this.outbox, id, outbox);
+    return toEntry(written);
   }
 
   /** Updates fields that are not a state change (priority, readiness) under a version guard. */

@@ -7,6 +7,8 @@ import type { Queue, QueueMode, QueueSettings, QueueState } from '../domain/mode
 import type { RepoRef } from '../../repo-ref.js';
 import { DEFAULT_QUEUE_SETTINGS } from '../domain/model.js';
 import { repoKey } from '../../repo-ref.js';
+import { collectionOutbox, outboxPush, OUTBOX_INDEX, toOutbox, type EventRelay, type OutboxEvent, type OutboxSource } from '../../events/outbox.js';
+import { queueStateChangedEvent } from '../events/transition-events.js';
 
 export interface QueueHistoryEntry {
   at: Date;
@@ -15,7 +17,8 @@ export interface QueueHistoryEntry {
 }
 
 // `revision`: see queue-revisions.ts; a settings or state change increments it in the same update.
-type QueueDoc = StoredDoc & Omit<Queue, 'id'> & { repoKey: string; history: QueueHistoryEntry[]; revision?: number };
+// `outbox`: a state change writes its event there in the same update (shared/events/outbox.ts).
+type QueueDoc = StoredDoc & Omit<Queue, 'id'> & { repoKey: string; history: QueueHistoryEntry[]; revision?: number; outbox?: OutboxEvent[] };
 
 /** Queue history kept per queue (oldest dropped first). */
 const QUEUE_HISTORY_LIMIT = 500;
@@ -28,10 +31,11 @@ export const QUEUE_INDEXES: IndexSpec[] = [
     comment: 'one queue per repository branch; getQueue/submit lookups',
   },
   { key: { orgId: 1, repoKey: 1 }, name: 'org_repo', comment: 'metrics for one repository' },
+  OUTBOX_INDEX,
 ];
 
 const toQueue = (d: QueueDoc): Queue => {
-  const { _id, repoKey: _key, history: _history, revision: _revision, ...rest } = d;
+  const { _id, repoKey: _key, history: _history, revision: _revision, outbox: _outbox, ...rest } = d;
   // A setting added after the queue was stored reads as its default.
   return { id: _id, ...structuredClone(DEFAULT_QUEUE_SETTINGS), ...rest };
 };
@@ -82,8 +86,14 @@ export interface QueueRepository {
 
 export class DbQueueRepository implements QueueRepository {
   private readonly col: DocCollection<QueueDoc>;
-  constructor(db: Database) {
+  /** The queues' outboxes, for the event relay's sweep. */
+  readonly outbox: OutboxSource;
+  constructor(
+    db: Database,
+    private readonly relay: EventRelay,
+  ) {
     this.col = db.collection<QueueDoc>('queues');
+    this.outbox = collectionOutbox(db, 'queues');
   }
 
   async ensureIndexes(): Promise<void> {
@@ -148,15 +158,22 @@ export class DbQueueRepository implements QueueRepository {
     change: string,
     now = new Date(),
   ): Promise<Queue | null> {
+    // A change of state announces itself: read the state it replaces (the version pins it).
+    const before = patch.state !== undefined ? await this.col.findOne({ _id: id, version: expectedVersion }, { projection: { orgId: 1, state: 1 } }) : null;
+    if (patch.state !== undefined && !before) return null;
+    const changed = before && patch.state !== undefined && before.state !== patch.state;
+    const outbox = toOutbox(changed && patch.state ? [queueStateChangedEvent({ id, orgId: before.orgId }, before.state, patch.state, now, expectedVersion + 1)] : [], now);
     const d = await this.col.findOneAndUpdate(
       { _id: id, version: expectedVersion },
       {
         $set: { ...patch, updatedAt: now },
         $inc: { version: 1, revision: 1 },
-        $push: { history: { $each: [{ at: now, change }], $slice: -QUEUE_HISTORY_LIMIT } },
+        $push: { history: { $each: [{ at: now, change }], $slice: -QUEUE_HISTORY_LIMIT }, ...outboxPush(outbox) },
       },
     );
-    return d ? toQueue(d) : null;
+    if (!d) return null;
+    await this.relay.relay(this.outbox, id, outbox);
+    return toQueue(d);
   }
 
   /**

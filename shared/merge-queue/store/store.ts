@@ -11,6 +11,7 @@ import { DbImpactedTargetsRepository, type ImpactedTargetsRepository } from './i
 import { DbTestRunRepository, type TestRunRepository } from './test-run-repository.js';
 import { DbCommitStatusRepository, type CommitStatusRepository } from './commit-status-repository.js';
 import { QueueRevisions } from './queue-revisions.js';
+import { LEAVE_FOR_SWEEP, type EventRelay, type OutboxSource } from '../../events/outbox.js';
 
 /** What the merge-queue services read and write. */
 export interface MergeQueueRepositories {
@@ -34,17 +35,25 @@ export interface Store extends MergeQueueRepositories {
   queueRevisions: QueueRevisions;
 }
 
-export function createStore(db: Database): Store {
+/**
+ * `relay` moves the events the merge-queue repositories write with their state changes on to
+ * delivery; without one (scripts, tests of storage alone) they wait in the outboxes for the sweep.
+ */
+export function createStore(db: Database, relay: EventRelay = LEAVE_FOR_SWEEP): Store {
   const queueRevisions = new QueueRevisions(db);
+  const testRuns = new DbTestRunRepository(db, queueRevisions, relay);
   return {
     orgs: new DbOrgRepository(db),
     tokens: new DbTokenRepository(db),
     audit: new DbAuditRepository(db),
-    queues: new DbQueueRepository(db),
-    entries: new DbEntryRepository(db, queueRevisions),
+    queues: new DbQueueRepository(db, relay),
+    entries: new DbEntryRepository(db, queueRevisions, { runs: testRuns, relay }),
     impactedTargets: new DbImpactedTargetsRepository(db),
-    testRuns: new DbTestRunRepository(db, queueRevisions),
+    testRuns,
     commitStatuses: new DbCommitStatusRepository(db),
     queueRevisions,
   };
 }
+
+/** The merge-queue documents that hold outboxes: what the event sweep drains. */
+export const outboxSourcesOf = (store: Store): OutboxSource[] => [store.entries.outbox, store.testRuns.outbox, store.queues.outbox];

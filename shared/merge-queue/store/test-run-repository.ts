@@ -1,10 +1,13 @@
 // Test runs. A run's status changes only by compare-and-set from `in_progress`, so a late CI
-// status, a timeout and a cancellation can never both conclude the same run.
+// status, a timeout and a cancellation can never both conclude the same run. A batch run's start
+// and end write their events into the run's outbox with the write (shared/events/outbox.ts).
 import type { Database, DocCollection, Filter, IndexSpec, StoredDoc } from '../../database/collection.js';
 import type { Reason, StatusWatch, TestRun, TestRunStatus } from '../domain/model.js';
+import { collectionOutbox, outboxPush, OUTBOX_INDEX, toOutbox, type EventRelay, type OutboxEvent, type OutboxSource } from '../../events/outbox.js';
+import { batchConcludedEvent, batchStartedEvent } from '../events/transition-events.js';
 import type { QueueRevisions } from './queue-revisions.js';
 
-export type TestRunDoc = StoredDoc & Omit<TestRun, 'id'>;
+export type TestRunDoc = StoredDoc & Omit<TestRun, 'id'> & { outbox?: OutboxEvent[] };
 
 export const TEST_RUN_INDEXES: IndexSpec[] = [
   { key: { queueId: 1, status: 1 }, name: 'queue_status', comment: 'planner snapshot: runs in progress of a queue' },
@@ -12,10 +15,11 @@ export const TEST_RUN_INDEXES: IndexSpec[] = [
   { key: { sha: 1, status: 1 }, name: 'sha_status', comment: 'setCommitStatus: runs testing this commit' },
   { key: { status: 1, deadlineAt: 1 }, name: 'status_deadline', comment: 'reconciler: runs past their deadline' },
   { key: { status: 1, branchDeleted: 1 }, name: 'branch_cleanup', comment: 'test branches still to delete' },
+  OUTBOX_INDEX,
 ];
 
 export const toTestRun = (d: TestRunDoc): TestRun => {
-  const { _id, ...rest } = d;
+  const { _id, outbox: _outbox, ...rest } = d;
   return { id: _id, ...rest };
 };
 
@@ -52,11 +56,15 @@ const OPEN: Filter<TestRunDoc> = { $or: [{ status: 'in_progress' }, { branchDele
 
 export class DbTestRunRepository implements TestRunRepository {
   private readonly col: DocCollection<TestRunDoc>;
+  /** The runs' outboxes, for the event relay's sweep. */
+  readonly outbox: OutboxSource;
   constructor(
     db: Database,
     private readonly revisions: QueueRevisions,
+    private readonly relay: EventRelay,
   ) {
     this.col = db.collection<TestRunDoc>('test_runs');
+    this.outbox = collectionOutbox(db, 'test_runs');
   }
 
   /** A run's status and stall finding are in its queue's answer (getQueue warnings): their writes bump its revision. */
@@ -71,7 +79,10 @@ export class DbTestRunRepository implements TestRunRepository {
 
   async insert(run: TestRun): Promise<void> {
     const { id, ...rest } = run;
-    await this.col.insertOne({ _id: id, ...rest });
+    const started = batchStartedEvent(run);
+    const outbox = toOutbox(started ? [started] : [], run.createdAt);
+    await this.col.insertOne({ _id: id, ...rest, ...(outbox.length > 0 ? { outbox } : {}) });
+    await this.relay.relay(this.outbox, id, outbox);
   }
 
   async findById(id: string): Promise<TestRun | null> {
@@ -137,7 +148,14 @@ export class DbTestRunRepository implements TestRunRepository {
     const set: Record<string, unknown> = { status, conclusionReason: reason, concludedAt: now };
     if (culpritEntryIds) set.culpritEntryIds = culpritEntryIds;
     if (detail !== undefined) set.conclusionDetail = detail;
-    return this.changed(await this.col.findOneAndUpdate({ _id: id, status: 'in_progress' }, { $set: set, $inc: { version: 1 } }));
+    // Only a run of several pull requests has an event for its end: read what it is first.
+    const run = await this.col.findOne({ _id: id, status: 'in_progress' }, { projection: { orgId: 1, queueId: 1, entryIds: 1 } });
+    if (!run) return null;
+    const ended = batchConcludedEvent({ ...run, id }, status, reason, now);
+    const outbox = toOutbox(ended ? [ended] : [], now);
+    const written = await this.changed(await this.col.findOneAndUpdate({ _id: id, status: 'in_progress' }, { $set: set, $inc: { version: 1 }, ...(outbox.length > 0 ? { $push: outboxPush(outbox) } : {}) }));
+    if (written) await this.relay.relay(this.outbox, id, outbox);
+    return written;
   }
 
   /** Records the built test branch's head, once: null when another build already recorded it. */

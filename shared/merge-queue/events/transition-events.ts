@@ -1,0 +1,111 @@
+// Which merge-queue change announces which event (the hosted product's names, wire-contract §5.1):
+// a pull request submitted or changing state, a batch run starting or ending, the last pull request
+// of a batch reaching merged or pending failure, a queue changing state. Pure: the repositories
+// write what these return into the outbox of the document they change, in the same update.
+import type { EmittedEvent, PullRequestEventType } from '../../events/event-types.js';
+import type { Entry, EntryState, QueueState, Reason, TestRun } from '../domain/model.js';
+
+/** The event a transition into `state` emits; states without one (not_ready, tests_passed) emit none. */
+export const EVENT_OF_STATE: Readonly<Partial<Record<EntryState, PullRequestEventType>>> = {
+  pending: 'pull_request.queued',
+  testing: 'pull_request.testing',
+  pending_failure: 'pull_request.pending_failure',
+  merged: 'pull_request.merged',
+  failed: 'pull_request.failed',
+  cancelled: 'pull_request.canceled',
+};
+
+/** Entry states whose batch event fires when the last pull request of the batch reaches them. */
+export const BATCH_EVENT_OF_STATE = {
+  merged: 'pull_request_batch.merged',
+  pending_failure: 'pull_request_batch.pending_failure',
+} as const satisfies Partial<Record<EntryState, EmittedEvent['type']>>;
+
+type BatchState = keyof typeof BATCH_EVENT_OF_STATE;
+
+export const isBatchState = (state: EntryState): state is BatchState => state in BATCH_EVENT_OF_STATE;
+
+export const isBatch = (run: Pick<TestRun, 'entryIds'>) => run.entryIds.length > 1;
+
+const prOrderKey = (e: Pick<Entry, 'queueId' | 'prNumber'>) => `pr:${e.queueId}:${e.prNumber}`;
+const runOrderKey = (runId: string) => `run:${runId}`;
+
+export function submittedEvent(entry: Entry): EmittedEvent {
+  return {
+    orgId: entry.orgId,
+    type: 'pull_request.submitted',
+    orderKey: prOrderKey(entry),
+    order: { at: entry.submittedAt, version: entry.version },
+    subject: { queueId: entry.queueId, entryId: entry.id, reason: entry.lastReason },
+  };
+}
+
+/** What a transition writes with the entry it changes; `version` and `at` are the entry's after the write. */
+export interface EntryTransitionFacts {
+  entry: Pick<Entry, 'id' | 'orgId' | 'queueId' | 'prNumber' | 'currentRunId' | 'verifiedByTestRun'>;
+  to: EntryState;
+  reason: Reason;
+  detail?: string;
+  testRunId?: string;
+  at: Date;
+  version: number;
+}
+
+/** The run a transition is about: the one it names, else the entry's current or verifying run. */
+export const runOfTransition = (f: Pick<EntryTransitionFacts, 'entry' | 'testRunId'>): string | null =>
+  f.testRunId ?? f.entry.currentRunId ?? f.entry.verifiedByTestRun ?? null;
+
+export function transitionEvent(f: EntryTransitionFacts): EmittedEvent | null {
+  const type = EVENT_OF_STATE[f.to];
+  if (!type) return null;
+  return {
+    orgId: f.entry.orgId,
+    type,
+    orderKey: prOrderKey(f.entry),
+    order: { at: f.at, version: f.version },
+    subject: {
+      queueId: f.entry.queueId,
+      entryId: f.entry.id,
+      runId: runOfTransition(f),
+      reason: f.reason,
+      ...(f.detail !== undefined ? { detail: f.detail } : {}),
+    },
+  };
+}
+
+/**
+ * The batch event of the last pull request of `run` reaching `state`. Its id is fixed by run and
+ * type: two writers that each see themselves as last store it once.
+ */
+export function batchArrivalEvent(run: Pick<TestRun, 'id' | 'orgId' | 'queueId'>, state: BatchState, reason: Reason, at: Date): EmittedEvent & { id: string } {
+  const type = BATCH_EVENT_OF_STATE[state];
+  return { id: `${run.id}.${type}`, orgId: run.orgId, type, orderKey: runOrderKey(run.id), order: { at, version: 1 }, subject: { queueId: run.queueId, runId: run.id, reason } };
+}
+
+/** pull_request_batch.testing when a run of several pull requests starts. */
+export function batchStartedEvent(run: TestRun): EmittedEvent | null {
+  if (!isBatch(run)) return null;
+  return { orgId: run.orgId, type: 'pull_request_batch.testing', orderKey: runOrderKey(run.id), order: { at: run.createdAt, version: 0 }, subject: { queueId: run.queueId, runId: run.id } };
+}
+
+/** pull_request_batch.failed / .canceled when such a run ends that way. */
+export function batchConcludedEvent(run: Pick<TestRun, 'id' | 'orgId' | 'queueId' | 'entryIds'>, status: TestRun['status'], reason: Reason, at: Date): EmittedEvent | null {
+  if (!isBatch(run) || (status !== 'failed' && status !== 'cancelled')) return null;
+  return {
+    orgId: run.orgId,
+    type: status === 'failed' ? 'pull_request_batch.failed' : 'pull_request_batch.canceled',
+    orderKey: runOrderKey(run.id),
+    order: { at, version: 1 },
+    subject: { queueId: run.queueId, runId: run.id, reason },
+  };
+}
+
+export function queueStateChangedEvent(queue: { id: string; orgId: string }, previous: QueueState, state: QueueState, at: Date, version: number): EmittedEvent {
+  return {
+    orgId: queue.orgId,
+    type: 'queue.state_changed',
+    orderKey: `queue:${queue.id}`,
+    order: { at, version },
+    subject: { queueId: queue.id, previousState: previous, state },
+  };
+}

@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { startRedis, REDIS_MISSING_MESSAGE, redisServerAvailable } from './lib/redis-server.mjs';
+import { startRedis } from './lib/redis-server.mjs';
+import { missingProgramsLine } from './lib/system-packages.mjs';
 
 const TESTS = '**/*.test.ts';
 
@@ -24,12 +25,17 @@ function pathKind(arg) {
 const args = process.argv.slice(2).map((arg) => (pathKind(arg) === 'dir' ? path.join(arg, TESTS) : arg));
 const hasSpec = process.argv.slice(2).some((arg) => pathKind(arg) !== null);
 
+// The whole suite runs the metrics checks (promtool) and the browser tests (chromium) too; a
+// chosen file or folder needs at least git and, without REDIS_URL, redis-server.
+const needed = ['git', ...(process.env.REDIS_URL ? [] : ['redis-server']), ...(hasSpec ? [] : ['promtool', 'chromium'])];
+const missing = missingProgramsLine('npm test', needed);
+if (missing) {
+  console.error(missing);
+  process.exit(1);
+}
+
 let redis;
 if (!process.env.REDIS_URL) {
-  if (!redisServerAvailable()) {
-    console.error(REDIS_MISSING_MESSAGE);
-    process.exit(1);
-  }
   redis = await startRedis();
   process.env.REDIS_URL = redis.url;
 }

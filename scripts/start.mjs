@@ -9,11 +9,18 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { redisServerAvailable, REDIS_MISSING_MESSAGE } from './lib/redis-server.mjs';
+import { missingProgramsLine } from './lib/system-packages.mjs';
 import { superviseRedis } from './lib/redis-supervisor.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
+
+// git serves the local repositories; redis-server holds the jobs unless REDIS_URL names one.
+const missing = missingProgramsLine('npm start', ['git', ...(process.env.REDIS_URL ? [] : ['redis-server'])]);
+if (missing) {
+  console.error(missing);
+  process.exit(1);
+}
 
 function dependenciesStale() {
   const marker = path.join(root, 'node_modules', '.package-lock.json');
@@ -43,10 +50,6 @@ let redis = null;
 let redisLost = null;
 let child = null;
 if (!process.env.REDIS_URL) {
-  if (!redisServerAvailable()) {
-    console.error(REDIS_MISSING_MESSAGE);
-    process.exit(1);
-  }
   stopStaleRedis(path.join(dataDir, 'redis'));
   redis = await superviseRedis({
     dataDir: path.join(dataDir, 'redis'),

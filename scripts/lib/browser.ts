@@ -7,8 +7,9 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 export const CHROMIUM_MISSING_MESSAGE =
   'Chromium is needed for the browser tests and screenshots: install the Debian package `chromium` (apt-get install -y chromium) or set CHROMIUM_PATH.';
 
+/** CHROMIUM_PATH when set (the one browser to use), else Debian's. */
 export function chromiumPath(): string {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => Boolean(p));
+  const candidates = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw new Error(CHROMIUM_MISSING_MESSAGE);
   return found;

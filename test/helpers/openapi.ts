@@ -1,5 +1,5 @@
 // Validates response bodies against the compatible API's OpenAPI document
-// (../shared/reference/trunk-openapi.json), so the wire contract is checked on every response.
+// (test/fixtures/trunk-openapi.json), so the wire contract is checked on every response.
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -8,7 +8,7 @@ import { expect } from 'chai';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
-const SPEC_URL = new URL('../../../shared/reference/trunk-openapi.json', import.meta.url);
+const SPEC_URL = new URL('../fixtures/trunk-openapi.json', import.meta.url);
 
 interface OpenApiDoc {
   paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: object | null }> }> }>>;

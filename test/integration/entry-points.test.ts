@@ -69,15 +69,19 @@ describe('entry points', function () {
     expect(await stop(second)).to.equal(0);
   });
 
-  it('npm start names the package to install when redis-server is missing', async () => {
-    // A PATH holding only node: no redis-server anywhere.
+  it('npm start and npm test name, in one line, the packages to install when programs they run are missing', async () => {
+    // A PATH holding only node: no git, redis-server, promtool or chromium anywhere.
     const bin = path.join(dir, 'bin');
     mkdirSync(bin);
     symlinkSync(process.execPath, path.join(bin, 'node'));
-    const p = run(['scripts/start.mjs'], { DATA_DIR: dir, PATH: bin });
-    expect(await p.exited).to.equal(1);
-    expect(p.stderr()).to.include('redis-server was not found on PATH');
-    expect(p.stderr()).to.include('apt-get install -y redis-server');
+    const start = run(['scripts/start.mjs'], { DATA_DIR: dir, PATH: bin });
+    expect(await start.exited).to.equal(1);
+    expect(start.stderr().trim()).to.equal('npm start needs git, redis-server, not found: install them (Debian/Ubuntu: apt-get install -y git redis-server).');
+    const test = run(['scripts/run-tests.mjs'], { DATA_DIR: dir, PATH: bin, CHROMIUM_PATH: path.join(dir, 'no-chromium') });
+    expect(await test.exited).to.equal(1);
+    expect(test.stderr().trim()).to.equal(
+      'npm test needs git, redis-server, promtool, chromium, not found: install them (Debian/Ubuntu: apt-get install -y git redis-server prometheus chromium).',
+    );
   });
 
   for (const [name, entry] of [['api', 'api/server.ts'], ['worker', 'workers/main.ts']] as const) {

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type { TestService } from '../../scripts/lib/test-service.js';
 import { expectOpenApiResponse, openApiPaths } from '../helpers/openapi.js';
 
-export const SAMPLES_DIR = fileURLToPath(new URL('../../../shared/reference/junit-samples/', import.meta.url));
+export const SAMPLES_DIR = fileURLToPath(new URL('../fixtures/junit-samples/', import.meta.url));
 export const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 export const ORG = 'default';
 

@@ -1,4 +1,4 @@
-// Parses every real-world report in shared/reference/junit-samples/ and checks the counts we
+// Parses every real-world report in test/fixtures/junit-samples/ and checks the counts we
 // established by reading each file and its README entry. A sample without an entry here fails, so
 // new fixtures cannot slip in untested.
 import { expect } from 'chai';
@@ -8,7 +8,7 @@ import { testId } from '../../../shared/flaky-tests/domain/test-identity.js';
 import { collectJUnit, tallyRuns, type JUnitRun, type JUnitTally } from '../../../shared/flaky-tests/formats/junit/index.js';
 
 // test/unit/flaky-tests/ → ../../../ is the repository (/work/main), one more level is /work.
-const SAMPLES_DIR = fileURLToPath(new URL('../../../../shared/reference/junit-samples/', import.meta.url));
+const SAMPLES_DIR = fileURLToPath(new URL('../../fixtures/junit-samples/', import.meta.url));
 
 interface Expectation {
   /** Counts per JUnitTally: testcases = <testcase> elements, runs = attempts (rerun children expand). */

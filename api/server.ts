@@ -3,28 +3,31 @@
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { createApp, type AppDeps } from './app.js';
-import type { ServiceContext } from '../shared/runtime/context.js';
-import { runEntryPoint } from '../shared/runtime/entry-point.js';
-import { startConfiguredOperatorServer } from '../shared/metrics/operator-server.js';
-import { closeHttpServer } from '../shared/runtime/close-http-server.js';
+import type { Service } from '../shared/composition/service.js';
+import { runEntryPoint } from '../shared/composition/entry-point.js';
+import { startConfiguredOperatorServer } from '../shared/composition/operator-endpoint.js';
+import { closeHttpServer } from '../shared/platform/runtime/close-http-server.js';
 
-/** The application's dependencies, taken from a service context. */
-export function appDepsOf(ctx: ServiceContext): AppDeps {
+/** The application's dependencies, taken from the service. */
+export function appDepsOf(service: Service): AppDeps {
+  const { config } = service;
   return {
-    logger: ctx.logger,
-    store: ctx.store,
-    services: ctx.services,
-    githubWebhooks: ctx.github?.webhooks ?? null,
-    readiness: ctx.readiness,
-    dependencyLostAfterMs: ctx.config.dependencyLostSeconds * 1000,
-    trustProxy: ctx.config.trustProxy,
-    authentication: { failuresPerMinute: ctx.config.authFailuresPerMinute },
-    metrics: ctx.metrics,
+    logger: service.logger,
+    accounts: service.accounts,
+    mergeQueue: service.mergeQueue,
+    flakyTests: service.flakyTests.services,
+    webhookEndpoints: service.events.endpoints,
+    github: service.github,
+    readiness: service.readiness,
+    dependencyLostAfterMs: config.dependencyLostSeconds * 1000,
+    trustProxy: config.trustProxy,
+    authentication: { failuresPerMinute: config.authFailuresPerMinute },
+    metrics: service.metrics,
   };
 }
 
-export async function startHttpServer(ctx: ServiceContext): Promise<http.Server> {
-  const app = createApp(appDepsOf(ctx));
+export async function startHttpServer(service: Service): Promise<http.Server> {
+  const app = createApp(appDepsOf(service));
   const server = http.createServer(app.callback());
   // Slow clients must not hold sockets forever; long uploads still fit in these limits.
   server.requestTimeout = 120_000;
@@ -32,12 +35,12 @@ export async function startHttpServer(ctx: ServiceContext): Promise<http.Server>
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(ctx.config.port, ctx.config.host, () => {
+    server.listen(service.config.port, service.config.host, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  ctx.shutdown.add({
+  service.shutdown.add({
     name: 'http',
     order: 10,
     close: () => closeHttpServer(server),
@@ -46,10 +49,10 @@ export async function startHttpServer(ctx: ServiceContext): Promise<http.Server>
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await runEntryPoint('api', async (ctx) => {
-    const server = await startHttpServer(ctx);
+  await runEntryPoint('api', async (service) => {
+    const server = await startHttpServer(service);
     const address = server.address();
-    ctx.logger.info({ address }, 'api listening');
-    await startConfiguredOperatorServer(ctx);
+    service.logger.info({ address }, 'api listening');
+    await startConfiguredOperatorServer(service);
   });
 }

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import type { Entry } from '../shared/merge-queue/domain/model.js';
 import { aheadOf, estimateTimeToMerge, type RunSample } from '../shared/merge-queue/domain/time-to-merge.js';
 import { entry, queue, T0 } from '../shared/merge-queue/simulation/builders.js';
-import { rng } from '../shared/seeded-random.js';
+import { rng } from '../shared/platform/seeded-random.js';
 import { Simulator } from '../shared/merge-queue/simulation/simulator.js';
 import { machineSummary, median, percentile } from './lib/bench-stats.js';
 

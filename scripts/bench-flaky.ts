@@ -27,16 +27,16 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { rng } from '../shared/seeded-random.js';
+import { rng } from '../shared/platform/seeded-random.js';
 import { startRedis } from './lib/redis-server.mjs';
 import { machineSummary, median, percentile } from './lib/bench-stats.js';
 import { startTestService, type TestService } from './lib/test-service.js';
-import { openEmbeddedDatabase } from '../shared/database/embedded/embedded-database.js';
+import { openEmbeddedDatabase } from '../shared/platform/database/embedded/embedded-database.js';
 import { createFlakyStore } from '../shared/flaky-tests/store/flaky-store.js';
 import { parseJUnit } from '../shared/flaky-tests/formats/junit/index.js';
 import { createInlineFlakyServices, ingestReport } from './lib/inline-flaky-services.js';
 import { DEFAULT_FLAKY_SETTINGS } from '../shared/flaky-tests/services/flaky-settings.js';
-import { createLogger } from '../shared/logging.js';
+import { createLogger } from '../shared/platform/logging.js';
 
 const { values } = parseArgs({
   options: {
@@ -260,7 +260,7 @@ async function benchStored(): Promise<string[]> {
       const store = createFlakyStore(svc.ctx.db);
       const now = Date.now();
       let clock = now - DAYS * DAY;
-      const seeder = createInlineFlakyServices({ store, orgs: svc.ctx.store.orgs, audit: svc.ctx.store.audit, settings: { ...DEFAULT_FLAKY_SETTINGS }, logger: createLogger('silent'), now: () => new Date(clock) });
+      const seeder = createInlineFlakyServices({ store, orgs: svc.ctx.accounts.store.orgs, audit: svc.ctx.accounts.store.audit, settings: { ...DEFAULT_FLAKY_SETTINGS }, logger: createLogger('silent'), now: () => new Date(clock) });
       const perUpload = Math.min(SUITE_SIZE, TESTS);
       const suites = Math.max(1, Math.ceil(TESTS / SUITE_SIZE));
       const uploads = Math.ceil(size / perUpload);

@@ -58,10 +58,10 @@ function listen(app: Koa): Promise<{ server: http.Server; url: string }> {
 }
 
 async function seed(svc: TestService, size: number): Promise<string> {
-  const queue = await svc.ctx.store.queues.find(svc.orgId, DEFAULT_REPO, 'main');
+  const queue = await svc.ctx.mergeQueue.store.queues.find(svc.orgId, DEFAULT_REPO, 'main');
   if (!queue) throw new Error('queue not created');
   for (let i = 1; i <= size; i++) {
-    await svc.ctx.store.entries.insert(
+    await svc.ctx.mergeQueue.store.entries.insert(
       makeEntry({ queueId: queue.id, orgId: svc.orgId, prNumber: i, seq: i, state: 'pending', prTitle: `Change number ${i} of the monorepo`, prSha: i.toString(16).padStart(40, '0') }),
     );
   }
@@ -113,7 +113,7 @@ async function benchSize(size: number): Promise<SizeResult> {
       // the one call that recomputes the answer.
       const times: number[] = [];
       for (let i = 0; i < 20; i++) {
-        await svc.ctx.store.queueRevisions.bump(queueId);
+        await svc.ctx.mergeQueue.store.queueRevisions.bump(queueId);
         const t0 = performance.now();
         const res = await svc.raw('POST', '/v1/getQueue', { body, headers });
         times.push(performance.now() - t0);

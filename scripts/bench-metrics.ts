@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     const queues: Queue[] = [];
     for (let i = 0; i < QUEUES; i++) {
       const repo = { host: 'github.com', owner: `org${i % 10}`, name: `repo${i}` };
-      queues.push(await svc.ctx.store.queues.create(svc.orgId, repo, 'main', { mode: 'single', concurrency: 4, targetSha: 'f'.repeat(40) }));
+      queues.push(await svc.ctx.mergeQueue.store.queues.create(svc.orgId, repo, 'main', { mode: 'single', concurrency: 4, targetSha: 'f'.repeat(40) }));
     }
     const loadStart = Date.now();
     const entries: Entry[] = [];
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
         makeEntry({ queueId: queue.id, orgId: svc.orgId, prNumber: i + 1, seq: i + 1, state, history, stateChangedAt: last.at, submittedAt: history[0]!.at, lastReason: last.reason }),
       );
     }
-    for (let i = 0; i < entries.length; i += 200) await Promise.all(entries.slice(i, i + 200).map((e) => svc.ctx.store.entries.insert(e)));
+    for (let i = 0; i < entries.length; i += 200) await Promise.all(entries.slice(i, i + 200).map((e) => svc.ctx.mergeQueue.store.entries.insert(e)));
     const active = entries.filter((e) => !['merged', 'failed', 'cancelled'].includes(e.state)).length;
     const recent = entries.filter((e) => e.stateChangedAt.getTime() >= now - 3_600_000).length;
     console.log(`loaded ${QUEUES} queues, ${ENTRIES} entries (${active} active, ${recent} changed in the last hour) in ${Date.now() - loadStart} ms`);

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { plan } from '../shared/merge-queue/domain/planner/index.js';
 import type { Action, ImpactedTargetSet, PlanInput, PlannerQueue } from '../shared/merge-queue/domain/planner/index.js';
 import { entry, queue } from '../shared/merge-queue/simulation/builders.js';
-import { rng } from '../shared/seeded-random.js';
+import { rng } from '../shared/platform/seeded-random.js';
 import { Simulator } from '../shared/merge-queue/simulation/simulator.js';
 import { machineSummary, median, percentile } from './lib/bench-stats.js';
 

@@ -49,7 +49,7 @@ async function benchSize(size: number): Promise<SizeResult> {
   try {
     await svc.post('/createQueue', ref);
     await svc.post('/updateQueue', { ...ref, concurrency: CONCURRENCY, requiredStatuses: ['ci/test'] });
-    const queue = await svc.ctx.store.queues.find(svc.orgId, DEFAULT_REPO, 'main');
+    const queue = await svc.ctx.mergeQueue.store.queues.find(svc.orgId, DEFAULT_REPO, 'main');
     if (!queue) throw new Error('queue not created');
     const heads = new Map(
       (await gitText(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/pull/'], { gitDir: dir }))
@@ -61,9 +61,9 @@ async function benchSize(size: number): Promise<SizeResult> {
         }),
     );
     for (let i = 1; i <= size; i++) {
-      await svc.ctx.store.entries.insert(makeEntry({ queueId: queue.id, orgId: svc.orgId, prNumber: i, seq: i, state: 'pending', prSha: heads.get(i) ?? '', prTitle: `Change ${i}` }));
+      await svc.ctx.mergeQueue.store.entries.insert(makeEntry({ queueId: queue.id, orgId: svc.orgId, prNumber: i, seq: i, state: 'pending', prSha: heads.get(i) ?? '', prTitle: `Change ${i}` }));
     }
-    const engine = svc.ctx.services.engine;
+    const engine = svc.ctx.mergeQueue.services.engine;
     for (let i = 0; i < 10; i++) if ((await engine.planQueue(queue.id)).applied === 0) break;
     const result: SizeResult = { size, pass: [], load: [], planOnly: [] };
     const provider = await svc.ctx.providers.providerFor(queue.repo);
@@ -73,10 +73,10 @@ async function benchSize(size: number): Promise<SizeResult> {
       const summary = await engine.planQueue(queue.id);
       result.pass.push(performance.now() - t0);
       if (summary.applied !== 0) throw new Error(`a timed pass applied ${summary.applied} actions: the queue was not settled`);
-      const current = await svc.ctx.store.queues.findById(queue.id);
+      const current = await svc.ctx.mergeQueue.store.queues.findById(queue.id);
       if (!current) throw new Error('queue gone');
       const t1 = performance.now();
-      const snapshot = await loadSnapshot(svc.ctx.store, current, provider, svc.ctx.services.flaky.runResults, new Date());
+      const snapshot = await loadSnapshot(svc.ctx.mergeQueue.store, current, provider, svc.ctx.flakyTests.services.runResults, new Date());
       const t2 = performance.now();
       plan(snapshot.input);
       result.load.push(t2 - t1);

@@ -26,7 +26,7 @@ import { startTestService, type TestService } from './lib/test-service.js';
 import { makeGitRoot, removeGitRoot } from './lib/git-fixtures.js';
 import { waitFor } from './lib/wait.js';
 import { createBenchRepo } from './lib/bench-repo.js';
-import type { RepoRef } from '../shared/repo-ref.js';
+import type { RepoRef } from '../shared/platform/repo-ref.js';
 import { machineSummary, median } from './lib/bench-stats.js';
 import { makeEntry } from './lib/entries.js';
 import { ReadinessService } from '../shared/merge-queue/services/readiness-service.js';
@@ -95,10 +95,10 @@ async function planIdle(svc: TestService): Promise<void> {
 async function preload(svc: TestService, queueId: string, count: number): Promise<void> {
   const entries = [];
   for (let i = 0; i < count; i++) {
-    const seq = await svc.ctx.store.queues.allocateSeq(queueId);
+    const seq = await svc.ctx.mergeQueue.store.queues.allocateSeq(queueId);
     entries.push(makeEntry({ queueId, orgId: svc.orgId, prNumber: 1_000_000 + i, seq }));
   }
-  for (let i = 0; i < entries.length; i += 200) await Promise.all(entries.slice(i, i + 200).map((e) => svc.ctx.store.entries.insert(e)));
+  for (let i = 0; i < entries.length; i += 200) await Promise.all(entries.slice(i, i + 200).map((e) => svc.ctx.mergeQueue.store.entries.insert(e)));
 }
 
 /** Creates the queue (running, or paused) with a required status nobody reports; returns its id. */
@@ -110,7 +110,7 @@ async function createQueue(svc: TestService, ref: { repo: RepoRef; targetBranch:
     const res = await svc.post(p, body);
     if (res.status !== 200) throw new Error(`${p} answered ${res.status}: ${JSON.stringify(res.body)}`);
   }
-  const stored = await svc.ctx.store.queues.find(svc.orgId, ref.repo, ref.targetBranch);
+  const stored = await svc.ctx.mergeQueue.store.queues.find(svc.orgId, ref.repo, ref.targetBranch);
   if (!stored) throw new Error('queue not found');
   return stored.id;
 }
@@ -175,21 +175,21 @@ async function main(): Promise<void> {
     if (upload.status !== 200) throw new Error(`setImpactedTargets answered ${upload.status}`);
     uploadMs.push(performance.now() - uploadStarted);
 
-    const stored = await svc.ctx.store.queues.find(svc.orgId, repo, 'main');
+    const stored = await svc.ctx.mergeQueue.store.queues.find(svc.orgId, repo, 'main');
     if (!stored) throw new Error('queue not found');
     if (!withWorkers) {
       // The workers' share of the submissions, done here once: one merge per pull request.
       const provider = await svc.ctx.providers.providerFor(repo);
       if (!provider) throw new Error('repository not found');
       const decideStarted = performance.now();
-      const decided = await new ReadinessService({ store: svc.ctx.store }).decideSubmitted(stored, provider);
+      const decided = await new ReadinessService({ store: svc.ctx.mergeQueue.store }).decideSubmitted(stored, provider);
       if (decided !== submissions) throw new Error(`decided ${decided} of ${submissions} submissions`);
       decideMs.push(performance.now() - decideStarted);
     }
 
     // One provider poll over the queue: reads every queued pull request and the target head.
     const pollStarted = performance.now();
-    await svc.ctx.services.sync.syncQueue(stored);
+    await svc.ctx.mergeQueue.services.sync.syncQueue(stored);
     pollMs.push(performance.now() - pollStarted);
 
     // Leave nothing behind that later runs would plan around.

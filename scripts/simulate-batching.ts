@@ -29,7 +29,7 @@
 import { parseArgs } from 'node:util';
 import { searchCulprits, type ProbeResult } from '../shared/merge-queue/domain/planner/bisection-search.js';
 import type { OptimizationMode } from '../shared/merge-queue/domain/model.js';
-import { rng } from '../shared/seeded-random.js';
+import { rng } from '../shared/platform/seeded-random.js';
 import { playWorkload, type WorkloadPullRequest } from '../shared/merge-queue/simulation/workload.js';
 import { machineSummary, median, percentile } from './lib/bench-stats.js';
 

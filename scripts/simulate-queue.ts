@@ -7,9 +7,10 @@
 // With the embedded database the service must be stopped first (one process owns the data
 // directory); with MONGO_URL it works while the service runs.
 import { parseArgs } from 'node:util';
-import { embeddedDbDir, loadConfig } from '../shared/config.js';
-import { openDatabase } from '../shared/database/open-database.js';
-import { createStore } from '../shared/merge-queue/store/store.js';
+import { embeddedDbDir, loadConfig } from '../shared/composition/config.js';
+import { openDatabase } from '../shared/platform/database/open-database.js';
+import { createAccountsStore } from '../shared/platform/accounts/accounts-module.js';
+import { createMergeQueueStore } from '../shared/merge-queue/store/store.js';
 import { QueueSimulationService } from '../shared/merge-queue/simulation/queue-simulation-service.js';
 import type { SettingsOutcome } from '../shared/merge-queue/simulation/what-if.js';
 import { parseSimulateQueue, SIMULATION_LIMITS } from '../api/merge-queue/schemas/simulation-schemas.js';
@@ -54,8 +55,8 @@ const body = parseSimulateQueue({
 const config = loadConfig();
 const db = await openDatabase(config.mongoUrl ? { mongoUrl: config.mongoUrl } : { dataDir: embeddedDbDir(config) });
 try {
-  const store = createStore(db);
-  const org = await store.orgs.findBySlug(values.org ?? config.orgSlug);
+  const store = createMergeQueueStore(db);
+  const org = await createAccountsStore(db).orgs.findBySlug(values.org ?? config.orgSlug);
   const queue = org ? await store.queues.find(org.id, body.repo, body.targetBranch) : null;
   if (!queue) throw new Error(`no merge queue for ${body.repo.host}/${body.repo.owner}/${body.repo.name} branch ${body.targetBranch}`);
   const result = await new QueueSimulationService({ store }).simulate(queue, {

@@ -2,13 +2,12 @@
 // With the embedded database the service must be stopped first (one process owns the data
 // directory); with MONGO_URL it works while the service runs.
 import { parseArgs } from 'node:util';
-import { embeddedDbDir, loadConfig } from '../shared/config.js';
-import { openDatabase } from '../shared/database/open-database.js';
-import { createStore } from '../shared/merge-queue/store/store.js';
-import { ensureIndexes } from '../shared/database/ensure-indexes.js';
-import { DEFAULT_ROLE, isRole, ROLES } from '../shared/accounts/roles.js';
-import type { OperatorActor } from '../shared/accounts/actor.js';
-import { TokenService } from '../shared/accounts/token-service.js';
+import { embeddedDbDir, loadConfig } from '../shared/composition/config.js';
+import { openDatabase } from '../shared/platform/database/open-database.js';
+import { ensureIndexes } from '../shared/platform/database/ensure-indexes.js';
+import { DEFAULT_ROLE, isRole, ROLES } from '../shared/platform/accounts/roles.js';
+import type { OperatorActor } from '../shared/platform/accounts/actor.js';
+import { createAccountsModule } from '../shared/platform/accounts/accounts-module.js';
 
 const USAGE = `usage:
   npm run token -- create [--org <slug>] [--name <label>] [--role admin|write|read]
@@ -36,9 +35,8 @@ const operator = (orgId: string): OperatorActor => ({ kind: 'operator', orgId, n
 
 const config = loadConfig();
 const db = await openDatabase(config.mongoUrl ? { mongoUrl: config.mongoUrl } : { dataDir: embeddedDbDir(config) });
-const store = createStore(db);
+const { store, tokens } = createAccountsModule(db);
 await ensureIndexes(store);
-const tokens = new TokenService({ tokens: store.tokens, audit: store.audit });
 let exitCode = 0;
 try {
   const slug = values.org ?? config.orgSlug;

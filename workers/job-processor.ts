@@ -1,19 +1,32 @@
-// The processor of a job is typed by the catalogue: a processor for another job's payload, or a
-// registry missing a job, does not compile.
+// What surrounds every processor when a job arrives: its payload checked against the catalogue's
+// schema (a job that does not match is given up, never half-processed), then the failure table
+// applied to what the processor throws.
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { JobName, JobPayloads } from '../shared/jobs/job-catalogue.js';
-import { jobFailureAction } from '../shared/jobs/job-failures.js';
-import type { Logger } from '../shared/logging.js';
+import { Compile } from 'typebox/compile';
+import type { JobEnvelope, JobProcessor, JobSpec, JobCatalogue } from '../shared/platform/jobs/job-catalogue.js';
+import { jobFailureAction } from '../shared/platform/jobs/job-failures.js';
+import type { Logger } from '../shared/platform/logging.js';
 
-export type JobProcessor<K extends JobName> = (job: Job<JobPayloads[K]>) => Promise<void>;
-
-export type ProcessorRegistry = { readonly [K in JobName]: JobProcessor<K> };
-
-/** Runs a processor and applies the failure table (shared/jobs/job-failures.ts) to what it throws. */
-export function withFailurePolicy<K extends JobName>(name: K, processor: JobProcessor<K>, logger: Logger): JobProcessor<K> {
+/** Runs job `name`'s processor on checked payloads, applying the failure table (shared/platform/jobs/job-failures.ts). */
+export function guardedProcessor<C extends JobCatalogue, K extends keyof C & string>(
+  name: K,
+  spec: JobSpec,
+  processor: JobProcessor<C, K>,
+  logger: Logger,
+): (job: Job<unknown>) => Promise<void> {
+  const payload = Compile(spec.payload);
   return async (job) => {
+    if (!payload.Check(job.data)) {
+      const problems = payload
+        .Errors(job.data)
+        .slice(0, 3)
+        .map((e) => `${e.instancePath || '/'} ${e.message}`)
+        .join('; ');
+      logger.error({ queue: name, jobId: job.id, problems }, 'job payload does not match its schema; given up');
+      throw new UnrecoverableError(`the payload of ${name} does not match its schema: ${problems}`);
+    }
     try {
-      await processor(job);
+      await processor(job as Job<Parameters<JobProcessor<C, K>>[0]['data'] & JobEnvelope>);
     } catch (err) {
       const action = jobFailureAction(err);
       const message = err instanceof Error ? err.message : String(err);

@@ -1,6 +1,6 @@
 // Liveness, readiness and the compatible API's status: no token, as the table says.
-import { serviceStatus } from '../../shared/runtime/service-status.js';
-import type { DependencyHealth } from '../../shared/runtime/dependency-health.js';
+import { serviceStatus } from '../../shared/platform/runtime/service-status.js';
+import type { DependencyHealth } from '../../shared/platform/runtime/dependency-health.js';
 import type { OperationRoutes } from '../routing/operation-router.js';
 
 export function registerHealthRoutes(routes: OperationRoutes, dependencies: DependencyHealth): void {

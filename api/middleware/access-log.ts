@@ -2,7 +2,7 @@
 // error handler, so the status is the one the client got. Refused credentials and roles (401,
 // 403) and rate limits (429) are warnings: probing and guessing must show in the logs.
 import type { Middleware } from 'koa';
-import type { Logger } from '../../shared/logging.js';
+import type { Logger } from '../../shared/platform/logging.js';
 
 const WARN_STATUSES = new Set([401, 403, 429]);
 

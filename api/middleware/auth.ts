@@ -5,10 +5,10 @@
 import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { AppError } from '../../shared/errors.js';
-import type { Logger } from '../../shared/logging.js';
-import type { TokenRepository } from '../../shared/accounts/token-repository.js';
-import type { TokenActor } from '../../shared/accounts/actor.js';
+import { AppError } from '../../shared/platform/errors.js';
+import type { Logger } from '../../shared/platform/logging.js';
+import type { TokenRepository } from '../../shared/platform/accounts/token-repository.js';
+import type { TokenActor } from '../../shared/platform/accounts/actor.js';
 
 export interface AuthenticationSettings {
   /** Unknown tokens a client address may present per minute before it is answered 429; 0: no limit. */

@@ -2,8 +2,8 @@
 // domain errors (AppError) by their kind with one table, HTTP errors of Koa's own stack (body
 // parser, router) by their status and type. Anything else is a 500 that reveals no internals.
 import type { Middleware } from 'koa';
-import { AppError, type ErrorDetail, type ErrorKind } from '../../shared/errors.js';
-import type { Logger } from '../../shared/logging.js';
+import { AppError, type ErrorDetail, type ErrorKind } from '../../shared/platform/errors.js';
+import type { Logger } from '../../shared/platform/logging.js';
 
 const STATUS: Record<ErrorKind, number> = {
   invalid: 400,

@@ -2,7 +2,7 @@
 // response and into the log context of everything the request does.
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { withLogContext } from '../../shared/logging.js';
+import { withLogContext } from '../../shared/platform/logging.js';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

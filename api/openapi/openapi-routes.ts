@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import path from 'node:path';
-import { AppError } from '../../shared/errors.js';
+import { AppError } from '../../shared/platform/errors.js';
 import { openApiDocument } from './document.js';
 import { DOCUMENT_PATH, REFERENCE_SCRIPT_PATH, REFERENCE_STYLES_PATH } from './operations.js';
 import type { OperationRoutes } from '../routing/operation-router.js';

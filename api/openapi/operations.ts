@@ -10,20 +10,20 @@ import { MetricsQuerySchema } from '../merge-queue/schemas/metrics-schemas.js';
 import { SimulateQueueResponse, SimulateQueueSchema } from '../merge-queue/schemas/simulation-schemas.js';
 import * as mq from '../merge-queue/schemas/response-schemas.js';
 import * as costRequest from '../merge-queue/schemas/cost-report-schemas.js';
-import * as githubRepo from '../github-repositories/github-repository-schemas.js';
+import * as githubRepo from '../github/schemas/github-repository-schemas.js';
 import * as listRequest from '../flaky-tests/schemas/list-schemas.js';
 import * as settingsRequest from '../flaky-tests/schemas/settings-schemas.js';
 import * as cliRequest from '../flaky-tests/schemas/cli-schemas.js';
 import { UploadMetaSchema, UploadStatusQuerySchema } from '../flaky-tests/schemas/upload-schemas.js';
 import * as flaky from '../flaky-tests/schemas/response-schemas.js';
-import * as dashboard from '../dashboard-reads/dashboard-read-schemas.js';
-import * as dashboardAnswer from '../dashboard-reads/dashboard-read-responses.js';
+import * as dashboard from '../merge-queue/schemas/dashboard-read-schemas.js';
+import * as dashboardAnswer from '../merge-queue/schemas/dashboard-read-responses.js';
 import { UPLOAD_STATUS_PATH } from '../flaky-tests/serializers/upload-status.js';
 import * as accounts from '../accounts/schemas/account-schemas.js';
-import * as webhooks from '../events/schemas/webhook-schemas.js';
-import type { Role } from '../../shared/accounts/roles.js';
+import * as webhooks from '../outbound-webhooks/schemas/webhook-endpoint-schemas.js';
+import type { Role } from '../../shared/platform/accounts/roles.js';
 import { DependencyLostResponse, HealthResponse, ReadinessResponse, ServiceStatusResponse } from '../health/health-schemas.js';
-import { GitHubDeliveryHeadersSchema, GitHubDeliveryResponse } from '../webhooks/github-webhook-schemas.js';
+import { GitHubDeliveryHeadersSchema, GitHubDeliveryResponse } from '../github/schemas/github-webhook-schemas.js';
 
 export const TAGS = {
   mergeQueue: 'Merge queue',

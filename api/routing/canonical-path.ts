@@ -4,7 +4,7 @@
 // for every router and the dashboard alike. The routers themselves match letter case exactly, so
 // together no variant of a path reaches a handler, and none reaches authentication.
 import type { Middleware } from 'koa';
-import { AppError } from '../../shared/errors.js';
+import { AppError } from '../../shared/platform/errors.js';
 
 // `ctx.path` is the path as sent (not decoded, not normalised).
 const EMPTY_SEGMENT = /\/\//;

@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import bodyParser from 'koa-bodyparser';
 import createHttpError from 'http-errors';
 import type { Middleware } from 'koa';
-import { requireRole } from '../../shared/accounts/policy.js';
+import { requireRole } from '../../shared/platform/accounts/policy.js';
 import { OPERATIONS, type Operation } from '../openapi/operations.js';
 import { actorOf } from '../middleware/auth.js';
 

@@ -5,7 +5,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Static, TSchema } from 'typebox';
-import { invalid, type ErrorDetail } from '../../shared/errors.js';
+import { invalid, type ErrorDetail } from '../../shared/platform/errors.js';
 import { isDateTime } from './date-time.js';
 
 // ajv-formats is CommonJS with a default export.

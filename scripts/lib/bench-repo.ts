@@ -5,7 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { gitText, runGit } from '../../shared/providers/local/git-runner.js';
 import { conventionalRepositoryPath } from '../../shared/providers/local/repo-path.js';
-import type { RepoRef } from '../../shared/repo-ref.js';
+import type { RepoRef } from '../../shared/platform/repo-ref.js';
 
 /** Creates the repository under `root` (the local provider's LOCAL_GIT_ROOT); returns its directory. */
 export async function createBenchRepo(root: string, repo: RepoRef, count: number): Promise<string> {

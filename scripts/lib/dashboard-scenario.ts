@@ -2,7 +2,7 @@
 // queue on a real git repository with pull requests merged, failed, cancelled, testing, pending
 // and not ready (the scenario reports CI statuses itself, as CI would), and a repository with
 // a flaky test. Used by the browser tests and by `npm run screenshots`.
-import type { RepoRef } from '../../shared/repo-ref.js';
+import type { RepoRef } from '../../shared/platform/repo-ref.js';
 import { createPullRequest, createRepo } from './git-fixtures.js';
 import { startTestService, type TestService } from './test-service.js';
 import { waitFor } from './wait.js';

@@ -6,7 +6,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { RepoRef } from '../../shared/repo-ref.js';
+import type { RepoRef } from '../../shared/platform/repo-ref.js';
 import { gitText, identityEnv, runGit } from '../../shared/providers/local/git-runner.js';
 import type { PullMetadata } from '../../shared/providers/local/pull-metadata.js';
 import { conventionalRepositoryPath } from '../../shared/providers/local/repo-path.js';

@@ -6,7 +6,7 @@
 // (the local provider records `refs/pull/N/merged` with each merge).
 import autocannon from 'autocannon';
 import { gitText } from '../../shared/providers/local/git-runner.js';
-import type { RepoRef } from '../../shared/repo-ref.js';
+import type { RepoRef } from '../../shared/platform/repo-ref.js';
 import { createBenchRepo } from './bench-repo.js';
 import type { ScaleOutOptions } from './scale-out-options.js';
 

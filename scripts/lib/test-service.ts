@@ -8,14 +8,14 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
-import { loadConfig } from '../../shared/config.js';
-import { createLogger } from '../../shared/logging.js';
+import { loadConfig } from '../../shared/composition/config.js';
+import { createLogger } from '../../shared/platform/logging.js';
 import { openThrowawayDatabase, type ThrowawayDatabase } from './throwaway-database.js';
-import { openContext, type ServiceContext } from '../../shared/runtime/context.js';
-import { bootstrapOrgAndToken } from '../../shared/runtime/bootstrap-token.js';
-import { generateToken } from '../../shared/accounts/token-repository.js';
+import { openService, type Service } from '../../shared/composition/service.js';
+import { bootstrapOrgAndToken } from '../../shared/platform/accounts/bootstrap-token.js';
+import { generateToken } from '../../shared/platform/accounts/token-repository.js';
 import { startHttpServer } from '../../api/server.js';
-import type { Database } from '../../shared/database/collection.js';
+import type { Database } from '../../shared/platform/database/collection.js';
 import type { DestinationStream } from 'pino';
 
 export interface ApiResponse<T = unknown> {
@@ -30,7 +30,8 @@ export interface TestService {
   orgId: string;
   gitRoot: string;
   dataDir: string;
-  ctx: ServiceContext;
+  /** The service as its entry points get it (its modules, database, job producer…). */
+  ctx: Service;
   /** POST /v1<path> with a JSON body and the service token (override with opts.token). */
   post<T = unknown>(path: string, body: unknown, opts?: { token?: string | null; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
   /** Any request to the service (path includes /v1 when wanted). */
@@ -72,9 +73,9 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
     database = throwaway.db;
   }
   const logger = opts.logSink ? createLogger('info', 'test', opts.logSink) : createLogger(config.logLevel, 'test');
-  const ctx = await openContext(config, { logger, database });
+  const ctx = await openService(config, { logger, database });
   const token = generateToken();
-  const { orgId } = await bootstrapOrgAndToken(ctx.store, { orgSlug: config.orgSlug, apiToken: token, generateIfNone: false });
+  const { orgId } = await bootstrapOrgAndToken(ctx.accounts.store, { orgSlug: config.orgSlug, apiToken: token, generateIfNone: false });
   if (opts.startWorkers) {
     const { startWorkers } = await import('../../workers/main.js');
     await startWorkers(ctx);
@@ -107,7 +108,7 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
     },
     addOrg: async (slug: string) => {
       const t = generateToken();
-      const res = await bootstrapOrgAndToken(ctx.store, { orgSlug: slug, apiToken: t, generateIfNone: false });
+      const res = await bootstrapOrgAndToken(ctx.accounts.store, { orgSlug: slug, apiToken: t, generateIfNone: false });
       return { orgId: res.orgId, token: t };
     },
     close: async () => {

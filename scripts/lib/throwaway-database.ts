@@ -4,9 +4,9 @@
 // lives here and not in the production Database interface.
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import type { Database } from '../../shared/database/collection.js';
-import { openEmbeddedDatabase } from '../../shared/database/embedded/embedded-database.js';
-import { openMongoDatabase } from '../../shared/database/mongo-database.js';
+import type { Database } from '../../shared/platform/database/collection.js';
+import { openEmbeddedDatabase } from '../../shared/platform/database/embedded/embedded-database.js';
+import { openMongoDatabase } from '../../shared/platform/database/mongo-database.js';
 
 export interface ThrowawayDatabase {
   readonly kind: Database['kind'];

@@ -1,32 +1,24 @@
 // Chooses the provider that serves a repository: a repository whose host is GITHUB_HOST is
 // GitHub's (when GitHub is configured), any other is a local bare repository on disk.
-import type { GitHubConfig } from '../config.js';
-import type { Logger } from '../logging.js';
-import type { RepoRef } from '../repo-ref.js';
-import type { GitProvider, ProviderRegistry } from './provider.js';
+import type { RepoRef } from '../platform/repo-ref.js';
+import type { GitProvider, ProviderRegistry } from '../merge-queue/services/provider.js';
 import { LocalGitProvider } from './local/local-git-provider.js';
 import type { GitIdentity } from './local/git-runner.js';
-import { GitHubProvider } from './github/github-provider.js';
+import type { GitHubProvider } from './github/github-provider.js';
 
 export interface ProviderRegistryOptions {
   /** LOCAL_GIT_ROOT: repositories live at `<root>/<host>/<owner>/<name>.git`. */
   localGitRoot: string;
   /** Identity of commits the service writes (defaults to openmq <openmq@localhost>). */
   committer?: GitIdentity;
-  /** The GitHub provider's settings; without them every repository is local. */
-  github?: { config: GitHubConfig; dataDir: string; logger: Logger } | null;
+  /** The GitHub provider, when GitHub is configured; without it every repository is local. */
+  github?: GitHubProvider | null;
 }
 
-export interface ServiceProviders extends ProviderRegistry {
-  /** The GitHub provider, when configured (webhooks use it directly). */
-  readonly github: GitHubProvider | null;
-}
-
-export function createProviderRegistry(opts: ProviderRegistryOptions): ServiceProviders {
+export function createProviderRegistry(opts: ProviderRegistryOptions): ProviderRegistry {
   const local = new LocalGitProvider({ root: opts.localGitRoot, ...(opts.committer ? { committer: opts.committer } : {}) });
-  const github = opts.github ? new GitHubProvider(opts.github) : null;
+  const github = opts.github ?? null;
   return {
-    github,
     async providerFor(repo: RepoRef): Promise<GitProvider | null> {
       const provider = github?.serves(repo) ? github : local;
       return (await provider.repositoryExists(repo)) ? provider : null;

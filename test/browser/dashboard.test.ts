@@ -123,10 +123,10 @@ describe('dashboard in the browser', function () {
   });
 
   it('warns, without a reload, when CI has not reported on a test branch, and clears once it does', async () => {
-    const queue = (await s.svc.ctx.store.queues.find(s.svc.orgId, s.queueRef.repo, s.queueRef.targetBranch))!;
-    const run = (await s.svc.ctx.store.testRuns.listOpen(queue.id)).find((r) => r.status === 'in_progress' && r.sha)!;
+    const queue = (await s.svc.ctx.mergeQueue.store.queues.find(s.svc.orgId, s.queueRef.repo, s.queueRef.targetBranch))!;
+    const run = (await s.svc.ctx.mergeQueue.store.testRuns.listOpen(queue.id)).find((r) => r.status === 'in_progress' && r.sha)!;
     // The stall watchdog's delayed look, as its job runs it once statusWaitMinutes have passed.
-    expect(await s.svc.ctx.services.statusWatch.check(run.id, new Date(Date.now() + 16 * 60_000))).to.deep.equal(['ci/test']);
+    expect(await s.svc.ctx.mergeQueue.services.statusWatch.check(run.id, new Date(Date.now() + 16 * 60_000))).to.deep.equal(['ci/test']);
     const alert = page.getByTestId('queue-warnings');
     await alert.getByText('Test runs are waiting for CI').waitFor();
     await alert.getByText(/no report of required status "ci\/test"/).waitFor();

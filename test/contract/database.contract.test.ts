@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { DUPLICATE_KEY_CODE, isDuplicateKeyError, type DocCollection, type IndexSpec, type StoredDoc } from '../../shared/database/collection.js';
-import { openEmbeddedDatabase, type EmbeddedDatabase } from '../../shared/database/embedded/embedded-database.js';
-import { openDatabase } from '../../shared/database/open-database.js';
+import { DUPLICATE_KEY_CODE, isDuplicateKeyError, type DocCollection, type IndexSpec, type StoredDoc } from '../../shared/platform/database/collection.js';
+import { openEmbeddedDatabase, type EmbeddedDatabase } from '../../shared/platform/database/embedded/embedded-database.js';
+import { openDatabase } from '../../shared/platform/database/open-database.js';
 import { forEachDatabase } from '../helpers/databases.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 
@@ -744,7 +744,7 @@ forEachDatabase('database contract', (getDb) => {
 
 // ---- embedded database only ----
 
-const EMBEDDED_MODULE = fileURLToPath(new URL('../../shared/database/embedded/embedded-database.ts', import.meta.url));
+const EMBEDDED_MODULE = fileURLToPath(new URL('../../shared/platform/database/embedded/embedded-database.ts', import.meta.url));
 
 /** Runs `body` in a child process with `openEmbeddedDatabase` in scope, then SIGKILLs it mid-life. */
 function runAndKill(dataDir: string, body: string): void {

@@ -4,15 +4,15 @@
 // once, however often it (or its sweep) runs, leaving nothing behind.
 import { expect } from 'chai';
 import { forEachDatabase } from '../helpers/databases.js';
-import { createStore, outboxSourcesOf, type Store } from '../../shared/merge-queue/store/store.js';
-import { ensureIndexes } from '../../shared/database/ensure-indexes.js';
-import { createEventStore, type EventStore } from '../../shared/events/store/event-store.js';
-import { OutboxRelay, RELAY_GRACE_MS } from '../../shared/events/outbox-relay.js';
-import type { OutboxEvent } from '../../shared/events/outbox.js';
-import { createLogger } from '../../shared/logging.js';
+import { createMergeQueueStore, outboxSourcesOf, type MergeQueueStore } from '../../shared/merge-queue/store/store.js';
+import { ensureIndexes } from '../../shared/platform/database/ensure-indexes.js';
+import { createEventStore, type EventStore } from '../../shared/platform/events/store/event-store.js';
+import { OutboxRelay, RELAY_GRACE_MS } from '../../shared/platform/events/outbox-relay.js';
+import type { OutboxEvent } from '../../shared/platform/events/outbox.js';
+import { createLogger } from '../../shared/platform/logging.js';
 import { makeEntry } from '../../scripts/lib/entries.js';
 import { run } from '../../shared/merge-queue/simulation/builders.js';
-import type { Database } from '../../shared/database/collection.js';
+import type { Database } from '../../shared/platform/database/collection.js';
 
 const logger = createLogger('silent');
 
@@ -23,11 +23,11 @@ async function outboxOf(db: Database, collection: string, id: string): Promise<O
 }
 
 forEachDatabase('event outboxes', (getDb) => {
-  let store: Store;
+  let store: MergeQueueStore;
   let events: EventStore;
   beforeEach(async () => {
     // No relay: what each write puts into its outbox stays there to be looked at.
-    store = createStore(getDb());
+    store = createMergeQueueStore(getDb());
     events = createEventStore(getDb());
     await ensureIndexes(store, events);
   });
@@ -111,7 +111,7 @@ forEachDatabase('event outboxes', (getDb) => {
     });
 
     it('moves an entry’s events into the event store, clears the outbox, and asks for each to be published', async () => {
-      const relayed = createStore(getDb(), relayOf());
+      const relayed = createMergeQueueStore(getDb(), relayOf());
       const entry = makeEntry({ queueId: 'q1', orgId: 'o1', prNumber: 9, state: 'not_ready' });
       await relayed.entries.insert(entry);
       await relayed.entries.transition(entry.id, { from: ['not_ready'] }, { to: 'pending', reason: 'merge_item_now_ready' });
@@ -124,14 +124,14 @@ forEachDatabase('event outboxes', (getDb) => {
 
     it('leaves the events of a write whose relay failed for the sweep, which moves them once, however often it runs', async () => {
       // A store whose relay never runs after the write: what a crash between the two leaves.
-      const crashed = createStore(getDb());
+      const crashed = createMergeQueueStore(getDb());
       const entry = makeEntry({ queueId: 'q1', orgId: 'o1', prNumber: 11, state: 'not_ready' });
       await crashed.entries.insert(entry);
       const written = await outboxOf(getDb(), 'entries', entry.id);
       expect(written.map((e) => e.type)).to.deep.equal(['pull_request.submitted']);
 
       const restarted = relayOf();
-      for (const source of outboxSourcesOf(createStore(getDb()))) restarted.addSource(source);
+      for (const source of outboxSourcesOf(createMergeQueueStore(getDb()))) restarted.addSource(source);
       // Too fresh: a relay after the write may still be on its way.
       expect(await restarted.sweep(new Date(written[0]!.createdAt.getTime() + 1))).to.equal(0);
       const later = new Date(written[0]!.createdAt.getTime() + RELAY_GRACE_MS + 1);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { forEachDatabase } from '../helpers/databases.js';
-import { ensureIndexes } from '../../shared/database/ensure-indexes.js';
+import { ensureIndexes } from '../../shared/platform/database/ensure-indexes.js';
 import { createFlakyStore, type FlakyStore } from '../../shared/flaky-tests/store/flaky-store.js';
 import { defaultDetectionConfig } from '../../shared/flaky-tests/domain/detection/config.js';
 import type { ReceivedUpload } from '../../shared/flaky-tests/store/received-upload-repository.js';
@@ -17,7 +17,7 @@ import { NEVER_DUE } from '../../shared/flaky-tests/store/repo-settings-reposito
 import { FileUploadBlobStore } from '../../shared/flaky-tests/store/file-upload-blob-store.js';
 import { GridFsUploadBlobStore } from '../../shared/flaky-tests/store/gridfs-upload-blob-store.js';
 import type { UploadBlobStore } from '../../shared/flaky-tests/store/upload-blob-store.js';
-import { isDuplicateKeyError } from '../../shared/database/collection.js';
+import { isDuplicateKeyError } from '../../shared/platform/database/collection.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const T0 = new Date('2026-03-02T10:00:00Z');

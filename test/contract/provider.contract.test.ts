@@ -8,10 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MergeMethod } from '../../shared/merge-queue/domain/model.js';
-import type { GitProvider } from '../../shared/providers/provider.js';
+import type { GitProvider } from '../../shared/merge-queue/services/provider.js';
 import { LocalGitProvider } from '../../shared/providers/local/local-git-provider.js';
-import { GitHubProvider } from '../../shared/providers/github/github-provider.js';
-import { createLogger } from '../../shared/logging.js';
+import { createGitHubAdapter } from '../../shared/providers/github/github-adapter.js';
+import { createLogger } from '../../shared/platform/logging.js';
 import {
   branchSha,
   createPullRequest,
@@ -41,11 +41,11 @@ const FORGES: Record<string, () => Promise<Forge>> = {
     const root = await makeGitRoot();
     const dataDir = await mkdtemp(path.join(tmpdir(), 'openmq-gh-data-'));
     const double: GitHubDouble = await startGitHubDouble(root);
-    const provider = new GitHubProvider({
+    const provider = createGitHubAdapter({
       config: { auth: { kind: 'app', appId: double.appId, privateKey: double.privateKey }, webhookSecret: null, apiUrl: double.apiUrl, host: double.host, gitUrl: double.gitUrl, webhookPollSeconds: 300, webhookQuietSeconds: 900 },
       dataDir,
       logger: createLogger('silent'),
-    });
+    }).provider;
     return {
       provider,
       root,

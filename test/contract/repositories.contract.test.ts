@@ -2,22 +2,25 @@
 // unique indexes, compare-and-set transitions with history, idempotent registration.
 import { expect } from 'chai';
 import { forEachDatabase } from '../helpers/databases.js';
-import { createStore, type Store } from '../../shared/merge-queue/store/store.js';
-import { ensureIndexes } from '../../shared/database/ensure-indexes.js';
+import { createMergeQueueStore, type MergeQueueStore } from '../../shared/merge-queue/store/store.js';
+import { createAccountsStore, type AccountsStore } from '../../shared/platform/accounts/accounts-module.js';
+import { ensureIndexes } from '../../shared/platform/database/ensure-indexes.js';
 import { QueueExistsError } from '../../shared/merge-queue/store/queue-repository.js';
 import { headKey } from '../../shared/merge-queue/store/impacted-targets-repository.js';
-import { isDuplicateKeyError } from '../../shared/database/collection.js';
+import { isDuplicateKeyError } from '../../shared/platform/database/collection.js';
 import { makeEntry } from '../../scripts/lib/entries.js';
 import type { TestRun } from '../../shared/merge-queue/domain/model.js';
-import { DbWebhookEndpointRepository } from '../../shared/events/store/webhook-endpoint-repository.js';
+import { DbWebhookEndpointRepository } from '../../shared/platform/events/store/webhook-endpoint-repository.js';
 
 const repo = { host: 'github.com', owner: 'Acme', name: 'Widgets' };
 
 forEachDatabase('repositories', (getDb) => {
-  let store: Store;
+  let store: MergeQueueStore;
+  let accounts: AccountsStore;
   beforeEach(async () => {
-    store = createStore(getDb());
-    await ensureIndexes(store);
+    store = createMergeQueueStore(getDb());
+    accounts = createAccountsStore(getDb());
+    await ensureIndexes(store, accounts);
   });
 
   describe('queues', () => {
@@ -149,16 +152,16 @@ forEachDatabase('repositories', (getDb) => {
 
   describe('tokens', () => {
     it('stores only hashes, registers idempotently, authenticates and revokes', async () => {
-      const t = await store.tokens.register('org1', 'omq_secret-token-value-1234', 'ci');
-      const again = await store.tokens.register('org1', 'omq_secret-token-value-1234', 'ci');
+      const t = await accounts.tokens.register('org1', 'omq_secret-token-value-1234', 'ci');
+      const again = await accounts.tokens.register('org1', 'omq_secret-token-value-1234', 'ci');
       expect(again.id).to.equal(t.id);
       const raw = await getDb().collection('api_tokens').find({});
       expect(JSON.stringify(raw)).not.to.include('secret-token-value');
-      expect((await store.tokens.authenticate('omq_secret-token-value-1234'))?.orgId).to.equal('org1');
-      expect(await store.tokens.authenticate('omq_secret-token-value-1235')).to.equal(null);
-      expect(await store.tokens.revoke(t.id)).to.equal(true);
-      expect(await store.tokens.revoke(t.id)).to.equal(false);
-      expect(await store.tokens.authenticate('omq_secret-token-value-1234')).to.equal(null);
+      expect((await accounts.tokens.authenticate('omq_secret-token-value-1234'))?.orgId).to.equal('org1');
+      expect(await accounts.tokens.authenticate('omq_secret-token-value-1235')).to.equal(null);
+      expect(await accounts.tokens.revoke(t.id)).to.equal(true);
+      expect(await accounts.tokens.revoke(t.id)).to.equal(false);
+      expect(await accounts.tokens.authenticate('omq_secret-token-value-1234')).to.equal(null);
     });
   });
 
@@ -187,9 +190,9 @@ forEachDatabase('repositories', (getDb) => {
 
   describe('organisations', () => {
     it('ensures an organisation once, even when asked concurrently', async () => {
-      const orgs = await Promise.all(Array.from({ length: 10 }, () => store.orgs.ensure('acme')));
+      const orgs = await Promise.all(Array.from({ length: 10 }, () => accounts.orgs.ensure('acme')));
       expect(new Set(orgs.map((o) => o.id)).size).to.equal(1);
-      expect((await store.orgs.findBySlug('acme'))?.id).to.equal(orgs[0]?.id);
+      expect((await accounts.orgs.findBySlug('acme'))?.id).to.equal(orgs[0]?.id);
     });
   });
 

@@ -166,7 +166,7 @@ describe('merge engine, batching and bisection (end to end)', function () {
     expect((await h.get(1)).state).to.equal('pending');
 
     await entryDocuments(h.svc.ctx.db).updateMany({ queueId: h.queueId }, { $set: { stateChangedAt: new Date(Date.now() - 61_000) } });
-    await h.svc.ctx.jobs.requestPlan(h.queueId, 'test: the batch max wait is over');
+    await h.svc.ctx.mergeQueue.scheduler.requestPlan(h.queueId, 'test: the batch max wait is over');
     const run = await h.currentRun(1);
     expect(await h.currentRun(2)).to.equal(run);
     expect((await h.details(run)).testBranch).to.equal(`trunk-merge/pr-1-2/${run}`);

@@ -163,9 +163,9 @@ describe('merge engine rules (end to end)', function () {
     answer = true;
     await untilState(1, ['tests_passed']);
     // What the applier does first when it merges; the process "dies" before the entry is updated.
-    const queue = (await svc.ctx.store.queues.find(svc.orgId, repo, 'main'))!;
+    const queue = (await svc.ctx.mergeQueue.store.queues.find(svc.orgId, repo, 'main'))!;
     const provider = (await svc.ctx.providers.providerFor(repo))!;
-    const entry = (await svc.ctx.store.entries.findActiveByPr(queue.id, 1))!;
+    const entry = (await svc.ctx.mergeQueue.store.entries.findActiveByPr(queue.id, 1))!;
     const head = (await provider.branchHead(repo, 'main'))!;
     const merged = await provider.mergePullRequests(repo, {
       targetBranch: 'main', expectedHeadSha: head, method: queue.mergeMethod,

@@ -64,7 +64,7 @@ export class Harness {
     const svc = await startTestService({ startWorkers: true });
     const fx = await createRepo(svc.gitRoot, { repo, files: BASE_FILES });
     expect((await svc.post('/createQueue', ref)).status).to.equal(200);
-    const queue = await svc.ctx.store.queues.find(svc.orgId, repo, 'main');
+    const queue = await svc.ctx.mergeQueue.store.queues.find(svc.orgId, repo, 'main');
     return new Harness(svc, fx, queue!.id);
   }
 

@@ -4,9 +4,9 @@ import type { MergeMethod } from '../../shared/merge-queue/domain/model.js';
 import { branchSha, listCommits, pushToPullRequest, treeOf } from '../../scripts/lib/git-fixtures.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 import { GitHubHarness, repo } from './github-support.js';
-import { READ_BACK_AFTER_MS } from '../../shared/providers/github/ci-results.js';
+import { READ_BACK_AFTER_MS } from '../../shared/github/services/ci-results.js';
 import { payloadFor } from '../doubles/github/webhook-payloads.js';
-import { QUEUE_STATUS_CONTEXT } from '../../shared/providers/github/pull-request-feedback.js';
+import { QUEUE_STATUS_CONTEXT } from '../../shared/github/services/pull-request-feedback.js';
 
 describe('merge queue on GitHub (end to end, through webhooks)', function () {
   this.timeout(90_000);

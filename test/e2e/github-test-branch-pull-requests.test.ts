@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { waitFor } from '../../scripts/lib/wait.js';
 import { pushToBranch } from '../../scripts/lib/git-fixtures.js';
-import { createGitHubStore } from '../../shared/providers/github/store/github-store.js';
+import { createGitHubStore } from '../../shared/github/store/github-store.js';
 import { GitHubHarness, QUEUE_TOKEN, ref, repo } from './github-support.js';
 import type { CreatedPullRecord } from '../doubles/github/github-double.js';
 
@@ -86,7 +86,7 @@ describe('draft pull requests for test branches on GitHub (end to end)', functio
 
   it('a crash between GitHub creating the pull request and recording it: the pull request is closed once its run has ended', async () => {
     await h.configure({});
-    const queue = await h.svc.ctx.store.queues.find(h.svc.orgId, repo, 'main');
+    const queue = await h.svc.ctx.mergeQueue.store.queues.find(h.svc.orgId, repo, 'main');
     // What a pass that died leaves: its row still `opening`, and the pull request GitHub made.
     const branch = 'trunk-merge/pr-1/run-of-a-crashed-process';
     await pushToBranch(h.fx, branch, [{ message: 'tested', files: { 'f1.txt': '1\n' } }]);

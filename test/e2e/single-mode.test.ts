@@ -140,7 +140,7 @@ describe('merge engine, single mode (end to end)', function () {
     // Bring the deadline forward instead of waiting five minutes; the real timeout job acts on it.
     const deadline = new Date(Date.now() + 300);
     await testRunDocuments(svc.ctx.db).updateOne({ _id: runId! }, { $set: { deadlineAt: deadline } });
-    await svc.ctx.jobs.scheduleTimeout((await svc.ctx.store.queues.find(svc.orgId, repo, 'main'))!.id, runId!, deadline);
+    await svc.ctx.mergeQueue.scheduler.scheduleTimeout((await svc.ctx.mergeQueue.store.queues.find(svc.orgId, repo, 'main'))!.id, runId!, deadline);
 
     const failed = await untilState(1, ['failed']);
     expect(failed.timeline[0]?.reason).to.equal('test_run_timeout');
@@ -185,7 +185,7 @@ describe('merge engine, single mode (end to end)', function () {
     answer = true;
     await untilState(1, ['tests_passed']);
     // A full planning pass while paused merges nothing and admits nothing.
-    const summary = await planExclusively(svc, (await svc.ctx.store.queues.find(svc.orgId, repo, 'main'))!.id);
+    const summary = await planExclusively(svc, (await svc.ctx.mergeQueue.store.queues.find(svc.orgId, repo, 'main'))!.id);
     expect(summary.applied).to.equal(0);
     expect((await get(1)).state).to.equal('tests_passed');
     expect((await get(2)).state).to.equal('not_ready');
@@ -206,7 +206,7 @@ describe('merge engine, single mode (end to end)', function () {
     const first = await untilState(1, ['testing']);
     const firstRun = first.timeline.find((t) => t.state === 'testing')?.testRunId;
     await pushToBranch(fx, 'main', [{ message: 'Hotfix', files: { 'hotfix.txt': 'fixed\n' } }]);
-    await svc.ctx.services.sync.syncAll();
+    await svc.ctx.mergeQueue.services.sync.syncAll();
     const restarted = await waitFor('a restart on the new head', async () => {
       const s = await get(1);
       const runs = s.timeline.filter((t) => t.state === 'testing').map((t) => t.testRunId);

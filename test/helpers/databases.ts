@@ -1,7 +1,7 @@
 // Registers one mocha suite per database: the embedded database (in memory) always, and MongoDB
 // as well when MONGO_URL is set. Each gets a database of its own, emptied before every test and
 // dropped at the end, so the same contract runs unchanged against both.
-import type { Database } from '../../shared/database/collection.js';
+import type { Database } from '../../shared/platform/database/collection.js';
 import { openThrowawayDatabase, type ThrowawayDatabase } from '../../scripts/lib/throwaway-database.js';
 
 export type DatabaseKind = Database['kind'];

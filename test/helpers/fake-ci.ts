@@ -3,7 +3,7 @@
 // tested tree), and reports the result with POST /v1/setCommitStatus — and, when asked to, uploads
 // the JUnit report of the head before or after the status, as CI jobs do. It knows nothing about
 // the queue's internals.
-import type { RepoRef } from '../../shared/repo-ref.js';
+import type { RepoRef } from '../../shared/platform/repo-ref.js';
 import { gitText } from '../../shared/providers/local/git-runner.js';
 import { readTree, type FixtureRepo } from '../../scripts/lib/git-fixtures.js';
 

@@ -37,7 +37,7 @@ export async function planExclusively(svc: TestService, queueId: string): Promis
   await plans.pause();
   try {
     await waitFor('no planning pass running', async () => (await plans.getActiveCount()) === 0);
-    return await svc.ctx.services.engine.planQueue(queueId);
+    return await svc.ctx.mergeQueue.services.engine.planQueue(queueId);
   } finally {
     await plans.resume();
   }

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { createRepo, DEFAULT_REPO } from '../../scripts/lib/git-fixtures.js';
-import { generateToken } from '../../shared/accounts/token-repository.js';
+import { generateToken } from '../../shared/platform/accounts/token-repository.js';
 
 interface ErrorBody {
   error: { code: string; message: string };
@@ -75,7 +75,7 @@ describe('failed authentication', function () {
     const unknown = await from('127.0.0.50', guess);
     expect(unknown.status).to.equal(401);
     const reader = generateToken();
-    await svc.ctx.store.tokens.register(svc.orgId, reader, 'reader', { role: 'read' });
+    await svc.ctx.accounts.store.tokens.register(svc.orgId, reader, 'reader', { role: 'read' });
     const refused = await svc.post<ErrorBody>('/createToken', { name: 'x', role: 'admin' }, { token: reader });
     expect(refused.status).to.equal(403);
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { waitFor } from '../../scripts/lib/wait.js';
-import { generateToken } from '../../shared/accounts/token-repository.js';
+import { generateToken } from '../../shared/platform/accounts/token-repository.js';
 import { makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
 import { junit, REPO, sha, uploadOk } from './flaky-support.js';
 import { LOOPBACK_RECEIVERS_ALLOWED, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';

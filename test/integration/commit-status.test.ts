@@ -24,7 +24,7 @@ describe('setCommitStatus', function () {
     const other = await svc.addOrg(`status-${Date.now()}`);
     const body = { repo: q.ref.repo, sha: run.sha, context: CI, state: 'success' };
     expectError(await svc.post('/setCommitStatus', body, { token: other.token }), 404, 'repository_not_found');
-    expect((await svc.ctx.store.testRuns.findById(run.id))?.status).to.equal('in_progress');
+    expect((await svc.ctx.mergeQueue.store.testRuns.findById(run.id))?.status).to.equal('in_progress');
     expect((await q.entry(1)).state).to.equal('testing');
     // The queue's own organisation concludes it.
     expect((await svc.post('/setCommitStatus', body)).status).to.equal(200);

@@ -59,14 +59,14 @@ describe('getQueueCostReport', function () {
     await q.update({ concurrency: 1 });
     await q.pr(3);
     await q.submitOk(3, { priority: 'urgent' });
-    await waitFor('#2 preempted', async () => ((await svc.ctx.store.testRuns.findById(third.id))?.status === 'cancelled' ? true : undefined));
+    await waitFor('#2 preempted', async () => ((await svc.ctx.mergeQueue.store.testRuns.findById(third.id))?.status === 'cancelled' ? true : undefined));
     await q.ci(3, 'success');
     await q.waitState(3, 'merged');
     await q.ci(2, 'success');
     await q.waitState(2, 'merged');
 
     const r = await report(q);
-    const runs = await svc.ctx.store.testRuns.listCreatedSince(q.queueId, new Date(0), 1000);
+    const runs = await svc.ctx.mergeQueue.store.testRuns.listCreatedSince(q.queueId, new Date(0), 1000);
     expect(r.testRunsStarted).to.equal(runs.length);
     expect(r.mergedPullRequests).to.equal(2);
     expect(r.testRunsPerMergedPr).to.equal(Math.round((runs.length / 2) * 100) / 100);

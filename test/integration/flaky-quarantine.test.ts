@@ -123,7 +123,7 @@ describe('flaky tests: quarantine', function () {
     expect(listed.quarantined_by).to.match(/^alice \(token:/);
 
     // Nothing changes before the end; after it the job clears the override, recorded as openmq's.
-    const quarantine = svc.ctx.services.flaky.quarantine;
+    const quarantine = svc.ctx.flakyTests.services.quarantine;
     expect(await quarantine.applyTimeRules(new Date())).to.deep.equal({ expired: 0, released: 0, requarantined: 0 });
     expect(await quarantine.applyTimeRules(new Date(Date.now() + 2 * 3_600_000))).to.deep.equal({ expired: 1, released: 0, requarantined: 0 });
     const after = await svc.post<OverrideBody>('/flaky-tests/get-quarantine-override', { repo: REPO, org_url_slug: ORG, test_id: ids.flaky_one });
@@ -136,7 +136,7 @@ describe('flaky tests: quarantine', function () {
   it('an automatic quarantine is released after release_after_clean_days without a failure, and quarantined again by a new failure', async () => {
     const settings = await updateSettings(svc, { quarantine: { enabled: true, auto_quarantine: true, release_after_clean_days: 3 }, reason: 'on' });
     expect(settings.quarantine).to.deep.equal({ enabled: true, auto_quarantine: true, release_after_clean_days: 3 });
-    const quarantine = svc.ctx.services.flaky.quarantine;
+    const quarantine = svc.ctx.flakyTests.services.quarantine;
     expect((await quarantinedList()).map((q) => q.name).sort()).to.deep.equal(['broken_one', 'flaky_one']);
     // Two clean days are not enough; four are.
     expect(await quarantine.applyTimeRules(new Date(Date.now() + 2 * 86_400_000))).to.deep.include({ released: 0 });

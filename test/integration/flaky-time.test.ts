@@ -1,16 +1,16 @@
 // Time in the flaky-tests pipeline, driven by a fake clock through the services (no HTTP): statuses
 // decay when their evidence ages out, exactly when it does; upload URLs expire; retention dates.
 import { expect } from 'chai';
-import { openDatabase } from '../../shared/database/open-database.js';
-import { createStore } from '../../shared/merge-queue/store/store.js';
-import type { Database } from '../../shared/database/collection.js';
-import { ensureIndexes } from '../../shared/database/ensure-indexes.js';
+import { openDatabase } from '../../shared/platform/database/open-database.js';
+import { createAccountsStore } from '../../shared/platform/accounts/accounts-module.js';
+import type { Database } from '../../shared/platform/database/collection.js';
+import { ensureIndexes } from '../../shared/platform/database/ensure-indexes.js';
 import { createFlakyStore, type FlakyStore } from '../../shared/flaky-tests/store/flaky-store.js';
 import type { FlakyServices } from '../../shared/flaky-tests/services/flaky-services.js';
 import { createInlineFlakyServices, ingestReport } from '../../scripts/lib/inline-flaky-services.js';
 import { DEFAULT_FLAKY_SETTINGS } from '../../shared/flaky-tests/services/flaky-settings.js';
-import type { OperatorActor } from '../../shared/accounts/actor.js';
-import { createLogger } from '../../shared/logging.js';
+import type { OperatorActor } from '../../shared/platform/accounts/actor.js';
+import { createLogger } from '../../shared/platform/logging.js';
 import type { UploadMeta } from '../../shared/flaky-tests/services/upload-meta.js';
 import { junit, REPO, ORG, sha } from './flaky-support.js';
 
@@ -27,7 +27,7 @@ describe('flaky tests: time', function () {
 
   beforeEach(async () => {
     db = await openDatabase({});
-    const core = createStore(db);
+    const core = createAccountsStore(db);
     store = createFlakyStore(db);
     await ensureIndexes(core, store);
     orgId = (await core.orgs.ensure(ORG)).id;

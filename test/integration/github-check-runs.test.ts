@@ -2,11 +2,11 @@
 // check run with its latest state (deliveries arrive in any order), and shown with the wire
 // contract's upper-case values.
 import { expect } from 'chai';
-import { openDatabase } from '../../shared/database/open-database.js';
-import type { Database } from '../../shared/database/collection.js';
-import { ensureIndexes } from '../../shared/database/ensure-indexes.js';
-import { createGitHubStore } from '../../shared/providers/github/store/github-store.js';
-import type { CheckRunRepository } from '../../shared/providers/github/store/check-run-repository.js';
+import { openDatabase } from '../../shared/platform/database/open-database.js';
+import type { Database } from '../../shared/platform/database/collection.js';
+import { ensureIndexes } from '../../shared/platform/database/ensure-indexes.js';
+import { createGitHubStore } from '../../shared/github/store/github-store.js';
+import type { CheckRunRepository } from '../../shared/github/store/check-run-repository.js';
 import { serializeCheckRun } from '../../api/merge-queue/serializers/testing-details.js';
 
 const REPO = 'github.com/acme/widgets';

@@ -7,9 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import type { GitHubConfig } from '../../shared/config.js';
-import { GitHubProvider } from '../../shared/providers/github/github-provider.js';
-import { createLogger } from '../../shared/logging.js';
+import type { GitHubConfig } from '../../shared/composition/config.js';
+import type { GitHubProvider } from '../../shared/providers/github/github-provider.js';
+import { createGitHubAdapter } from '../../shared/providers/github/github-adapter.js';
+import { createLogger } from '../../shared/platform/logging.js';
 import { createPullRequest, createRepo, listCommits, makeGitRoot, removeGitRoot, treeOf, type FixtureRepo } from '../../scripts/lib/git-fixtures.js';
 import { startGitHubDouble, type GitHubDouble } from '../doubles/github/github-double.js';
 
@@ -24,11 +25,11 @@ describe('GitHub provider against the GitHub double', function () {
   let seq = 0;
 
   function providerWith(auth: GitHubConfig['auth']): GitHubProvider {
-    return new GitHubProvider({
+    return createGitHubAdapter({
       config: { auth, webhookSecret: null, apiUrl: double.apiUrl, host: double.host, gitUrl: double.gitUrl, webhookPollSeconds: 300, webhookQuietSeconds: 900 },
       dataDir,
       logger: createLogger('silent'),
-    });
+    }).provider;
   }
 
   before(async () => {

@@ -47,7 +47,7 @@ describe('GitHub repositories: fork policy and owner', function () {
     expect(refused.status).to.equal(403);
     expect(refused.body.error.code).to.equal('fork_pull_request_not_allowed');
     expect(refused.body.error.message).to.contain('secrets').and.to.contain('allowForkPullRequests');
-    expect(await svc.ctx.store.entries.findLatestByPr((await svc.ctx.store.queues.find(svc.orgId, repo, 'main'))!.id, 2)).to.equal(null);
+    expect(await svc.ctx.mergeQueue.store.entries.findLatestByPr((await svc.ctx.mergeQueue.store.queues.find(svc.orgId, repo, 'main'))!.id, 2)).to.equal(null);
 
     const reader = await svc.post<{ token: string }>('/createToken', { name: 'reader', role: 'read' });
     expect((await svc.post('/getGitHubRepository', { repo }, { token: reader.body.token })).body).to.deep.include({ organization: 'default', allowForkPullRequests: false });

@@ -14,14 +14,14 @@ import { startTestService, type TestService } from '../../scripts/lib/test-servi
 import { createRepo, makeGitRoot, removeGitRoot } from '../../scripts/lib/git-fixtures.js';
 import { startGitHubDouble, type GitHubDouble } from '../doubles/github/github-double.js';
 import { payloadFor } from '../doubles/github/webhook-payloads.js';
-import { GitHubWebhooks, MAX_BODY_BYTES, MAX_READING, MEMORY_BYTES } from '../../shared/providers/github/github-webhooks.js';
-import { SpooledBody } from '../../shared/runtime/spooled-body.js';
-import { actKeyOf } from '../../shared/providers/github/delivery-act-key.js';
-import { createLogger } from '../../shared/logging.js';
-import { RETENTION_DAYS, WebhookDeliveryRepository } from '../../shared/providers/github/store/webhook-delivery-repository.js';
-import { openEmbeddedDatabase } from '../../shared/database/embedded/embedded-database.js';
+import { GitHubWebhooks, MAX_BODY_BYTES, MAX_READING, MEMORY_BYTES } from '../../shared/github/services/github-webhooks.js';
+import { SpooledBody } from '../../shared/platform/runtime/spooled-body.js';
+import { actKeyOf } from '../../shared/github/domain/delivery-act-key.js';
+import { createLogger } from '../../shared/platform/logging.js';
+import { RETENTION_DAYS, GitHubDeliveryRepository } from '../../shared/github/store/github-delivery-repository.js';
+import { openEmbeddedDatabase } from '../../shared/platform/database/embedded/embedded-database.js';
 import { waitFor } from '../../scripts/lib/wait.js';
-import type { GitHubWebhookEvents } from '../../shared/providers/github/webhook-events.js';
+import type { GitHubWebhookEvents } from '../../shared/github/services/webhook-events.js';
 
 const SECRET = 'webhook-secret-of-the-intake-tests';
 const repo = { owner: 'acme', name: 'widgets', installationId: 1 };
@@ -101,9 +101,9 @@ describe('GitHub webhook intake', function () {
   it('keeps only http(s) links of the CI results GitHub relays (a status target_url, a check run details_url)', async () => {
     const ghRepo = { host: 'github.com', owner: 'acme', name: 'widgets' };
     expect((await svc.post('/createQueue', { repo: ghRepo, targetBranch: 'main' })).status).to.equal(200);
-    const queue = (await svc.ctx.store.queues.find(svc.orgId, ghRepo, 'main'))!;
+    const queue = (await svc.ctx.mergeQueue.store.queues.find(svc.orgId, ghRepo, 'main'))!;
     const sha = 'd'.repeat(40);
-    await svc.ctx.store.testRuns.insert({
+    await svc.ctx.mergeQueue.store.testRuns.insert({
       id: 'links-run', orgId: svc.orgId, queueId: queue.id, kind: 'main', entryIds: ['e1'], baseEntryIds: [], targetSha: 't'.repeat(40),
       branch: 'trunk-merge/pr-1/links-run', sha, tree: null, status: 'in_progress', requiredStatuses: ['ci/never'], requiredStatusesSource: 'merge_instance',
       deadlineAt: null, createdAt: new Date(), concludedAt: null, conclusionReason: null, branchDeleted: false, bisectionOf: null, version: 1,
@@ -114,9 +114,9 @@ describe('GitHub webhook intake', function () {
       { context: 'ci/check', state: 'pending', targetUrl: 'data:text/html,<script>1</script>', checkRun: { checkRunId: 5, suiteId: 50, url: 'javascript:alert(1)', status: 'in_progress', conclusion: null } },
       { context: 'ci/good', state: 'pending', targetUrl: 'https://ci.example/runs/9' },
     ]);
-    const statuses = await svc.ctx.store.commitStatuses.forCommit(svc.orgId, 'github.com/acme/widgets', sha);
+    const statuses = await svc.ctx.mergeQueue.store.commitStatuses.forCommit(svc.orgId, 'github.com/acme/widgets', sha);
     expect(Object.fromEntries(statuses.map((st) => [st.context, st.targetUrl]))).to.deep.equal({ 'ci/status': null, 'ci/check': null, 'ci/good': 'https://ci.example/runs/9' });
-    const checkRuns = await svc.ctx.github!.ciResults.checkSuites(ghRepo, sha);
+    const checkRuns = await svc.ctx.github!.hooks.checkSuites!(ghRepo, sha);
     expect(checkRuns.flatMap((suite) => suite.checkRuns.map((r) => r.url))).to.deep.equal(['']);
   });
 
@@ -143,7 +143,7 @@ describe('GitHub webhook deliveries: kept for a limited time', () => {
   it('forgets a delivery, and so its act key, RETENTION_DAYS after it arrived (the TTL sweep)', async () => {
     const db = await openEmbeddedDatabase({});
     try {
-      const repository = new WebhookDeliveryRepository(db);
+      const repository = new GitHubDeliveryRepository(db);
       await repository.ensureIndexes();
       const now = Date.now();
       expect(await repository.record('old', 'push', '{}', 'push:1:refs/heads/main:a:b', new Date(now - (RETENTION_DAYS + 1) * 86_400_000))).to.equal(true);
@@ -184,7 +184,7 @@ describe('GitHub webhook intake: bounded reading', () => {
           recorded.push(id);
           return true;
         },
-      } as unknown as WebhookDeliveryRepository,
+      } as unknown as GitHubDeliveryRepository,
       events: {} as GitHubWebhookEvents,
       enqueue: async () => undefined,
       logger: createLogger('silent'),

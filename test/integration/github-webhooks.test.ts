@@ -4,12 +4,12 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { sign } from '@octokit/webhooks-methods';
-import { ConfigError, loadConfig } from '../../shared/config.js';
+import { ConfigError, loadConfig } from '../../shared/composition/config.js';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { createRepo, makeGitRoot, pushToBranch, removeGitRoot } from '../../scripts/lib/git-fixtures.js';
 import { startGitHubDouble, type GitHubDouble } from '../doubles/github/github-double.js';
 import { examplePayload, payloadFor } from '../doubles/github/webhook-payloads.js';
-import { checkRunState } from '../../shared/providers/github/ci-results.js';
+import { checkRunState } from '../../shared/providers/github/commit-checks.js';
 
 const SECRET = 'webhook-secret-of-the-tests';
 
@@ -92,7 +92,7 @@ describe('GitHub webhooks', function () {
       expect(doc?.processedAt, event).to.be.instanceOf(Date);
       expect(doc?.payload, event).to.equal(null);
     }
-    expect(await svc.ctx.store.commitStatuses.forCommit(svc.orgId, 'github.com/acme/widgets', 'a'.repeat(40))).to.deep.equal([]);
+    expect(await svc.ctx.mergeQueue.store.commitStatuses.forCommit(svc.orgId, 'github.com/acme/widgets', 'a'.repeat(40))).to.deep.equal([]);
   });
 
   it('a GitHub repository belongs to the organisation that created its first queue; local repositories do not', async () => {

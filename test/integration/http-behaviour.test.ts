@@ -31,8 +31,8 @@ describe('HTTP behaviour', function () {
 
     const other = await svc.addOrg('revoked-org');
     expect((await svc.post('/getQueue', ref, { token: other.token })).status).to.equal(404);
-    const [token] = await svc.ctx.store.tokens.list(other.orgId);
-    expect(await svc.ctx.store.tokens.revoke(token!.id)).to.equal(true);
+    const [token] = await svc.ctx.accounts.store.tokens.list(other.orgId);
+    expect(await svc.ctx.accounts.store.tokens.revoke(token!.id)).to.equal(true);
     expect((await svc.post('/getQueue', ref, { token: other.token })).status).to.equal(401);
   });
 

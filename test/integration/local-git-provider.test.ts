@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { MergeMethod } from '../../shared/merge-queue/domain/model.js';
-import type { RepoRef } from '../../shared/repo-ref.js';
+import type { RepoRef } from '../../shared/platform/repo-ref.js';
 import { LocalGitProvider, BranchExistsError, RepositoryNotFoundError } from '../../shared/providers/local/local-git-provider.js';
 import { InvalidRepositoryNameError, conventionalRepositoryPath } from '../../shared/providers/local/repo-path.js';
 import { InvalidGitNameError } from '../../shared/providers/local/git-names.js';
@@ -14,7 +14,7 @@ import { BlobTooLargeError, GitRepository } from '../../shared/providers/local/g
 import { KeyedSerializer } from '../../shared/providers/keyed-serializer.js';
 import { createProviderRegistry } from '../../shared/providers/registry.js';
 import { GitCommandError, gitText, runGit } from '../../shared/providers/local/git-runner.js';
-import { parseTrunkRequiredStatuses, readTrunkRequiredStatuses } from '../../shared/providers/trunk-config.js';
+import { parseTrunkRequiredStatuses, readTrunkRequiredStatuses } from '../../shared/merge-queue/domain/trunk-config.js';
 import {
   branchSha,
   commit,

@@ -7,11 +7,11 @@ import { Queue, Worker } from 'bullmq';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 import { gaugeValue, histogramValue, parseExposition, promtoolAvailable, promtoolCheck, PROMTOOL_MISSING, sampleValue, type Exposition } from '../helpers/prometheus-text.js';
-import { startConfiguredOperatorServer, startOperatorServer, type OperatorServer } from '../../shared/metrics/operator-server.js';
-import { JOB_NAMES } from '../../shared/jobs/job-catalogue.js';
-import { JOB_STATES, observeWorker } from '../../shared/metrics/job-metrics.js';
-import { OperatorMetrics } from '../../shared/metrics/operator-metrics.js';
-import { createRedis } from '../../shared/jobs/connection.js';
+import { startOperatorServer, type OperatorServer } from '../../shared/platform/metrics/operator-server.js';
+import { startConfiguredOperatorServer } from '../../shared/composition/operator-endpoint.js';
+import { JOB_STATES, observeWorker } from '../../shared/platform/metrics/job-metrics.js';
+import { OperatorMetrics } from '../../shared/platform/metrics/operator-metrics.js';
+import { createRedis } from '../../shared/platform/jobs/connection.js';
 
 const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 const ref = { repo: { host: 'github.com', owner: 'acme', name: 'app' }, targetBranch: 'main' };
@@ -24,7 +24,7 @@ describe('operator metrics endpoint', function () {
   beforeEach(async () => {
     svc = await startTestService({ startWorkers: true });
     // OPERATOR_PORT is 0 in tests: the listener takes a free port and tells which.
-    op = await startOperatorServer(svc.ctx);
+    op = await startOperatorServer({ ...svc.ctx, port: 0, host: svc.ctx.config.operatorHost });
   });
   afterEach(async () => {
     await svc.close();
@@ -45,7 +45,7 @@ describe('operator metrics endpoint', function () {
     expect((await svc.raw('GET', '/no/such/path?x=1')).status).to.equal(404);
     expect((await svc.raw('GET', '/v1/getMergeQueueMetrics', { headers: { 'x-api-token': svc.token } })).status).to.equal(200);
     // A planning pass for a queue that does not exist completes without doing anything.
-    await svc.ctx.jobs.requestPlan(randomUUID(), 'metrics test');
+    await svc.ctx.mergeQueue.scheduler.requestPlan(randomUUID(), 'metrics test');
 
     // Job counts are read from Redis before the rest is rendered: wait until both show the job.
     const { exposition: e } = await waitFor('a completed plan job in the metrics', async () => {
@@ -77,7 +77,7 @@ describe('operator metrics endpoint', function () {
 
     // Jobs: counts of every queue in every state, read from Redis; durations of processed jobs.
     expect(gaugeValue(e, 'openmq_bullmq_up', {})).to.equal(1);
-    for (const queue of JOB_NAMES) {
+    for (const queue of Object.keys(svc.ctx.jobs.catalogue)) {
       for (const state of JOB_STATES) {
         expect(gaugeValue(e, 'openmq_bullmq_jobs', { queue, state }), `${queue} ${state}`).to.be.a('number');
       }
@@ -93,7 +93,7 @@ describe('operator metrics endpoint', function () {
       this.skip();
     }
     await svc.post('/getQueue', ref);
-    await svc.ctx.jobs.requestPlan(randomUUID(), 'metrics test');
+    await svc.ctx.mergeQueue.scheduler.requestPlan(randomUUID(), 'metrics test');
     const { text } = await waitFor('a processed job', async () => {
       const s = await scrape();
       return (gaugeValue(s.exposition, 'openmq_jobs_completed_total', { queue: 'plan' }) ?? 0) >= 1 ? s : undefined;

@@ -7,7 +7,7 @@ import { startTestService, type TestService } from '../../scripts/lib/test-servi
 import { makeEntry } from '../../scripts/lib/entries.js';
 import { gaugeValue, histogramValue, parseExposition, promtoolAvailable, promtoolCheck, PROMTOOL_MISSING, type Exposition } from '../helpers/prometheus-text.js';
 import type { Entry, EntryState, HistoryEntry, Queue, Reason } from '../../shared/merge-queue/domain/model.js';
-import type { RepoRef } from '../../shared/repo-ref.js';
+import type { RepoRef } from '../../shared/platform/repo-ref.js';
 
 const APP: RepoRef = { host: 'github.com', owner: 'acme', name: 'app' };
 const LIB: RepoRef = { host: 'github.com', owner: 'acme', name: 'lib' };
@@ -32,7 +32,7 @@ describe('GET /v1/getMergeQueueMetrics', function () {
   });
 
   const createQueue = (repo: RepoRef, branch: string, orgId = svc.orgId): Promise<Queue> =>
-    svc.ctx.store.queues.create(orgId, repo, branch, { mode: 'single', concurrency: 2, targetSha: 'f'.repeat(40) });
+    svc.ctx.mergeQueue.store.queues.create(orgId, repo, branch, { mode: 'single', concurrency: 2, targetSha: 'f'.repeat(40) });
 
   /** Inserts an entry whose history is `steps` (minutes before the test's start); its state is the last step's. */
   async function insertEntry(queue: Queue, steps: Step[], over: Partial<Entry> = {}): Promise<void> {
@@ -45,7 +45,7 @@ describe('GET /v1/getMergeQueueMetrics', function () {
     });
     const last = hist[hist.length - 1]!;
     prNumber += 1;
-    await svc.ctx.store.entries.insert(
+    await svc.ctx.mergeQueue.store.entries.insert(
       makeEntry({
         queueId: queue.id,
         orgId: queue.orgId,

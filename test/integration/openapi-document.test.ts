@@ -207,7 +207,7 @@ describe('OpenAPI description of this service', function () {
     calls.set('POST /v1/rotateWebhookSecret', () => svc.post('/rotateWebhookSecret', { id: endpointId }));
     calls.set('POST /v1/listWebhookDeliveries', () => svc.post('/listWebhookDeliveries', { endpointId }));
     calls.set('POST /v1/redeliverWebhook', async () => {
-      const [delivery] = await svc.ctx.eventStore.deliveries.createAll([
+      const [delivery] = await svc.ctx.events.store.deliveries.createAll([
         { orgId: svc.orgId, endpointId, eventId: 'described-event', type: 'pull_request.merged', orderKey: 'pr:q:1', order: { at: new Date(), version: 1 } },
       ]);
       return svc.post('/redeliverWebhook', { deliveryId: delivery!.id });

@@ -54,7 +54,7 @@ describe('pull requests: cancel and restart', function () {
 
       expectOk(await q.cancel(1), '/cancelPullRequest');
       expect((await q.entry(1)).history.at(-1)).to.deep.include({ from: 'testing', to: 'cancelled', reason: 'user_requested' });
-      await waitFor('#1 run cancelled', async () => (await svc.ctx.store.testRuns.findById(run.id))?.status === 'cancelled');
+      await waitFor('#1 run cancelled', async () => (await svc.ctx.mergeQueue.store.testRuns.findById(run.id))?.status === 'cancelled');
       await q.waitState(3, 'testing');
       for (const n of [1, 2, 3]) expectConsistentHistory(await q.entry(n));
     });
@@ -70,7 +70,7 @@ describe('pull requests: cancel and restart', function () {
       const rerun = await waitFor('#2 re-tested without #1', async () => {
         const e = await q.entry(2);
         if (e.state !== 'testing' || !e.currentRunId || e.currentRunId === second.id) return undefined;
-        return svc.ctx.store.testRuns.findById(e.currentRunId);
+        return svc.ctx.mergeQueue.store.testRuns.findById(e.currentRunId);
       });
       expect(rerun?.baseEntryIds).to.deep.equal([]);
       const restarted = (await q.entry(2)).history.find((h) => h.from === 'testing' && h.to === 'pending');
@@ -159,7 +159,7 @@ describe('pull requests: cancel and restart', function () {
       expect(rerun.restartCount).to.equal(1);
       const restart = rerun.history.find((h) => h.reason === 'tests_restarted_by_api_request');
       expect(restart).to.deep.include({ from: 'testing', to: 'pending' });
-      expect((await svc.ctx.store.testRuns.findById(first.id))?.status).to.equal('cancelled');
+      expect((await svc.ctx.mergeQueue.store.testRuns.findById(first.id))?.status).to.equal('cancelled');
       expect((await q.queue()).enqueuedPullRequests.map((p) => [p.prNumber, p.state])).to.deep.equal([
         [1, 'testing'],
         [2, 'pending'],
@@ -181,7 +181,7 @@ describe('pull requests: cancel and restart', function () {
       await q.update({ state: 'paused' });
       await planIdle(svc);
       expectOk(await q.restart(1), '/restartTestsOnPullRequest');
-      await waitFor('#1 run cancelled', async () => (await svc.ctx.store.testRuns.findById(first.id))?.status === 'cancelled');
+      await waitFor('#1 run cancelled', async () => (await svc.ctx.mergeQueue.store.testRuns.findById(first.id))?.status === 'cancelled');
       await planExclusively(svc, q.queueId);
       const s = await q.get(1);
       expect(s.state).to.equal('pending');
@@ -211,7 +211,7 @@ describe('pull requests: cancel and restart', function () {
       });
       expect(rerun.history.find((h) => h.reason === 'tests_restarted_by_api_request')).to.deep.include({ from: 'tests_passed', to: 'pending' });
       expect(rerun.restartCount).to.equal(1);
-      const run = await svc.ctx.store.testRuns.findById(rerun.currentRunId!);
+      const run = await svc.ctx.mergeQueue.store.testRuns.findById(rerun.currentRunId!);
       expect(run?.baseEntryIds).to.deep.equal([(await q.entry(1)).id]);
       expect((await q.entry(1)).state, 'the pull request ahead is not disturbed').to.equal('testing');
       expectConsistentHistory(rerun);

@@ -19,7 +19,7 @@ describe('pull requests: setImpactedTargets', function () {
     await svc.close();
   });
 
-  const stored = (q: PrQueue, n: number, sha: string) => svc.ctx.store.impactedTargets.get(q.queueId, n, sha);
+  const stored = (q: PrQueue, n: number, sha: string) => svc.ctx.mergeQueue.store.impactedTargets.get(q.queueId, n, sha);
 
   async function upload(q: PrQueue, pr: Record<string, unknown>, targets: unknown): Promise<void> {
     const res = await q.targets(pr, targets);
@@ -184,7 +184,7 @@ describe('pull requests: setImpactedTargets', function () {
       await q.submitOk(1);
       // Deterministic interleaving: right after the upload reads the entry, another writer
       // changes it (as a resubmission or the provider poller would), so its version is stale.
-      const entries = svc.ctx.store.entries;
+      const entries = svc.ctx.mergeQueue.store.entries;
       const original = entries.findActiveByPr;
       let interfered = 0;
       entries.findActiveByPr = async function (queueId: string, prNumber: number) {

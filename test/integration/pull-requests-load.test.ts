@@ -120,7 +120,7 @@ describe('pull requests: correctness under load', function () {
     checkOrder(held.enqueuedPullRequests, 'held');
     expect(held.enqueuedPullRequests.every((p) => p.state === 'not_ready')).to.equal(true);
     // The store agrees: the exact (priority, seq) order, one entry per pull request.
-    const stored = await svc.ctx.store.entries.listActive(q.queueId);
+    const stored = await svc.ctx.mergeQueue.store.entries.listActive(q.queueId);
     expect(held.enqueuedPullRequests.map((p) => p.id)).to.deep.equal(stored.map((e) => e.id));
 
     const admitStarted = performance.now();
@@ -152,7 +152,7 @@ describe('pull requests: correctness under load', function () {
     const e = await q.entry(1);
     const attempts = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        svc.ctx.store.entries.transition(e.id, { from: ['not_ready'], version: e.version }, { to: 'cancelled', reason: 'user_requested', detail: `writer ${i}` }),
+        svc.ctx.mergeQueue.store.entries.transition(e.id, { from: ['not_ready'], version: e.version }, { to: 'cancelled', reason: 'user_requested', detail: `writer ${i}` }),
       ),
     );
     expect(attempts.filter((a) => a !== null)).to.have.length(1);
@@ -160,8 +160,8 @@ describe('pull requests: correctness under load', function () {
     expect(after.history).to.have.length(2);
     expect(after.version).to.equal(e.version + 1);
     // A stale expectation (state or version) writes nothing.
-    expect(await svc.ctx.store.entries.transition(e.id, { from: ['not_ready'] }, { to: 'pending', reason: 'merge_item_now_ready' })).to.equal(null);
-    expect(await svc.ctx.store.entries.transition(e.id, { from: ['cancelled'], version: e.version }, { to: 'pending', reason: 'merge_item_now_ready' })).to.equal(null);
+    expect(await svc.ctx.mergeQueue.store.entries.transition(e.id, { from: ['not_ready'] }, { to: 'pending', reason: 'merge_item_now_ready' })).to.equal(null);
+    expect(await svc.ctx.mergeQueue.store.entries.transition(e.id, { from: ['cancelled'], version: e.version }, { to: 'pending', reason: 'merge_item_now_ready' })).to.equal(null);
     expect((await q.entry(1)).version).to.equal(after.version);
     expectConsistentHistory(await q.entry(1));
   });
@@ -173,7 +173,7 @@ describe('pull requests: correctness under load', function () {
     const e = await q.entry(1);
     // A planning pass stamps its transitions with the time it started loading its snapshot.
     const earlier = new Date(e.stateChangedAt.getTime() - 5_000);
-    const moved = await svc.ctx.store.entries.transition(e.id, { from: ['not_ready'], version: e.version }, { to: 'pending', reason: 'merge_item_now_ready' }, earlier);
+    const moved = await svc.ctx.mergeQueue.store.entries.transition(e.id, { from: ['not_ready'], version: e.version }, { to: 'pending', reason: 'merge_item_now_ready' }, earlier);
     expect(moved).not.to.equal(null);
     const after = await q.entry(1);
     expect(after.history[1]!.at.getTime()).to.be.at.least(after.history[0]!.at.getTime());

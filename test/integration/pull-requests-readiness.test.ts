@@ -220,7 +220,7 @@ describe('pull requests: readiness, admission and provider changes', function ()
         expect(e.history.at(-1)?.detail).to.match(/head moved/);
         expectConsistentHistory(e);
       }
-      await waitFor('#1 run cancelled', async () => (await svc.ctx.store.testRuns.findById(run.id))?.status === 'cancelled');
+      await waitFor('#1 run cancelled', async () => (await svc.ctx.mergeQueue.store.testRuns.findById(run.id))?.status === 'cancelled');
       expect((await q.queue()).enqueuedPullRequests).to.deep.equal([]);
     });
 

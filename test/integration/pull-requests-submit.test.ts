@@ -310,7 +310,7 @@ describe('pull requests: submitPullRequest', function () {
         { at: new Date(), from: null, to: 'not_ready', reason: 'api_requested' },
         { at: new Date(), from: 'not_ready', to: 'merged', reason: 'manual_merge' },
       ];
-      await svc.ctx.store.entries.insert(merged);
+      await svc.ctx.mergeQueue.store.entries.insert(merged);
       await q.submitOk(50);
       const fresh = await q.get(50);
       expect(fresh.id).not.to.equal(merged.id);

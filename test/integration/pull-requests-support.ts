@@ -8,7 +8,7 @@ import { expectOpenApiResponse } from '../helpers/openapi.js';
 import { createPullRequest, createRepo, type CommitSpec, type FixtureRepo } from '../../scripts/lib/git-fixtures.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 import type { Entry, EntryState, TestRun } from '../../shared/merge-queue/domain/model.js';
-import type { RepoRef } from '../../shared/repo-ref.js';
+import type { RepoRef } from '../../shared/platform/repo-ref.js';
 import { ENTRY_STATES, REASONS, TERMINAL_ENTRY_STATES } from '../../shared/merge-queue/domain/model.js';
 import { gitText } from '../../shared/providers/local/git-runner.js';
 import type { PullMetadata } from '../../shared/providers/local/pull-metadata.js';
@@ -116,7 +116,7 @@ export async function makeQueue(svc: TestService, opts: QueueOptions = {}): Prom
   const create = await svc.post('/createQueue', { ...q.ref, ...(opts.mode ? { mode: opts.mode } : {}), ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) });
   expect(create.status, JSON.stringify(create.body)).to.equal(200);
   await q.update({ requiredStatuses: [CI], ...(opts.settings ?? {}) });
-  const stored = await svc.ctx.store.queues.find(svc.orgId, repo, 'main');
+  const stored = await svc.ctx.mergeQueue.store.queues.find(svc.orgId, repo, 'main');
   if (!stored) throw new Error('queue not stored');
   q.queueId = stored.id;
   return q;
@@ -205,7 +205,7 @@ export class PrQueue {
 
   /** The latest stored entry of pull request N. */
   async entry(n: number): Promise<Entry> {
-    const e = await this.svc.ctx.store.entries.findLatestByPr(this.queueId, n);
+    const e = await this.svc.ctx.mergeQueue.store.entries.findLatestByPr(this.queueId, n);
     if (!e) throw new Error(`#${n} has no entry`);
     return e;
   }
@@ -231,7 +231,7 @@ export class PrQueue {
     return waitFor(`#${n}'s test branch built`, async () => {
       const e = await this.entry(n);
       if (e.state !== 'testing' || !e.currentRunId) return undefined;
-      const run = await this.svc.ctx.store.testRuns.findById(e.currentRunId);
+      const run = await this.svc.ctx.mergeQueue.store.testRuns.findById(e.currentRunId);
       return run?.sha ? run : undefined;
     });
   }
@@ -246,7 +246,7 @@ export class PrQueue {
 
   /** One provider poll of this service, as the periodic sync job does it. */
   sync(): Promise<void> {
-    return this.svc.ctx.services.sync.syncAll();
+    return this.svc.ctx.mergeQueue.services.sync.syncAll();
   }
 }
 

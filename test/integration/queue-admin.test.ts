@@ -213,7 +213,7 @@ describe('queue administration', function () {
       expect(ignored.body.requiredStatuses).to.deep.equal(['ci/test']);
       const cleared = await svc.post<Record<string, unknown>>('/updateQueue', { ...ref, deleteRequiredStatuses: true });
       expect(cleared.body.requiredStatuses).to.deep.equal([]);
-      const queue = await svc.ctx.store.queues.find(svc.orgId, repo, 'main');
+      const queue = await svc.ctx.mergeQueue.store.queues.find(svc.orgId, repo, 'main');
       expect(queue?.requiredStatuses).to.equal(null);
     });
 
@@ -223,8 +223,8 @@ describe('queue administration', function () {
     });
 
     it('goes through switching_modes when pull requests are in flight, and refuses mode/state changes meanwhile', async () => {
-      const queue = await svc.ctx.store.queues.find(svc.orgId, repo, 'main');
-      await svc.ctx.store.entries.insert(makeEntry({ orgId: svc.orgId, queueId: queue!.id, state: 'testing' }));
+      const queue = await svc.ctx.mergeQueue.store.queues.find(svc.orgId, repo, 'main');
+      await svc.ctx.mergeQueue.store.entries.insert(makeEntry({ orgId: svc.orgId, queueId: queue!.id, state: 'testing' }));
       const res = await svc.post<Record<string, unknown>>('/updateQueue', { ...ref, mode: 'parallel' });
       expect(res.body).to.deep.include({ mode: 'single', state: 'switching_modes' });
       const again = await svc.post<ErrorBody>('/updateQueue', { ...ref, state: 'paused' });
@@ -253,8 +253,8 @@ describe('queue administration', function () {
 
     it('refuses a queue that still holds pull requests with 400 queue_not_empty and deletes nothing', async () => {
       await svc.post('/createQueue', ref);
-      const queue = await svc.ctx.store.queues.find(svc.orgId, repo, 'main');
-      await svc.ctx.store.entries.insert(makeEntry({ orgId: svc.orgId, queueId: queue!.id, prNumber: 7, state: 'pending' }));
+      const queue = await svc.ctx.mergeQueue.store.queues.find(svc.orgId, repo, 'main');
+      await svc.ctx.mergeQueue.store.entries.insert(makeEntry({ orgId: svc.orgId, queueId: queue!.id, prNumber: 7, state: 'pending' }));
       const res = await svc.post<ErrorBody>('/deleteQueue', ref);
       expect(res.status).to.equal(400);
       expect(res.body.error.code).to.equal('queue_not_empty');

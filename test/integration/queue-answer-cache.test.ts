@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { createPullRequest, createRepo, DEFAULT_REPO, type FixtureRepo } from '../../scripts/lib/git-fixtures.js';
 import { waitFor } from '../../scripts/lib/wait.js';
-import type { Database, StoredDoc } from '../../shared/database/collection.js';
+import type { Database, StoredDoc } from '../../shared/platform/database/collection.js';
 
 const repo = DEFAULT_REPO;
 const ref = { repo, targetBranch: 'main' };
@@ -114,10 +114,10 @@ describe('getQueue: cached answer, ETag and 304', function () {
       await getQueue();
       await svc.post('/submitPullRequest', { ...ref, pr: { number: 1 } });
       await waitFor('PR #1 testing in getQueue', async () => ((await getQueue()).enqueuedPullRequests[0]?.state === 'testing' ? true : undefined));
-      const queueId = (await svc.ctx.store.queues.find(svc.orgId, repo, 'main'))?.id ?? '';
-      const run = await waitFor('the run built', async () => (await svc.ctx.store.testRuns.listOpen(queueId)).find((r) => r.sha !== null));
+      const queueId = (await svc.ctx.mergeQueue.store.queues.find(svc.orgId, repo, 'main'))?.id ?? '';
+      const run = await waitFor('the run built', async () => (await svc.ctx.mergeQueue.store.testRuns.listOpen(queueId)).find((r) => r.sha !== null));
       // The watchdog's finding, written as its job would (by any process): a warning appears.
-      await svc.ctx.store.testRuns.recordStatusWatch(run.id, { firedAt: new Date(), missing: ['ci/test'], neverReported: [] });
+      await svc.ctx.mergeQueue.store.testRuns.recordStatusWatch(run.id, { firedAt: new Date(), missing: ['ci/test'], neverReported: [] });
       expect((await getQueue()).warnings.map((w) => [w.code, w.testRunIds])).to.deep.equal([['required_status_not_reported', [run.id]]]);
       // CI reports: the finding clears, the run concludes, the pull request merges.
       expect((await svc.post('/setCommitStatus', { repo, sha: run.sha, context: 'ci/test', state: 'success' })).status).to.equal(200);

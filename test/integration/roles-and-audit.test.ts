@@ -4,8 +4,8 @@
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { createRepo, DEFAULT_REPO } from '../../scripts/lib/git-fixtures.js';
-import { generateToken } from '../../shared/accounts/token-repository.js';
-import { ROLES, roleAllows, type Role } from '../../shared/accounts/roles.js';
+import { generateToken } from '../../shared/platform/accounts/token-repository.js';
+import { ROLES, roleAllows, type Role } from '../../shared/platform/accounts/roles.js';
 import { OPERATIONS } from '../../api/openapi/operations.js';
 import { failingTestId, ORG, REPO } from './flaky-support.js';
 
@@ -28,7 +28,7 @@ describe('roles and the audit trail', function () {
     await createRepo(svc.gitRoot, { repo: DEFAULT_REPO });
     for (const role of ROLES) {
       tokens[role] = generateToken();
-      await svc.ctx.store.tokens.register(svc.orgId, tokens[role], `${role} bot`, { role });
+      await svc.ctx.accounts.store.tokens.register(svc.orgId, tokens[role], `${role} bot`, { role });
     }
   });
   afterEach(async () => {
@@ -82,7 +82,7 @@ describe('roles and the audit trail', function () {
 
   it('treats a token stored before roles existed as admin', async () => {
     const legacy = generateToken();
-    const saved = await svc.ctx.store.tokens.register(svc.orgId, legacy, 'legacy');
+    const saved = await svc.ctx.accounts.store.tokens.register(svc.orgId, legacy, 'legacy');
     await svc.ctx.db.collection('api_tokens').updateOne({ _id: saved.id }, { $unset: { role: '' } });
     const [stored] = await svc.ctx.db.collection('api_tokens').find({ _id: saved.id });
     expect(stored).not.to.have.property('role');
@@ -113,7 +113,7 @@ describe('roles and the audit trail', function () {
 
   it("never revokes another organisation's token", async () => {
     const other = await svc.addOrg('other');
-    const [theirs] = await svc.ctx.store.tokens.list(other.orgId);
+    const [theirs] = await svc.ctx.accounts.store.tokens.list(other.orgId);
     expect((await svc.post('/revokeToken', { id: theirs!.id })).status).to.equal(404);
     expect((await svc.post('/listTokens', {}, { token: other.token })).status).to.equal(200);
   });
@@ -166,7 +166,7 @@ describe('roles and the audit trail', function () {
     expect((await svc.post('/flaky-tests/set-quarantine-override', body, { token: tokens.admin })).status).to.equal(200);
     const res = await svc.post<AuditBody>('/listAuditEvents', { action: 'quarantine.override_set' });
     expect(res.body.events).to.have.length(1);
-    const admin = (await svc.ctx.store.tokens.list(svc.orgId)).find((t) => t.name === 'admin bot');
+    const admin = (await svc.ctx.accounts.store.tokens.list(svc.orgId)).find((t) => t.name === 'admin bot');
     expect(res.body.events[0]).to.deep.include({
       actor: { kind: 'token', tokenId: admin!.id, name: 'admin bot' },
       target: `github.com/acme/widgets:${testId}`,

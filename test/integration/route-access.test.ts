@@ -8,8 +8,8 @@ import http from 'node:http';
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { createRepo, DEFAULT_REPO, makeGitRoot, removeGitRoot } from '../../scripts/lib/git-fixtures.js';
-import { generateToken } from '../../shared/accounts/token-repository.js';
-import { ROLES, roleAllows, type Role } from '../../shared/accounts/roles.js';
+import { generateToken } from '../../shared/platform/accounts/token-repository.js';
+import { ROLES, roleAllows, type Role } from '../../shared/platform/accounts/roles.js';
 import { OPERATIONS, type Operation } from '../../api/openapi/operations.js';
 import { startGitHubDouble, type GitHubDouble } from '../doubles/github/github-double.js';
 
@@ -84,7 +84,7 @@ describe('route access: every operation × every role × every spelling of its p
     port = Number(new URL(svc.url).port);
     for (const role of ROLES) {
       tokens[role] = generateToken();
-      await svc.ctx.store.tokens.register(svc.orgId, tokens[role], `${role} caller`, { role });
+      await svc.ctx.accounts.store.tokens.register(svc.orgId, tokens[role], `${role} caller`, { role });
     }
   });
   after(async () => {
@@ -144,9 +144,9 @@ describe('route access: every operation × every role × every spelling of its p
   it('changed nothing through any of those requests', async () => {
     // Every mutating operation was called with an empty body or at another spelling: none may
     // have recorded a change, minted a token or created a queue or webhook endpoint.
-    expect((await svc.ctx.store.audit.list(svc.orgId, { limit: 10 })).map((e) => e.action)).to.deep.equal([]);
-    expect(await svc.ctx.store.tokens.countActive(svc.orgId)).to.equal(1 + ROLES.length);
-    expect(await svc.ctx.store.queues.listRefs(svc.orgId, DEFAULT_REPO)).to.deep.equal([]);
-    expect(await svc.ctx.eventStore.endpoints.list(svc.orgId)).to.deep.equal([]);
+    expect((await svc.ctx.accounts.store.audit.list(svc.orgId, { limit: 10 })).map((e) => e.action)).to.deep.equal([]);
+    expect(await svc.ctx.accounts.store.tokens.countActive(svc.orgId)).to.equal(1 + ROLES.length);
+    expect(await svc.ctx.mergeQueue.store.queues.listRefs(svc.orgId, DEFAULT_REPO)).to.deep.equal([]);
+    expect(await svc.ctx.events.store.endpoints.list(svc.orgId)).to.deep.equal([]);
   });
 });

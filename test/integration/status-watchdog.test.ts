@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
-import { createRedis } from '../../shared/jobs/connection.js';
+import { createRedis } from '../../shared/platform/jobs/connection.js';
 import { CI, makeQueue, SERVICE_OPTIONS } from './pull-requests-support.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
 import { gaugeValue, parseExposition } from '../helpers/prometheus-text.js';
@@ -52,7 +52,9 @@ describe('stall watchdog', function () {
     const jobs = new Queue('status-watch', { connection, prefix: svc.ctx.config.bullPrefix });
     try {
       const job = await jobs.getJob(`status-watch-${run.id}`);
-      expect(job?.data).to.deep.equal({ queueId: q.queueId, testRunId: run.id });
+      const { requestId, ...payload } = (job?.data ?? {}) as Record<string, unknown>;
+      expect(payload).to.deep.equal({ queueId: q.queueId, testRunId: run.id });
+      expect(requestId, 'the job carries the id of the request or job that scheduled it').to.be.a('string').and.not.equal('');
       expect(job!.timestamp + job!.delay - Date.now(), 'due about 7 minutes from now').to.be.within(6 * 60_000, 7 * 60_000 + 1000);
     } finally {
       await jobs.close();
@@ -62,7 +64,7 @@ describe('stall watchdog', function () {
 
     // The job's look, as it runs when due: only `ci` was reported, as pending.
     expect((await svc.post('/setCommitStatus', { repo: q.ref.repo, sha: run.sha, context: CI, state: 'pending' })).status).to.equal(200);
-    expect(await svc.ctx.services.statusWatch.check(run.id, new Date(Date.now() + 7 * 60_000))).to.deep.equal(['lint']);
+    expect(await svc.ctx.mergeQueue.services.statusWatch.check(run.id, new Date(Date.now() + 7 * 60_000))).to.deep.equal(['lint']);
 
     const found = await warnings(q.ref);
     expect(found.map((w) => [w.code, w.contexts, w.testRunIds])).to.deep.equal([

@@ -4,8 +4,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { DestinationPolicy, parseAllowedDestinations, type Resolver } from '../../shared/events/egress/destination-policy.js';
-import { MAX_ANSWER_BYTES, WebhookSender } from '../../shared/events/egress/webhook-sender.js';
+import { DestinationPolicy, parseAllowedDestinations, type Resolver } from '../../shared/platform/events/egress/destination-policy.js';
+import { MAX_ANSWER_BYTES, WebhookSender } from '../../shared/platform/events/egress/webhook-sender.js';
 
 interface Receiver {
   url: string;

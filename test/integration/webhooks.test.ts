@@ -3,7 +3,7 @@
 // redelivery, secret rotation, disabling, Slack messages, and a dead receiver not slowing the queue.
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
-import { generateToken } from '../../shared/accounts/token-repository.js';
+import { generateToken } from '../../shared/platform/accounts/token-repository.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 import { makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
 import { LOOPBACK_RECEIVERS_ALLOWED, startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -317,7 +317,7 @@ describe('outbound webhooks', function () {
     const count = receiver.received.length;
     await setState('running');
     expect((await svc.post<{ error: { code: string } }>('/redeliverWebhook', { deliveryId: delivery!.id })).body.error.code).to.equal('webhook_endpoint_disabled');
-    await waitFor('the second event published', async () => (await svc.ctx.eventStore.events.listUnpublished(new Date(Date.now() + 60_000), 10)).length === 0);
+    await waitFor('the second event published', async () => (await svc.ctx.events.store.events.listUnpublished(new Date(Date.now() + 60_000), 10)).length === 0);
     expect(await deliveries(endpoint.id)).to.have.length(1);
     expect(receiver.received.length).to.equal(count);
 
@@ -386,7 +386,7 @@ describe('outbound webhooks', function () {
       const endpoint = await createEndpoint({ url: secretPath, kind: 'slack' });
       await svc.post('/updateWebhookEndpoint', { id: endpoint.id, url: `${receiver.url}/another-secret-part` });
       const reader = generateToken();
-      await svc.ctx.store.tokens.register(svc.orgId, reader, 'reader', { role: 'read' });
+      await svc.ctx.accounts.store.tokens.register(svc.orgId, reader, 'reader', { role: 'read' });
       expect((await svc.post('/listWebhookEndpoints', {}, { token: reader })).status).to.equal(403);
       expect((await svc.post('/listWebhookDeliveries', { endpointId: endpoint.id }, { token: reader })).status).to.equal(403);
       const listed = await svc.post<{ endpoints: EndpointBody[] }>('/listWebhookEndpoints', {});

@@ -1,8 +1,8 @@
 // Administration: API tokens (create, list, revoke) and the audit trail.
 import type { OperationRoutes } from '../../routing/operation-router.js';
-import type { ApiToken } from '../../../shared/accounts/token-repository.js';
-import type { TokenService } from '../../../shared/accounts/token-service.js';
-import type { AuditRepository } from '../../../shared/audit/store/audit-log.js';
+import type { ApiToken } from '../../../shared/platform/accounts/token-repository.js';
+import type { TokenService } from '../../../shared/platform/accounts/token-service.js';
+import type { AuditRepository } from '../../../shared/platform/audit/audit-log.js';
 import { actorOf } from '../../middleware/auth.js';
 import { parseCreateToken, parseEmptyRequest, parseListAuditEvents, parseTokenId } from '../schemas/account-schemas.js';
 

@@ -1,7 +1,7 @@
 // Requests and 200 answers of the administration endpoints: tokens and the audit trail.
 import Type, { type Static, type TSchema } from 'typebox';
-import { ROLES } from '../../../shared/accounts/roles.js';
-import { AUDIT_ACTIONS } from '../../../shared/audit/store/audit-log.js';
+import { ROLES } from '../../../shared/platform/accounts/roles.js';
+import { AUDIT_ACTIONS } from '../../../shared/platform/audit/audit-log.js';
 import { caseInsensitiveEnum, MAX_NAME } from '../../validation/common.js';
 import { compileValidator } from '../../validation/validator.js';
 

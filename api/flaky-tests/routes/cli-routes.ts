@@ -6,7 +6,7 @@ import type { FlakyServices } from '../../../shared/flaky-tests/services/flaky-s
 import { parseCreateBundleUpload, parseGetQuarantineConfig } from '../schemas/cli-schemas.js';
 import { baseUrlOf } from './test-routes.js';
 
-export function registerFlakyCliRoutes(routes: OperationRoutes, services: FlakyServices): void {
+export function registerFlakyCliRoutes(routes: OperationRoutes, services: Pick<FlakyServices, 'settings' | 'bundles' | 'quarantine'>): void {
   const publicUrl = services.settings.publicUrl;
   routes.handle('createBundleUpload', async (ctx) => {
     const b = parseCreateBundleUpload(ctx.request.body);

@@ -16,7 +16,7 @@ export function baseUrlOf(ctx: Context, publicUrl: string | null): string {
   return publicUrl ?? `${ctx.protocol}://${ctx.host}`;
 }
 
-export function registerFlakyRoutes(routes: OperationRoutes, services: FlakyServices): void {
+export function registerFlakyRoutes(routes: OperationRoutes, services: Pick<FlakyServices, 'settings' | 'queries' | 'quarantine' | 'tickets' | 'repoSettings'>): void {
   const publicUrl = services.settings.publicUrl;
   const links = (ctx: Context, orgSlug: string): LinkContext => ({ baseUrl: baseUrlOf(ctx, publicUrl), orgSlug: orgSlug.trim() });
 

@@ -6,7 +6,7 @@
 //  - GET /v1/flaky-tests/upload-status?upload_id=… — the state of an upload answered 202.
 // Both uploads call the one ingest use case; these handlers only translate HTTP to it.
 import type { Context } from 'koa';
-import { invalid } from '../../../shared/errors.js';
+import { invalid } from '../../../shared/platform/errors.js';
 import type { FlakyServices } from '../../../shared/flaky-tests/services/flaky-services.js';
 import type { IngestAnswer, UploadPart } from '../../../shared/flaky-tests/services/ingest-service.js';
 import type { UploadMeta } from '../../../shared/flaky-tests/services/upload-meta.js';
@@ -18,7 +18,7 @@ import { serializeAccepted, serializeUploadStatus } from '../serializers/upload-
 import { parseUploadStatusQuery } from '../schemas/upload-schemas.js';
 import { actorOf } from '../../middleware/auth.js';
 import type { OperationRoutes } from '../../routing/operation-router.js';
-import { drainRefusedBody, isMultipart, readMultipart, type MultipartPart } from '../multipart-upload.js';
+import { drainRefusedBody, isMultipart, readMultipart, type MultipartPart } from './multipart-upload.js';
 import { baseUrlOf } from './test-routes.js';
 
 const MAX_META_BYTES = 1024 * 1024;
@@ -83,7 +83,7 @@ async function* uploadParts(parts: AsyncIterator<MultipartPart>): AsyncGenerator
   }
 }
 
-function answer(ctx: Context, services: FlakyServices, result: IngestAnswer): void {
+function answer(ctx: Context, services: Pick<FlakyServices, 'settings'>, result: IngestAnswer): void {
   if (result.state === 'complete') {
     ctx.body = serializeUploadResult(result.result);
     return;
@@ -92,7 +92,7 @@ function answer(ctx: Context, services: FlakyServices, result: IngestAnswer): vo
   ctx.body = serializeAccepted(result.uploadId, baseUrlOf(ctx, services.settings.publicUrl));
 }
 
-export function registerFlakyUploadRoutes(routes: OperationRoutes, services: FlakyServices): void {
+export function registerFlakyUploadRoutes(routes: OperationRoutes, services: Pick<FlakyServices, 'settings' | 'ingest' | 'bundles'>): void {
   const waitMs = services.settings.uploadWaitSeconds * 1000;
 
   routes.handle('uploadTestResults', async (ctx) => {

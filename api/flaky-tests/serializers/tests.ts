@@ -3,7 +3,7 @@
 import type { PageInfo } from '../../../shared/flaky-tests/services/paginate.js';
 import type { QuarantinedView, TestView } from '../../../shared/flaky-tests/services/test-query-service.js';
 import type { TestCase } from '../../../shared/flaky-tests/store/test-case-repository.js';
-import type { RepoRef } from '../../../shared/repo-ref.js';
+import type { RepoRef } from '../../../shared/platform/repo-ref.js';
 import type { MostCommonFailure } from '../../../shared/flaky-tests/domain/failure-summary.js';
 
 export interface WirePage {

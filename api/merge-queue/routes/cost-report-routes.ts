@@ -4,7 +4,7 @@ import { parseCostReport } from '../schemas/cost-report-schemas.js';
 import { actorOf } from '../../middleware/auth.js';
 import type { CostReportService } from '../../../shared/merge-queue/services/cost-report-service.js';
 import type { CostReport } from '../../../shared/merge-queue/domain/metrics/cost-report.js';
-import type { RepoRef } from '../../../shared/repo-ref.js';
+import type { RepoRef } from '../../../shared/platform/repo-ref.js';
 
 export function registerCostReportRoutes(routes: OperationRoutes, costs: CostReportService): void {
   routes.handle('getQueueCostReport', async (ctx) => {

@@ -5,7 +5,7 @@ import type { OperationRoutes } from '../../routing/operation-router.js';
 import { actorOf } from '../../middleware/auth.js';
 import { parseMetricsQuery } from '../schemas/metrics-schemas.js';
 import type { MergeQueueMetricsService } from '../../../shared/merge-queue/services/metrics-service.js';
-import { MERGE_QUEUE_METRICS_CONTENT_TYPE, renderMergeQueueMetrics } from '../../../shared/metrics/merge-queue-exposition.js';
+import { MERGE_QUEUE_METRICS_CONTENT_TYPE, renderMergeQueueMetrics } from '../../../shared/merge-queue/metrics/merge-queue-exposition.js';
 
 export function registerMetricsRoutes(routes: OperationRoutes, metrics: MergeQueueMetricsService): void {
   routes.handle('getMergeQueueMetrics', async (ctx) => {

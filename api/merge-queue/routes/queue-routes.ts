@@ -6,7 +6,7 @@ import { actorOf } from '../../middleware/auth.js';
 import type { QueueService } from '../../../shared/merge-queue/services/queue-service.js';
 import type { StatusWatchService } from '../../../shared/merge-queue/services/status-watch-service.js';
 import { orderForDisplay } from '../../../shared/merge-queue/domain/queue-order.js';
-import { sendCachedAnswer, type QueueAnswerCache } from '../queue-answer-cache.js';
+import { sendCachedAnswer, type QueueAnswerCache } from './queue-answer-cache.js';
 
 export interface QueueRouteServices {
   queues: QueueService;

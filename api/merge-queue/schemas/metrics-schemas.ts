@@ -4,8 +4,8 @@
 import Type from 'typebox';
 import { compileValidator } from '../../validation/validator.js';
 import { MAX_NAME, REPO_NAME_PATTERN, REPO_OWNER_PATTERN, repoHostSchema } from '../../validation/common.js';
-import { invalid } from '../../../shared/errors.js';
-import type { RepoRef } from '../../../shared/repo-ref.js';
+import { invalid } from '../../../shared/platform/errors.js';
+import type { RepoRef } from '../../../shared/platform/repo-ref.js';
 
 export const MetricsQuerySchema = Type.Object(
   {

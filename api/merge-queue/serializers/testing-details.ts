@@ -1,5 +1,5 @@
 // Wire shape of getMergeQueueTestingDetails (spec §2.7).
-import type { RepoRef } from '../../../shared/repo-ref.js';
+import type { RepoRef } from '../../../shared/platform/repo-ref.js';
 import type { CheckRunReport, TestingDetails } from '../../../shared/merge-queue/services/testing-details-service.js';
 
 /** The forge-style URL of a pull request (what clients of the compatible API link to). */

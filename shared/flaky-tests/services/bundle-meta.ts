@@ -1,12 +1,12 @@
 // The hosted CLI's meta.json → UploadMeta. The CLI records the commit and branch it found in git
 // and a whitelist of CI variables (`envs`); pull-request numbers and the branch of a PR build come
 // from those variables, the way the CLI's own environment parser reads them (notes §1.3, §2.2).
-import { invalid } from '../../errors.js';
+import { invalid } from '../../platform/errors.js';
 import { normalizeVariant, parseRepoUrl } from '../domain/test-identity.js';
 import { parsePrNumber } from '../domain/branch-class.js';
 import type { BundleMeta } from '../formats/bundle/index.js';
 import type { BundleUpload } from '../store/bundle-upload-repository.js';
-import type { RepoRef } from '../../repo-ref.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
 import type { UploadMeta } from './upload-meta.js';
 
 const SHA = /^[0-9a-f]{7,64}$/;

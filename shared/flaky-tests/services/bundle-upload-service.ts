@@ -3,8 +3,8 @@
 // object-store URL. The URL is `<base>/flaky-tests/bundle-uploads/<id>?key=<32 random bytes>`:
 // unguessable (256-bit key, only its SHA-256 stored), single-use (claimed atomically), expiring.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { RepoRef } from '../../repo-ref.js';
-import { notFound } from '../../errors.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
+import { notFound } from '../../platform/errors.js';
 import type { FlakyStore } from '../store/flaky-store.js';
 import type { FlakySettings } from './flaky-settings.js';
 import type { IngestAnswer, IngestService } from './ingest-service.js';

@@ -8,7 +8,7 @@ import { evaluateHealth, isQuiet, lastEvidenceIn, lookbackHours, sameHealth, DAY
 import type { FlakyStore } from '../store/flaky-store.js';
 import { NEVER_DUE, type FlakyRepo } from '../store/repo-settings-repository.js';
 import type { HealthWrite, SeenRefresh, TestCase } from '../store/test-case-repository.js';
-import { detectionEvents } from './test-events.js';
+import { detectionEvents } from '../events/test-events.js';
 
 /** Tests per batch (the reads of one batch are a few queries). */
 const CHUNK = 500;

@@ -1,7 +1,7 @@
 // Builds the flaky-tests services over one store (the composition root calls this).
-import type { Logger } from '../../logging.js';
-import type { OrgRepository } from '../../accounts/org-repository.js';
-import type { AuditTrail } from '../../audit/store/audit-log.js';
+import type { Logger } from '../../platform/logging.js';
+import type { OrgRepository } from '../../platform/accounts/org-repository.js';
+import type { AuditTrail } from '../../platform/audit/audit-log.js';
 import type { FlakyStore } from '../store/flaky-store.js';
 import type { UploadBlobStore } from '../store/upload-blob-store.js';
 import { BundleUploadService } from './bundle-upload-service.js';

@@ -6,8 +6,8 @@
 //    time, oldest first: parse, store test case runs and evidence, classify. An attempt that dies
 //    mid-way is run again from the blobs after dropping what it wrote.
 import { randomUUID } from 'node:crypto';
-import { AppError, invalid } from '../../errors.js';
-import type { Logger } from '../../logging.js';
+import { AppError, invalid } from '../../platform/errors.js';
+import type { Logger } from '../../platform/logging.js';
 import { initialDetectionConfig } from '../domain/detection/config.js';
 import { BundleError, openBundle } from '../formats/bundle/index.js';
 import type { ByteSource } from '../formats/junit/index.js';

@@ -3,7 +3,7 @@
 // filter) by an HMAC-SHA256 with a server key kept in the database. A token cannot be edited, nor
 // replayed against another repository, organisation, endpoint or filter: that is a 400.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { invalid } from '../../errors.js';
+import { invalid } from '../../platform/errors.js';
 
 export type PagePosition =
   | { kind: 'first' }

@@ -1,20 +1,20 @@
 // Quarantine: per-test overrides (always / never, with reason and audit trail) and the CLI's
 // getQuarantineConfig, which tells a CI step which failures not to fail the job for.
 import { quarantineFactsOf } from './quarantine-facts.js';
-import { repoKey, type RepoRef } from '../../repo-ref.js';
-import { invalid, notFound } from '../../errors.js';
-import type { Actor } from '../../accounts/actor.js';
-import { requireRole } from '../../accounts/policy.js';
-import { auditActorOf, type AuditTrail } from '../../audit/store/audit-log.js';
+import { repoKey, type RepoRef } from '../../platform/repo-ref.js';
+import { invalid, notFound } from '../../platform/errors.js';
+import type { Actor } from '../../platform/accounts/actor.js';
+import { requireRole } from '../../platform/accounts/policy.js';
+import { auditActorOf, type AuditTrail } from '../../platform/audit/audit-log.js';
 import { changeAuthor } from './change-author.js';
-import { CAS_LOST, retryCompareAndSet } from '../../compare-and-set.js';
+import { CAS_LOST, retryCompareAndSet } from '../../platform/compare-and-set.js';
 import { isQuarantined, MAX_RELEASE_AFTER_CLEAN_DAYS, overrideInForce, type QuarantineOverride } from '../domain/detection/index.js';
 import type { FlakyStore } from '../store/flaky-store.js';
 import { caseIdOf, type QuarantineAudit, type TestCase } from '../store/test-case-repository.js';
 import type { FlakyRepo } from '../store/repo-settings-repository.js';
 import type { DetectionService } from './detection-service.js';
 import type { RepoResolver } from './repo-resolver.js';
-import { overrideQuarantinedEvent } from './test-events.js';
+import { overrideQuarantinedEvent } from '../events/test-events.js';
 import type { TestQueryService } from './test-query-service.js';
 
 /** The actor of changes the service makes by itself (expiries, releases). */

@@ -1,9 +1,9 @@
 // Resolves `org_url_slug` + `repo` of a request to the flaky-tests repository of the token's
 // organisation. A slug of another organisation is answered like an unknown one (404), so a token
 // learns nothing about other tenants.
-import type { RepoRef } from '../../repo-ref.js';
-import { notFound, repositoryNotFound } from '../../errors.js';
-import type { OrgRepository } from '../../accounts/org-repository.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
+import { notFound, repositoryNotFound } from '../../platform/errors.js';
+import type { OrgRepository } from '../../platform/accounts/org-repository.js';
 import type { FlakyStore } from '../store/flaky-store.js';
 import type { FlakyRepo } from '../store/repo-settings-repository.js';
 

@@ -2,7 +2,7 @@
 // (test-run-links.ts) hold — counts, and each failed test with its status now and as it stood
 // when the run started. The merge queue reads it through its RunTestResultsSource port.
 import { quarantineFactsOf } from './quarantine-facts.js';
-import type { RepoRef } from '../../repo-ref.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
 import { isQuarantined } from '../domain/detection/quarantine.js';
 import type { HealthStatus } from '../domain/detection/types.js';
 import type { CaseRunRepository } from '../store/case-run-repository.js';

@@ -1,9 +1,9 @@
 // Repository settings of the flaky-tests pipeline: detection configuration, quarantine switches
 // and the ticket template. Changes are compare-and-set with an audit entry; a changed detection
 // configuration makes every test of the repository due for re-evaluation on the next read.
-import type { RepoRef } from '../../repo-ref.js';
-import { invalid } from '../../errors.js';
-import { CAS_LOST, retryCompareAndSet } from '../../compare-and-set.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
+import { invalid } from '../../platform/errors.js';
+import { CAS_LOST, retryCompareAndSet } from '../../platform/compare-and-set.js';
 import {
   initialDetectionConfig,
   isValidTicketTemplate,
@@ -17,10 +17,10 @@ import type { FlakyRepo, SettingsPatch } from '../store/repo-settings-repository
 import type { FlakySettings } from './flaky-settings.js';
 import type { RepoResolver } from './repo-resolver.js';
 import type { DetectionService } from './detection-service.js';
-import type { Actor } from '../../accounts/actor.js';
-import { requireRole } from '../../accounts/policy.js';
-import { auditActorOf, type AuditTrail } from '../../audit/store/audit-log.js';
-import { repoKey } from '../../repo-ref.js';
+import type { Actor } from '../../platform/accounts/actor.js';
+import { requireRole } from '../../platform/accounts/policy.js';
+import { auditActorOf, type AuditTrail } from '../../platform/audit/audit-log.js';
+import { repoKey } from '../../platform/repo-ref.js';
 import { changeAuthor } from './change-author.js';
 
 export interface RepoSettingsView {

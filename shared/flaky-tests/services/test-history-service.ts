@@ -1,7 +1,7 @@
 // A flaky test's history for its dashboard page: the status changes detection recorded, and its
 // runs per day (from the hourly counters the pipeline writes once per upload). Read-only.
-import { notFound } from '../../errors.js';
-import type { RepoRef } from '../../repo-ref.js';
+import { notFound } from '../../platform/errors.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
 import type { FlakyStore } from '../store/flaky-store.js';
 import { caseIdOf } from '../store/test-case-repository.js';
 import type { RepoResolver } from './repo-resolver.js';

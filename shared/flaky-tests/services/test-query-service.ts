@@ -2,8 +2,8 @@
 // list-quarantined-tests, get-test-details. Every list is ordered by test id ascending and paged
 // with signed keyset tokens. Statuses that time alone has changed are brought up to date first.
 import { quarantineFactsOf } from './quarantine-facts.js';
-import type { RepoRef } from '../../repo-ref.js';
-import { invalid, notFound } from '../../errors.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
+import { invalid, notFound } from '../../platform/errors.js';
 import {
   DAY_MS,
   HOUR_MS,

@@ -1,7 +1,7 @@
 // Which merge-queue test run an upload's commit belongs to (issue 12 §1): an upload whose commit
 // is the head of a test branch is linked to that run. Only this small interface is known here;
 // the composition root fills it from the merge queue's test runs.
-import type { RepoRef } from '../../repo-ref.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
 
 export interface TestRunLink {
   testRunId: string;

@@ -1,11 +1,11 @@
 // link-ticket-to-test-case: attaches an issue-tracker ticket to a test; the URL comes from the
 // repository's template, else FLAKY_TICKET_URL_TEMPLATE.
-import type { RepoRef } from '../../repo-ref.js';
-import type { Actor } from '../../accounts/actor.js';
-import { requireRole } from '../../accounts/policy.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
+import type { Actor } from '../../platform/accounts/actor.js';
+import { requireRole } from '../../platform/accounts/policy.js';
 import { changeAuthor } from './change-author.js';
-import { invalid, notFound } from '../../errors.js';
-import { CAS_LOST, retryCompareAndSet } from '../../compare-and-set.js';
+import { invalid, notFound } from '../../platform/errors.js';
+import { CAS_LOST, retryCompareAndSet } from '../../platform/compare-and-set.js';
 import { ticketUrl } from '../domain/detection/index.js';
 import type { FlakyStore } from '../store/flaky-store.js';
 import { caseIdOf, type TestCase } from '../store/test-case-repository.js';

@@ -1,6 +1,6 @@
 // What an upload says about itself, whichever way it arrived (native `meta` part or the CLI
 // bundle's meta.json).
-import type { RepoRef } from '../../repo-ref.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
 
 export interface UploadMeta {
   repo: RepoRef;

@@ -2,8 +2,8 @@
 // object-store URL: it carries a random key instead of an API token. Only the key's SHA-256 is
 // stored, compared in constant time; the URL can be used once and only until it expires.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
-import type { RepoRef } from '../../repo-ref.js';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
 
 export type BundleUploadState = 'pending' | 'receiving' | 'complete' | 'failed';
 

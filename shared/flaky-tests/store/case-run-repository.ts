@@ -8,7 +8,7 @@
 // few array slots instead of a document of eighteen fields, its index entries and its journal
 // line: a million runs fit in tens of MiB, and ingest writes one document per few hundred runs
 // (docs/decisions.md, "Flaky runs and hour counters are stored in blocks").
-import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
 import type { BranchClass } from '../domain/branch-class.js';
 import type { JUnitOutcome } from '../formats/junit/types.js';
 import { moveLegacyRuns } from './legacy-records.js';

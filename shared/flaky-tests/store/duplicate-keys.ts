@@ -1,6 +1,6 @@
 // Unordered inserts report every failed document; when all failures are unique-index
 // violations, the documents exist already (a concurrent writer created them) and that is fine.
-import { DUPLICATE_KEY_CODE, isDuplicateKeyError } from '../../database/collection.js';
+import { DUPLICATE_KEY_CODE, isDuplicateKeyError } from '../../platform/database/collection.js';
 
 export function onlyDuplicateKeys(err: unknown): boolean {
   const list = (err as { writeErrors?: unknown }).writeErrors;

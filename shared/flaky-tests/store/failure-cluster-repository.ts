@@ -1,7 +1,7 @@
 // Failure clusters per test, day and upload: how often a test failed "the same way" (normalised
 // summary, failure-summary.ts) — what `most_common_failures` is built from without reading runs.
 // Insert-only, like the hour counters; readers sum per cluster key.
-import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
 
 export interface ClusterDelta {
   /** Unique per document (`<uploadId>:c<n>`). */

@@ -1,6 +1,6 @@
 // Every flaky-tests repository over one database (indexes: shared/database/ensure-indexes.ts).
-import type { Database } from '../../database/collection.js';
-import { LEAVE_FOR_SWEEP, type EventRelay } from '../../events/outbox.js';
+import type { Database } from '../../platform/database/collection.js';
+import { LEAVE_FOR_SWEEP, type EventRelay } from '../../platform/events/outbox.js';
 import { FlakyRepoRepository } from './repo-settings-repository.js';
 import { TestCaseRepository } from './test-case-repository.js';
 import { CaseRunRepository } from './case-run-repository.js';

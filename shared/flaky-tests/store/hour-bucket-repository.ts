@@ -13,7 +13,7 @@
 // blocks of the two or three weeks a window touches instead of the test's whole retained
 // history; MongoDB serves it from the multikey (spans, hour) index. `failKey` ("<repoId>|<hour
 // ms>") exists only on blocks with a failure, so list-failing-tests reads just those.
-import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
 import type { BranchClass } from '../domain/branch-class.js';
 import type { HourBucket } from '../domain/detection/types.js';
 import type { HourTally } from '../domain/upload-accumulator.js';

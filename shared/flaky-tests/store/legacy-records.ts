@@ -6,7 +6,7 @@
 // boundaries), so a move interrupted by a crash, or run by two processes at once, inserts the
 // same blocks again: those inserts are refused as duplicates and ignored, and nothing is counted
 // twice.
-import { isDuplicateKeyError, type Database, type DocCollection, type StoredDoc } from '../../database/collection.js';
+import { isDuplicateKeyError, type Database, type DocCollection, type StoredDoc } from '../../platform/database/collection.js';
 import type { HourBucket } from '../domain/detection/types.js';
 import type { JUnitOutcome } from '../formats/junit/types.js';
 import type { CaseRunRow, CaseRunUpload } from './case-run-repository.js';

@@ -1,9 +1,9 @@
 // Uploads received by the API and waiting for (or done with) the flaky-ingest job: what arrived
 // (the native meta and report names, or the CLI bundle's claim; the bytes are blobs), the state of
 // the work, and its outcome — the answer the API gives, now or through the status endpoint.
-import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
-import type { ErrorDetail } from '../../errors.js';
-import type { RepoRef } from '../../repo-ref.js';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
+import type { ErrorDetail } from '../../platform/errors.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
 import type { UploadMeta } from '../services/upload-meta.js';
 import type { UploadResult } from './upload-repository.js';
 

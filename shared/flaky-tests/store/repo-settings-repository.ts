@@ -2,10 +2,10 @@
 // configuration, the quarantine settings and the ticket template. Created by the first upload or
 // the first settings change; every change is a compare-and-set on `version` with an audit entry.
 import { randomUUID } from 'node:crypto';
-import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
-import { isDuplicateKeyError } from '../../database/collection.js';
-import type { RepoRef } from '../../repo-ref.js';
-import { repoKey } from '../../repo-ref.js';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
+import { isDuplicateKeyError } from '../../platform/database/collection.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
+import { repoKey } from '../../platform/repo-ref.js';
 import { defaultDetectionConfig, type DetectionConfig } from '../domain/detection/config.js';
 import { DEFAULT_QUARANTINE_SETTINGS, type QuarantineSettings } from '../domain/detection/quarantine.js';
 

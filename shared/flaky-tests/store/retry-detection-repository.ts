@@ -1,6 +1,6 @@
 // Pass-on-retry detections: one document per (test, commit) on which the test both failed and
 // passed. The unique id makes several retries on one commit one detection, kept at its earliest.
-import type { BulkOperation, Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
+import type { BulkOperation, Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
 import type { RetryDetection } from '../domain/detection/types.js';
 
 export interface DetectionWrite extends RetryDetection {

@@ -1,8 +1,8 @@
 // Server-side secrets the flaky-tests API needs (the page-token signing key). Generated once,
 // stored in the database so every API process of a deployment shares them, never sent out.
 import { randomBytes } from 'node:crypto';
-import type { Database, DocCollection, StoredDoc } from '../../database/collection.js';
-import { isDuplicateKeyError } from '../../database/collection.js';
+import type { Database, DocCollection, StoredDoc } from '../../platform/database/collection.js';
+import { isDuplicateKeyError } from '../../platform/database/collection.js';
 
 interface SecretDoc extends StoredDoc {
   value: string;

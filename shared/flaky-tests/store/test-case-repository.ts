@@ -6,13 +6,13 @@
 // `repoStatus` and `repoOverride` are "<repoId>|<value>" keys so that every list query is one
 // equality (or $in) on an indexed field, which both engines serve from the index.
 import { randomUUID } from 'node:crypto';
-import type { BulkOperation, Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
+import type { BulkOperation, Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
 import type { HealthStatus, MonitorState, StatusChange, TestHealth, TestStatus } from '../domain/detection/types.js';
 import { initialHealth } from '../domain/detection/classify.js';
 import { onlyDuplicateKeys } from './duplicate-keys.js';
 import type { QuarantineOverride } from '../domain/detection/quarantine.js';
-import type { EmittedEvent } from '../../events/event-types.js';
-import { collectionOutbox, LEAVE_FOR_SWEEP, outboxPush, OUTBOX_INDEX, toOutbox, type EventRelay, type OutboxEvent, type OutboxSource } from '../../events/outbox.js';
+import type { EmittedEvent } from '../../platform/events/event-types.js';
+import { collectionOutbox, LEAVE_FOR_SWEEP, outboxPush, OUTBOX_INDEX, toOutbox, type EventRelay, type OutboxEvent, type OutboxSource } from '../../platform/events/outbox.js';
 
 export interface QuarantineRecord {
   override: QuarantineOverride;

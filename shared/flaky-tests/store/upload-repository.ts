@@ -1,6 +1,6 @@
 // Uploads: one document per received report set (native multipart or CLI bundle) with what was
 // stored and what went wrong, so CI and operators can see why an upload was skipped.
-import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
 import type { BranchClass } from '../domain/branch-class.js';
 import type { UploadTotals } from '../domain/upload-accumulator.js';
 

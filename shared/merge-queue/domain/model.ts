@@ -1,7 +1,7 @@
 // The merge-queue domain model: plain data shared by the planner, the store and the API.
 // Nothing here performs I/O. Wire names and enum values follow the compatible v1 API.
 
-import type { RepoRef } from '../../repo-ref.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
 
 export const QUEUE_STATES = ['running', 'paused', 'draining', 'switching_modes'] as const;
 export type QueueState = (typeof QUEUE_STATES)[number];

@@ -2,7 +2,7 @@
 // a pull request submitted or changing state, a batch run starting or ending, the last pull request
 // of a batch reaching merged or pending failure, a queue changing state. Pure: the repositories
 // write what these return into the outbox of the document they change, in the same update.
-import type { EmittedEvent, PullRequestEventType } from '../../events/event-types.js';
+import type { BatchEventType, MergeQueueEvent, PullRequestEventType } from './event-types.js';
 import type { Entry, EntryState, QueueState, Reason, TestRun } from '../domain/model.js';
 
 /** The event a transition into `state` emits; states without one (not_ready, tests_passed) emit none. */
@@ -19,7 +19,7 @@ export const EVENT_OF_STATE: Readonly<Partial<Record<EntryState, PullRequestEven
 export const BATCH_EVENT_OF_STATE = {
   merged: 'pull_request_batch.merged',
   pending_failure: 'pull_request_batch.pending_failure',
-} as const satisfies Partial<Record<EntryState, EmittedEvent['type']>>;
+} as const satisfies Partial<Record<EntryState, BatchEventType>>;
 
 type BatchState = keyof typeof BATCH_EVENT_OF_STATE;
 
@@ -30,7 +30,7 @@ export const isBatch = (run: Pick<TestRun, 'entryIds'>) => run.entryIds.length >
 const prOrderKey = (e: Pick<Entry, 'queueId' | 'prNumber'>) => `pr:${e.queueId}:${e.prNumber}`;
 const runOrderKey = (runId: string) => `run:${runId}`;
 
-export function submittedEvent(entry: Entry): EmittedEvent {
+export function submittedEvent(entry: Entry): MergeQueueEvent {
   return {
     orgId: entry.orgId,
     type: 'pull_request.submitted',
@@ -55,7 +55,7 @@ export interface EntryTransitionFacts {
 export const runOfTransition = (f: Pick<EntryTransitionFacts, 'entry' | 'testRunId'>): string | null =>
   f.testRunId ?? f.entry.currentRunId ?? f.entry.verifiedByTestRun ?? null;
 
-export function transitionEvent(f: EntryTransitionFacts): EmittedEvent | null {
+export function transitionEvent(f: EntryTransitionFacts): MergeQueueEvent | null {
   const type = EVENT_OF_STATE[f.to];
   if (!type) return null;
   return {
@@ -77,19 +77,19 @@ export function transitionEvent(f: EntryTransitionFacts): EmittedEvent | null {
  * The batch event of the last pull request of `run` reaching `state`. Its id is fixed by run and
  * type: two writers that each see themselves as last store it once.
  */
-export function batchArrivalEvent(run: Pick<TestRun, 'id' | 'orgId' | 'queueId'>, state: BatchState, reason: Reason, at: Date): EmittedEvent & { id: string } {
+export function batchArrivalEvent(run: Pick<TestRun, 'id' | 'orgId' | 'queueId'>, state: BatchState, reason: Reason, at: Date): MergeQueueEvent & { id: string } {
   const type = BATCH_EVENT_OF_STATE[state];
   return { id: `${run.id}.${type}`, orgId: run.orgId, type, orderKey: runOrderKey(run.id), order: { at, version: 1 }, subject: { queueId: run.queueId, runId: run.id, reason } };
 }
 
 /** pull_request_batch.testing when a run of several pull requests starts. */
-export function batchStartedEvent(run: TestRun): EmittedEvent | null {
+export function batchStartedEvent(run: TestRun): MergeQueueEvent | null {
   if (!isBatch(run)) return null;
   return { orgId: run.orgId, type: 'pull_request_batch.testing', orderKey: runOrderKey(run.id), order: { at: run.createdAt, version: 0 }, subject: { queueId: run.queueId, runId: run.id } };
 }
 
 /** pull_request_batch.failed / .canceled when such a run ends that way. */
-export function batchConcludedEvent(run: Pick<TestRun, 'id' | 'orgId' | 'queueId' | 'entryIds'>, status: TestRun['status'], reason: Reason, at: Date): EmittedEvent | null {
+export function batchConcludedEvent(run: Pick<TestRun, 'id' | 'orgId' | 'queueId' | 'entryIds'>, status: TestRun['status'], reason: Reason, at: Date): MergeQueueEvent | null {
   if (!isBatch(run) || (status !== 'failed' && status !== 'cancelled')) return null;
   return {
     orgId: run.orgId,
@@ -100,7 +100,7 @@ export function batchConcludedEvent(run: Pick<TestRun, 'id' | 'orgId' | 'queueId
   };
 }
 
-export function queueStateChangedEvent(queue: { id: string; orgId: string }, previous: QueueState, state: QueueState, at: Date, version: number): EmittedEvent {
+export function queueStateChangedEvent(queue: { id: string; orgId: string }, previous: QueueState, state: QueueState, at: Date, version: number): MergeQueueEvent {
   return {
     orgId: queue.orgId,
     type: 'queue.state_changed',

@@ -1,15 +1,15 @@
 // setCommitStatus: records a CI status on a commit and concludes the test runs it decides.
 import { randomUUID } from 'node:crypto';
 import type { StatusState, TestRun } from '../domain/model.js';
-import type { RepoRef } from '../../repo-ref.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
 import type { CommitStatus } from '../store/commit-status-repository.js';
-import { repoKey } from '../../repo-ref.js';
+import { repoKey } from '../../platform/repo-ref.js';
 import { evaluateRequiredStatuses } from '../domain/required-statuses.js';
-import { repositoryNotFound } from '../../errors.js';
+import { repositoryNotFound } from '../../platform/errors.js';
 import type { MergeQueueRepositories } from '../store/store.js';
-import type { Logger } from '../../logging.js';
+import type { Logger } from '../../platform/logging.js';
 import type { StatusWatchService } from './status-watch-service.js';
-import { httpLinkOrNull } from '../../http-link.js';
+import { httpLinkOrNull } from '../../platform/http-link.js';
 
 export interface CommitStatusInput {
   repo: RepoRef;

@@ -1,8 +1,8 @@
 // POST /v1/getQueueCostReport: loads the runs started in the window, the pull requests merged in
 // it and the re-test decisions on the tested entries' timelines, and hands them to the pure
 // cost rules (shared/merge-queue/domain/metrics/cost-report.ts).
-import type { RepoRef } from '../../repo-ref.js';
-import { invalid } from '../../errors.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
+import { invalid } from '../../platform/errors.js';
 import { computeCostReport, type CostReport } from '../domain/metrics/cost-report.js';
 import type { Queue, TestRun } from '../domain/model.js';
 import type { MergeQueueRepositories } from '../store/store.js';

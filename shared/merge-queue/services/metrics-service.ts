@@ -2,8 +2,8 @@
 // projected queries — the queues' labels, the state of each active entry, and the histories of
 // entries that changed within the window — and hands them to the domain. Entries that ended
 // before the window are never read, however long the history kept in the store.
-import { repositoryNotFound } from '../../errors.js';
-import type { RepoRef } from '../../repo-ref.js';
+import { repositoryNotFound } from '../../platform/errors.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
 import { computeMergeQueueMetrics, WINDOW_MS, type QueueTypeSeries } from '../domain/metrics/index.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 

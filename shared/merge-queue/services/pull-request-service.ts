@@ -3,19 +3,19 @@
 // everything that follows from them.
 import { randomUUID } from 'node:crypto';
 import type { Entry, EntryState, Queue } from '../domain/model.js';
-import type { RepoRef } from '../../repo-ref.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
 import { ACTIVE_ENTRY_STATES, TERMINAL_ENTRY_STATES } from '../domain/model.js';
 import { isUrgentPriority, resolvePriority, type PriorityInput } from '../domain/priority.js';
-import { describeActor, type Actor } from '../../accounts/actor.js';
-import { requireRole } from '../../accounts/policy.js';
-import { conflict, invalid, notFound, repositoryNotFound, forbidden } from '../../errors.js';
-import { CAS_LOST, retryCompareAndSet } from '../../compare-and-set.js';
-import { isDuplicateKeyError } from '../../database/collection.js';
+import { describeActor, type Actor } from '../../platform/accounts/actor.js';
+import { requireRole } from '../../platform/accounts/policy.js';
+import { conflict, invalid, notFound, repositoryNotFound, forbidden } from '../../platform/errors.js';
+import { CAS_LOST, retryCompareAndSet } from '../../platform/compare-and-set.js';
+import { isDuplicateKeyError } from '../../platform/database/collection.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import type { ImpactedTargets } from '../store/impacted-targets-repository.js';
 import type { EntryPageQuery } from '../store/entry-repository.js';
-import type { GitProvider, ProviderRegistry, PullRequestInfo } from '../../providers/provider.js';
-import type { Logger } from '../../logging.js';
+import type { GitProvider, ProviderRegistry, PullRequestInfo } from './provider.js';
+import type { Logger } from '../../platform/logging.js';
 import type { QueueService } from './queue-service.js';
 import { ReadinessService } from './readiness-service.js';
 

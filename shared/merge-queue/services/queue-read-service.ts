@@ -2,9 +2,10 @@
 // organisation's queues with their counts, a queue's test runs (the graph of groups and their
 // predicted bases) and its health over a chosen window. Read-only: every write goes through the
 // compatible API's own endpoints.
-import type { RepoRef } from '../../repo-ref.js';
-import { notFound } from '../../errors.js';
-import type { Store } from '../store/store.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
+import { notFound } from '../../platform/errors.js';
+import type { MergeQueueRepositories } from '../store/store.js';
+import type { OrgRepository } from '../../platform/accounts/org-repository.js';
 import type { QueueService } from './queue-service.js';
 import type { EntryState, Queue, TestRun } from '../domain/model.js';
 import { ENTRY_STATES } from '../domain/model.js';
@@ -30,10 +31,10 @@ export interface TestRunView {
 }
 
 export class QueueReadService {
-  constructor(private readonly deps: { store: Store; queues: QueueService }) {}
+  constructor(private readonly deps: { store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'testRuns'>; orgs: Pick<OrgRepository, 'findById'>; queues: QueueService }) {}
 
   async organizationSlug(orgId: string): Promise<string> {
-    const org = await this.deps.store.orgs.findById(orgId);
+    const org = await this.deps.orgs.findById(orgId);
     if (!org) throw notFound('organization_not_found', 'the organisation of this API token no longer exists');
     return org.slug;
   }

@@ -1,17 +1,17 @@
 // Use cases of queue administration (spec §4.1): create, read, update and delete merge queues.
 // Changes need the admin role and are recorded in the audit trail with their actor.
 import type { Entry, Queue, QueueMode, QueueSettings, QueueState } from '../domain/model.js';
-import { repoKey, type RepoRef } from '../../repo-ref.js';
-import type { Actor } from '../../accounts/actor.js';
-import { requireRole } from '../../accounts/policy.js';
-import { auditActorOf, type AuditTrail } from '../../audit/store/audit-log.js';
+import { repoKey, type RepoRef } from '../../platform/repo-ref.js';
+import type { Actor } from '../../platform/accounts/actor.js';
+import { requireRole } from '../../platform/accounts/policy.js';
+import { auditActorOf, type AuditTrail } from '../../platform/audit/audit-log.js';
 import { IN_FLIGHT } from '../domain/planner/entry-states.js';
-import { conflict, invalid, notFound, repositoryNotFound } from '../../errors.js';
-import { CAS_LOST, retryCompareAndSet } from '../../compare-and-set.js';
+import { conflict, invalid, notFound, repositoryNotFound } from '../../platform/errors.js';
+import { CAS_LOST, retryCompareAndSet } from '../../platform/compare-and-set.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import { QueueExistsError, type QueuePatch } from '../store/queue-repository.js';
-import type { ProviderRegistry } from '../../providers/provider.js';
-import type { Logger } from '../../logging.js';
+import type { ProviderRegistry } from './provider.js';
+import type { Logger } from '../../platform/logging.js';
 
 export type QueueSettingsPatch = Partial<Omit<QueueSettings, 'requiredStatuses'>> & {
   state?: Exclude<QueueState, 'switching_modes'>;

@@ -6,7 +6,7 @@
 import type { Entry, Queue, Readiness, ReadinessBasis } from '../domain/model.js';
 import { evaluateReadiness } from '../domain/readiness.js';
 import type { MergeQueueRepositories } from '../store/store.js';
-import type { GitProvider } from '../../providers/provider.js';
+import type { GitProvider } from './provider.js';
 
 export interface ReadinessServiceDeps {
   store: Pick<MergeQueueRepositories, 'entries' | 'impactedTargets'>;

@@ -1,7 +1,7 @@
 // The test results linked to the merge queue's test runs (issue 12 §1): JUnit uploads whose
 // commit is the head of a run's test branch. The flaky-tests side answers through this port,
 // which the composition root fills, so neither product reads the other's store.
-import type { RepoRef } from '../../repo-ref.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
 import type { RunTestEvidence } from '../domain/flaky-retest.js';
 import type { TestRun } from '../domain/model.js';
 

@@ -3,10 +3,10 @@
 // shrink what it found, and the queue's warnings are read from what is stored.
 import type { Queue, TestRun } from '../domain/model.js';
 import { afterStatusReported, statusWarnings, unreportedContexts, type QueueWarning } from '../domain/status-watch.js';
-import { repoKey } from '../../repo-ref.js';
+import { repoKey } from '../../platform/repo-ref.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import type { TimelineNote } from '../store/entry-repository.js';
-import type { Logger } from '../../logging.js';
+import type { Logger } from '../../platform/logging.js';
 
 /** Recent runs whose reports tell whether CI ever reported a context on this queue's test branches. */
 const RECENT_RUNS_LOOKED_AT = 50;

@@ -5,8 +5,8 @@ import { runOf } from './pull-request-service.js';
 import type { Entry, Queue } from '../domain/model.js';
 import { syncDecision } from '../domain/pr-sync.js';
 import type { MergeQueueRepositories } from '../store/store.js';
-import type { GitProvider, ProviderRegistry, PullRequestInfo } from '../../providers/provider.js';
-import type { Logger } from '../../logging.js';
+import type { GitProvider, ProviderRegistry, PullRequestInfo } from './provider.js';
+import type { Logger } from '../../platform/logging.js';
 import { ReadinessService } from './readiness-service.js';
 
 /** When the poller syncs a queue: a forge that notifies changes itself may be polled less often. */

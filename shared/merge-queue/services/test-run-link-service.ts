@@ -1,8 +1,8 @@
 // Links test results to test runs (issue 12 §1): the flaky-tests side asks which run of the
 // uploading organisation and repository has the uploaded commit as its test branch head, and
 // says when results for a run were stored, so a failed run waiting for them is decided at once.
-import type { RepoRef } from '../../repo-ref.js';
-import { repoKey } from '../../repo-ref.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
+import { repoKey } from '../../platform/repo-ref.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 
 export interface TestRunLinkServiceDeps {

@@ -1,10 +1,10 @@
 // getMergeQueueTestingDetails: what one test run tests, on which branch, and what CI reported.
 import type { Entry, Queue, TestRun } from '../domain/model.js';
-import type { RepoRef } from '../../repo-ref.js';
-import { repoKey } from '../../repo-ref.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
+import { repoKey } from '../../platform/repo-ref.js';
 import { runImpactedTargets, type RunImpactedTargets } from '../domain/run-impacted-targets.js';
 import type { ImpactedTargetSet } from '../domain/planner/index.js';
-import { notFound } from '../../errors.js';
+import { notFound } from '../../platform/errors.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import { headKey } from '../store/impacted-targets-repository.js';
 import type { CommitStatus } from '../store/commit-status-repository.js';

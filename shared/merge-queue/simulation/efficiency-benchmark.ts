@@ -7,7 +7,7 @@
 import { median } from './percentile.js';
 import { queueEfficiency } from './queue-efficiency.js';
 import { bestFor, playGrid } from './settings-advice.js';
-import { rng } from '../../seeded-random.js';
+import { rng } from '../../platform/seeded-random.js';
 import { DEFAULT_SETTINGS, type FullSettings } from './what-if.js';
 import { playWorkload, type Workload } from './workload.js';
 

@@ -20,7 +20,7 @@ import {
   type TestRun,
   type TestRunStatus,
 } from '../domain/model.js';
-import { repoKey, type RepoRef } from '../../repo-ref.js';
+import { repoKey, type RepoRef } from '../../platform/repo-ref.js';
 
 const clone = <T>(value: T): T => structuredClone(value);
 

@@ -4,7 +4,7 @@ import type { Entry } from '../domain/model.js';
 import { entry, queue } from './builders.js';
 import type { ImpactedTargetSet, PlannerQueue } from '../domain/planner/types.js';
 import { Simulator } from './simulator.js';
-import { rng } from '../../seeded-random.js';
+import { rng } from '../../platform/seeded-random.js';
 
 export interface WorldOptions {
   mode?: 'single' | 'parallel';

@@ -4,8 +4,8 @@
 // A request no correct engine makes (merging a pull request twice, merging a tree other than the
 // tested one) is an engine defect here, so it throws instead of being refused.
 import { createHash } from 'node:crypto';
-import type { RepoRef } from '../../repo-ref.js';
-import { repoKey } from '../../repo-ref.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
+import { repoKey } from '../../platform/repo-ref.js';
 import type {
   BuildTestBranchInput,
   BuildTestBranchResult,
@@ -15,7 +15,7 @@ import type {
   MergePullRequestsResult,
   ProviderRegistry,
   PullRequestInfo,
-} from '../../providers/provider.js';
+} from '../services/provider.js';
 import { InvariantViolation } from './invariant-violation.js';
 
 interface Commit {

@@ -13,8 +13,8 @@ import { loadSnapshot } from '../services/engine/plan-snapshot.js';
 import { NO_TEST_RESULTS, type RunTestResultsSource } from '../services/run-test-results.js';
 import { newQueue } from '../store/queue-repository.js';
 import type { TransitionChange, TransitionGuard } from '../store/entry-repository.js';
-import { createLogger } from '../../logging.js';
-import type { RepoRef } from '../../repo-ref.js';
+import { createLogger } from '../../platform/logging.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
 import {
   InMemoryCommitStatusRepository,
   InMemoryEntryRepository,

@@ -5,7 +5,7 @@
 import type { Entry, TestRun } from '../domain/model.js';
 import type { ImpactedTargetSet, PlannerQueue } from '../domain/planner/types.js';
 import { entry, queue } from './builders.js';
-import { rng } from '../../seeded-random.js';
+import { rng } from '../../platform/seeded-random.js';
 import { SIM_START, Simulator } from './simulator.js';
 import type { LinkedFailedTest, RunTestResults, RunTestResultsSource } from '../services/run-test-results.js';
 

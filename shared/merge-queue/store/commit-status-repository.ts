@@ -1,6 +1,6 @@
 // Commit statuses reported by CI (setCommitStatus), kept as history: every report is a row, and
 // the latest per context decides. Statuses on pull request heads are kept too (direct merge).
-import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
 import type { StatusState } from '../domain/model.js';
 
 export interface CommitStatus {

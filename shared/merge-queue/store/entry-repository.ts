@@ -1,11 +1,11 @@
 // Queue entries (the v1 "merge items"). Every state change is one compare-and-set on the
 // entry's state (and version when given) that appends a history entry with its reason code and
 // writes the event it announces into the entry's outbox (shared/events/outbox.ts).
-import type { Database, DocCollection, Filter, IndexSpec, StoredDoc } from '../../database/collection.js';
+import type { Database, DocCollection, Filter, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
 import type { Entry, EntryState, HistoryEntry, Reason, TestRun } from '../domain/model.js';
 import { TERMINAL_ENTRY_STATES } from '../domain/model.js';
-import type { EmittedEvent } from '../../events/event-types.js';
-import { collectionOutbox, outboxPush, OUTBOX_INDEX, toOutbox, type EventRelay, type OutboxEvent, type OutboxSource } from '../../events/outbox.js';
+import type { EmittedEvent } from '../../platform/events/event-types.js';
+import { collectionOutbox, outboxPush, OUTBOX_INDEX, toOutbox, type EventRelay, type OutboxEvent, type OutboxSource } from '../../platform/events/outbox.js';
 import { batchArrivalEvent, isBatch, isBatchState, runOfTransition, submittedEvent, transitionEvent } from '../events/transition-events.js';
 import type { QueueRevisions } from './queue-revisions.js';
 

@@ -3,7 +3,7 @@
 // chunk documents; a new upload writes a new generation, then switches the header, then removes
 // the old chunks — a reader never sees half of an upload.
 import { randomUUID } from 'node:crypto';
-import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
 
 export type ImpactedTargets = string[] | 'ALL';
 

@@ -1,13 +1,13 @@
 // Merge queues, one per (organisation, repository, branch). Every change is a compare-and-set on
 // `version` and appends to the queue's own history.
 import { randomUUID } from 'node:crypto';
-import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
-import { isDuplicateKeyError } from '../../database/collection.js';
+import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
+import { isDuplicateKeyError } from '../../platform/database/collection.js';
 import type { Queue, QueueMode, QueueSettings, QueueState } from '../domain/model.js';
-import type { RepoRef } from '../../repo-ref.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
 import { DEFAULT_QUEUE_SETTINGS } from '../domain/model.js';
-import { repoKey } from '../../repo-ref.js';
-import { collectionOutbox, outboxPush, OUTBOX_INDEX, toOutbox, type EventRelay, type OutboxEvent, type OutboxSource } from '../../events/outbox.js';
+import { repoKey } from '../../platform/repo-ref.js';
+import { collectionOutbox, outboxPush, OUTBOX_INDEX, toOutbox, type EventRelay, type OutboxEvent, type OutboxSource } from '../../platform/events/outbox.js';
 import { queueStateChangedEvent } from '../events/transition-events.js';
 
 export interface QueueHistoryEntry {

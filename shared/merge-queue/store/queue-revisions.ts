@@ -8,8 +8,8 @@
 // test/integration/queue-answer-cache.test.ts lists each kind of change). Not the queue's
 // compare-and-set `version`: bumping that on every entry change would make settings updates retry
 // for nothing.
-import type { Database, DocCollection, StoredDoc } from '../../database/collection.js';
-import { repoKey, type RepoRef } from '../../repo-ref.js';
+import type { Database, DocCollection, StoredDoc } from '../../platform/database/collection.js';
+import { repoKey, type RepoRef } from '../../platform/repo-ref.js';
 
 type RevisionDoc = StoredDoc & { orgId: string; repoKey: string; branch: string; revision?: number };
 

@@ -1,9 +1,9 @@
 // Test runs. A run's status changes only by compare-and-set from `in_progress`, so a late CI
 // status, a timeout and a cancellation can never both conclude the same run. A batch run's start
 // and end write their events into the run's outbox with the write (shared/events/outbox.ts).
-import type { Database, DocCollection, Filter, IndexSpec, StoredDoc } from '../../database/collection.js';
+import type { Database, DocCollection, Filter, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
 import type { Reason, StatusWatch, TestRun, TestRunStatus } from '../domain/model.js';
-import { collectionOutbox, outboxPush, OUTBOX_INDEX, toOutbox, type EventRelay, type OutboxEvent, type OutboxSource } from '../../events/outbox.js';
+import { collectionOutbox, outboxPush, OUTBOX_INDEX, toOutbox, type EventRelay, type OutboxEvent, type OutboxSource } from '../../platform/events/outbox.js';
 import { batchConcludedEvent, batchStartedEvent } from '../events/transition-events.js';
 import type { QueueRevisions } from './queue-revisions.js';
 

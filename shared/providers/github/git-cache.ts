@@ -6,7 +6,7 @@
 // a command line or in the clone's config) as the password of `x-access-token`.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { RepoRef } from '../../repo-ref.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
 import { GitRepository } from '../local/git-repository.js';
 import { GitCommandError, runGit, type GitIdentity } from '../local/git-runner.js';
 import { conventionalRepositoryPath, isBareRepository } from '../local/repo-path.js';

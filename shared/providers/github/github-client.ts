@@ -8,9 +8,9 @@ import { Octokit } from '@octokit/rest';
 import { createAppAuth } from '@octokit/auth-app';
 import { throttling } from '@octokit/plugin-throttling';
 import { retry } from '@octokit/plugin-retry';
-import type { GitHubConfig } from '../../config.js';
-import type { Logger } from '../../logging.js';
-import { repoKey, type RepoRef } from '../../repo-ref.js';
+import type { GitHubConfig } from './github-config.js';
+import type { Logger } from '../../platform/logging.js';
+import { repoKey, type RepoRef } from '../../platform/repo-ref.js';
 
 export const GitHubOctokit = Octokit.plugin(throttling, retry);
 export type GitHubOctokitClient = InstanceType<typeof GitHubOctokit>;
@@ -76,6 +76,13 @@ export class GitHubClients {
     return access;
   }
 
+  /** The client and git credentials for a repository the App must cover (an error when none of its installations does). */
+  async requireRepo(repo: RepoRef): Promise<RepositoryAccess> {
+    const access = await this.forRepo(repo);
+    if (!access) throw new Error(`no installation of the GitHub App covers ${repo.owner}/${repo.name}`);
+    return access;
+  }
+
   /** The installation of the App on the repository's owner (GET /repos/{owner}/{repo}/installation, with the App's JWT). */
   async installationOf(repo: RepoRef): Promise<number | null> {
     const auth = this.config.auth;
@@ -102,6 +109,9 @@ export class GitHubClients {
 }
 
 /** The HTTP status of an Octokit RequestError, or null for anything else. */
+/** Whether GitHub serves a repository at all (its host is GITHUB_HOST). */
+export const servedByGitHub = (config: Pick<GitHubConfig, 'host'>, repo: RepoRef): boolean => repo.host.toLowerCase() === config.host;
+
 export function statusOf(err: unknown): number | null {
   if (typeof err === 'object' && err !== null && 'status' in err && typeof err.status === 'number') return err.status;
   return null;

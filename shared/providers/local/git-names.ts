@@ -1,7 +1,7 @@
 // Checks for the names and ids the provider passes to git. They arrive from API callers and
 // stored state; checking them here means no value can turn into a git option, a revision
 // expression (`main~1`, `@{-1}`, `a..b`) or a path outside the repository.
-import { AppError } from '../../errors.js';
+import { AppError } from '../../platform/errors.js';
 
 /** A caller-supplied name or id git must not see; an `invalid` AppError, so the API answers 400. */
 export class InvalidGitNameError extends AppError {

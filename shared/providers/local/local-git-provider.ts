@@ -13,7 +13,7 @@
 import { pathToFileURL } from 'node:url';
 import DataLoader from 'dataloader';
 import type { MergeMethod } from '../../merge-queue/domain/model.js';
-import type { RepoRef } from '../../repo-ref.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
 import type {
   BuildTestBranchInput,
   BuildTestBranchResult,
@@ -24,7 +24,7 @@ import type {
   MergePullRequestsResult,
   ProviderMergeability,
   PullRequestInfo,
-} from '../provider.js';
+} from '../../merge-queue/services/provider.js';
 import { branchName, branchRef, objectId, pullNumber, treePath } from './git-names.js';
 import { GitRepository, type RefEntry } from './git-repository.js';
 import type { GitIdentity } from './git-runner.js';

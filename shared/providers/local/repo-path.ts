@@ -3,8 +3,8 @@
 // out of the root, and nothing may name a file that is not a repository directory.
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { RepoRef } from '../../repo-ref.js';
-import { AppError } from '../../errors.js';
+import type { RepoRef } from '../../platform/repo-ref.js';
+import { AppError } from '../../platform/errors.js';
 
 /** An `invalid` AppError, so an API caller gets 400 rather than a server error. */
 export class InvalidRepositoryNameError extends AppError {

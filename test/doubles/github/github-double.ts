@@ -19,8 +19,8 @@ import { GitRepository } from '../../../shared/providers/local/git-repository.js
 import { runGit } from '../../../shared/providers/local/git-runner.js';
 import { conventionalRepositoryPath } from '../../../shared/providers/local/repo-path.js';
 import type { MergeMethod } from '../../../shared/merge-queue/domain/model.js';
-import type { PullRequestInfo } from '../../../shared/providers/provider.js';
-import type { RepoRef } from '../../../shared/repo-ref.js';
+import type { PullRequestInfo } from '../../../shared/merge-queue/services/provider.js';
+import type { RepoRef } from '../../../shared/platform/repo-ref.js';
 import { serveGitHttp } from './git-http-backend.js';
 import { examplePayload, payloadFor } from './webhook-payloads.js';
 import { documentedExample, matchOperation, requestProblems, responseProblems, type MatchedOperation } from './openapi-validator.js';

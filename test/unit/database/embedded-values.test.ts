@@ -3,9 +3,9 @@
 // interner shares values without changing them.
 import { expect } from 'chai';
 import { BSON, Decimal128, Long, ObjectId } from 'mongodb';
-import { ejsonText } from '../../../shared/database/embedded/ejson-text.js';
-import { sameValue, valueKey } from '../../../shared/database/embedded/document-values.js';
-import { ValueInterner } from '../../../shared/database/embedded/value-interner.js';
+import { ejsonText } from '../../../shared/platform/database/embedded/ejson-text.js';
+import { sameValue, valueKey } from '../../../shared/platform/database/embedded/document-values.js';
+import { ValueInterner } from '../../../shared/platform/database/embedded/value-interner.js';
 
 const samples: Record<string, unknown> = {
   flat: { _id: 'u1:0', n: 1, f: 1.5, big: 2 ** 53 - 1, neg: -3, t: true, no: false, nil: null, s: 'a "quoted"\nline\u2028' },

@@ -1,7 +1,7 @@
 // Outbound webhook destinations (issue 22 §2), checked on address literals and through a stubbed
 // resolver only: nothing here resolves a name or sends a packet.
 import { expect } from 'chai';
-import { DestinationPolicy, DestinationRefused, nonPublicKind, parseAllowedDestinations, type Resolver } from '../../../shared/events/egress/destination-policy.js';
+import { DestinationPolicy, DestinationRefused, nonPublicKind, parseAllowedDestinations, type Resolver } from '../../../shared/platform/events/egress/destination-policy.js';
 
 /** A resolver that answers from a table and records every name it was asked. */
 function tableResolver(table: Record<string, string[]>): Resolver & { asked: string[] } {

@@ -1,15 +1,20 @@
 // The rules of delivery that need no receiver: the retry schedule, which secrets sign, the
 // payload of a batch event and the Slack message of a failure.
 import { expect } from 'chai';
-import { loadConfig } from '../../../shared/config.js';
-import { retryDelayMs } from '../../../shared/events/webhook-dispatcher.js';
-import { signingSecrets } from '../../../shared/events/store/webhook-endpoint-repository.js';
-import { SECRET_OVERLAP_MS } from '../../../shared/events/webhook-endpoint-service.js';
-import { renderPayload } from '../../../shared/events/event-payloads.js';
-import { slackMessage } from '../../../shared/events/slack-message.js';
-import type { StoredEvent } from '../../../shared/events/event-types.js';
+import { loadConfig } from '../../../shared/composition/config.js';
+import { retryDelayMs, slackMessage as slackMessageOf } from '../../../shared/platform/events/webhook-dispatcher.js';
+import { signingSecrets } from '../../../shared/platform/events/store/webhook-endpoint-repository.js';
+import { SECRET_OVERLAP_MS } from '../../../shared/platform/events/webhook-endpoint-service.js';
+import { renderPayload } from '../../../shared/merge-queue/events/event-payloads.js';
+import { mergeQueueSlackText } from '../../../shared/merge-queue/events/slack-text.js';
+import { MERGE_QUEUE_EVENT_TYPES } from '../../../shared/merge-queue/events/event-types.js';
+import { flakyTestsEventFormat } from '../../../shared/flaky-tests/events/event-format.js';
+import type { EventPayload, StoredEvent } from '../../../shared/platform/events/event-types.js';
 import type { Queue } from '../../../shared/merge-queue/domain/model.js';
 import { run } from '../../../shared/merge-queue/simulation/builders.js';
+
+/** The Slack lines of both products' events, as the dispatcher picks them. */
+const slackMessage = (payload: EventPayload) => slackMessageOf([{ types: MERGE_QUEUE_EVENT_TYPES, slackText: mergeQueueSlackText }, flakyTestsEventFormat], payload);
 
 describe('webhook delivery rules', () => {
   it('retries first within 30 s and keeps retrying, ever more slowly, for about a day (defaults)', () => {

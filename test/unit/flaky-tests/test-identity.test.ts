@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { v5 as uuidv5 } from 'uuid';
-import { rng } from '../../../shared/seeded-random.js';
+import { rng } from '../../../shared/platform/seeded-random.js';
 import {
   IDENTITY_NAMESPACE,
   identityChecksum,

@@ -1,10 +1,10 @@
 // The Database decorator times every collection operation and counts failures, without changing
 // what the operations return or throw.
 import { expect } from 'chai';
-import { openDatabase } from '../../../shared/database/open-database.js';
-import { instrumentDatabase } from '../../../shared/metrics/instrumented-database.js';
-import { OperatorMetrics } from '../../../shared/metrics/operator-metrics.js';
-import { isDuplicateKeyError, type Database } from '../../../shared/database/collection.js';
+import { openDatabase } from '../../../shared/platform/database/open-database.js';
+import { instrumentDatabase } from '../../../shared/platform/metrics/instrumented-database.js';
+import { OperatorMetrics } from '../../../shared/platform/metrics/operator-metrics.js';
+import { isDuplicateKeyError, type Database } from '../../../shared/platform/database/collection.js';
 
 async function countOf(metrics: OperatorMetrics, collection: string, operation: string): Promise<number> {
   const { values } = await metrics.dbDuration.get();

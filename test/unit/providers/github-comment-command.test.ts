@@ -1,6 +1,6 @@
 // The `/trunk` command of a pull request comment (commandsEnabled).
 import { expect } from 'chai';
-import { codeSpan, parseCommentCommand } from '../../../shared/providers/github/comment-command.js';
+import { codeSpan, parseCommentCommand } from '../../../shared/github/domain/comment-command.js';
 
 describe('GitHub comment commands: parsing', () => {
   const table: [string, unknown][] = [

@@ -2,11 +2,11 @@
 // `installation_repositories` events for any of them; each syncs the queues of the repositories
 // it names, never every queue of every organisation.
 import { expect } from 'chai';
-import { GitHubWebhookEvents } from '../../../shared/providers/github/webhook-events.js';
+import { GitHubWebhookEvents } from '../../../shared/github/services/webhook-events.js';
 import { inMemoryRepositories } from '../../../shared/merge-queue/simulation/in-memory-repositories.js';
 import { makeEntry } from '../../../scripts/lib/entries.js';
-import { createLogger } from '../../../shared/logging.js';
-import { repoKey } from '../../../shared/repo-ref.js';
+import { createLogger } from '../../../shared/platform/logging.js';
+import { repoKey } from '../../../shared/platform/repo-ref.js';
 import type { Queue } from '../../../shared/merge-queue/domain/model.js';
 import { payloadFor } from '../../doubles/github/webhook-payloads.js';
 

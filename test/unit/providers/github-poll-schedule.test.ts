@@ -1,7 +1,7 @@
 // The poll interval of GitHub repositories: slower while webhook deliveries arrive, back to normal
 // when they stop, never later than one slow interval.
 import { expect } from 'chai';
-import { pollDue, pollIntervalSeconds, type PollIntervals } from '../../../shared/providers/github/poll-schedule.js';
+import { pollDue, pollIntervalSeconds, type PollIntervals } from '../../../shared/github/services/poll-schedule.js';
 
 const intervals: PollIntervals = { normalSeconds: 5, webhookSeconds: 300, quietSeconds: 900 };
 const T0 = new Date('2026-11-23T12:00:00Z');

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { closeHttpServer } from '../../../shared/runtime/close-http-server.js';
+import { closeHttpServer } from '../../../shared/platform/runtime/close-http-server.js';
 
 describe('closing the HTTP server', () => {
   it('closes a keep-alive socket that was busy at the call once its response finishes', async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { DependencyHealth } from '../../../shared/runtime/dependency-health.js';
+import { DependencyHealth } from '../../../shared/platform/runtime/dependency-health.js';
 
 describe('dependency health', () => {
   let now = 0;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { serviceStatus } from '../../../shared/runtime/service-status.js';
+import { serviceStatus } from '../../../shared/platform/runtime/service-status.js';
 
 describe('service status', () => {
   it('is up when every dependency answers', () => {

@@ -2,7 +2,7 @@
 // becomes a URL through the issue tracker's template, e.g.
 // `https://acme.atlassian.net/browse/{ticket}`. An id that already is an http(s) URL is kept.
 
-import { isHttpUrl } from '../../../http-link.js';
+import { isHttpUrl } from '../../../platform/http-link.js';
 
 export const TICKET_PLACEHOLDER = '{ticket}';
 

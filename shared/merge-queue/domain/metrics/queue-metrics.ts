@@ -2,8 +2,8 @@
 // every active entry, and the histories of entries that changed in the last hour (an entry whose
 // last transition is older than the window contributes nothing to it).
 import type { EntryState, HistoryEntry, TestRunKind } from '../model.js';
-import type { RepoRef } from '../../../repo-ref.js';
-import { repoSlug } from '../../../repo-ref.js';
+import type { RepoRef } from '../../../platform/repo-ref.js';
+import { repoSlug } from '../../../platform/repo-ref.js';
 import { ADMITTED } from '../planner/entry-states.js';
 import { observeEntry, type Window } from './entry-observations.js';
 import { WASTE_CAUSES, wastedRunsByCause } from './cost-report.js';

@@ -16,12 +16,12 @@ import type {
   TransitionEntryAction,
 } from '../../domain/planner/index.js';
 import { testBranchName } from '../../domain/test-branch.js';
-import type { GitProvider } from '../../../providers/provider.js';
+import type { GitProvider } from '../provider.js';
 import { statusWatchDueAt } from '../../domain/status-watch.js';
 import type { MergeQueueRepositories } from '../../store/store.js';
 import type { TransitionChange } from '../../store/entry-repository.js';
-import type { Logger } from '../../../logging.js';
-import type { RepoRef } from '../../../repo-ref.js';
+import type { Logger } from '../../../platform/logging.js';
+import type { RepoRef } from '../../../platform/repo-ref.js';
 
 export type ApplyOutcome = 'applied' | 'stale';
 

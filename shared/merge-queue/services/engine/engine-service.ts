@@ -7,9 +7,9 @@ import { readinessInMode } from '../../domain/readiness.js';
 import { QUEUE_MERGES_FROM } from '../../domain/pr-sync.js';
 import type { Queue, TestRun } from '../../domain/model.js';
 import type { MergeQueueRepositories } from '../../store/store.js';
-import type { GitProvider, ProviderRegistry } from '../../../providers/provider.js';
-import type { Logger } from '../../../logging.js';
-import type { RepoRef } from '../../../repo-ref.js';
+import type { GitProvider, ProviderRegistry } from '../provider.js';
+import type { Logger } from '../../../platform/logging.js';
+import type { RepoRef } from '../../../platform/repo-ref.js';
 import { loadSnapshot } from './plan-snapshot.js';
 import { NO_TEST_RESULTS, type RunTestResultsSource } from '../run-test-results.js';
 import { ActionApplier, toBuilt } from './action-applier.js';
@@ -26,6 +26,11 @@ export interface EngineDeps {
   evaluateRun: (run: TestRun, repo: RepoRef) => Promise<TestRun | null>;
   /** Test results linked to the runs (the flaky-tests side); none by default. */
   testResults?: RunTestResultsSource;
+  /**
+   * A forge's follow-up once a pass changed its queue (GitHub: the draft pull requests of the
+   * test branches it built or ended). Its failure is logged and left to the forge's periodic job.
+   */
+  afterPassApplied?: (queueId: string) => Promise<void>;
   clock?: () => Date;
   newRunId?: () => string;
 }
@@ -82,19 +87,27 @@ export class EngineService {
       this.deps.logger.error({ queueId, ...summary }, 'planning pass did not settle; it will run again');
     }
     if (summary.wakeAt) await this.deps.scheduleWake(queueId, summary.wakeAt, 'planner wake-up');
+    if (summary.applied > 0 && this.deps.afterPassApplied) {
+      try {
+        await this.deps.afterPassApplied(queueId);
+      } catch (err) {
+        // The pass itself is done: running it again would not help.
+        this.deps.logger.warn({ err, queueId }, "the forge's follow-up of a planning pass failed; its periodic job will catch up");
+      }
+    }
     return summary;
   }
 
   /**
    * The delayed timeout check of one run. It acts only if the run is still in progress with the
-   * same deadline (the attempt it was scheduled for) and that deadline has passed. The run is
+   * same deadline (`deadlineAt`, epoch ms: the one it was scheduled for) and that deadline has passed. The run is
    * cancelled with reason test_run_timeout, which the planner treats as a failure of its group
    * (the same thing it does itself when it sees a run past its deadline).
    */
-  async expireRun(testRunId: string, attempt: number): Promise<boolean> {
+  async expireRun(testRunId: string, deadlineAt: number): Promise<boolean> {
     const run = await this.deps.store.testRuns.findById(testRunId);
-    if (!run || run.status !== 'in_progress' || !run.deadlineAt || run.deadlineAt.getTime() !== attempt) return false;
-    if (this.now().getTime() < attempt) return false;
+    if (!run || run.status !== 'in_progress' || !run.deadlineAt || run.deadlineAt.getTime() !== deadlineAt) return false;
+    if (this.now().getTime() < deadlineAt) return false;
     const concluded = await this.deps.store.testRuns.conclude(run.id, 'cancelled', 'test_run_timeout', this.now(), undefined, `no result by its deadline, ${run.deadlineAt.toISOString()}`);
     if (!concluded) return false;
     this.deps.logger.info({ testRunId, deadlineAt: run.deadlineAt }, 'test run timed out');

@@ -5,7 +5,7 @@ import { evaluateHealth, initialHealth, sameHealth } from '../../../../shared/fl
 import { defaultDetectionConfig, lookbackHours, type DetectionConfig } from '../../../../shared/flaky-tests/domain/detection/config.js';
 import { isQuiet } from '../../../../shared/flaky-tests/domain/detection/quiet.js';
 import type { HourBucket, RetryDetection, TestHealth } from '../../../../shared/flaky-tests/domain/detection/types.js';
-import { rng } from '../../../../shared/seeded-random.js';
+import { rng } from '../../../../shared/platform/seeded-random.js';
 import { at, bucket, DAY, detection, HOUR } from './fixtures.js';
 
 const NOW = at(40 * DAY);

@@ -2,7 +2,7 @@
 // documents in maps and enforce what the real ones enforce (unique ids, the received-upload state
 // machine), so the use case can be tested without a database, Redis or workers.
 import { randomUUID } from 'node:crypto';
-import type { RepoRef } from '../../../../shared/repo-ref.js';
+import type { RepoRef } from '../../../../shared/platform/repo-ref.js';
 import { initialHealth } from '../../../../shared/flaky-tests/domain/detection/classify.js';
 import type { DetectionConfig } from '../../../../shared/flaky-tests/domain/detection/config.js';
 import type { ByteSource } from '../../../../shared/flaky-tests/formats/junit/index.js';
@@ -21,8 +21,8 @@ import type { DetectionWrite } from '../../../../shared/flaky-tests/store/retry-
 import type { SeenRefresh, SeenTest, TestCase } from '../../../../shared/flaky-tests/store/test-case-repository.js';
 import type { Upload, UploadRepository } from '../../../../shared/flaky-tests/store/upload-repository.js';
 import type { UploadBlobStore } from '../../../../shared/flaky-tests/store/upload-blob-store.js';
-import { notFound } from '../../../../shared/errors.js';
-import { createLogger } from '../../../../shared/logging.js';
+import { notFound } from '../../../../shared/platform/errors.js';
+import { createLogger } from '../../../../shared/platform/logging.js';
 
 const duplicate = (id: string) => Object.assign(new Error(`E11000 duplicate key ${id}`), { code: 11000 });
 

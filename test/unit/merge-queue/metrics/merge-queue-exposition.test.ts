@@ -2,7 +2,7 @@
 // label values escaped (branch names may contain quotes and backslashes).
 import { expect } from 'chai';
 import { emptySeries } from '../../../../shared/merge-queue/domain/metrics/index.js';
-import { renderMergeQueueMetrics, MERGE_QUEUE_METRICS_CONTENT_TYPE } from '../../../../shared/metrics/merge-queue-exposition.js';
+import { renderMergeQueueMetrics, MERGE_QUEUE_METRICS_CONTENT_TYPE } from '../../../../shared/merge-queue/metrics/merge-queue-exposition.js';
 import { gaugeValue, histogramValue, parseExposition } from '../../../helpers/prometheus-text.js';
 
 describe('metrics: merge-queue exposition', () => {

@@ -9,7 +9,7 @@ import { computeLineup } from '../../../../shared/merge-queue/domain/planner/lin
 import { World } from '../../../../shared/merge-queue/domain/planner/world.js';
 import type { ImpactedTargetSet } from '../../../../shared/merge-queue/domain/planner/types.js';
 import { entry, input } from '../../../../shared/merge-queue/simulation/builders.js';
-import { rng } from '../../../../shared/seeded-random.js';
+import { rng } from '../../../../shared/platform/seeded-random.js';
 
 function reference(ids: string[], targets: Record<string, ImpactedTargetSet>): Map<string, string[]> {
   const out = new Map<string, string[]>();

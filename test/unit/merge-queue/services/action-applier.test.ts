@@ -2,7 +2,7 @@
 // compare-and-set, and a lost race ("stale") changes nothing it should not.
 import { expect } from 'chai';
 import { ActionApplier, type ApplyContext } from '../../../../shared/merge-queue/services/engine/action-applier.js';
-import { createLogger } from '../../../../shared/logging.js';
+import { createLogger } from '../../../../shared/platform/logging.js';
 import type { Entry, Queue, TestRun } from '../../../../shared/merge-queue/domain/model.js';
 import type { MergeAction, StartRunAction } from '../../../../shared/merge-queue/domain/planner/index.js';
 import { makeEntry } from '../../../../scripts/lib/entries.js';

@@ -6,14 +6,14 @@ import { EngineService } from '../../../../shared/merge-queue/services/engine/en
 import { CommitStatusService } from '../../../../shared/merge-queue/services/commit-status-service.js';
 import { PullRequestService } from '../../../../shared/merge-queue/services/pull-request-service.js';
 import { QueueService } from '../../../../shared/merge-queue/services/queue-service.js';
-import { createLogger } from '../../../../shared/logging.js';
+import { createLogger } from '../../../../shared/platform/logging.js';
 import type { Entry, Queue, TestRun } from '../../../../shared/merge-queue/domain/model.js';
 import { StatusWatchService } from '../../../../shared/merge-queue/services/status-watch-service.js';
 import { SyncService } from '../../../../shared/merge-queue/services/sync-service.js';
 import { FakeForge } from './fake-forge.js';
 import { inMemoryRepositories } from '../../../../shared/merge-queue/simulation/in-memory-repositories.js';
-import type { OperatorActor } from '../../../../shared/accounts/actor.js';
-import type { AuditRecord } from '../../../../shared/audit/store/audit-log.js';
+import type { OperatorActor } from '../../../../shared/platform/accounts/actor.js';
+import type { AuditRecord } from '../../../../shared/platform/audit/audit-log.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const ORG = 'org1';

@@ -2,7 +2,7 @@
 // the target branch moved only by compare-and-swap (the repositories are the simulation's
 // in-memory ones).
 import { createHash } from 'node:crypto';
-import { repoKey, type RepoRef } from '../../../../shared/repo-ref.js';
+import { repoKey, type RepoRef } from '../../../../shared/platform/repo-ref.js';
 import type {
   BuildTestBranchInput,
   BuildTestBranchResult,
@@ -13,7 +13,7 @@ import type {
   ProviderMergeability,
   ProviderRegistry,
   PullRequestInfo,
-} from '../../../../shared/providers/provider.js';
+} from '../../../../shared/merge-queue/services/provider.js';
 
 const clone = <T>(value: T): T => structuredClone(value);
 

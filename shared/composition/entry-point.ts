@@ -1,0 +1,35 @@
+// Shared start-up of the three entry points: validate configuration, refuse an unsupported
+// combination with one clear line, open the service, install shutdown handlers.
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from '../platform/logging.js';
+import { openService, type Service } from './service.js';
+
+export type EntryPointName = 'api' | 'worker' | 'all-in-one';
+
+export async function runEntryPoint(name: EntryPointName, start: (service: Service) => Promise<void>): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`${name}: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  if (name !== 'all-in-one' && !config.mongoUrl) {
+    console.error(
+      `${name}: MONGO_URL is required — the embedded database serves a single process, so separate api and worker processes need a shared MongoDB. Use \`npm start\` to run everything in one process with embedded defaults.`,
+    );
+    process.exit(2);
+  }
+  const logger = createLogger(config.logLevel, name);
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
+  process.on('uncaughtException', (err) => {
+    logger.fatal({ err }, 'uncaught exception');
+    process.exit(1);
+  });
+  const service = await openService(config, { logger });
+  service.shutdown.installSignalHandlers();
+  await start(service);
+}

@@ -1,0 +1,108 @@
+// What a queued pull request shows on GitHub about its place in the queue:
+// - statusCheckEnabled: a commit status `openmq/merge-queue` on its head (pending while queued or
+//   testing, success once merged, failure or error when it left the queue);
+// - commentsEnabled: one comment, edited in place as its state changes, with the reason.
+// It reconciles rather than reacts: each pass compares the entries of GitHub queues with what was
+// last published (stored per entry) and publishes only the differences, so no engine transition
+// needs to know about GitHub, and a pass that failed is made good by the next one.
+import { TERMINAL_ENTRY_STATES, type Entry, type EntryState, type Queue } from '../../merge-queue/domain/model.js';
+import type { MergeQueueRepositories } from '../../merge-queue/store/store.js';
+import type { Logger } from '../../platform/logging.js';
+import type { GitHubApi } from '../../providers/github/github-api.js';
+import type { PublishedFeedback, PublishedFeedbackRepository } from '../store/published-feedback-repository.js';
+
+export const QUEUE_STATUS_CONTEXT = 'openmq/merge-queue';
+
+export interface QueueStatus {
+  state: 'pending' | 'success' | 'failure' | 'error';
+  description: string;
+}
+
+const ACTIVE_DESCRIPTIONS: Partial<Record<EntryState, string>> = {
+  not_ready: 'Waiting to be ready for the merge queue',
+  pending: 'Queued',
+  testing: 'Testing in the merge queue',
+  tests_passed: 'Tests passed; merging',
+  pending_failure: 'Tests failed; waiting for the pull requests ahead',
+};
+
+/** What the pull request shows for an entry in `state` (which got there for `reason`). */
+export function queueStatusOf(state: EntryState, reason: string): QueueStatus {
+  if (state === 'merged') return { state: 'success', description: 'Merged by the merge queue' };
+  if (state === 'failed') return { state: 'failure', description: `Failed in the merge queue: ${reason}` };
+  if (state === 'cancelled') return { state: 'error', description: `Removed from the merge queue: ${reason}` };
+  return { state: 'pending', description: ACTIVE_DESCRIPTIONS[state] ?? state };
+}
+
+/** The body of the pull request's queue comment. */
+export function queueCommentOf(entry: Entry, queue: Queue): string {
+  const { description } = queueStatusOf(entry.state, entry.lastReason);
+  const detail = entry.history.at(-1)?.detail;
+  return [
+    `**Merge queue** (\`${queue.branch}\`): ${description}.`,
+    '',
+    `State \`${entry.state}\`, reason \`${entry.lastReason}\`${detail ? `: ${detail}` : ''}.`,
+    '',
+    `<sub>Head ${entry.prSha.slice(0, 12)} · queue entry ${entry.id}</sub>`,
+  ].join('\n');
+}
+
+export interface PullRequestFeedbackDeps {
+  published: PublishedFeedbackRepository;
+  store: Pick<MergeQueueRepositories, 'entries' | 'queues'>;
+  api: GitHubApi;
+  logger: Logger;
+}
+
+export class PullRequestFeedback {
+  constructor(private readonly deps: PullRequestFeedbackDeps) {}
+
+  /** One reconciliation pass; returns how many statuses and comments were posted or edited. */
+  async publish(): Promise<number> {
+    const queues = new Map<string, Queue | null>();
+    const queueOf = async (id: string): Promise<Queue | null> => {
+      if (!queues.has(id)) {
+        const q = await this.deps.store.queues.findById(id);
+        queues.set(id, q && (q.statusCheckEnabled || q.commentsEnabled) && this.deps.api.serves(q.repo) ? q : null);
+      }
+      return queues.get(id) ?? null;
+    };
+    const active = await this.deps.store.entries.listActiveAll();
+    const activeIds = new Set(active.map((e) => e.id));
+    // Entries published as active that are no longer: they ended, their final state is due.
+    const ended = (await this.deps.published.listUnfinishedIds()).filter((id) => !activeIds.has(id));
+    const entries = [...active, ...(await this.deps.store.entries.findByIds(ended))];
+    let posted = 0;
+    for (const entry of entries) {
+      const queue = await queueOf(entry.queueId);
+      if (!queue) continue;
+      try {
+        posted += await this.publishEntry(queue, entry);
+      } catch (err) {
+        this.deps.logger.warn({ err, entryId: entry.id, prNumber: entry.prNumber }, 'pull request feedback not published; tried again next pass');
+      }
+    }
+    return posted;
+  }
+
+  private async publishEntry(queue: Queue, entry: Entry): Promise<number> {
+    const last = await this.deps.published.find(entry.id);
+    const next: PublishedFeedback = { entryId: entry.id, queueId: entry.queueId, status: last?.status ?? null, comment: last?.comment ?? null, commentId: last?.commentId ?? null };
+    let posted = 0;
+    if (queue.statusCheckEnabled && next.status !== entry.state) {
+      const status = queueStatusOf(entry.state, entry.lastReason);
+      await this.deps.api.postCommitStatus(queue.repo, entry.prSha, { context: QUEUE_STATUS_CONTEXT, ...status });
+      next.status = entry.state;
+      posted++;
+    }
+    if (queue.commentsEnabled && next.comment !== entry.state) {
+      next.commentId = await this.deps.api.upsertComment(queue.repo, entry.prNumber, next.commentId, queueCommentOf(entry, queue));
+      next.comment = entry.state;
+      posted++;
+    }
+    if (posted > 0 || !last) {
+      await this.deps.published.record(next, TERMINAL_ENTRY_STATES.includes(entry.state));
+    }
+    return posted;
+  }
+}

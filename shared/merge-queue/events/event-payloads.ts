@@ -1,0 +1,91 @@
+// The JSON payload of an event, in the hosted product's flat form (wire-contract §5.1): `type`,
+// `action`, `status`, the pull request, its repository and target branch, the test run and the
+// reason field of the event. `detail` (what the reason does not say) is this service's addition.
+import type { Entry, Queue, TestRun } from '../domain/model.js';
+import type { EventPayload, StoredEvent } from '../../platform/events/event-types.js';
+import type { MergeQueueEventSubject } from './event-types.js';
+
+export type Payload = EventPayload;
+
+/** What an event's payload is rendered from, loaded when it is published. */
+export interface PayloadSources {
+  queue: Queue;
+  entry: Entry | null;
+  run: TestRun | null;
+  /** Pull request numbers of the run's entries (batch events). */
+  runPrNumbers: number[];
+  /** Base URL of links (PUBLIC_URL). */
+  baseUrl: string;
+  /** The slug of the queue's organisation: the dashboard's links start with it. */
+  orgSlug: string;
+}
+
+const REASON_FIELD: Readonly<Record<string, string>> = {
+  submitted: 'submitted_reason',
+  queued: 'queued_reason',
+  pending_failure: 'failure_reason',
+  failed: 'failure_reason',
+  canceled: 'cancellation_reason',
+  merged: 'merged_reason',
+};
+
+/**
+ * The link a payload and a Slack message give for a pull request in a queue: its page in the
+ * dashboard (docs/dashboard.md, deep links).
+ */
+export function pullRequestLink(baseUrl: string, orgSlug: string, queue: Pick<Queue, 'repo' | 'branch'>, prNumber: number): string {
+  return `${baseUrl}/${encodeURIComponent(orgSlug)}/merge-queue/pull-request/${prNumber}?${queueQuery(queue)}`;
+}
+
+/** The dashboard page of a test run (docs/dashboard.md, deep links). */
+export function testRunLink(baseUrl: string, orgSlug: string, queue: Pick<Queue, 'repo' | 'branch'>, testRunId: string): string {
+  return `${baseUrl}/${encodeURIComponent(orgSlug)}/merge-queue/test-run/${encodeURIComponent(testRunId)}?${queueQuery(queue)}`;
+}
+
+function queueQuery(queue: Pick<Queue, 'repo' | 'branch'>): string {
+  const { host, owner, name } = queue.repo;
+  return new URLSearchParams({ repo: `${host}/${owner}/${name}`, branch: queue.branch }).toString();
+}
+
+function runFields(run: TestRun | null): Payload {
+  if (!run) return {};
+  return {
+    test_branch: run.branch,
+    ...(run.sha ? { test_branch_sha: run.sha } : {}),
+    batched: run.entryIds.length > 1,
+    is_bisection: run.kind === 'bisection',
+  };
+}
+
+export function renderPayload(event: StoredEvent, src: PayloadSources): Payload {
+  const subject = event.subject as MergeQueueEventSubject;
+  const [family, action = ''] = event.type.split('.');
+  const common: Payload = {
+    type: event.type,
+    timestamp: event.order.at.toISOString(),
+    repository: { host: src.queue.repo.host, owner: src.queue.repo.owner, name: src.queue.repo.name },
+    target_branch: src.queue.branch,
+  };
+  const reason = subject.reason ? { [REASON_FIELD[action] ?? 'reason']: subject.reason.toUpperCase() } : {};
+  const detail = subject.detail ? { detail: subject.detail } : {};
+  if (family === 'queue') {
+    return { ...common, action, previous_state: subject.previousState, state: subject.state };
+  }
+  if (family === 'pull_request_batch') {
+    return { ...common, action, status: action, pr_numbers: src.runPrNumbers, ...runFields(src.run), ...reason, ...detail };
+  }
+  const entry = src.entry;
+  if (!entry) throw new Error(`event ${event.id} (${event.type}) has no pull request`);
+  return {
+    ...common,
+    action,
+    status: action,
+    author: entry.prAuthor,
+    pr_number: entry.prNumber,
+    pr_title: entry.prTitle,
+    http_details_url: pullRequestLink(src.baseUrl, src.orgSlug, src.queue, entry.prNumber),
+    ...runFields(src.run),
+    ...reason,
+    ...detail,
+  };
+}

@@ -1,0 +1,43 @@
+// The merge queue's event names (the hosted product's, merge-queue-behaviour §1.20, wire-contract
+// §5.1) and what its events are about.
+import type { EmittedEvent } from '../../platform/events/event-types.js';
+
+export const PULL_REQUEST_EVENTS = [
+  'pull_request.submitted',
+  'pull_request.queued',
+  'pull_request.testing',
+  'pull_request.pending_failure',
+  'pull_request.merged',
+  'pull_request.failed',
+  'pull_request.canceled',
+] as const;
+export type PullRequestEventType = (typeof PULL_REQUEST_EVENTS)[number];
+
+export const BATCH_EVENTS = [
+  'pull_request_batch.testing',
+  'pull_request_batch.pending_failure',
+  'pull_request_batch.merged',
+  'pull_request_batch.failed',
+  'pull_request_batch.canceled',
+] as const;
+export type BatchEventType = (typeof BATCH_EVENTS)[number];
+
+export const QUEUE_EVENTS = ['queue.state_changed'] as const;
+
+export const MERGE_QUEUE_EVENT_TYPES = [...PULL_REQUEST_EVENTS, ...BATCH_EVENTS, ...QUEUE_EVENTS] as const;
+export type MergeQueueEventType = (typeof MERGE_QUEUE_EVENT_TYPES)[number];
+
+/** What a merge-queue event is about: ids to render its payload from, and what only the moment knew. */
+export type MergeQueueEventSubject = {
+  queueId: string;
+  entryId?: string;
+  runId?: string | null;
+  /** The transition's reason code (lowercase, model.ts REASONS). */
+  reason?: string;
+  detail?: string;
+  previousState?: string;
+  state?: string;
+};
+
+/** A merge-queue event as its change emits it: one of its names, about a queue and what in it. */
+export type MergeQueueEvent = Omit<EmittedEvent, 'type' | 'subject'> & { type: MergeQueueEventType; subject: MergeQueueEventSubject };

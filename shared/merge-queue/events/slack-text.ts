@@ -1,0 +1,41 @@
+// What an endpoint of kind `slack` (an incoming-webhook URL) receives instead of the JSON payload
+// of a merge-queue event: one readable line — what happened, to which pull request, why — and a link.
+import type { Payload } from './event-payloads.js';
+import { escapeSlack } from '../../platform/events/slack-text.js';
+
+const VERBS: Readonly<Record<string, string>> = {
+  'pull_request.submitted': 'was submitted to the merge queue',
+  'pull_request.queued': 'is queued',
+  'pull_request.testing': 'is being tested',
+  'pull_request.pending_failure': 'failed its tests and waits for the pull requests ahead',
+  'pull_request.merged': 'was merged',
+  'pull_request.failed': 'failed and left the merge queue',
+  'pull_request.canceled': 'was canceled and left the merge queue',
+  'pull_request_batch.testing': 'are being tested together',
+  'pull_request_batch.pending_failure': 'failed their tests together and wait for the pull requests ahead',
+  'pull_request_batch.merged': 'were merged together',
+  'pull_request_batch.failed': 'failed their tests together',
+  'pull_request_batch.canceled': 'were canceled together',
+};
+
+const REASON_KEYS = ['failure_reason', 'cancellation_reason', 'queued_reason', 'merged_reason', 'submitted_reason'];
+
+export function mergeQueueSlackText(payload: Payload): string {
+  const repo = payload.repository as { owner: string; name: string };
+  const where = `${repo.owner}/${repo.name} → ${String(payload.target_branch)}`;
+  const type = String(payload.type);
+  if (type === 'queue.state_changed') {
+    return escapeSlack(`Merge queue ${where} is now ${String(payload.state)} (was ${String(payload.previous_state)})`);
+  }
+  const reasonKey = REASON_KEYS.find((k) => typeof payload[k] === 'string');
+  const why = [reasonKey ? String(payload[reasonKey]).toLowerCase().replace(/_/g, ' ') : null, typeof payload.detail === 'string' ? payload.detail : null]
+    .filter((s): s is string => s !== null)
+    .join(': ');
+  const verb = VERBS[type] ?? type;
+  const subject = Array.isArray(payload.pr_numbers)
+    ? `Pull requests ${payload.pr_numbers.map((n) => `#${String(n)}`).join(', ')}`
+    : `Pull request #${String(payload.pr_number)}${typeof payload.pr_title === 'string' ? ` “${payload.pr_title}”` : ''}`;
+  const line = escapeSlack(`${subject} (${where}) ${verb}${why ? ` — ${why}` : ''}`);
+  const link = typeof payload.http_details_url === 'string' ? ` <${payload.http_details_url}|details>` : '';
+  return `${line}${link}`;
+}

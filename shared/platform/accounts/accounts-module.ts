@@ -1,0 +1,28 @@
+// Organisations, API tokens and the audit trail: the platform's accounts, over one database. The
+// token use cases (TokenService) serve the API and `npm run token` alike.
+import type { Database } from '../database/collection.js';
+import { DbAuditRepository } from '../audit/audit-log.js';
+import { DbOrgRepository } from './org-repository.js';
+import { DbTokenRepository } from './token-repository.js';
+import { TokenService } from './token-service.js';
+
+export interface AccountsStore {
+  orgs: DbOrgRepository;
+  tokens: DbTokenRepository;
+  audit: DbAuditRepository;
+}
+
+export interface AccountsModule {
+  store: AccountsStore;
+  /** createToken, listTokens, revokeToken. */
+  tokens: TokenService;
+}
+
+export function createAccountsStore(db: Database): AccountsStore {
+  return { orgs: new DbOrgRepository(db), tokens: new DbTokenRepository(db), audit: new DbAuditRepository(db) };
+}
+
+export function createAccountsModule(db: Database): AccountsModule {
+  const store = createAccountsStore(db);
+  return { store, tokens: new TokenService({ tokens: store.tokens, audit: store.audit }) };
+}

@@ -2,6 +2,7 @@
 // token goes to the service's own origin only: a redirect is reported, never followed (fetch would
 // carry x-api-token to wherever it points), and an answer that is not the service's JSON is an error.
 import { CliError, EXIT, exitCodeOfStatus } from './cli-error.js';
+import type { AnswerOf, OperationName, RequestOf } from '../openapi/wire.js';
 
 interface ErrorBody {
   error?: { code?: string; message?: string; details?: { path: string; message: string }[] };
@@ -22,6 +23,13 @@ export function plainHttpWarning(baseUrl: string): string | null {
   return `warning: ${url.host} is reached over plain http — the API token travels unencrypted; use https`;
 }
 
+/**
+ * What the user typed for a field the API checks against its own schema (an enum, a setting by
+ * name): passed on as the wire type names it, and the service's 400 says what it accepts. The CLI
+ * keeps no second copy of the server's rules.
+ */
+export const checkedByTheService = <T>(typed: unknown): T => typed as T;
+
 export class ApiClient {
   private readonly base: string;
 
@@ -32,7 +40,8 @@ export class ApiClient {
     this.base = baseUrl.replace(/\/+$/, '');
   }
 
-  async call<T>(operation: string, body: unknown): Promise<T> {
+  /** Calls one operation with its body; answers what it answers (both typed by the API's description). */
+  async call<N extends OperationName>(operation: N, body: RequestOf<N>): Promise<AnswerOf<N>> {
     const url = `${this.base}/v1/${operation}`;
     let res: Response;
     try {
@@ -54,7 +63,7 @@ export class ApiClient {
       );
     }
     const text = await res.text();
-    let parsed: unknown = null;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : null;
     } catch {
@@ -69,6 +78,6 @@ export class ApiClient {
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw new CliError(EXIT.failed, `${operation}: the answer from ${this.base} is not openmq's (expected a JSON object); check --url`);
     }
-    return parsed as T;
+    return parsed as AnswerOf<N>;
   }
 }

@@ -63,7 +63,7 @@ export function contextOf(command: Command): CommandContext {
     queue: () => ({ repo: repo(), targetBranch: opts.branch ?? process.env.OPENMQ_BRANCH ?? 'main' }),
     org: () => {
       if (givenOrg) return Promise.resolve(givenOrg);
-      tokenOrg ??= api.call<{ organization: { slug: string } }>('getTokenInfo', {}).then((info) => info.organization.slug);
+      tokenOrg ??= api.call('getTokenInfo', {}).then((info) => info.organization.slug);
       return tokenOrg;
     },
   };

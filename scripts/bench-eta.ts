@@ -87,7 +87,11 @@ let nextSample = T0.getTime() + SAMPLE_EVERY;
 const mergedAt = new Map<string, number>();
 for (;;) {
   const finishing = sim.inProgress().map((r) => r.createdAt.getTime() + durationOf(r.id));
-  const candidates = [...finishing, ...(next < arrivals.length ? [arrivals[next]!] : []), ...(active().length > 0 || next < arrivals.length ? [nextSample] : [])];
+  const candidates = [
+    ...finishing,
+    ...(next < arrivals.length ? [arrivals[next]!] : []),
+    ...(active().length > 0 || next < arrivals.length ? [nextSample] : []),
+  ];
   if (candidates.length === 0) break;
   sim.now = Math.min(...candidates);
   while (next < arrivals.length && arrivals[next]! <= sim.now) {
@@ -119,12 +123,24 @@ const row = (label: string, list: typeof scored) => {
   return `| ${label} | ${list.length} | ${median(errors).toFixed(1)} | ${percentile(errors, 90).toFixed(1)} | ${bias.toFixed(1)} | ${(within * 100).toFixed(0)}% |`;
 };
 const entries: Entry[] = [...sim.entries.values()];
-console.log(`simulated ${HOURS} h: ${entries.length} pull requests (${bad.size} bad), ${mergedAt.size} merged, ${sim.runs.size} runs; ` +
-  `arrival every ${ARRIVAL} min on average, CI ${CI_MIN}–${CI_MAX} min, concurrency ${CONCURRENCY}, an estimate every ${SAMPLE_EVERY / MINUTE} min per queued pull request; seed ${values.seed}`);
+console.log(
+  `simulated ${HOURS} h: ${entries.length} pull requests (${bad.size} bad), ${mergedAt.size} merged, ${sim.runs.size} runs; ` +
+    `arrival every ${ARRIVAL} min on average, CI ${CI_MIN}–${CI_MAX} min, concurrency ${CONCURRENCY}, an estimate every ${SAMPLE_EVERY / MINUTE} min per queued pull request; seed ${values.seed}`,
+);
 console.log(machineSummary());
 console.log('\n| position | estimates | median abs. error (min) | p90 abs. error (min) | median bias (min) | actual within range |');
 console.log('|---|---|---|---|---|---|');
 console.log(row('all', scored));
-for (const [label, lo, hi] of [['1', 1, 1], ['2–3', 2, 3], ['4–6', 4, 6], ['7+', 7, Infinity]] as const) {
-  console.log(row(label, scored.filter((p) => p.position >= lo && p.position <= hi)));
+for (const [label, lo, hi] of [
+  ['1', 1, 1],
+  ['2–3', 2, 3],
+  ['4–6', 4, 6],
+  ['7+', 7, Infinity],
+] as const) {
+  console.log(
+    row(
+      label,
+      scored.filter((p) => p.position >= lo && p.position <= hi),
+    ),
+  );
 }

@@ -237,7 +237,9 @@ async function benchConcurrent(): Promise<string[]> {
         );
         rates.push(stored / ((performance.now() - started) / 1000));
       }
-      lines.push(`| ${size.toLocaleString('en')} | ${uploads.toLocaleString('en')} | ${Math.round(median(rates)).toLocaleString('en')} | ${rates.map((r) => Math.round(r).toLocaleString('en')).join(' · ')} |`);
+      lines.push(
+        `| ${size.toLocaleString('en')} | ${uploads.toLocaleString('en')} | ${Math.round(median(rates)).toLocaleString('en')} | ${rates.map((r) => Math.round(r).toLocaleString('en')).join(' · ')} |`,
+      );
       process.stderr.write(`${lines.at(-1)}\n`);
     } finally {
       await close();
@@ -245,7 +247,6 @@ async function benchConcurrent(): Promise<string[]> {
   }
   return lines;
 }
-
 
 async function benchStored(): Promise<string[]> {
   const lines = [
@@ -260,7 +261,14 @@ async function benchStored(): Promise<string[]> {
       const store = createFlakyStore(svc.ctx.db);
       const now = Date.now();
       let clock = now - DAYS * DAY;
-      const seeder = createInlineFlakyServices({ store, orgs: svc.ctx.accounts.store.orgs, audit: svc.ctx.accounts.store.audit, settings: { ...DEFAULT_FLAKY_SETTINGS }, logger: createLogger('silent'), now: () => new Date(clock) });
+      const seeder = createInlineFlakyServices({
+        store,
+        orgs: svc.ctx.accounts.store.orgs,
+        audit: svc.ctx.accounts.store.audit,
+        settings: { ...DEFAULT_FLAKY_SETTINGS },
+        logger: createLogger('silent'),
+        now: () => new Date(clock),
+      });
       const perUpload = Math.min(SUITE_SIZE, TESTS);
       const suites = Math.max(1, Math.ceil(TESTS / SUITE_SIZE));
       const uploads = Math.ceil(size / perUpload);
@@ -284,7 +292,10 @@ async function benchStored(): Promise<string[]> {
           startedAt: null,
         };
         seeded += (await ingestReport(seeder, svc.orgId, meta, 'report.xml', suiteReport(u % suites, perUpload, random))).counts.runs;
-        if (u % 100 === 99) process.stderr.write(`seeded ${seeded} runs in ${Math.round((performance.now() - seedStart) / 1000)} s, rss ${Math.round(process.memoryUsage().rss / MiB)} MiB\n`);
+        if (u % 100 === 99)
+          process.stderr.write(
+            `seeded ${seeded} runs in ${Math.round((performance.now() - seedStart) / 1000)} s, rss ${Math.round(process.memoryUsage().rss / MiB)} MiB\n`,
+          );
       }
       const seedRate = seeded / ((performance.now() - seedStart) / 1000);
       gc();
@@ -309,7 +320,13 @@ async function benchStored(): Promise<string[]> {
         if (res.status !== 200) throw new Error(`${p}: ${res.status} ${JSON.stringify(res.body)}`);
         return { ms: performance.now() - t, rows: res.body.page.total_rows, next: res.body.page.next_page_token };
       };
-      const failing = (token = '', from = start) => ({ repo: REPO, org_url_slug: ORG, start_time: from.toISOString(), end_time: end.toISOString(), page_query: { page_size: 100, page_token: token } });
+      const failing = (token = '', from = start) => ({
+        repo: REPO,
+        org_url_slug: ORG,
+        start_time: from.toISOString(),
+        end_time: end.toISOString(),
+        page_query: { page_size: 100, page_token: token },
+      });
       // The first read brings statuses that time changed up to date (see docs/flaky-tests.md); not timed.
       const first = await post('/flaky-tests/list-failing-tests', failing());
       const queries = [

@@ -46,7 +46,14 @@ interface Sample {
 }
 
 async function measure(url: string, init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }, expectStatus = 200): Promise<Sample> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, method: init.method, headers: init.headers ?? {}, ...(init.body ? { body: init.body } : {}) });
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    method: init.method,
+    headers: init.headers ?? {},
+    ...(init.body ? { body: init.body } : {}),
+  });
   const byStatus = result.statusCodeStats as Record<string, { count: number } | undefined>;
   const expected = byStatus[String(expectStatus)]?.count ?? 0;
   return { rps: result.requests.average, p99: result.latency.p99, unexpected: result.requests.total - expected + result.errors + result.timeouts };
@@ -62,7 +69,15 @@ async function seed(svc: TestService, size: number): Promise<string> {
   if (!queue) throw new Error('queue not created');
   for (let i = 1; i <= size; i++) {
     await svc.ctx.mergeQueue.store.entries.insert(
-      makeEntry({ queueId: queue.id, orgId: svc.orgId, prNumber: i, seq: i, state: 'pending', prTitle: `Change number ${i} of the monorepo`, prSha: i.toString(16).padStart(40, '0') }),
+      makeEntry({
+        queueId: queue.id,
+        orgId: svc.orgId,
+        prNumber: i,
+        seq: i,
+        state: 'pending',
+        prTitle: `Change number ${i} of the monorepo`,
+        prSha: i.toString(16).padStart(40, '0'),
+      }),
     );
   }
   return queue.id;
@@ -145,7 +160,9 @@ async function main(): Promise<void> {
     for (const size of SIZES) {
       const r = await benchSize(size);
       const ceiling = rps(r.ceiling);
-      console.log(`\n${size.toLocaleString('en')} entries: answer ${(r.bytes / 1024).toFixed(0)} KiB; recomputed after a change in ${r.recomputeMs.toFixed(1)} ms (median of 20)`);
+      console.log(
+        `\n${size.toLocaleString('en')} entries: answer ${(r.bytes / 1024).toFixed(0)} KiB; recomputed after a change in ${r.recomputeMs.toFixed(1)} ms (median of 20)`,
+      );
       console.log('| target | median req/s | median p99 (ms) | of the ceiling | of hello-world | req/s per run |');
       console.log('|---|---|---|---|---|---|');
       for (const [name, s] of [
@@ -154,7 +171,9 @@ async function main(): Promise<void> {
         ['getQueue (cached answer)', r.cached],
         ['getQueue with If-None-Match (304)', r.notModified],
       ] as const) {
-        console.log(`| ${name} | ${Math.round(rps(s)).toLocaleString('en')} | ${p99(s)} | ${pct(rps(s), ceiling)} | ${pct(rps(s), rps(r.hello))} | ${perRun(s)}${flag(s)} |`);
+        console.log(
+          `| ${name} | ${Math.round(rps(s)).toLocaleString('en')} | ${p99(s)} | ${pct(rps(s), ceiling)} | ${pct(rps(s), rps(r.hello))} | ${perRun(s)}${flag(s)} |`,
+        );
       }
     }
   } finally {

@@ -46,7 +46,9 @@ function generatedReport(sample: () => void): { stream: Readable; expected: { te
       }
       return s;
     };
-    yield emit('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="big">\n<testsuite name="giant">\n<testcase name="noisy" classname="Giant"><failure message="m">');
+    yield emit(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="big">\n<testsuite name="giant">\n<testcase name="noisy" classname="Giant"><failure message="m">',
+    );
     expected.testcases++;
     expected.failed++;
     const block = 'x'.repeat(64 * 1024);
@@ -139,9 +141,13 @@ if (values.child) {
   for (let i = 0; i < count; i++) {
     const r = await runChild();
     results.push(r);
-    console.log(`run ${i + 1}: heap growth ${mb(r.peakHeapGrowth)} MB, peak RSS ${mb(r.peakRss)} MB (baseline ${mb(r.baselineRss)} MB), ${r.samples} samples, ${r.seconds.toFixed(1)} s`);
+    console.log(
+      `run ${i + 1}: heap growth ${mb(r.peakHeapGrowth)} MB, peak RSS ${mb(r.peakRss)} MB (baseline ${mb(r.baselineRss)} MB), ${r.samples} samples, ${r.seconds.toFixed(1)} s`,
+    );
   }
   const heap = median(results.map((r) => r.peakHeapGrowth));
-  console.log(`median peak heap growth ${mb(heap)} MB (target < ${mb(HEAP_TARGET_BYTES)} MB), median peak RSS ${mb(median(results.map((r) => r.peakRss)))} MB, median ${median(results.map((r) => r.seconds)).toFixed(1)} s`);
+  console.log(
+    `median peak heap growth ${mb(heap)} MB (target < ${mb(HEAP_TARGET_BYTES)} MB), median peak RSS ${mb(median(results.map((r) => r.peakRss)))} MB, median ${median(results.map((r) => r.seconds)).toFixed(1)} s`,
+  );
   if (heap >= HEAP_TARGET_BYTES) process.exitCode = 1;
 }

@@ -101,7 +101,17 @@ async function main(): Promise<void> {
       const { state, history } = lifeOf(now - random() * HOURS * 3_600_000, now);
       const last = history[history.length - 1]!;
       entries.push(
-        makeEntry({ queueId: queue.id, orgId: svc.orgId, prNumber: i + 1, seq: i + 1, state, history, stateChangedAt: last.at, submittedAt: history[0]!.at, lastReason: last.reason }),
+        makeEntry({
+          queueId: queue.id,
+          orgId: svc.orgId,
+          prNumber: i + 1,
+          seq: i + 1,
+          state,
+          history,
+          stateChangedAt: last.at,
+          submittedAt: history[0]!.at,
+          lastReason: last.reason,
+        }),
       );
     }
     for (let i = 0; i < entries.length; i += 200) await Promise.all(entries.slice(i, i + 200).map((e) => svc.ctx.mergeQueue.store.entries.insert(e)));

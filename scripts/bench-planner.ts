@@ -99,7 +99,13 @@ function scenarios(): Scenario[] {
     build: () => settled({ mode: 'parallel' }, bigTargets(N, 1000)),
     passes: Math.min(PASSES, 30),
   });
-  const batch = { batch: true, batchingMinSize: 8, batchingMaxWaitTimeMinutes: 0, bisectionConcurrency: 4, optimizationMode: 'bisection_skip_redundant_tests' as const };
+  const batch = {
+    batch: true,
+    batchingMinSize: 8,
+    batchingMaxWaitTimeMinutes: 0,
+    bisectionConcurrency: 4,
+    optimizationMode: 'bisection_skip_redundant_tests' as const,
+  };
   out.push({ name: `single, batches of 8: the first batch failed`, decides: ['transition_entry', 'start_run'], build: () => settled(batch, {}, 'failed') });
   return out;
 }
@@ -133,7 +139,9 @@ for (const s of scenarios().filter((x) => x.name.includes(values.only!))) {
   const runs = Array.from({ length: RUNS }, () => measure(input, s.passes ?? PASSES));
   const medians = runs.map((samples) => median(samples));
   const p99s = runs.map((samples) => percentile(samples, 99));
-  rows.push(`| ${s.name} | ${input.entries.length} | ${input.runs.length} | ${decided} | ${fmt(median(medians))} | ${fmt(median(p99s))} | ${medians.map(fmt).join(', ')} |`);
+  rows.push(
+    `| ${s.name} | ${input.entries.length} | ${input.runs.length} | ${decided} | ${fmt(median(medians))} | ${fmt(median(p99s))} | ${medians.map(fmt).join(', ')} |`,
+  );
   console.error(`${s.name}: median ${fmt(median(medians))} ms`);
 }
 console.log(`\n${machineSummary()}; ${RUNS} runs × ${PASSES} passes per scenario (30 for the 1,000-target one), concurrency ${CONCURRENCY}\n`);

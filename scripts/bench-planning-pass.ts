@@ -61,7 +61,9 @@ async function benchSize(size: number): Promise<SizeResult> {
         }),
     );
     for (let i = 1; i <= size; i++) {
-      await svc.ctx.mergeQueue.store.entries.insert(makeEntry({ queueId: queue.id, orgId: svc.orgId, prNumber: i, seq: i, state: 'pending', prSha: heads.get(i) ?? '', prTitle: `Change ${i}` }));
+      await svc.ctx.mergeQueue.store.entries.insert(
+        makeEntry({ queueId: queue.id, orgId: svc.orgId, prNumber: i, seq: i, state: 'pending', prSha: heads.get(i) ?? '', prTitle: `Change ${i}` }),
+      );
     }
     const engine = svc.ctx.mergeQueue.services.engine;
     for (let i = 0; i < 10; i++) if ((await engine.planQueue(queue.id)).applied === 0) break;

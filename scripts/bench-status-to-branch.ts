@@ -72,7 +72,11 @@ async function oneRun(): Promise<Phase[]> {
   await svc.post('/updateQueue', { ...ref, requiredStatuses: ['ci/test'], concurrency: 1, state: 'paused' });
   const total = 2 * ITERATIONS + 1;
   for (let n = 1; n <= total; n++) {
-    await createPullRequest(fx, { number: n, commits: [{ message: `Change ${n}`, files: { [`f${n}.txt`]: `${n}\n` } }], metadata: { title: `Change ${n}`, author: 'bench' } });
+    await createPullRequest(fx, {
+      number: n,
+      commits: [{ message: `Change ${n}`, files: { [`f${n}.txt`]: `${n}\n` } }],
+      metadata: { title: `Change ${n}`, author: 'bench' },
+    });
     const res = await svc.post('/submitPullRequest', { ...ref, pr: { number: n } });
     if (res.status !== 200) throw new Error(`submitPullRequest #${n} answered ${res.status}`);
   }

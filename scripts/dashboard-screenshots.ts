@@ -31,7 +31,10 @@ async function main(): Promise<void> {
     await shot('queues', () => page.locator('td.spark canvas').waitFor());
     await page.getByRole('link', { name: /acme\/widgets → main/ }).click();
     await shot('queue', () => page.locator('ul.waiting').getByText('its base branch').waitFor());
-    await page.locator('ul.recent').getByRole('link', { name: new RegExp(`#${PRS.failed} `) }).click();
+    await page
+      .locator('ul.recent')
+      .getByRole('link', { name: new RegExp(`#${PRS.failed} `) })
+      .click();
     await shot('pull-request', () => page.getByRole('link', { name: 'ci/test' }).waitFor());
     await page.locator('table').getByRole('link').first().click();
     await shot('test-run', () => page.getByRole('row', { name: /ci\/test/ }).waitFor());

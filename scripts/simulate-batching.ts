@@ -197,7 +197,9 @@ for (const sc of scenarios()) {
       rows.push(
         `| ${p * 100}% | ${b} | ${fmt(r.runs / r.merged)} | ${fmt(r.runs / PRS)} | ${fmt(isolated)} | ${ref} | ${fmt(r.meanGroup, 1)} | ${r.bisectionRuns} | ${r.cancelledRuns} | ${fmt(median(r.inQueue), 0)} | ${fmt(percentile(r.inQueue, 90), 0)} | ${fmt(mean, 0)} | ${r.backlogAtLastArrival} |`,
       );
-      console.error(`${sc.name} p=${p} b=${b}: ${r.runs} runs, ${r.merged} merged, ${r.failed} failed, ${fmt(r.virtualDays, 1)} virtual days, ${fmt((performance.now() - started) / 1000, 1)} s`);
+      console.error(
+        `${sc.name} p=${p} b=${b}: ${r.runs} runs, ${r.merged} merged, ${r.failed} failed, ${fmt(r.virtualDays, 1)} virtual days, ${fmt((performance.now() - started) / 1000, 1)} s`,
+      );
     }
   }
   console.log(

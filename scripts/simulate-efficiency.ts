@@ -32,7 +32,9 @@ const TARGET: Omit<Cell, 'ciMinutes'> = { load: 0.8, failureRate: 0.05, flakeRat
 
 function grid(): Cell[] {
   if (values.quick) return CI.map((ciMinutes) => ({ ...TARGET, ciMinutes }));
-  return CI.flatMap((ciMinutes) => LOADS.flatMap((load) => FAILURES.flatMap((failureRate) => FLAKES.map((flakeRate) => ({ load, failureRate, flakeRate, ciMinutes })))));
+  return CI.flatMap((ciMinutes) =>
+    LOADS.flatMap((load) => FAILURES.flatMap((failureRate) => FLAKES.map((flakeRate) => ({ load, failureRate, flakeRate, ciMinutes })))),
+  );
 }
 
 type Row = { cell: Cell; results: Record<StrategyName, StrategyResult> };
@@ -67,7 +69,14 @@ const pct = (x: number): string => `${Math.round(x * 100)} %`;
 const num = (x: number | null, d = 2): string => (x === null ? '—' : x.toFixed(d));
 const find = (rows: Row[], c: Cell): Row => rows.find((r) => JSON.stringify(r.cell) === JSON.stringify(c))!;
 const ORDER = Object.keys(STRATEGIES) as StrategyName[];
-const SHORT: Record<StrategyName, string> = { oracle: '(a) oracle', serial: '(b) serial', speculative: '(c) speculative', bors: '(d) bors-like', defaults: '(e) defaults', advised: '(f) advised' };
+const SHORT: Record<StrategyName, string> = {
+  oracle: '(a) oracle',
+  serial: '(b) serial',
+  speculative: '(c) speculative',
+  bors: '(d) bors-like',
+  defaults: '(e) defaults',
+  advised: '(f) advised',
+};
 
 function settingsText(s: StrategyResult['settings']): string {
   if (!s) return '—';
@@ -89,7 +98,10 @@ function charts(rows: Row[], dir: string): string[] {
       xLabel: 'load (share of CI capacity)',
       yLabel: 'p50 ÷ CI duration (log)',
       categories: LOADS.map(pct),
-      series: series(LOADS.map((load) => ({ ...TARGET, load, ciMinutes: ci })), (r) => r.p50),
+      series: series(
+        LOADS.map((load) => ({ ...TARGET, load, ciMinutes: ci })),
+        (r) => r.p50,
+      ),
       logY: true,
     }),
   ]);
@@ -100,7 +112,10 @@ function charts(rows: Row[], dir: string): string[] {
       xLabel: 'failure rate',
       yLabel: 'CI runs per merged PR',
       categories: FAILURES.map(pct),
-      series: series(FAILURES.map((failureRate) => ({ ...TARGET, failureRate, ciMinutes: ci })), (r) => r.ciRunsPerMerged),
+      series: series(
+        FAILURES.map((failureRate) => ({ ...TARGET, failureRate, ciMinutes: ci })),
+        (r) => r.ciRunsPerMerged,
+      ),
     }),
   ]);
   files.push([
@@ -110,7 +125,10 @@ function charts(rows: Row[], dir: string): string[] {
       xLabel: 'flake rate',
       yLabel: 'innocent ejections / 100 PRs',
       categories: FLAKES.map(pct),
-      series: series(FLAKES.map((flakeRate) => ({ ...TARGET, flakeRate, ciMinutes: ci })), (r) => r.innocentEjections),
+      series: series(
+        FLAKES.map((flakeRate) => ({ ...TARGET, flakeRate, ciMinutes: ci })),
+        (r) => r.innocentEjections,
+      ),
     }),
   ]);
   for (const [name, svg] of files) writeFileSync(path.join(dir, name), svg);
@@ -130,15 +148,23 @@ function document(rows: Row[], plots: string[], seconds: number): string {
   out.push(
     `- CI capacity: ${RUNNERS} runs at a time, each taking the CI duration. A load of 80 % means pull requests arrive (Poisson) at 80 % of the rate that capacity tests one pull request per run: a mean gap of CI ÷ (${RUNNERS} × 0.8).`,
   );
-  out.push(`- ${options.pullRequests} pull requests per cell (seed ${options.seed}); each breaks the build with the failure rate; a run that should pass fails with the flake rate; a run fails when its branch holds a breaking change.`);
-  out.push('- Time to merge is from entering the queue to merging, divided by the CI duration; failed pull requests are not in it. Every run started is a CI run, cancelled ones included. An innocent ejection is a pull request the queue failed whose change did not break the build.');
-  out.push('- The simulation gives every run a runner at once; strategies that start bisection runs beside their main runs may use more than the capacity for a while (the tables count those runs).');
+  out.push(
+    `- ${options.pullRequests} pull requests per cell (seed ${options.seed}); each breaks the build with the failure rate; a run that should pass fails with the flake rate; a run fails when its branch holds a breaking change.`,
+  );
+  out.push(
+    '- Time to merge is from entering the queue to merging, divided by the CI duration; failed pull requests are not in it. Every run started is a CI run, cancelled ones included. An innocent ejection is a pull request the queue failed whose change did not break the build.',
+  );
+  out.push(
+    '- The simulation gives every run a runner at once; strategies that start bisection runs beside their main runs may use more than the capacity for a while (the tables count those runs).',
+  );
   out.push('');
   out.push('Strategies:');
   out.push('');
   for (const s of ORDER) out.push(`- ${STRATEGIES[s]}`);
   out.push('');
-  out.push('The oracle is a lower bound on time to merge (no pull request can merge before one CI run of it has finished) at one run per pull request; batching can lower the runs below 1 only by making pull requests wait for each other, so no strategy can reach both of the oracle\'s numbers at once.');
+  out.push(
+    "The oracle is a lower bound on time to merge (no pull request can merge before one CI run of it has finished) at one run per pull request; batching can lower the runs below 1 only by making pull requests wait for each other, so no strategy can reach both of the oracle's numbers at once.",
+  );
   out.push('');
   out.push('## The target: 80 % load, 5 % failures, 3 % flakes');
   out.push('');
@@ -148,7 +174,10 @@ function document(rows: Row[], plots: string[], seconds: number): string {
   out.push('|---|---|---|---|---|---|---|');
   for (const ciMinutes of CI) {
     const r = find(rows, { ...TARGET, ciMinutes });
-    for (const s of ORDER) out.push(`| ${ciMinutes} min | ${SHORT[s]} | ${num(r.results[s].p50)} | ${num(r.results[s].p95)} | ${num(r.results[s].ciRunsPerMerged)} | ${num(r.results[s].innocentEjections, 1)} | ${settingsText(r.results[s].settings)} |`);
+    for (const s of ORDER)
+      out.push(
+        `| ${ciMinutes} min | ${SHORT[s]} | ${num(r.results[s].p50)} | ${num(r.results[s].p95)} | ${num(r.results[s].ciRunsPerMerged)} | ${num(r.results[s].innocentEjections, 1)} | ${settingsText(r.results[s].settings)} |`,
+      );
   }
   out.push('');
   out.push(verdict(rows));
@@ -164,8 +193,16 @@ function document(rows: Row[], plots: string[], seconds: number): string {
     out.push('');
     out.push(`### CI ${ciMinutes} min`);
     out.push('');
-    out.push(`| load | failures | flakes | ${ORDER.filter((s) => s !== 'oracle').map((s) => SHORT[s]).join(' | ')} |`);
-    out.push(`|---|---|---|${ORDER.filter((s) => s !== 'oracle').map(() => '---').join('|')}|`);
+    out.push(
+      `| load | failures | flakes | ${ORDER.filter((s) => s !== 'oracle')
+        .map((s) => SHORT[s])
+        .join(' | ')} |`,
+    );
+    out.push(
+      `|---|---|---|${ORDER.filter((s) => s !== 'oracle')
+        .map(() => '---')
+        .join('|')}|`,
+    );
     for (const r of rows.filter((x) => x.cell.ciMinutes === ciMinutes)) {
       const cells = ORDER.filter((s) => s !== 'oracle').map((s) => {
         const x = r.results[s];
@@ -184,7 +221,9 @@ function verdict(rows: Row[]): string {
   for (const ciMinutes of CI) {
     const a = find(rows, { ...TARGET, ciMinutes }).results.advised;
     const met = a.p50 !== null && a.p50 <= 1.2 && a.ciRunsPerMerged !== null && a.ciRunsPerMerged <= 0.5;
-    lines.push(`- CI ${ciMinutes} min: the advised settings reach p50 ${num(a.p50)} × the oracle with ${num(a.ciRunsPerMerged)} CI runs per merged pull request — target ${met ? 'met' : 'not met'}.`);
+    lines.push(
+      `- CI ${ciMinutes} min: the advised settings reach p50 ${num(a.p50)} × the oracle with ${num(a.ciRunsPerMerged)} CI runs per merged pull request — target ${met ? 'met' : 'not met'}.`,
+    );
   }
   if (lines.every((l) => l.endsWith('target met.'))) return lines.join('\n');
   const gap = (1 / (RUNNERS * TARGET.load)).toFixed(2);
@@ -211,7 +250,10 @@ if (values.shard) {
   if (values.quick) {
     for (const r of rows) {
       console.log(JSON.stringify(r.cell));
-      for (const s of ORDER) console.log(`  ${SHORT[s]}: p50 ${num(r.results[s].p50)} p95 ${num(r.results[s].p95)} runs ${num(r.results[s].ciRunsPerMerged)} ejections ${num(r.results[s].innocentEjections, 1)}`);
+      for (const s of ORDER)
+        console.log(
+          `  ${SHORT[s]}: p50 ${num(r.results[s].p50)} p95 ${num(r.results[s].p95)} runs ${num(r.results[s].ciRunsPerMerged)} ejections ${num(r.results[s].innocentEjections, 1)}`,
+        );
     }
   } else {
     const docs = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs');

@@ -22,7 +22,14 @@ const CONFIGS: { name: string; settings: FullSettings }[] = [
   { name: `concurrency ${RUNNERS}, no batching`, settings: { ...DEFAULT_SETTINGS, concurrency: RUNNERS, bisectionConcurrency: RUNNERS } },
   {
     name: `concurrency ${RUNNERS}, batches of 4`,
-    settings: { ...DEFAULT_SETTINGS, concurrency: RUNNERS, bisectionConcurrency: RUNNERS, batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: CELL.ciMinutes / 4 },
+    settings: {
+      ...DEFAULT_SETTINGS,
+      concurrency: RUNNERS,
+      bisectionConcurrency: RUNNERS,
+      batch: true,
+      batchingMinSize: 4,
+      batchingMaxWaitTimeMinutes: CELL.ciMinutes / 4,
+    },
   },
 ];
 
@@ -39,7 +46,11 @@ async function measure(settings: FullSettings, flakeRate: number, flakyRetries: 
     const outcome = await playWorkload({ ...settings, flakyRetries }, workload);
     if (outcome.truncated) throw new Error(`seed ${seed} did not finish`);
     const e = queueEfficiency(outcome);
-    per.push({ innocentPer100: (e.innocentEjections * 100) / pullRequests, ciRunsPerMerged: e.ciRunsPerMerged ?? NaN, p50Minutes: e.timeInQueueMinutes.p50 ?? NaN });
+    per.push({
+      innocentPer100: (e.innocentEjections * 100) / pullRequests,
+      ciRunsPerMerged: e.ciRunsPerMerged ?? NaN,
+      p50Minutes: e.timeInQueueMinutes.p50 ?? NaN,
+    });
   }
   return {
     innocentPer100: median(per.map((r) => r.innocentPer100)),
@@ -58,7 +69,9 @@ for (const f of FLAKES) {
   for (const c of CONFIGS) {
     for (const retries of [0, 1]) {
       const r = await measure(c.settings, f, retries);
-      lines.push(`| ${f * 100} % | ${c.name} | ${retries === 0 ? 'off (flakyRetries 0)' : 'on (flakyRetries 1)'} | ${r.innocentPer100.toFixed(1)} | ${r.ciRunsPerMerged.toFixed(2)} | ${r.p50Minutes.toFixed(0)} |`);
+      lines.push(
+        `| ${f * 100} % | ${c.name} | ${retries === 0 ? 'off (flakyRetries 0)' : 'on (flakyRetries 1)'} | ${r.innocentPer100.toFixed(1)} | ${r.ciRunsPerMerged.toFixed(2)} | ${r.p50Minutes.toFixed(0)} |`,
+      );
     }
   }
 }

@@ -42,7 +42,12 @@ function candidate(text: string): Record<string, string | number | boolean> {
 }
 
 const [owner, name] = (values.repo ?? '').split('/');
-const goal = values.goal === 'latency' ? { kind: 'lowest_latency' } : values.goal === 'cost' ? { kind: 'lowest_ci_cost', maxP50Minutes: Number(values['max-p50']) } : undefined;
+const goal =
+  values.goal === 'latency'
+    ? { kind: 'lowest_latency' }
+    : values.goal === 'cost'
+      ? { kind: 'lowest_ci_cost', maxP50Minutes: Number(values['max-p50']) }
+      : undefined;
 const body = parseSimulateQueue({
   repo: { host: values.host, owner, name },
   targetBranch: values.branch,
@@ -71,14 +76,19 @@ try {
     const h = result.history;
     console.log(`History ${h.from.toISOString()} – ${h.to.toISOString()}: ${h.pullRequests} pull requests replayed${h.sampled ? ' (sampled)' : ''}`);
     for (const note of h.notes) console.log(`  ${note}`);
-    const rows: [string, SettingsOutcome][] = [['current', result.current], ...result.candidates.map((c, i): [string, SettingsOutcome] => [`candidate ${i + 1}`, c])];
+    const rows: [string, SettingsOutcome][] = [
+      ['current', result.current],
+      ...result.candidates.map((c, i): [string, SettingsOutcome] => [`candidate ${i + 1}`, c]),
+    ];
     if (result.advice?.best) rows.push(['advised', result.advice.best]);
     const n = (x: number | null, d = 0): string => (x === null ? '—' : x.toFixed(d));
     console.log('\n| settings | p50 | p90 | p99 (min) | merges / h | CI runs / merged | CI min / merged | innocent ejections | changed settings |');
     console.log('|---|---|---|---|---|---|---|---|---|');
     for (const [label, o] of rows) {
       const e = o.efficiency;
-      const changed = Object.entries(o.settings).filter(([k, v]) => result.current.settings[k as keyof typeof o.settings] !== v).map(([k, v]) => `${k}=${String(v)}`);
+      const changed = Object.entries(o.settings)
+        .filter(([k, v]) => result.current.settings[k as keyof typeof o.settings] !== v)
+        .map(([k, v]) => `${k}=${String(v)}`);
       console.log(
         `| ${label}${o.truncated ? ' (fell behind, stopped)' : ''} | ${n(e.timeInQueueMinutes.p50)} | ${n(e.timeInQueueMinutes.p90)} | ${n(e.timeInQueueMinutes.p99)} | ${n(e.mergesPerHour, 1)} | ${n(e.ciRunsPerMerged, 2)} | ${n(e.ciMinutesPerMerged)} | ${e.innocentEjections} | ${changed.join(', ') || '—'} |`,
       );

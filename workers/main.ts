@@ -27,7 +27,10 @@ export async function startWorkers(service: Pick<Service, 'config' | 'logger' | 
     const process = guardedProcessor(name, spec, service.processors[name], logger);
     const worker = new Worker(
       name,
-      (job) => withLogContext({ jobId: `${name}:${job.id ?? '?'}`, ...(typeof job.data?.requestId === 'string' ? { requestId: job.data.requestId } : {}) }, () => process(job)),
+      (job) =>
+        withLogContext({ jobId: `${name}:${job.id ?? '?'}`, ...(typeof job.data?.requestId === 'string' ? { requestId: job.data.requestId } : {}) }, () =>
+          process(job),
+        ),
       { connection, prefix, concurrency: spec.concurrency, ...retentionOf(spec) },
     );
     worker.on('failed', (job, err) => logger.error({ queue: name, jobId: job?.id, attempt: job?.attemptsMade, err }, 'job failed'));

@@ -32,9 +32,7 @@ export function serveDashboard(root: string): Middleware {
     // A page of the single-page app (a deep link) gets index.html, which must be revalidated so
     // a new build is picked up at once.
     if (!PAGE.test(ctx.path)) return next();
-    const served = await sendIfPresent(() =>
-      send(ctx, '/index.html', { root, setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache') }),
-    );
+    const served = await sendIfPresent(() => send(ctx, '/index.html', { root, setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache') }));
     return served ? undefined : next();
   };
 }

@@ -7,10 +7,7 @@ const component = Type.Object(
   { name: Type.String(), color: colour(['green', 'yellow', 'red']), statusDescription: Type.String() },
   { additionalProperties: false },
 );
-const impacted = Type.Object(
-  { name: Type.String(), color: colour(['yellow', 'red']), statusDescription: Type.String() },
-  { additionalProperties: false },
-);
+const impacted = Type.Object({ name: Type.String(), color: colour(['yellow', 'red']), statusDescription: Type.String() }, { additionalProperties: false });
 
 export const HealthResponse = Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false });
 
@@ -41,7 +38,12 @@ export const ServiceStatusResponse = Type.Object(
         { additionalProperties: false },
       ),
       Type.Object(
-        { type: Type.Literal('impacted'), color: colour(['yellow', 'red']), overallStatusDescription: Type.Literal('Impacted'), impactedStatuses: Type.Array(impacted) },
+        {
+          type: Type.Literal('impacted'),
+          color: colour(['yellow', 'red']),
+          overallStatusDescription: Type.Literal('Impacted'),
+          impactedStatuses: Type.Array(impacted),
+        },
         { additionalProperties: false },
       ),
     ]),

@@ -64,7 +64,11 @@ function requestParts(request: RequestBody | undefined): JsonObject {
     case 'binary':
       return {
         parameters: [...parameters(request.pathParams, 'path'), ...parameters(request.query, 'query')],
-        requestBody: { required: true, description: request.description, content: { [request.contentType]: { schema: { type: 'string', contentMediaType: request.contentType } } } },
+        requestBody: {
+          required: true,
+          description: request.description,
+          content: { [request.contentType]: { schema: { type: 'string', contentMediaType: request.contentType } } },
+        },
       };
     case 'signed':
       return {
@@ -132,7 +136,11 @@ function buildDocument(): JsonObject {
                   items: {
                     type: 'object',
                     required: ['path', 'message'],
-                    properties: { path: { type: 'string', description: 'JSON pointer of the offending field' }, message: { type: 'string' }, keyword: { type: 'string' } },
+                    properties: {
+                      path: { type: 'string', description: 'JSON pointer of the offending field' },
+                      message: { type: 'string' },
+                      keyword: { type: 'string' },
+                    },
                   },
                 },
                 requestId: { type: 'string' },
@@ -141,7 +149,12 @@ function buildDocument(): JsonObject {
           },
         },
       },
-      responses: { Error: { description: 'An error (see docs/api.md for the statuses and codes)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } },
+      responses: {
+        Error: {
+          description: 'An error (see docs/api.md for the statuses and codes)',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      },
     },
   };
 }

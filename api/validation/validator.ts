@@ -54,12 +54,7 @@ function toDetails(errors: ErrorObject[] | null | undefined): ErrorDetail[] {
     // Point at the offending property itself rather than its parent object.
     if (e.keyword === 'required') path = `${path}/${String((e.params as { missingProperty: string }).missingProperty)}`;
     if (e.keyword === 'additionalProperties') path = `${path}/${String((e.params as { additionalProperty: string }).additionalProperty)}`;
-    const message =
-      e.keyword === 'additionalProperties'
-        ? 'is not a known field'
-        : e.keyword === 'required'
-          ? 'is required'
-          : (e.message ?? 'is invalid');
+    const message = e.keyword === 'additionalProperties' ? 'is not a known field' : e.keyword === 'required' ? 'is required' : (e.message ?? 'is invalid');
     return { path: path || '/', message, keyword: e.keyword };
   });
 }

@@ -3,27 +3,6 @@ import type { Command } from 'commander';
 import { contextOf, prNumber } from '../command-context.js';
 import { fields, table } from '../output.js';
 
-interface TimelineItem {
-  timestamp: string;
-  state: string;
-  reason: string;
-  detail?: string;
-}
-
-interface Submitted {
-  state: string;
-  prNumber: number;
-  prTitle: string;
-  prAuthor: string;
-  priorityName: string;
-  stateChangedAt: string;
-  restartCount: number;
-  position?: number;
-  estimatedTimeToMerge?: number;
-  estimatedTimeToMergeRange?: { low: number; high: number };
-  timeline?: TimelineItem[];
-}
-
 const minutes = (seconds: number | undefined) => (seconds === undefined ? undefined : `${Math.round(seconds / 60)} min`);
 
 export function registerPullRequestCommands(program: Command): void {
@@ -62,7 +41,7 @@ export function registerPullRequestCommands(program: Command): void {
     .action(async (pr: string, opts: { timeline?: boolean }, command: Command) => {
       const ctx = contextOf(command);
       const body = { ...ctx.queue(), pr: { number: prNumber(pr) }, includeTimeline: true, includeEstimatedTimeToMerge: true };
-      const s = await ctx.api.call<Submitted>('getSubmittedPullRequest', body);
+      const s = await ctx.api.call('getSubmittedPullRequest', body);
       const latest = s.timeline?.[0];
       const json = opts.timeline ? s : (({ timeline: _t, ...rest }) => rest)(s);
       ctx.out.result(json, () => {

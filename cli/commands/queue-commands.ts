@@ -1,25 +1,19 @@
 // queue show|create|update|pause|resume|drain|delete for the queue of --repo/--branch.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { CliError, EXIT } from '../cli-error.js';
 import { contextOf } from '../command-context.js';
 import { fields, table, type Cell } from '../output.js';
+import { checkedByTheService } from '../api-client.js';
+import type { RequestOf } from '../../openapi/wire.js';
 
-interface QueueBody {
-  state: string;
-  branch: string;
-  mode: string;
-  concurrency: number;
-  requiredStatuses: string[];
-  enqueuedPullRequests: { prNumber: number; state: string; priorityName: string; prTitle: string }[];
-  [setting: string]: unknown;
-}
+const MODES = ['single', 'parallel'] as const satisfies readonly NonNullable<RequestOf<'createQueue'>['mode']>[];
 
 /** `key=value`: the value read as JSON when it is JSON (numbers, booleans, lists), else as text. */
 export function setting(pair: string, all: Record<string, unknown>): Record<string, unknown> {
   const at = pair.indexOf('=');
   if (at <= 0) throw new CliError(EXIT.usage, `--set takes key=value, got "${pair}"`);
   const raw = pair.slice(at + 1);
-  let value: unknown = raw;
+  let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
@@ -36,7 +30,7 @@ export function registerQueueCommands(program: Command): void {
     .description('the queue, its settings and the pull requests in it')
     .action(async (_opts: unknown, command: Command) => {
       const ctx = contextOf(command);
-      const q = await ctx.api.call<QueueBody>('getQueue', ctx.queue());
+      const q = await ctx.api.call('getQueue', ctx.queue());
       ctx.out.result(q, () => {
         const summary = fields([
           ['branch', q.branch],
@@ -53,9 +47,9 @@ export function registerQueueCommands(program: Command): void {
   queue
     .command('create')
     .description('create the queue of a branch')
-    .option('--mode <mode>', 'single or parallel')
+    .addOption(new Option('--mode <mode>', 'single or parallel').choices(MODES))
     .option('--concurrency <n>', 'test runs at once', (v) => Number(v))
-    .action(async (opts: { mode?: string; concurrency?: number }, command: Command) => {
+    .action(async (opts: { mode?: (typeof MODES)[number]; concurrency?: number }, command: Command) => {
       const ctx = contextOf(command);
       const ref = ctx.queue();
       const answer = await ctx.api.call('createQueue', { ...ref, ...opts });
@@ -69,7 +63,10 @@ export function registerQueueCommands(program: Command): void {
     .action(async (opts: { set: Record<string, unknown> }, command: Command) => {
       const ctx = contextOf(command);
       if (Object.keys(opts.set).length === 0) throw new CliError(EXIT.usage, 'queue update needs at least one --set key=value');
-      const answer = await ctx.api.call('updateQueue', { ...ctx.queue(), ...opts.set });
+      const answer = await ctx.api.call('updateQueue', {
+        ...ctx.queue(),
+        ...checkedByTheService<Omit<RequestOf<'updateQueue'>, 'repo' | 'targetBranch'>>(opts.set),
+      });
       ctx.out.result(answer, () => `updated ${Object.keys(opts.set).join(', ')}`);
     });
 
@@ -83,7 +80,7 @@ export function registerQueueCommands(program: Command): void {
       .description(description)
       .action(async (_opts: unknown, command: Command) => {
         const ctx = contextOf(command);
-        const answer = await ctx.api.call<{ state: string }>('updateQueue', { ...ctx.queue(), state });
+        const answer = await ctx.api.call('updateQueue', { ...ctx.queue(), state });
         ctx.out.result(answer, () => `the queue is ${answer.state}`);
       });
   }

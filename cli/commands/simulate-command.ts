@@ -5,26 +5,12 @@ import { CliError, EXIT } from '../cli-error.js';
 import { contextOf } from '../command-context.js';
 import { table, type Cell } from '../output.js';
 import { setting } from './queue-commands.js';
+import type { AnswerOf, RequestOf } from '../../openapi/wire.js';
+import { checkedByTheService } from '../api-client.js';
 
-interface Outcome {
-  settings: Record<string, unknown>;
-  truncated: boolean;
-  efficiency: {
-    merged: number;
-    innocentEjections: number;
-    timeInQueueMinutes: { p50: number | null; p90: number | null; p99: number | null };
-    mergesPerHour: number | null;
-    ciRunsPerMerged: number | null;
-    ciMinutesPerMerged: number | null;
-  };
-}
-
-interface SimulateAnswer {
-  history: { from: string; to: string; pullRequests: number; sampled: boolean; notes: string[] };
-  current: Outcome;
-  candidates: Outcome[];
-  advice: { best: Outcome | null; reasons: string[] } | null;
-}
+type SimulateAnswer = AnswerOf<'simulateQueue'>;
+type Outcome = SimulateAnswer['current'];
+type Request = RequestOf<'simulateQueue'>;
 
 const num = (v: number | null) => (v === null ? '–' : Number(v.toFixed(2)));
 
@@ -33,7 +19,17 @@ function render(a: SimulateAnswer): string {
   if (a.advice?.best) rows.push(['advised', a.advice.best]);
   const cells: Cell[][] = rows.map(([label, o]) => {
     const e = o.efficiency;
-    return [label, num(e.timeInQueueMinutes.p50), num(e.timeInQueueMinutes.p90), num(e.timeInQueueMinutes.p99), num(e.mergesPerHour), num(e.ciRunsPerMerged), num(e.ciMinutesPerMerged), e.innocentEjections, o.truncated ? 'truncated' : ''];
+    return [
+      label,
+      num(e.timeInQueueMinutes.p50),
+      num(e.timeInQueueMinutes.p90),
+      num(e.timeInQueueMinutes.p99),
+      num(e.mergesPerHour),
+      num(e.ciRunsPerMerged),
+      num(e.ciMinutesPerMerged),
+      e.innocentEjections,
+      o.truncated ? 'truncated' : '',
+    ];
   });
   const h = a.history;
   return [
@@ -51,22 +47,27 @@ export function registerSimulateCommand(program: Command): void {
     .description("replay the queue's recorded history under its settings and candidate ones, side by side")
     .option('--days <n>', 'how many days of history (1–90)', (v) => Number(v))
     .option('--max-prs <n>', 'at most this many pull requests, the most recent (1–1000)', (v) => Number(v))
-    .option('--candidate <key=value,...>', 'candidate settings, e.g. concurrency=6,batch=true; repeatable', (v: string, all: Record<string, unknown>[]) => [...all, v.split(',').reduce<Record<string, unknown>>((acc, pair) => setting(pair, acc), {})], [])
+    .option(
+      '--candidate <key=value,...>',
+      'candidate settings, e.g. concurrency=6,batch=true; repeatable',
+      (v: string, all: Record<string, unknown>[]) => [...all, v.split(',').reduce<Record<string, unknown>>((acc, pair) => setting(pair, acc), {})],
+      [],
+    )
     .option('--goal <latency|cost>', 'also advise the settings best for lowest latency, or lowest CI cost within --max-p50')
     .option('--max-p50 <minutes>', 'with --goal cost: the p50 time in queue not to exceed', (v) => Number(v))
     .action(async (opts: { days?: number; maxPrs?: number; candidate: Record<string, unknown>[]; goal?: string; maxP50?: number }, command: Command) => {
       const ctx = contextOf(command);
-      let goal: Record<string, unknown> | undefined;
+      let goal: Request['goal'];
       if (opts.goal === 'latency') goal = { kind: 'lowest_latency' };
       else if (opts.goal === 'cost') {
         if (opts.maxP50 === undefined) throw new CliError(EXIT.usage, '--goal cost needs --max-p50 <minutes>');
         goal = { kind: 'lowest_ci_cost', maxP50Minutes: opts.maxP50 };
       } else if (opts.goal !== undefined) throw new CliError(EXIT.usage, `--goal is latency or cost, got "${opts.goal}"`);
-      const answer = await ctx.api.call<SimulateAnswer>('simulateQueue', {
+      const answer = await ctx.api.call('simulateQueue', {
         ...ctx.queue(),
         ...(opts.days !== undefined ? { days: opts.days } : {}),
         ...(opts.maxPrs !== undefined ? { maxPullRequests: opts.maxPrs } : {}),
-        ...(opts.candidate.length > 0 ? { candidates: opts.candidate } : {}),
+        ...(opts.candidate.length > 0 ? { candidates: checkedByTheService<Request['candidates']>(opts.candidate) } : {}),
         ...(goal ? { goal } : {}),
       });
       ctx.out.result(answer, () => render(answer));

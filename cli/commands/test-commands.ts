@@ -2,15 +2,10 @@
 import type { Command } from 'commander';
 import { contextOf } from '../command-context.js';
 import { table } from '../output.js';
+import type { AnswerOf } from '../../openapi/wire.js';
 
-interface WireTest {
-  id: string;
-  name: string;
-  status: { value: string };
-  quarantined: boolean;
-  failure_rate_last_24h?: number;
-  pull_requests_impacted_last_7d: number;
-}
+/** A test as the failing list (with failure rates) or the flaky and broken lists (without) show it. */
+type WireTest = AnswerOf<'flaky-tests/list-failing-tests'>['tests'][number] | AnswerOf<'flaky-tests/list-unhealthy-tests'>['tests'][number];
 
 const PAGE = { page_size: 100 };
 const percent = (rate: number | undefined) => (rate === undefined ? undefined : `${Math.round(rate * 100)}%`);
@@ -22,7 +17,17 @@ export function registerTestCommands(program: Command): void {
     return { ctx, body: { repo: ctx.repo(), org_url_slug: await ctx.org(), page_query: PAGE } };
   };
   const testTable = (list: WireTest[]) =>
-    table(['name', 'status', 'fail 24h', 'prs 7d', 'quarantined', 'id'], list.map((t) => [t.name, t.status.value, percent(t.failure_rate_last_24h), t.pull_requests_impacted_last_7d, t.quarantined, t.id]));
+    table(
+      ['name', 'status', 'fail 24h', 'prs 7d', 'quarantined', 'id'],
+      list.map((t) => [
+        t.name,
+        t.status.value,
+        percent('failure_rate_last_24h' in t ? t.failure_rate_last_24h : undefined),
+        t.pull_requests_impacted_last_7d,
+        t.quarantined,
+        t.id,
+      ]),
+    );
 
   tests
     .command('failing')
@@ -32,7 +37,7 @@ export function registerTestCommands(program: Command): void {
       const { ctx, body } = await base(command);
       const end = new Date();
       const start = new Date(end.getTime() - opts.hours * 3_600_000);
-      const answer = await ctx.api.call<{ tests: WireTest[] }>('flaky-tests/list-failing-tests', { ...body, start_time: start.toISOString(), end_time: end.toISOString() });
+      const answer = await ctx.api.call('flaky-tests/list-failing-tests', { ...body, start_time: start.toISOString(), end_time: end.toISOString() });
       ctx.out.result(answer, () => testTable(answer.tests));
     });
 
@@ -42,7 +47,7 @@ export function registerTestCommands(program: Command): void {
       .description(`${status} tests`)
       .action(async (_opts: unknown, command: Command) => {
         const { ctx, body } = await base(command);
-        const answer = await ctx.api.call<{ tests: WireTest[] }>('flaky-tests/list-unhealthy-tests', { ...body, status: status.toUpperCase() });
+        const answer = await ctx.api.call('flaky-tests/list-unhealthy-tests', { ...body, status });
         ctx.out.result(answer, () => testTable(answer.tests));
       });
   }
@@ -52,12 +57,12 @@ export function registerTestCommands(program: Command): void {
     .description('quarantined tests')
     .action(async (_opts: unknown, command: Command) => {
       const { ctx, body } = await base(command);
-      const answer = await ctx.api.call<{ quarantined_tests: { name: string; status: string; quarantine_setting: string; quarantined_at: string; test_case_id: string }[] }>(
-        'flaky-tests/list-quarantined-tests',
-        body,
-      );
+      const answer = await ctx.api.call('flaky-tests/list-quarantined-tests', body);
       ctx.out.result(answer, () =>
-        table(['name', 'status', 'setting', 'since', 'id'], answer.quarantined_tests.map((t) => [t.name, t.status, t.quarantine_setting, t.quarantined_at, t.test_case_id])),
+        table(
+          ['name', 'status', 'setting', 'since', 'id'],
+          answer.quarantined_tests.map((t) => [t.name, t.status, t.quarantine_setting, t.quarantined_at, t.test_case_id]),
+        ),
       );
     });
 }

@@ -1,25 +1,12 @@
 // tokens list|create|revoke, and the audit trail (admin tokens manage tokens).
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { contextOf } from '../command-context.js';
 import { fields, table } from '../output.js';
+import type { RequestOf } from '../../openapi/wire.js';
+import { checkedByTheService } from '../api-client.js';
 
-interface Token {
-  id: string;
-  name: string;
-  role: string;
-  createdAt: string;
-  revokedAt: string | null;
-  token?: string;
-}
-
-interface AuditEvent {
-  id: string;
-  at: string;
-  actor: { name: string };
-  action: string;
-  target: string;
-  detail: Record<string, unknown>;
-}
+const ROLES = ['admin', 'write', 'read'] as const satisfies readonly RequestOf<'createToken'>['role'][];
+type AuditAction = NonNullable<RequestOf<'listAuditEvents'>['action']>;
 
 export function registerTokenCommands(program: Command): void {
   const tokens = program.command('tokens').description('API tokens of the organisation');
@@ -29,19 +16,30 @@ export function registerTokenCommands(program: Command): void {
     .description('the tokens (never their values)')
     .action(async (_opts: unknown, command: Command) => {
       const ctx = contextOf(command);
-      const answer = await ctx.api.call<{ tokens: Token[] }>('listTokens', {});
-      ctx.out.result(answer, () => table(['id', 'role', 'state', 'created', 'name'], answer.tokens.map((t) => [t.id, t.role, t.revokedAt ? 'revoked' : 'active', t.createdAt, t.name])));
+      const answer = await ctx.api.call('listTokens', {});
+      ctx.out.result(answer, () =>
+        table(
+          ['id', 'role', 'state', 'created', 'name'],
+          answer.tokens.map((t) => [t.id, t.role, t.revokedAt ? 'revoked' : 'active', t.createdAt, t.name]),
+        ),
+      );
     });
 
   tokens
     .command('create')
     .description('a new token; printed once')
     .requiredOption('--name <label>', 'what the token is for')
-    .option('--role <role>', 'admin, write or read', 'read')
-    .action(async (opts: { name: string; role: string }, command: Command) => {
+    .addOption(new Option('--role <role>', 'what it may do').choices(ROLES).default('read'))
+    .action(async (opts: { name: string; role: (typeof ROLES)[number] }, command: Command) => {
       const ctx = contextOf(command);
-      const answer = await ctx.api.call<Token>('createToken', opts);
-      ctx.out.result(answer, () => fields([['id', answer.id], ['role', answer.role], ['token', `${answer.token ?? ''}  (shown only now)`]]));
+      const answer = await ctx.api.call('createToken', opts);
+      ctx.out.result(answer, () =>
+        fields([
+          ['id', answer.id],
+          ['role', answer.role],
+          ['token', `${answer.token ?? ''}  (shown only now)`],
+        ]),
+      );
     });
 
   tokens
@@ -60,7 +58,13 @@ export function registerTokenCommands(program: Command): void {
     .option('--action <action>', 'only this action, e.g. queue.updated')
     .action(async (opts: { limit?: number; action?: string }, command: Command) => {
       const ctx = contextOf(command);
-      const answer = await ctx.api.call<{ events: AuditEvent[] }>('listAuditEvents', opts);
-      ctx.out.result(answer, () => table(['at', 'actor', 'action', 'target', 'detail'], answer.events.map((e) => [e.at, e.actor.name, e.action, e.target, JSON.stringify(e.detail)])));
+      const { action, ...rest } = opts;
+      const answer = await ctx.api.call('listAuditEvents', { ...rest, ...(action ? { action: checkedByTheService<AuditAction>(action) } : {}) });
+      ctx.out.result(answer, () =>
+        table(
+          ['at', 'actor', 'action', 'target', 'detail'],
+          answer.events.map((e) => [e.at, e.actor.name, e.action, e.target, JSON.stringify(e.detail)]),
+        ),
+      );
     });
 }

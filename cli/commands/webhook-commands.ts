@@ -1,31 +1,19 @@
 // webhooks list|create|update|delete|rotate|deliveries|redeliver (admin tokens).
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { contextOf } from '../command-context.js';
 import { fields, table } from '../output.js';
+import type { AnswerOf, RequestOf } from '../../openapi/wire.js';
+import { checkedByTheService } from '../api-client.js';
 
-interface Endpoint {
-  id: string;
-  url: string;
-  kind: string;
-  events: string[];
-  description: string;
-  enabled: boolean;
-  disabledReason: string | null;
-  secret?: string;
-}
+type Endpoint = AnswerOf<'listWebhookEndpoints'>['endpoints'][number] & { secret?: string };
+type EventName = NonNullable<RequestOf<'createWebhookEndpoint'>['events']>[number];
+const KINDS = ['standard', 'slack'] as const satisfies readonly NonNullable<RequestOf<'createWebhookEndpoint'>['kind']>[];
 
-interface Delivery {
-  id: string;
-  type: string;
-  status: string;
-  attempts: number;
-  responseCode: number | null;
-  durationMs: number | null;
-  createdAt: string;
-  error: string | null;
-}
-
-const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 const endpointFields = (e: Endpoint) =>
   fields([
@@ -46,19 +34,25 @@ export function registerWebhookCommands(program: Command): void {
     .description('the endpoints')
     .action(async (_opts: unknown, command: Command) => {
       const ctx = contextOf(command);
-      const answer = await ctx.api.call<{ endpoints: Endpoint[] }>('listWebhookEndpoints', {});
-      ctx.out.result(answer, () => table(['id', 'kind', 'enabled', 'events', 'url'], answer.endpoints.map((e) => [e.id, e.kind, e.enabled, e.events.join(',') || 'all', e.url])));
+      const answer = await ctx.api.call('listWebhookEndpoints', {});
+      ctx.out.result(answer, () =>
+        table(
+          ['id', 'kind', 'enabled', 'events', 'url'],
+          answer.endpoints.map((e) => [e.id, e.kind, e.enabled, e.events.join(',') || 'all', e.url]),
+        ),
+      );
     });
 
   webhooks
     .command('create <url>')
     .description('a new endpoint; prints its signing secret once')
-    .option('--kind <kind>', 'standard (signed JSON) or slack (an incoming-webhook URL)')
+    .addOption(new Option('--kind <kind>', 'standard (signed JSON) or slack (an incoming-webhook URL)').choices(KINDS))
     .option('--events <types>', 'comma-separated event types (default: all)', list)
     .option('--description <text>')
-    .action(async (url: string, opts: { kind?: string; events?: string[]; description?: string }, command: Command) => {
+    .action(async (url: string, opts: { kind?: (typeof KINDS)[number]; events?: string[]; description?: string }, command: Command) => {
       const ctx = contextOf(command);
-      const answer = await ctx.api.call<Endpoint>('createWebhookEndpoint', { url, ...opts });
+      const { events, ...rest } = opts;
+      const answer = await ctx.api.call('createWebhookEndpoint', { url, ...rest, ...(events ? { events: checkedByTheService<EventName[]>(events) } : {}) });
       ctx.out.result(answer, () => endpointFields(answer));
     });
 
@@ -72,9 +66,14 @@ export function registerWebhookCommands(program: Command): void {
     .option('--disable', 'disable')
     .action(async (id: string, opts: { url?: string; events?: string[]; description?: string; enable?: boolean; disable?: boolean }, command: Command) => {
       const ctx = contextOf(command);
-      const { enable, disable, ...rest } = opts;
+      const { enable, disable, events, ...rest } = opts;
       const enabled = enable ? { enabled: true } : disable ? { enabled: false } : {};
-      const answer = await ctx.api.call<Endpoint>('updateWebhookEndpoint', { id, ...rest, ...enabled });
+      const answer = await ctx.api.call('updateWebhookEndpoint', {
+        id,
+        ...rest,
+        ...enabled,
+        ...(events ? { events: checkedByTheService<EventName[]>(events) } : {}),
+      });
       ctx.out.result(answer, () => endpointFields(answer));
     });
 
@@ -92,7 +91,7 @@ export function registerWebhookCommands(program: Command): void {
     .description('a new signing secret; the old one keeps signing for 24 hours')
     .action(async (id: string, _opts: unknown, command: Command) => {
       const ctx = contextOf(command);
-      const answer = await ctx.api.call<Endpoint>('rotateWebhookSecret', { id });
+      const answer = await ctx.api.call('rotateWebhookSecret', { id });
       ctx.out.result(answer, () => endpointFields(answer));
     });
 
@@ -102,9 +101,12 @@ export function registerWebhookCommands(program: Command): void {
     .option('--limit <n>', 'how many', (v) => Number(v))
     .action(async (id: string, opts: { limit?: number }, command: Command) => {
       const ctx = contextOf(command);
-      const answer = await ctx.api.call<{ deliveries: Delivery[] }>('listWebhookDeliveries', { endpointId: id, ...opts });
+      const answer = await ctx.api.call('listWebhookDeliveries', { endpointId: id, ...opts });
       ctx.out.result(answer, () =>
-        table(['id', 'type', 'status', 'attempts', 'code', 'ms', 'created', 'error'], answer.deliveries.map((d) => [d.id, d.type, d.status, d.attempts, d.responseCode, d.durationMs, d.createdAt, d.error])),
+        table(
+          ['id', 'type', 'status', 'attempts', 'code', 'ms', 'created', 'error'],
+          answer.deliveries.map((d) => [d.id, d.type, d.status, d.attempts, d.responseCode, d.durationMs, d.createdAt, d.error]),
+        ),
       );
     });
 
@@ -113,7 +115,7 @@ export function registerWebhookCommands(program: Command): void {
     .description('send one delivery again (same webhook-id)')
     .action(async (deliveryId: string, _opts: unknown, command: Command) => {
       const ctx = contextOf(command);
-      const answer = await ctx.api.call<Delivery>('redeliverWebhook', { deliveryId });
+      const answer = await ctx.api.call('redeliverWebhook', { deliveryId });
       ctx.out.result(answer, () => `redelivering ${answer.id}`);
     });
 }

@@ -15,7 +15,9 @@ export async function createBenchRepo(root: string, repo: RepoRef, count: number
   const who = 'Bench Author <bench@example.com> 1700000000 +0000';
   const chunks: string[] = [];
   const readme = '# bench\n';
-  chunks.push(`commit refs/heads/main\nmark :1\nauthor ${who}\ncommitter ${who}\ndata 8\nInitial\nM 100644 inline README.md\ndata ${readme.length}\n${readme}\n`);
+  chunks.push(
+    `commit refs/heads/main\nmark :1\nauthor ${who}\ncommitter ${who}\ndata 8\nInitial\nM 100644 inline README.md\ndata ${readme.length}\n${readme}\n`,
+  );
   for (let n = 1; n <= count; n++) {
     const msg = `Change ${n}\n`;
     const content = `${n}\n`;

@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createFlakyServices, type FlakyServiceDeps, type FlakyServices } from '../../shared/flaky-tests/services/flaky-services.js';
 import type { IngestAnswer } from '../../shared/flaky-tests/services/ingest-service.js';
-import type { UploadMeta } from '../../shared/flaky-tests/services/upload-meta.js';
-import type { UploadResult } from '../../shared/flaky-tests/store/upload-repository.js';
 import { FileUploadBlobStore } from '../../shared/flaky-tests/store/file-upload-blob-store.js';
+import type { UploadMeta, UploadResult } from '../../shared/flaky-tests/domain/model.js';
 
 export function createInlineFlakyServices(deps: Omit<FlakyServiceDeps, 'blobs' | 'requestIngest'>): FlakyServices {
   const blobs = new FileUploadBlobStore(path.join(mkdtempSync(path.join(tmpdir(), 'openmq-blobs-')), 'flaky-uploads'));
@@ -23,7 +22,13 @@ export function createInlineFlakyServices(deps: Omit<FlakyServiceDeps, 'blobs' |
 /** Uploads one report through the ingest use case and answers its result. */
 export async function ingestReport(services: FlakyServices, orgId: string, meta: UploadMeta, name: string, xml: string): Promise<UploadResult> {
   const parts = (async function* () {
-    yield { kind: 'report' as const, name, bytes: (async function* () { yield xml; })() };
+    yield {
+      kind: 'report' as const,
+      name,
+      bytes: (async function* () {
+        yield xml;
+      })(),
+    };
   })();
   const answer: IngestAnswer = await services.ingest.ingestUpload({ source: 'native', orgId, meta, parts }, 60_000);
   if (answer.state !== 'complete') throw new Error(`upload ${answer.uploadId} not processed`);

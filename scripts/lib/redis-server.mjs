@@ -29,7 +29,10 @@ function waitForPort(port, deadlineMs) {
   return new Promise((resolve, reject) => {
     const attempt = () => {
       const sock = connect(port, '127.0.0.1');
-      sock.once('connect', () => { sock.end(); resolve(); });
+      sock.once('connect', () => {
+        sock.end();
+        resolve();
+      });
       sock.once('error', () => {
         sock.destroy();
         if (Date.now() - started > deadlineMs) reject(new Error(`redis-server did not listen on ${port} within ${deadlineMs} ms`));

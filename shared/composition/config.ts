@@ -259,7 +259,9 @@ function gitHubConfig(env: GitHubEnv, errors: string[]): GitHubConfig | null {
   // Default: 300 s, but never faster than the normal poll.
   const webhookPollSeconds = env.GITHUB_WEBHOOK_POLL_SECONDS ?? Math.max(300, env.PROVIDER_POLL_SECONDS);
   if (webhookPollSeconds < env.PROVIDER_POLL_SECONDS) {
-    errors.push(`GITHUB_WEBHOOK_POLL_SECONDS: must be at least PROVIDER_POLL_SECONDS (${env.PROVIDER_POLL_SECONDS}): it is the slower poll while webhooks arrive`);
+    errors.push(
+      `GITHUB_WEBHOOK_POLL_SECONDS: must be at least PROVIDER_POLL_SECONDS (${env.PROVIDER_POLL_SECONDS}): it is the slower poll while webhooks arrive`,
+    );
   }
   return {
     auth,
@@ -291,7 +293,9 @@ function gitHubAuth(env: GitHubEnv, errors: string[]): GitHubAuthConfig | null {
     privateKey = keyText !== undefined ? keyText.replace(/\\n/g, '\n') : readFileSync(keyFile as string, 'utf8');
     createPrivateKey(privateKey);
   } catch (err) {
-    errors.push(`GITHUB_APP_PRIVATE_KEY${keyFile !== undefined ? '_FILE' : ''}: not a readable PEM private key (${err instanceof Error ? err.message : String(err)})`);
+    errors.push(
+      `GITHUB_APP_PRIVATE_KEY${keyFile !== undefined ? '_FILE' : ''}: not a readable PEM private key (${err instanceof Error ? err.message : String(err)})`,
+    );
     return null;
   }
   return { kind: 'app', appId: env.GITHUB_APP_ID, privateKey };

@@ -65,7 +65,14 @@ export function createGitHubForge(deps: GitHubForgeDeps): GitHubForge {
     audit: deps.audit,
     serves: (repo) => api.serves(repo),
   });
-  const testBranchPullRequests = new TestBranchPullRequests({ pulls: store.testBranchPulls, store: deps.mergeQueueStore, orgs: deps.orgs, api, baseUrl: deps.baseUrl, logger });
+  const testBranchPullRequests = new TestBranchPullRequests({
+    pulls: store.testBranchPulls,
+    store: deps.mergeQueueStore,
+    orgs: deps.orgs,
+    api,
+    baseUrl: deps.baseUrl,
+    logger,
+  });
   return {
     adapter,
     store,
@@ -111,7 +118,13 @@ export interface GitHubIntakeDeps {
 export function createGitHubIntake(forge: GitHubForge, deps: GitHubIntakeDeps): GitHubIntake {
   const { adapter, store } = forge;
   const { logger } = deps;
-  const ciResults = new GitHubCiResults({ store: deps.mergeQueueStore, checkRuns: store.checkRuns, commitStatuses: deps.mergeQueue.commitStatuses, api: adapter.api, logger });
+  const ciResults = new GitHubCiResults({
+    store: deps.mergeQueueStore,
+    checkRuns: store.checkRuns,
+    commitStatuses: deps.mergeQueue.commitStatuses,
+    api: adapter.api,
+    logger,
+  });
   const secret = deps.config.webhookSecret;
   const webhooks = secret
     ? new GitHubWebhooks({

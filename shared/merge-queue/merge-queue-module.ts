@@ -84,7 +84,14 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
   const { store, providers, logger, forge } = deps;
   const scheduler = mergeQueueScheduler(deps.enqueue);
   const requestPlan = scheduler.requestPlan;
-  const queues = new QueueService({ store, providers, logger, audit: deps.audit, requestPlan, ...(forge.claimRepository ? { claimRepository: forge.claimRepository } : {}) });
+  const queues = new QueueService({
+    store,
+    providers,
+    logger,
+    audit: deps.audit,
+    requestPlan,
+    ...(forge.claimRepository ? { claimRepository: forge.claimRepository } : {}),
+  });
   const statusWatch = new StatusWatchService({ store, logger });
   const commitStatuses = new CommitStatusService({ store, logger, requestPlan, statusWatch });
   const engine = new EngineService({
@@ -101,7 +108,14 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
   const sync = new SyncService({ store, providers, logger, requestPlan, ...(forge.pollSchedule ? { pollSchedule: forge.pollSchedule } : {}) });
   const services: MergeQueueServices = {
     queues,
-    pullRequests: new PullRequestService({ store, providers, queues, logger, requestPlan, ...(forge.forksAllowed ? { forksAllowed: forge.forksAllowed } : {}) }),
+    pullRequests: new PullRequestService({
+      store,
+      providers,
+      queues,
+      logger,
+      requestPlan,
+      ...(forge.forksAllowed ? { forksAllowed: forge.forksAllowed } : {}),
+    }),
     commitStatuses,
     testingDetails: new TestingDetailsService({ store, queues, testResults: deps.testResults, checkSuites: forge.checkSuites ?? (async () => []) }),
     sync,

@@ -9,15 +9,7 @@ export interface ErrorDetail {
   keyword?: string;
 }
 
-export type ErrorKind =
-  | 'invalid'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'too_large'
-  | 'rate_limited'
-  | 'unavailable';
+export type ErrorKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'rate_limited' | 'unavailable';
 
 export class AppError extends Error {
   constructor(
@@ -34,8 +26,7 @@ export class AppError extends Error {
   }
 }
 
-export const invalid = (code: string, message: string, details: ErrorDetail[] = []) =>
-  new AppError('invalid', code, message, details);
+export const invalid = (code: string, message: string, details: ErrorDetail[] = []) => new AppError('invalid', code, message, details);
 export const notFound = (code: string, message: string) => new AppError('not_found', code, message);
 export const forbidden = (code: string, message: string) => new AppError('forbidden', code, message);
 export const conflict = (code: string, message: string) => new AppError('conflict', code, message);

@@ -57,7 +57,11 @@ describe('dashboard in the browser', function () {
     await waiting.getByText('its base branch is release, not main').waitFor();
     await waiting.getByText(/Waiting for a test slot: 2 of 2 in use/).waitFor();
     const recent = page.locator('ul.recent');
-    for (const [state, pr] of [['Merged', PRS.merged], ['Failed', PRS.failed], ['Cancelled', PRS.cancelled]] as const) {
+    for (const [state, pr] of [
+      ['Merged', PRS.merged],
+      ['Failed', PRS.failed],
+      ['Cancelled', PRS.cancelled],
+    ] as const) {
       expect(await recent.locator('li', { hasText: `#${pr} ` }).textContent()).to.contain(state);
     }
     // The groups being tested, each drawn on its predicted base: #4 on top of #3.
@@ -73,7 +77,10 @@ describe('dashboard in the browser', function () {
   });
 
   it('follows a failed pull request to its timeline with every reason in words and its test run', async () => {
-    await page.locator('ul.recent').getByRole('link', { name: new RegExp(`#${PRS.failed} `) }).click();
+    await page
+      .locator('ul.recent')
+      .getByRole('link', { name: new RegExp(`#${PRS.failed} `) })
+      .click();
     await page.getByRole('heading', { name: 'Timeline' }).waitFor();
     const timeline = page.locator('ol.timeline');
     await timeline.getByText('A required status failed on its test branch').waitFor();
@@ -101,7 +108,10 @@ describe('dashboard in the browser', function () {
   });
 
   it('pauses and resumes the queue from its page', async () => {
-    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: /acme\/widgets/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Breadcrumb' })
+      .getByRole('link', { name: /acme\/widgets/ })
+      .click();
     await page.getByRole('button', { name: 'Pause' }).click();
     await page.getByTestId('queue-state').getByText('paused').waitFor();
     const stored = await s.svc.post<{ state: string }>('/getQueue', s.queueRef);
@@ -117,7 +127,10 @@ describe('dashboard in the browser', function () {
     await page.evaluate('window.notReloaded = true');
     await s.reportCi(PRS.testing, 'success');
     await s.waitState(PRS.testing, 'merged');
-    await page.locator('ul.recent li', { hasText: `#${PRS.testing} ` }).getByText('Merged').waitFor();
+    await page
+      .locator('ul.recent li', { hasText: `#${PRS.testing} ` })
+      .getByText('Merged')
+      .waitFor();
     await queueRow(PRS.pending).getByText('Testing').waitFor();
     expect(await page.evaluate('window.notReloaded === true')).to.equal(true);
   });
@@ -155,7 +168,10 @@ describe('dashboard in the browser', function () {
   });
 
   it('edits the queue settings from its page', async () => {
-    await page.getByRole('link', { name: /acme\/widgets → main/ }).first().click();
+    await page
+      .getByRole('link', { name: /acme\/widgets → main/ })
+      .first()
+      .click();
     await page.getByText('Settings', { exact: true }).click();
     await page.getByLabel('Test runs at a time').fill('3');
     await page.getByLabel(/^Required statuses/).fill('ci/test, lint');
@@ -176,7 +192,10 @@ describe('dashboard in the browser', function () {
     viewer.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     try {
       await signIn(viewer, s.svc.url, created.body.token);
-      await viewer.getByRole('link', { name: /acme\/widgets → main/ }).first().click();
+      await viewer
+        .getByRole('link', { name: /acme\/widgets → main/ })
+        .first()
+        .click();
       await viewer.getByTestId('queue-state').waitFor();
       await viewer.getByText('An admin token can pause, drain or resume the queue.').waitFor();
       for (const name of ['Pause', 'Drain', 'Resume']) expect(await viewer.getByRole('button', { name }).count(), name).to.equal(0);

@@ -69,12 +69,18 @@ forEachDatabase('database contract', (getDb) => {
     });
 
     it('answers a read-only find with the same documents, projected or not, and an update after it leaves them as they were', async () => {
-      await col().insertMany([{ _id: 'a', tags: ['x'], at: new Date(5), nested: { n: 1 } }, { _id: 'b', tags: ['y'], nested: { n: 2 } }]);
+      await col().insertMany([
+        { _id: 'a', tags: ['x'], at: new Date(5), nested: { n: 1 } },
+        { _id: 'b', tags: ['y'], nested: { n: 2 } },
+      ]);
       const plain = await col().find({}, { sort: { _id: 1 } });
       const shared = await col().find({}, { sort: { _id: 1 }, readOnly: true });
       expect(shared).to.deep.equal(plain);
       expect(await col().find({ tags: 'x' }, { projection: { tags: 1 }, readOnly: true })).to.deep.equal([{ _id: 'a', tags: ['x'] }]);
-      expect(await col().find({}, { projection: { 'nested.n': 1, _id: 0 }, sort: { _id: 1 }, readOnly: true })).to.deep.equal([{ nested: { n: 1 } }, { nested: { n: 2 } }]);
+      expect(await col().find({}, { projection: { 'nested.n': 1, _id: 0 }, sort: { _id: 1 }, readOnly: true })).to.deep.equal([
+        { nested: { n: 1 } },
+        { nested: { n: 2 } },
+      ]);
       await col().updateOne({ _id: 'a' }, { $push: { tags: 'z' }, $set: { 'nested.n': 9 } });
       expect(shared[0], 'a stored document is replaced, never changed in place').to.deep.equal({ _id: 'a', tags: ['x'], at: new Date(5), nested: { n: 1 } });
       expect(await col().findOne({ _id: 'a' })).to.deep.include({ tags: ['x', 'z'], nested: { n: 9 } });
@@ -113,8 +119,28 @@ forEachDatabase('database contract', (getDb) => {
   describe('filters', () => {
     const seed = async () => {
       await col().insertMany([
-        { _id: '1', kind: 'a', n: 1, tags: ['red', 'blue'], meta: { owner: 'ann', level: 2 }, runs: [{ status: 'passed', ms: 10 }, { status: 'failed', ms: 50 }], at: new Date('2026-01-01T00:00:00Z'), scores: [1, 9] },
-        { _id: '2', kind: 'b', n: 2, tags: ['green'], meta: { owner: 'bob', level: 1 }, runs: [{ status: 'passed', ms: 70 }], at: new Date('2026-02-01T00:00:00Z') },
+        {
+          _id: '1',
+          kind: 'a',
+          n: 1,
+          tags: ['red', 'blue'],
+          meta: { owner: 'ann', level: 2 },
+          runs: [
+            { status: 'passed', ms: 10 },
+            { status: 'failed', ms: 50 },
+          ],
+          at: new Date('2026-01-01T00:00:00Z'),
+          scores: [1, 9],
+        },
+        {
+          _id: '2',
+          kind: 'b',
+          n: 2,
+          tags: ['green'],
+          meta: { owner: 'bob', level: 1 },
+          runs: [{ status: 'passed', ms: 70 }],
+          at: new Date('2026-02-01T00:00:00Z'),
+        },
         { _id: '3', kind: 'a', n: 3, tags: [], meta: { owner: 'ann' }, runs: [], optional: null, at: 3 },
         { _id: '4', kind: 'c', n: 4, optional: 'set' },
       ]);
@@ -202,8 +228,20 @@ forEachDatabase('database contract', (getDb) => {
       expect(ids(await col().find({ kind: { $in: ['x', 'y'] } }, { sort: { p: 1, _id: 1 } }))).to.deep.equal(['b', 'd', 'a', 'c']);
     });
 
-    it('accepts the driver\'s array form of a sort', async () => {
-      expect(ids(await col().find({}, { sort: [['p', 1], ['at', -1]] }))).to.deep.equal(['e', 'b', 'd', 'a', 'c']);
+    it("accepts the driver's array form of a sort", async () => {
+      expect(
+        ids(
+          await col().find(
+            {},
+            {
+              sort: [
+                ['p', 1],
+                ['at', -1],
+              ],
+            },
+          ),
+        ),
+      ).to.deep.equal(['e', 'b', 'd', 'a', 'c']);
     });
 
     it('applies skip and limit after the sort', async () => {
@@ -300,7 +338,10 @@ forEachDatabase('database contract', (getDb) => {
     });
 
     it('guards on the allowed current states too', async () => {
-      const guarded = await col().findOneAndUpdate({ _id: 'e', state: { $in: ['testing', 'tests_passed'] } }, { $set: { state: 'merged' }, $inc: { version: 1 } });
+      const guarded = await col().findOneAndUpdate(
+        { _id: 'e', state: { $in: ['testing', 'tests_passed'] } },
+        { $set: { state: 'merged' }, $inc: { version: 1 } },
+      );
       expect(guarded).to.equal(null);
       const ok = await col().findOneAndUpdate({ _id: 'e', state: { $in: ['pending'] }, version: 1 }, { $set: { state: 'testing' }, $inc: { version: 1 } });
       expect(ok?.state).to.equal('testing');
@@ -359,7 +400,18 @@ forEachDatabase('database contract', (getDb) => {
 
   describe('update operators', () => {
     beforeEach(async () => {
-      await col().insertOne({ _id: 'o', n: 1, list: [1, 2, 3, 4, 5], set: ['a'], nested: { x: 1 }, lo: 5, hi: 5, when: new Date(1000), gone: true, label: 'L0' });
+      await col().insertOne({
+        _id: 'o',
+        n: 1,
+        list: [1, 2, 3, 4, 5],
+        set: ['a'],
+        nested: { x: 1 },
+        lo: 5,
+        hi: 5,
+        when: new Date(1000),
+        gone: true,
+        label: 'L0',
+      });
     });
 
     it('applies $set, $inc, $push $each/$slice, $pull, $addToSet, $unset, $min and $max together', async () => {
@@ -378,7 +430,17 @@ forEachDatabase('database contract', (getDb) => {
       );
       expect(r).to.deep.equal({ matchedCount: 1, modifiedCount: 1, upsertedId: null });
       expect(await col().findOne({ _id: 'o' })).to.deep.equal({
-        _id: 'o', n: 3, fresh: 1, list: [1, 2, 3], set: ['a', 'b'], nested: { x: 1, y: 2 }, label: 'L', log: ['b', 'c'], lo: 3, hi: 9, when: new Date(500),
+        _id: 'o',
+        n: 3,
+        fresh: 1,
+        list: [1, 2, 3],
+        set: ['a', 'b'],
+        nested: { x: 1, y: 2 },
+        label: 'L',
+        log: ['b', 'c'],
+        lo: 3,
+        hi: 9,
+        when: new Date(500),
       });
     });
 
@@ -391,15 +453,35 @@ forEachDatabase('database contract', (getDb) => {
     });
 
     it('$pull removes array documents matching a condition', async () => {
-      await col().updateOne({ _id: 'o' }, { $set: { history: [{ reason: 'x', n: 1 }, { reason: 'y', n: 2 }, { reason: 'x', n: 3 }] } });
+      await col().updateOne(
+        { _id: 'o' },
+        {
+          $set: {
+            history: [
+              { reason: 'x', n: 1 },
+              { reason: 'y', n: 2 },
+              { reason: 'x', n: 3 },
+            ],
+          },
+        },
+      );
       await col().updateOne({ _id: 'o' }, { $pull: { history: { reason: 'x' } } });
       expect((await col().findOne({ _id: 'o' }))?.history).to.deep.equal([{ reason: 'y', n: 2 }]);
     });
 
     it('updates the matched array element with the positional $', async () => {
-      await col().insertOne({ _id: 'p', items: [{ id: 1, s: 'a' }, { id: 2, s: 'a' }] });
+      await col().insertOne({
+        _id: 'p',
+        items: [
+          { id: 1, s: 'a' },
+          { id: 2, s: 'a' },
+        ],
+      });
       await col().updateOne({ _id: 'p', 'items.id': 2 }, { $set: { 'items.$.s': 'b' } });
-      expect((await col().findOne({ _id: 'p' }))?.items).to.deep.equal([{ id: 1, s: 'a' }, { id: 2, s: 'b' }]);
+      expect((await col().findOne({ _id: 'p' }))?.items).to.deep.equal([
+        { id: 1, s: 'a' },
+        { id: 2, s: 'b' },
+      ]);
     });
 
     it('applies an aggregation-pipeline update', async () => {
@@ -468,9 +550,7 @@ forEachDatabase('database contract', (getDb) => {
     });
 
     it('checks a partial index only among documents matching its filter', async () => {
-      await col().createIndexes([
-        index({ key: { queueId: 1, prNumber: 1 }, name: 'one_active', unique: true, partialFilterExpression: { active: true } }),
-      ]);
+      await col().createIndexes([index({ key: { queueId: 1, prNumber: 1 }, name: 'one_active', unique: true, partialFilterExpression: { active: true } })]);
       await col().insertOne({ _id: '1', queueId: 'q', prNumber: 1, active: true });
       await col().insertOne({ _id: '2', queueId: 'q', prNumber: 1, active: false });
       await col().insertOne({ _id: '3', queueId: 'q', prNumber: 1, active: false });
@@ -626,7 +706,11 @@ forEachDatabase('database contract', (getDb) => {
     });
 
     it('$sort, $limit, $project with a computed field', async () => {
-      const rows = await col('runs').aggregate([{ $sort: { ms: -1 } }, { $limit: 2 }, { $project: { _id: 0, id: '$_id', seconds: { $divide: ['$ms', 1000] } } }]);
+      const rows = await col('runs').aggregate([
+        { $sort: { ms: -1 } },
+        { $limit: 2 },
+        { $project: { _id: 0, id: '$_id', seconds: { $divide: ['$ms', 1000] } } },
+      ]);
       expect(rows).to.deep.equal([
         { id: 'r4', seconds: 0.04 },
         { id: 'r2', seconds: 0.03 },
@@ -970,7 +1054,9 @@ describe('embedded database', () => {
     it('refuses a second open of the same directory while the first is open', async () => {
       const first = await open({ dataDir });
       const err = await rejectionOf(openEmbeddedDatabase({ dataDir }));
-      expect(err.message).to.contain(first.dataDir as string).and.to.contain(String(process.pid));
+      expect(err.message)
+        .to.contain(first.dataDir as string)
+        .and.to.contain(String(process.pid));
       await first.close();
       const second = await open({ dataDir });
       expect(second.dataDir).to.equal(first.dataDir);

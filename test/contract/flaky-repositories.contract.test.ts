@@ -10,14 +10,13 @@ import { forEachDatabase } from '../helpers/databases.js';
 import { ensureIndexes } from '../../shared/platform/database/ensure-indexes.js';
 import { createFlakyStore, type FlakyStore } from '../../shared/flaky-tests/store/flaky-store.js';
 import { defaultDetectionConfig } from '../../shared/flaky-tests/domain/detection/config.js';
-import type { ReceivedUpload } from '../../shared/flaky-tests/store/received-upload-repository.js';
-import type { CaseRunRow, CaseRunUpload } from '../../shared/flaky-tests/store/case-run-repository.js';
-import type { BucketUpload } from '../../shared/flaky-tests/store/hour-bucket-repository.js';
 import { NEVER_DUE } from '../../shared/flaky-tests/store/repo-settings-repository.js';
 import { FileUploadBlobStore } from '../../shared/flaky-tests/store/file-upload-blob-store.js';
 import { GridFsUploadBlobStore } from '../../shared/flaky-tests/store/gridfs-upload-blob-store.js';
 import type { UploadBlobStore } from '../../shared/flaky-tests/store/upload-blob-store.js';
 import { isDuplicateKeyError } from '../../shared/platform/database/collection.js';
+import type { ReceivedUpload } from '../../shared/flaky-tests/domain/model.js';
+import type { BucketUpload, CaseRunRow, CaseRunUpload } from '../../shared/flaky-tests/store/upload-rows.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const T0 = new Date('2026-03-02T10:00:00Z');
@@ -43,7 +42,18 @@ function runUpload(uploadId: string): CaseRunUpload {
 }
 
 function caseRun(seq: number, over: Partial<CaseRunRow> = {}): CaseRunRow {
-  return { seq, caseId: 'r1:t', attempt: seq, outcome: 'failed', durationMs: 1, at: T0.getTime(), failureMessage: 'boom', failureSummary: 'boom', failureKey: 'k', ...over };
+  return {
+    seq,
+    caseId: 'r1:t',
+    attempt: seq,
+    outcome: 'failed',
+    durationMs: 1,
+    at: T0.getTime(),
+    failureMessage: 'boom',
+    failureSummary: 'boom',
+    failureKey: 'k',
+    ...over,
+  };
 }
 
 function bucketUpload(uploadId: string, prNumber: number | null = null): BucketUpload {
@@ -73,7 +83,15 @@ forEachDatabase('flaky repositories', (getDb) => {
       expect(first).to.deep.include({ state: 'processing', attempts: 1 });
       // A job that died leaves it processing: the next take is the same upload, one more attempt.
       expect(await store.received.takeNext('r1')).to.deep.include({ id: older.id, attempts: 2 });
-      const result = { uploadId: older.id, repoId: 'r1', counts: { runs: 1, passed: 1, failed: 0, skipped: 0, tests: 1, testsFailed: 0 }, excluded: false, files: [], warnings: [], statusChanges: 0 };
+      const result = {
+        uploadId: older.id,
+        repoId: 'r1',
+        counts: { runs: 1, passed: 1, failed: 0, skipped: 0, tests: 1, testsFailed: 0 },
+        excluded: false,
+        files: [],
+        warnings: [],
+        statusChanges: 0,
+      };
       expect(await store.received.finish(older.id, { ok: true, result })).to.equal(true);
       expect(await store.received.finish(older.id, { ok: false, refusal: { kind: 'invalid', code: 'x', message: 'x', details: [] } })).to.equal(false);
       expect((await store.received.findById(older.id))?.outcome).to.deep.equal({ ok: true, result });
@@ -99,7 +117,9 @@ forEachDatabase('flaky repositories', (getDb) => {
       err = null;
       await store.buckets.insert(bucketUpload(uploadId), 0, [row]).catch((e: unknown) => (err = e));
       expect(isDuplicateKeyError(err) || (err as { writeErrors?: unknown } | null)?.writeErrors !== undefined, String(err)).to.equal(true);
-      await store.clusters.insert([{ id: `${uploadId}:c0`, repoId: 'r1', caseId: 'r1:t', uploadId, key: 'k', day: T0, summary: 'boom', count: 1, lastAt: T0, expiresAt: LATER }]);
+      await store.clusters.insert([
+        { id: `${uploadId}:c0`, repoId: 'r1', caseId: 'r1:t', uploadId, key: 'k', day: T0, summary: 'boom', count: 1, lastAt: T0, expiresAt: LATER },
+      ]);
       expect(await store.buckets.outcomesIn([uploadId], ['r1:t'])).to.have.length(1);
 
       await store.caseRuns.deleteByUpload(uploadId);
@@ -153,13 +173,26 @@ forEachDatabase('flaky repositories', (getDb) => {
         [HOUR, 0, []],
         [week, 1, [42]],
       ]);
-      expect(x[0]).to.deep.include({ branch: 'main', branchClass: 'main', passed: 1, skipped: 0, firstFailureAt: at(60_000), lastFailureAt: at(120_000), lastRunAt: at(120_000) });
+      expect(x[0]).to.deep.include({
+        branch: 'main',
+        branchClass: 'main',
+        passed: 1,
+        skipped: 0,
+        firstFailureAt: at(60_000),
+        lastFailureAt: at(120_000),
+        lastRunAt: at(120_000),
+      });
       expect(x[1]).to.deep.include({ firstFailureAt: null, lastFailureAt: null });
       expect(all.get('r1:z')?.map((bucket) => bucket.failed)).to.deep.equal([2]);
       expect(all.has('r1:none')).to.equal(false);
       expect(all.has('r1:y'), 'a test not asked for').to.equal(false);
       const recent = await store.buckets.forCases(['r1:x'], at(HOUR), at(week));
-      expect(recent.get('r1:x')?.map((bucket) => bucket.hour.getTime() - T0.getTime()).sort((p, q) => p - q)).to.deep.equal([HOUR, week]);
+      expect(
+        recent
+          .get('r1:x')
+          ?.map((bucket) => bucket.hour.getTime() - T0.getTime())
+          .sort((p, q) => p - q),
+      ).to.deep.equal([HOUR, week]);
 
       const failing = await store.buckets.failingIn('r1', [T0.getTime(), T0.getTime() + HOUR]);
       expect(failing.map((f) => [f.caseId, f.uploadId, f.firstFailureAt.getTime() - T0.getTime()]).sort()).to.deep.equal([
@@ -176,7 +209,16 @@ forEachDatabase('flaky repositories', (getDb) => {
     it('runs and counters an earlier version stored one per document are moved into blocks once, also by two start-ups at once', async () => {
       const db = getDb();
       const uploadId = randomUUID();
-      const upload = { orgId: 'org1', repoId: 'r1', uploadId, sha: 'a'.repeat(40), branch: 'feature/x', branchClass: 'pr' as const, prNumber: 7, expiresAt: LATER };
+      const upload = {
+        orgId: 'org1',
+        repoId: 'r1',
+        uploadId,
+        sha: 'a'.repeat(40),
+        branch: 'feature/x',
+        branchClass: 'pr' as const,
+        prNumber: 7,
+        expiresAt: LATER,
+      };
       // 1,001 runs, one lost to an old crash (sequence 3): blocks cut at 500 and at the gap.
       const runs = Array.from({ length: 1002 }, (_, seq) => seq)
         .filter((seq) => seq !== 3)
@@ -195,9 +237,23 @@ forEachDatabase('flaky repositories', (getDb) => {
         }));
       await db.collection('flaky_runs').insertMany(runs);
       const counter = (n: number, caseId: string, failed: number) => ({
-        _id: `${uploadId}:b${n}`, repoId: 'r1', caseId, span: 'x', uploadId, hour: at(n * HOUR), branch: 'feature/x', branchClass: 'pr',
-        passed: 1, failed, skipped: 0, firstFailureAt: failed ? at(n * HOUR + 5) : null, lastFailureAt: failed ? at(n * HOUR + 9) : null,
-        lastRunAt: at(n * HOUR + 9), firstPassAt: at(n * HOUR + 1), failedPrs: failed ? [7] : [], expiresAt: new Date(n * HOUR + T0.getTime() + 86_400_000 * 30),
+        _id: `${uploadId}:b${n}`,
+        repoId: 'r1',
+        caseId,
+        span: 'x',
+        uploadId,
+        hour: at(n * HOUR),
+        branch: 'feature/x',
+        branchClass: 'pr',
+        passed: 1,
+        failed,
+        skipped: 0,
+        firstFailureAt: failed ? at(n * HOUR + 5) : null,
+        lastFailureAt: failed ? at(n * HOUR + 9) : null,
+        lastRunAt: at(n * HOUR + 9),
+        firstPassAt: at(n * HOUR + 1),
+        failedPrs: failed ? [7] : [],
+        expiresAt: new Date(n * HOUR + T0.getTime() + 86_400_000 * 30),
         ...(failed ? { failKey: `r1|${at(n * HOUR).getTime()}` } : {}),
       });
       await db.collection('flaky_test_hours').insertMany([counter(0, 'r1:odd', 0), counter(1, 'r1:odd', 1), counter(150, 'r1:even', 0)]);
@@ -232,9 +288,25 @@ forEachDatabase('flaky repositories', (getDb) => {
 
     it('an unfinished upload record is dropped for a re-run, a complete one is kept', async () => {
       const base = {
-        orgId: 'org1', repoId: 'r1', source: 'native' as const, sha: 'a'.repeat(40), branch: 'main', branchClass: 'main' as const, prNumber: null, variant: '',
-        jobName: null, jobUrl: null, ciAttempt: null, testRunId: null, tree: null, receivedAt: T0, counts: { runs: 0, passed: 0, failed: 0, skipped: 0, tests: 0, testsFailed: 0 },
-        excluded: false, files: [], warnings: [], expiresAt: LATER,
+        orgId: 'org1',
+        repoId: 'r1',
+        source: 'native' as const,
+        sha: 'a'.repeat(40),
+        branch: 'main',
+        branchClass: 'main' as const,
+        prNumber: null,
+        variant: '',
+        jobName: null,
+        jobUrl: null,
+        ciAttempt: null,
+        testRunId: null,
+        tree: null,
+        receivedAt: T0,
+        counts: { runs: 0, passed: 0, failed: 0, skipped: 0, tests: 0, testsFailed: 0 },
+        excluded: false,
+        files: [],
+        warnings: [],
+        expiresAt: LATER,
       };
       const unfinished = randomUUID();
       const complete = randomUUID();
@@ -249,9 +321,27 @@ forEachDatabase('flaky repositories', (getDb) => {
 
     it('uploads of merge-queue test branches: the same tree counts as a retry, and they are found by test run', async () => {
       const upload = (id: string, sha: string, testRunId: string) => ({
-        id, orgId: 'org1', repoId: 'r1', source: 'native' as const, sha, branch: `trunk-merge/pr-1/${testRunId}`, branchClass: 'merge_queue' as const, prNumber: null,
-        variant: '', jobName: null, jobUrl: null, ciAttempt: null, testRunId, tree: 't'.repeat(40), receivedAt: T0, state: 'complete' as const,
-        counts: { runs: 1, passed: 0, failed: 1, skipped: 0, tests: 1, testsFailed: 1 }, excluded: false, files: [], warnings: [], expiresAt: LATER,
+        id,
+        orgId: 'org1',
+        repoId: 'r1',
+        source: 'native' as const,
+        sha,
+        branch: `trunk-merge/pr-1/${testRunId}`,
+        branchClass: 'merge_queue' as const,
+        prNumber: null,
+        variant: '',
+        jobName: null,
+        jobUrl: null,
+        ciAttempt: null,
+        testRunId,
+        tree: 't'.repeat(40),
+        receivedAt: T0,
+        state: 'complete' as const,
+        counts: { runs: 1, passed: 0, failed: 1, skipped: 0, tests: 1, testsFailed: 1 },
+        excluded: false,
+        files: [],
+        warnings: [],
+        expiresAt: LATER,
       });
       const first = randomUUID();
       await store.uploads.insert(upload(first, 'b'.repeat(40), 'run-1'));
@@ -279,7 +369,18 @@ forEachDatabase('flaky repositories', (getDb) => {
     it('are claimed once, with the right key, before they expire', async () => {
       const id = randomUUID();
       await store.bundleUploads.create(
-        { id, orgId: 'org1', orgSlug: 'acme', repo: REPO, clientVersion: null, state: 'pending', createdAt: T0, expiresAt: new Date(T0.getTime() + 60_000), uploadId: null, error: null },
+        {
+          id,
+          orgId: 'org1',
+          orgSlug: 'acme',
+          repo: REPO,
+          clientVersion: null,
+          state: 'pending',
+          createdAt: T0,
+          expiresAt: new Date(T0.getTime() + 60_000),
+          uploadId: null,
+          error: null,
+        },
         'k'.repeat(43),
       );
       expect(await store.bundleUploads.claim(id, 'x'.repeat(43), T0)).to.equal(null);
@@ -309,8 +410,21 @@ function blobStoreContract(kind: string, open: () => Promise<{ blobs: UploadBlob
 
     it('keeps the blobs of an upload until they are deleted together', async () => {
       const uploadId = randomUUID();
-      await blobs.put(uploadId, 0, (async function* () { yield 'first '; yield Buffer.from('report'); })());
-      await blobs.put(uploadId, 1, (async function* () { yield 'second'; })());
+      await blobs.put(
+        uploadId,
+        0,
+        (async function* () {
+          yield 'first ';
+          yield Buffer.from('report');
+        })(),
+      );
+      await blobs.put(
+        uploadId,
+        1,
+        (async function* () {
+          yield 'second';
+        })(),
+      );
       expect(await read(uploadId, 0)).to.equal('first report');
       expect(await read(uploadId, 1)).to.equal('second');
       await blobs.deleteUpload(uploadId);
@@ -337,7 +451,15 @@ function blobStoreContract(kind: string, open: () => Promise<{ blobs: UploadBlob
 
     it('refuses names that are not upload ids', async () => {
       let err: unknown = null;
-      await blobs.put('../../etc', 0, (async function* () { yield 'x'; })()).catch((e: unknown) => (err = e));
+      await blobs
+        .put(
+          '../../etc',
+          0,
+          (async function* () {
+            yield 'x';
+          })(),
+        )
+        .catch((e: unknown) => (err = e));
       expect(err).to.be.instanceOf(Error);
     });
   });

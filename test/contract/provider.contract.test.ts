@@ -42,7 +42,15 @@ const FORGES: Record<string, () => Promise<Forge>> = {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'openmq-gh-data-'));
     const double: GitHubDouble = await startGitHubDouble(root);
     const provider = createGitHubAdapter({
-      config: { auth: { kind: 'app', appId: double.appId, privateKey: double.privateKey }, webhookSecret: null, apiUrl: double.apiUrl, host: double.host, gitUrl: double.gitUrl, webhookPollSeconds: 300, webhookQuietSeconds: 900 },
+      config: {
+        auth: { kind: 'app', appId: double.appId, privateKey: double.privateKey },
+        webhookSecret: null,
+        apiUrl: double.apiUrl,
+        host: double.host,
+        gitUrl: double.gitUrl,
+        webhookPollSeconds: 300,
+        webhookQuietSeconds: 900,
+      },
       dataDir,
       logger: createLogger('silent'),
     }).provider;
@@ -61,7 +69,9 @@ const FORGES: Record<string, () => Promise<Forge>> = {
 
 const SHARED = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 function editLine(line: number, value: string): string {
-  return SHARED.split('\n').map((l, i) => (i === line - 1 ? value : l)).join('\n');
+  return SHARED.split('\n')
+    .map((l, i) => (i === line - 1 ? value : l))
+    .join('\n');
 }
 
 for (const [name, open] of Object.entries(FORGES)) {
@@ -80,7 +90,10 @@ for (const [name, open] of Object.entries(FORGES)) {
 
     async function newRepo(): Promise<FixtureRepo & { initialSha: string }> {
       seq += 1;
-      return createRepo(forge.root, { repo: { host: 'github.com', owner: 'acme', name: `repo-${seq}` }, files: { 'README.md': '# widgets\n', 'shared.txt': SHARED } });
+      return createRepo(forge.root, {
+        repo: { host: 'github.com', owner: 'acme', name: `repo-${seq}` },
+        files: { 'README.md': '# widgets\n', 'shared.txt': SHARED },
+      });
     }
 
     async function twoPullRequests(fx: FixtureRepo) {
@@ -115,7 +128,17 @@ for (const [name, open] of Object.entries(FORGES)) {
       const fx = await newRepo();
       const prs = await twoPullRequests(fx);
       const one = await provider.getPullRequest(fx.repo, 1);
-      expect(one).to.include({ number: 1, title: 'Feature one', author: 'alice', baseBranch: 'main', headSha: prs[0]?.headSha, headBranch: 'feature-one', state: 'open', merged: false, draft: false });
+      expect(one).to.include({
+        number: 1,
+        title: 'Feature one',
+        author: 'alice',
+        baseBranch: 'main',
+        headSha: prs[0]?.headSha,
+        headBranch: 'feature-one',
+        state: 'open',
+        merged: false,
+        draft: false,
+      });
       expect(await provider.getPullRequest(fx.repo, 99)).to.equal(null);
       expect((await provider.listOpenPullRequests(fx.repo)).map((p) => p.number)).to.deep.equal([1, 2]);
       const many = await provider.getPullRequests(fx.repo, [2, 99]);
@@ -126,7 +149,11 @@ for (const [name, open] of Object.entries(FORGES)) {
     it('answers mergeability, ancestry and file contents at a commit', async () => {
       const fx = await newRepo();
       const [pr] = await twoPullRequests(fx);
-      const clash = await createPullRequest(fx, { number: 3, commits: [{ message: 'clash', files: { 'shared.txt': editLine(2, 'clash') } }], metadata: { title: 'Clash', base: 'main' } });
+      const clash = await createPullRequest(fx, {
+        number: 3,
+        commits: [{ message: 'clash', files: { 'shared.txt': editLine(2, 'clash') } }],
+        metadata: { title: 'Clash', base: 'main' },
+      });
       const moved = await pushToBranch(fx, 'main', [{ message: 'main edits line 2', files: { 'shared.txt': editLine(2, 'on main') } }]);
       expect(await provider.mergeability(fx.repo, { baseSha: fx.initialSha, headSha: clash.headSha })).to.equal('mergeable');
       expect(await provider.mergeability(fx.repo, { baseSha: moved, headSha: clash.headSha })).to.equal('not_mergeable');
@@ -146,7 +173,11 @@ for (const [name, open] of Object.entries(FORGES)) {
       expect(await branchSha(fx, 'trunk-merge/pr-1-2/run-a')).to.equal(built.sha);
       expect(await treeOf(fx, built.sha)).to.equal(built.tree);
       expect(await provider.buildTestBranch(fx.repo, input)).to.deep.equal(built);
-      const clash = await createPullRequest(fx, { number: 3, commits: [{ message: 'clash', files: { 'shared.txt': editLine(2, 'clash') } }], metadata: { title: 'Clash', base: 'main' } });
+      const clash = await createPullRequest(fx, {
+        number: 3,
+        commits: [{ message: 'clash', files: { 'shared.txt': editLine(2, 'clash') } }],
+        metadata: { title: 'Clash', base: 'main' },
+      });
       const conflict = await provider.buildTestBranch(fx.repo, {
         branch: 'trunk-merge/pr-1-3/run-b',
         baseSha: fx.initialSha,
@@ -162,7 +193,13 @@ for (const [name, open] of Object.entries(FORGES)) {
         const prs = await twoPullRequests(fx);
         const built = await provider.buildTestBranch(fx.repo, { branch: `trunk-merge/pr-1-2/${method}`, baseSha: fx.initialSha, pullRequests: prs });
         if (!built.ok) throw new Error('conflict');
-        const result = await provider.mergePullRequests(fx.repo, { targetBranch: 'main', expectedHeadSha: fx.initialSha, method, pullRequests: prs, expectedTree: built.tree });
+        const result = await provider.mergePullRequests(fx.repo, {
+          targetBranch: 'main',
+          expectedHeadSha: fx.initialSha,
+          method,
+          pullRequests: prs,
+          expectedTree: built.tree,
+        });
         if (!result.ok) throw new Error(`merge failed: ${JSON.stringify(result)}`);
         expect(await branchSha(fx, 'main')).to.equal(result.newHeadSha);
         expect(await treeOf(fx, 'main')).to.equal(built.tree);
@@ -177,11 +214,25 @@ for (const [name, open] of Object.entries(FORGES)) {
       const prs = await twoPullRequests(fx);
       const built = await provider.buildTestBranch(fx.repo, { branch: 'trunk-merge/pr-1-2/guards', baseSha: fx.initialSha, pullRequests: prs });
       if (!built.ok) throw new Error('conflict');
-      const mismatch = await provider.mergePullRequests(fx.repo, { targetBranch: 'main', expectedHeadSha: fx.initialSha, method: 'squash', pullRequests: prs.slice(0, 1), expectedTree: built.tree });
+      const mismatch = await provider.mergePullRequests(fx.repo, {
+        targetBranch: 'main',
+        expectedHeadSha: fx.initialSha,
+        method: 'squash',
+        pullRequests: prs.slice(0, 1),
+        expectedTree: built.tree,
+      });
       expect(mismatch).to.include({ ok: false, reason: 'tree_mismatch' });
       expect(await branchSha(fx, 'main')).to.equal(fx.initialSha);
       const moved = await pushToBranch(fx, 'main', [{ message: 'outside', files: { 'shared.txt': editLine(2, 'outside') } }]);
-      expect(await provider.mergePullRequests(fx.repo, { targetBranch: 'main', expectedHeadSha: fx.initialSha, method: 'merge_commit', pullRequests: prs, expectedTree: built.tree })).to.deep.equal({
+      expect(
+        await provider.mergePullRequests(fx.repo, {
+          targetBranch: 'main',
+          expectedHeadSha: fx.initialSha,
+          method: 'merge_commit',
+          pullRequests: prs,
+          expectedTree: built.tree,
+        }),
+      ).to.deep.equal({
         ok: false,
         reason: 'target_moved',
         actualHeadSha: moved,

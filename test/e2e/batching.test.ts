@@ -79,7 +79,14 @@ describe('merge engine, batching and bisection (end to end)', function () {
   }
 
   it('entries in a bisection report queue_type bisection in the merge-queue metrics', async () => {
-    await h.configure({ batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 60, concurrency: 1, bisectionConcurrency: 1, optimizationMode: 'bisection_skip_redundant_tests' });
+    await h.configure({
+      batch: true,
+      batchingMinSize: 4,
+      batchingMaxWaitTimeMinutes: 60,
+      concurrency: 1,
+      bisectionConcurrency: 1,
+      optimizationMode: 'bisection_skip_redundant_tests',
+    });
     let release = false;
     // The batch fails at once; bisection runs wait until the metrics were read.
     h.runCi((files, info) => (info.branch.endsWith('-bisection') && !release ? null : 'BAD' in files ? 'failure' : 'success'));
@@ -92,7 +99,9 @@ describe('merge engine, batching and bisection (end to end)', function () {
     });
     expect((await h.details(probe)).testedPullRequests.map((p) => p.prNumber)).to.deep.equal([1, 2]);
 
-    const res = await h.svc.raw('GET', `/v1/getMergeQueueMetrics?repo=${repo.owner}/${repo.name}&repoHost=${repo.host}`, { headers: { 'x-api-token': h.svc.token } });
+    const res = await h.svc.raw('GET', `/v1/getMergeQueueMetrics?repo=${repo.owner}/${repo.name}&repoHost=${repo.host}`, {
+      headers: { 'x-api-token': h.svc.token },
+    });
     expect(res.status).to.equal(200);
     const metrics = parseExposition(String(res.body));
     const labels = (queueType: string) => ({ repo: `${repo.owner}/${repo.name}`, branch: 'main', queue_type: queueType });

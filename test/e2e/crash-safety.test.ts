@@ -42,7 +42,8 @@ describe('crash safety (end to end)', function () {
     dir = mkdtempSync(path.join(tmpdir(), 'openmq-crash-'));
   });
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') console.error(`crash safety: seed ${SEED} (replay: CRASH_SEED=${SEED} npm test -- test/e2e/crash-safety.test.ts)`);
+    if (this.currentTest?.state === 'failed')
+      console.error(`crash safety: seed ${SEED} (replay: CRASH_SEED=${SEED} npm test -- test/e2e/crash-safety.test.ts)`);
     await ci?.stop();
     await receiver?.close();
     if (child && child.exitCode === null) child.kill('SIGKILL');
@@ -81,7 +82,11 @@ describe('crash safety (end to end)', function () {
     };
     const post = async (p: string, body: unknown): Promise<number> => {
       try {
-        const res = await fetch(`${url}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-token': TOKEN }, body: JSON.stringify(body) });
+        const res = await fetch(`${url}${p}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-token': TOKEN },
+          body: JSON.stringify(body),
+        });
         await res.arrayBuffer();
         return res.status;
       } catch {
@@ -90,7 +95,11 @@ describe('crash safety (end to end)', function () {
     };
     const getState = async (n: number): Promise<string | null> => {
       try {
-        const res = await fetch(`${url}/getSubmittedPullRequest`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-token': TOKEN }, body: JSON.stringify({ ...ref, pr: { number: n } }) });
+        const res = await fetch(`${url}/getSubmittedPullRequest`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-token': TOKEN },
+          body: JSON.stringify({ ...ref, pr: { number: n } }),
+        });
         return res.status === 200 ? ((await res.json()) as { state: string }).state : null;
       } catch {
         return null;
@@ -108,10 +117,18 @@ describe('crash safety (end to end)', function () {
 
     await start();
     receiver = await startWebhookReceiver();
-    expect(await post('/createWebhookEndpoint', { url: receiver.url, events: ['pull_request.submitted', 'pull_request.merged', 'pull_request.failed'] })).to.equal(200);
+    expect(
+      await post('/createWebhookEndpoint', { url: receiver.url, events: ['pull_request.submitted', 'pull_request.merged', 'pull_request.failed'] }),
+    ).to.equal(200);
     expect(await post('/createQueue', { ...ref, concurrency: 3 })).to.equal(200);
     expect(await post('/updateQueue', { ...ref, requiredStatuses: ['ci/test'] })).to.equal(200);
-    ci = startFakeCi({ fx, repo, context: 'ci/test', decide: (files) => ('BAD' in files ? 'failure' : 'success'), postStatus: (body) => post('/setCommitStatus', body) });
+    ci = startFakeCi({
+      fx,
+      repo,
+      context: 'ci/test',
+      decide: (files) => ('BAD' in files ? 'failure' : 'success'),
+      postStatus: (body) => post('/setCommitStatus', body),
+    });
 
     // Submissions interleaved with crashes; a submission that meets a dead service is retried.
     // The crash moment is drawn, not awaited: a kill timed on the service's progress (say, the
@@ -135,20 +152,31 @@ describe('crash safety (end to end)', function () {
     const states: string[] = [];
     for (let n = 1; n <= COUNT; n++) {
       states.push(
-        await waitFor(`PR #${n} to end (seed ${SEED})`, async () => {
-          const s = await getState(n);
-          return s === 'merged' || s === 'failed' || s === 'cancelled' ? s : undefined;
-        }, { timeoutMs: 120_000 }),
+        await waitFor(
+          `PR #${n} to end (seed ${SEED})`,
+          async () => {
+            const s = await getState(n);
+            return s === 'merged' || s === 'failed' || s === 'cancelled' ? s : undefined;
+          },
+          { timeoutMs: 120_000 },
+        ),
       );
     }
     expect(states, `seed ${SEED}`).to.deep.equal(states.map((_, i) => (i + 1 === BAD ? 'failed' : 'merged')));
     const tree = await readTree(fx, 'main');
     expect(tree).not.to.have.property('BAD');
-    const merged = Object.keys(tree).filter((f) => /^f\d+\.txt$/.test(f)).map((f) => Number(f.slice(1, -4))).sort((a, b) => a - b);
+    const merged = Object.keys(tree)
+      .filter((f) => /^f\d+\.txt$/.test(f))
+      .map((f) => Number(f.slice(1, -4)))
+      .sort((a, b) => a - b);
     expect(merged).to.deep.equal(Array.from({ length: COUNT }, (_, i) => i + 1).filter((n) => n !== BAD));
     // Each pull request landed exactly once.
     const subjects = (await listCommits(fx, 'main', { firstParent: true })).map((c) => c.subject);
-    for (const n of merged) expect(subjects.filter((s) => s.endsWith(`(#${n})`)), `#${n} (seed ${SEED})`).to.have.length(1);
+    for (const n of merged)
+      expect(
+        subjects.filter((s) => s.endsWith(`(#${n})`)),
+        `#${n} (seed ${SEED})`,
+      ).to.have.length(1);
 
     // Every pull request's submission and ending was announced, however the kills fell between a
     // state write and its event's publishing, and none twice: one webhook-id per event (a delivery
@@ -158,7 +186,9 @@ describe('crash safety (end to end)', function () {
       const byId = new Map(receiver!.received.map((r) => [r.headers['webhook-id'], `#${String(r.json.pr_number)} ${String(r.json.type)}`]));
       return [...byId.values()].sort();
     };
-    const all = Array.from({ length: COUNT }, (_, i) => expected(i + 1)).flat().sort();
+    const all = Array.from({ length: COUNT }, (_, i) => expected(i + 1))
+      .flat()
+      .sort();
     await waitFor(`every event heard (seed ${SEED})`, async () => heard().length >= all.length, { timeoutMs: 120_000 });
     expect(heard(), `seed ${SEED}`).to.deep.equal(all);
   });

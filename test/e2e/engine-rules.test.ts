@@ -88,8 +88,10 @@ describe('merge engine rules (end to end)', function () {
     expect(tree['three.txt']).to.equal('3\n');
   });
 
-  it("takes required statuses from .trunk/trunk.yaml at the target head when the queue has none (source trunk_config)", async () => {
-    await pushToBranch(fx, 'main', [{ message: 'Configure', files: { '.trunk/trunk.yaml': 'version: 0.1\nmerge:\n  required_statuses:\n    - build\n    - lint\n' } }]);
+  it('takes required statuses from .trunk/trunk.yaml at the target head when the queue has none (source trunk_config)', async () => {
+    await pushToBranch(fx, 'main', [
+      { message: 'Configure', files: { '.trunk/trunk.yaml': 'version: 0.1\nmerge:\n  required_statuses:\n    - build\n    - lint\n' } },
+    ]);
     let lintOk = false;
     ci = startFakeCi({
       fx,
@@ -168,7 +170,9 @@ describe('merge engine rules (end to end)', function () {
     const entry = (await svc.ctx.mergeQueue.store.entries.findActiveByPr(queue.id, 1))!;
     const head = (await provider.branchHead(repo, 'main'))!;
     const merged = await provider.mergePullRequests(repo, {
-      targetBranch: 'main', expectedHeadSha: head, method: queue.mergeMethod,
+      targetBranch: 'main',
+      expectedHeadSha: head,
+      method: queue.mergeMethod,
       pullRequests: [{ number: 1, headSha: entry.prSha, title: entry.prTitle, author: entry.prAuthor }],
     });
     expect(merged.ok).to.equal(true);

@@ -175,7 +175,14 @@ export class Harness {
 
   /** Every test run id a PR's timeline mentions, oldest first. */
   static runIds(s: Submitted): string[] {
-    return [...new Set(s.timeline.map((t) => t.testRunId).filter((id): id is string => typeof id === 'string').reverse())];
+    return [
+      ...new Set(
+        s.timeline
+          .map((t) => t.testRunId)
+          .filter((id): id is string => typeof id === 'string')
+          .reverse(),
+      ),
+    ];
   }
 
   /** Test branches that exist in the repository now. */

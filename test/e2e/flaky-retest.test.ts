@@ -52,7 +52,12 @@ describe('merge engine, re-test instead of eject (end to end)', function () {
     });
     const q = failing.body.tests.find((t) => t.name === 'q_test');
     expect(q, JSON.stringify(failing.body)).to.not.equal(undefined);
-    const settings = await h.svc.post('/flaky-tests/update-repo-settings', { repo, org_url_slug: ORG, quarantine: { enabled: true, auto_quarantine: false }, reason: 'on' });
+    const settings = await h.svc.post('/flaky-tests/update-repo-settings', {
+      repo,
+      org_url_slug: ORG,
+      quarantine: { enabled: true, auto_quarantine: false },
+      reason: 'on',
+    });
     expect(settings.status, JSON.stringify(settings.body)).to.equal(200);
     const override = await h.svc.post('/flaky-tests/set-quarantine-override', {
       repo,
@@ -121,10 +126,10 @@ describe('merge engine, re-test instead of eject (end to end)', function () {
     expect(results?.failedTests[0]).to.deep.include({ name: 'flaky_test', classname: 'pkg.Suite', file: null, status: 'flaky', quarantined: false });
     expect(await resultsOf(Harness.runIds(pr)[1])).to.deep.equal({ uploads: 1, runs: 2, failed: 0, failedTests: [] });
     // The cost report counts the failed run as wasted by a flaky re-test, naming the test.
-    const cost = await h.svc.post<{ testRunsStarted: number; wasted: { byCause: { cause: string; runs: number; examples: { testRunId: string; detail: string | null }[] }[] } }>(
-      '/getQueueCostReport',
-      ref,
-    );
+    const cost = await h.svc.post<{
+      testRunsStarted: number;
+      wasted: { byCause: { cause: string; runs: number; examples: { testRunId: string; detail: string | null }[] }[] };
+    }>('/getQueueCostReport', ref);
     expect(cost.status, JSON.stringify(cost.body)).to.equal(200);
     expect(cost.body.testRunsStarted).to.equal(2);
     const flaky = cost.body.wasted.byCause.find((c) => c.cause === 'flaky_retest');
@@ -172,7 +177,10 @@ describe('merge engine, re-test instead of eject (end to end)', function () {
     const pr = await submitOne();
     expect(pr.state).to.equal('failed');
     const runId = Harness.runIds(pr)[0]!;
-    expect(pr.timeline[0]).to.deep.include({ reason: 'test_run_required_status_failed', detail: `test run ${runId} failed and nothing ahead or behind explains it` });
+    expect(pr.timeline[0]).to.deep.include({
+      reason: 'test_run_required_status_failed',
+      detail: `test run ${runId} failed and nothing ahead or behind explains it`,
+    });
     expect(retest(pr)).to.equal(undefined);
   });
 
@@ -191,10 +199,18 @@ describe('merge engine, re-test instead of eject (end to end)', function () {
       version: '1',
       cli_version: 'cargo=0.10.0',
       org: ORG,
-      repo: { repo, repo_url: 'https://github.com/acme/widgets.git', repo_head_sha: body.sha, repo_head_branch: `refs/heads/${body.branch}`, repo_head_commit_epoch: 1_700_000_000 },
+      repo: {
+        repo,
+        repo_url: 'https://github.com/acme/widgets.git',
+        repo_head_sha: body.sha,
+        repo_head_branch: `refs/heads/${body.branch}`,
+        repo_head_commit_epoch: 1_700_000_000,
+      },
       bundle_upload_id: 'x',
       envs: {},
-      file_sets: [{ file_set_type: 'Junit', files: [{ original_path: 'junit.xml', original_path_rel: 'junit.xml', path: 'junit/0', owners: [] }], glob: '*.xml' }],
+      file_sets: [
+        { file_set_type: 'Junit', files: [{ original_path: 'junit.xml', original_path_rel: 'junit.xml', path: 'junit/0', owners: [] }], glob: '*.xml' },
+      ],
       upload_time_epoch: Math.floor(Date.now() / 1000),
       variant: '',
     };
@@ -207,7 +223,7 @@ describe('merge engine, re-test instead of eject (end to end)', function () {
     return res.status === 202 ? 200 : res.status;
   }
 
-  it('results sent as the hosted CLI\'s bundle are linked and used the same way', async () => {
+  it("results sent as the hosted CLI's bundle are linked and used the same way", async () => {
     await knownFlaky();
     h.ci = startFakeCi({
       fx: h.fx,

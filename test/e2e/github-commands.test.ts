@@ -49,8 +49,14 @@ describe('comment commands on GitHub (end to end, through webhooks)', function (
     expect(await h.onGitHub(1)).to.include({ state: 'closed', merged: true });
     expect(await h.mainSubjects()).to.deep.equal(['Change 1 (#1)']);
     expect(command.reactions).to.deep.equal(['+1']);
-    expect(h.double.comments.filter((c) => c.author !== 'alice' && c.author !== 'openmq-merge-queue[bot]'), 'no replies by anyone else').to.deep.equal([]);
-    expect(h.double.comments.filter((c) => c.body.startsWith('@')), 'no replies').to.deep.equal([]);
+    expect(
+      h.double.comments.filter((c) => c.author !== 'alice' && c.author !== 'openmq-merge-queue[bot]'),
+      'no replies by anyone else',
+    ).to.deep.equal([]);
+    expect(
+      h.double.comments.filter((c) => c.body.startsWith('@')),
+      'no replies',
+    ).to.deep.equal([]);
   });
 
   it("a maintainer's `/trunk merge --priority=urgent` preempts the running pull request, a writer's is refused; `/trunk cancel` takes one out", async () => {
@@ -65,7 +71,9 @@ describe('comment commands on GitHub (end to end, through webhooks)', function (
     await h.untilState(1, ['testing']);
     // Urgent preempts running tests: the API keeps it for admin tokens, GitHub for admin and maintain.
     await comment(2, 'alice', '/trunk merge --priority=urgent');
-    expect((await replyTo(2, 'alice')).body).to.equal('@alice: `/trunk merge --priority=urgent` needs admin or maintain permission on acme/widgets; you have write permission.');
+    expect((await replyTo(2, 'alice')).body).to.equal(
+      '@alice: `/trunk merge --priority=urgent` needs admin or maintain permission on acme/widgets; you have write permission.',
+    );
     await notQueued(2);
     await comment(2, 'mona', '/trunk merge --priority=urgent');
     await waitFor('PR #1 interrupted', async () => (await h.get(1)).timeline.some((t) => t.reason === 'skip_the_line_interrupted'));
@@ -97,7 +105,9 @@ describe('comment commands on GitHub (end to end, through webhooks)', function (
     // The queue's own refusal, quoted: a draft cannot be queued.
     await h.pr(2);
     await comment(2, 'alice', '/trunk merge --priority=asap');
-    expect((await replyTo(2, 'alice')).body).to.match(/^@alice: `\/trunk merge --priority=asap` was not carried out: priority must be one of .* \(`invalid_priority`\)\.$/);
+    expect((await replyTo(2, 'alice')).body).to.match(
+      /^@alice: `\/trunk merge --priority=asap` was not carried out: priority must be one of .* \(`invalid_priority`\)\.$/,
+    );
     await comment(2, 'carol', '/trunk cancel');
     expect((await replyTo(2, 'carol')).body).to.match(/^@carol: `\/trunk cancel` was not carried out: .* \(`pull_request_not_submitted`\)\.$/);
     await notQueued(2);

@@ -31,7 +31,11 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
       expect(await h.onGitHub(1)).to.include({ state: 'closed', merged: true });
       expect(await h.mainSubjects()).to.deep.equal(['Change 1 (#1)']);
       await waitFor('test branch deleted', async () => (await branchSha(h.fx, `trunk-merge/pr-1/${runId}`)) === null);
-      const details = await h.svc.post<{ statusChecks: { context: string; state: string }[]; checkSuites: unknown[] }>('/getMergeQueueTestingDetails', { repo, targetBranch: 'main', testRunId: runId });
+      const details = await h.svc.post<{ statusChecks: { context: string; state: string }[]; checkSuites: unknown[] }>('/getMergeQueueTestingDetails', {
+        repo,
+        targetBranch: 'main',
+        testRunId: runId,
+      });
       expect(details.body.statusChecks.map((s) => [s.context, s.state])).to.deep.equal([['ci/test', 'SUCCESS']]);
       expect(details.body.checkSuites, 'commit statuses are no check runs').to.deep.equal([]);
     });
@@ -44,7 +48,13 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
       const runId = testing.timeline.find((t) => t.testRunId)?.testRunId ?? '';
       const head = await waitFor('test branch pushed', async () => (await branchSha(h.fx, `trunk-merge/pr-1/${runId}`)) ?? undefined);
       const details = async () =>
-        (await h.svc.post<{ checkSuites: { checkRuns: Record<string, string>[] }[] }>('/getMergeQueueTestingDetails', { repo, targetBranch: 'main', testRunId: runId })).body.checkSuites;
+        (
+          await h.svc.post<{ checkSuites: { checkRuns: Record<string, string>[] }[] }>('/getMergeQueueTestingDetails', {
+            repo,
+            targetBranch: 'main',
+            testRunId: runId,
+          })
+        ).body.checkSuites;
       const report = async (body: Record<string, unknown>) => {
         const res = await fetch(`${h.double.apiUrl}/repos/${repo.owner}/${repo.name}/check-runs`, {
           method: 'POST',
@@ -172,7 +182,11 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
       const testing = await h.untilState(1, ['testing']);
       const runId = testing.timeline.find((t) => t.testRunId)?.testRunId;
       const details = await waitFor('run built', async () => {
-        const d = await h.svc.post<{ testBranchSha: string; requiredStatuses: string[]; requiredStatusesSource: string }>('/getMergeQueueTestingDetails', { repo, targetBranch: 'main', testRunId: runId });
+        const d = await h.svc.post<{ testBranchSha: string; requiredStatuses: string[]; requiredStatusesSource: string }>('/getMergeQueueTestingDetails', {
+          repo,
+          targetBranch: 'main',
+          testRunId: runId,
+        });
         return d.body.testBranchSha ? d.body : undefined;
       });
       expect(details.requiredStatuses).to.deep.equal(['ci/test', 'lint']);
@@ -280,12 +294,24 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
       await waitFor('CI answered', async () => ci.runs.length > 0);
       const [run] = ci.runs;
       const example = payloadFor('check_suite', 'completed', { owner: repo.owner, name: repo.name, installationId: 1 }, {});
-      const suite = { ...(example.check_suite as Record<string, unknown>), head_sha: run?.sha, head_branch: run?.branch, status: 'completed', conclusion: 'success' };
+      const suite = {
+        ...(example.check_suite as Record<string, unknown>),
+        head_sha: run?.sha,
+        head_branch: run?.branch,
+        status: 'completed',
+        conclusion: 'success',
+      };
       expect(await h.double.deliver('check_suite', { ...example, check_suite: suite })).to.equal(202);
       const merged = await h.untilState(1, ['merged']);
       const runId = merged.timeline.find((t) => t.testRunId)?.testRunId;
-      const details = await h.svc.post<{ checkSuites: { checkRuns: { name: string; status: string; conclusion?: string }[] }[] }>('/getMergeQueueTestingDetails', { repo, targetBranch: 'main', testRunId: runId });
-      expect(details.body.checkSuites.map((s) => s.checkRuns.map((r) => [r.name, r.status, r.conclusion])), 'read back').to.deep.equal([[['ci/test', 'COMPLETED', 'SUCCESS']]]);
+      const details = await h.svc.post<{ checkSuites: { checkRuns: { name: string; status: string; conclusion?: string }[] }[] }>(
+        '/getMergeQueueTestingDetails',
+        { repo, targetBranch: 'main', testRunId: runId },
+      );
+      expect(
+        details.body.checkSuites.map((s) => s.checkRuns.map((r) => [r.name, r.status, r.conclusion])),
+        'read back',
+      ).to.deep.equal([[['ci/test', 'COMPLETED', 'SUCCESS']]]);
     });
 
     it('a merge GitHub refuses fails the pull request with a reason that quotes GitHub', async () => {
@@ -295,7 +321,10 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
       await h.pr(1);
       await h.submit(1);
       const failed = await h.untilState(1, ['failed']);
-      expect(failed.timeline[0]).to.include({ reason: 'github_api_merge_pr_failed', detail: 'GitHub refused to merge #1 (405): Repository rule violations found' });
+      expect(failed.timeline[0]).to.include({
+        reason: 'github_api_merge_pr_failed',
+        detail: 'GitHub refused to merge #1 (405): Repository rule violations found',
+      });
       expect(await h.onGitHub(1)).to.include({ state: 'open', merged: false });
     });
 

@@ -34,7 +34,12 @@ describe('GitHub: a slower poll while webhooks arrive (end to end)', function ()
   let statusId = 9_000_000;
   const unrelatedStatus = async (): Promise<void> => {
     const before = await completed('github-webhook');
-    const payload = payloadFor('status', undefined, { owner: repo.owner, name: repo.name, installationId: 1 }, { id: ++statusId, sha: 'f'.repeat(40), state: 'success', context: 'elsewhere' });
+    const payload = payloadFor(
+      'status',
+      undefined,
+      { owner: repo.owner, name: repo.name, installationId: 1 },
+      { id: ++statusId, sha: 'f'.repeat(40), state: 'success', context: 'elsewhere' },
+    );
     expect(await h.double.deliver('status', payload as Parameters<GitHubDouble['deliver']>[1])).to.equal(202);
     await waitFor('the delivery processed', async () => (await completed('github-webhook')) > before);
   };

@@ -85,11 +85,21 @@ export class GitHubHarness {
         const headers = { authorization: `token ${CI_TOKEN}`, 'content-type': 'application/json' };
         const res =
           as === 'statuses'
-            ? await fetch(`${api}/repos/${repo.owner}/${repo.name}/statuses/${b.sha}`, { method: 'POST', headers, body: JSON.stringify({ state: b.state, context: b.context, target_url: b.targetUrl }) })
+            ? await fetch(`${api}/repos/${repo.owner}/${repo.name}/statuses/${b.sha}`, {
+                method: 'POST',
+                headers,
+                body: JSON.stringify({ state: b.state, context: b.context, target_url: b.targetUrl }),
+              })
             : await fetch(`${api}/repos/${repo.owner}/${repo.name}/check-runs`, {
                 method: 'POST',
                 headers,
-                body: JSON.stringify({ name: b.context, head_sha: b.sha, status: 'completed', conclusion: b.state === 'success' ? 'success' : 'failure', details_url: b.targetUrl }),
+                body: JSON.stringify({
+                  name: b.context,
+                  head_sha: b.sha,
+                  status: 'completed',
+                  conclusion: b.state === 'success' ? 'success' : 'failure',
+                  details_url: b.targetUrl,
+                }),
               });
         await res.arrayBuffer();
         return res.status === 201 ? 200 : res.status;
@@ -121,10 +131,14 @@ export class GitHubHarness {
   }
 
   untilState(n: number, states: string[], timeoutMs = 30_000): Promise<Submitted> {
-    return waitFor(`PR #${n} in ${states.join('/')}`, async () => {
-      const s = await this.get(n);
-      return states.includes(s.state) ? s : undefined;
-    }, { timeoutMs });
+    return waitFor(
+      `PR #${n} in ${states.join('/')}`,
+      async () => {
+        const s = await this.get(n);
+        return states.includes(s.state) ? s : undefined;
+      },
+      { timeoutMs },
+    );
   }
 
   /** The pull request as GitHub (the double's REST API) shows it. */

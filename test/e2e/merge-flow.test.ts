@@ -59,7 +59,13 @@ describe('merge flow (end to end)', function () {
     expect(details.body.status).to.equal('in_progress');
     expect(await branchSha(fx, details.body.testBranch)).to.equal(details.body.testBranchSha);
 
-    const status = await svc.post('/setCommitStatus', { repo, sha: details.body.testBranchSha, context: 'ci/test', state: 'success', targetUrl: 'https://ci.example/1' });
+    const status = await svc.post('/setCommitStatus', {
+      repo,
+      sha: details.body.testBranchSha,
+      context: 'ci/test',
+      state: 'success',
+      targetUrl: 'https://ci.example/1',
+    });
     expect(status.status).to.equal(200);
 
     const merged = await waitFor('PR #1 merged', async () => {
@@ -71,7 +77,10 @@ describe('merge flow (end to end)', function () {
     const [head] = await listCommits(fx, 'main', { limit: 1 });
     expect(head?.subject).to.equal('Add b (#1)');
     await waitFor('test branch deleted', async () => (await branchSha(fx, details.body.testBranch)) === null);
-    const after = await svc.post<{ statusChecks: { context: string; url: string; state: string }[]; checkSuites: unknown[]; status: string }>('/getMergeQueueTestingDetails', { ...ref, testRunId: runId });
+    const after = await svc.post<{ statusChecks: { context: string; url: string; state: string }[]; checkSuites: unknown[]; status: string }>(
+      '/getMergeQueueTestingDetails',
+      { ...ref, testRunId: runId },
+    );
     expect(after.body.status).to.equal('succeeded');
     expect(after.body.statusChecks).to.deep.equal([{ context: 'ci/test', url: 'https://ci.example/1', state: 'SUCCESS' }]);
     expect(after.body.checkSuites, 'local repositories have no check suites').to.deep.equal([]);

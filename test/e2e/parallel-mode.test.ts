@@ -26,7 +26,9 @@ describe('merge engine, parallel mode (end to end)', function () {
   }
 
   async function files(sha: string): Promise<string[]> {
-    return Object.keys(await readTree(h.fx, sha)).filter((f) => f !== 'README.md').sort();
+    return Object.keys(await readTree(h.fx, sha))
+      .filter((f) => f !== 'README.md')
+      .sort();
   }
 
   async function queueState(): Promise<{ state: string; mode: string }> {

@@ -66,7 +66,11 @@ function alive(pid: number): boolean {
 
 async function post(url: string, p: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   try {
-    const res = await fetch(`${url}/v1${p}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-token': TOKEN }, body: JSON.stringify(body) });
+    const res = await fetch(`${url}/v1${p}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-token': TOKEN },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   } catch {
     return { status: 0, body: {} };
@@ -107,10 +111,14 @@ describe('npm start supervises its redis-server', function () {
     expect(first).to.be.a('number');
     process.kill(first!, 'SIGKILL');
 
-    const second = await waitFor('a new redis-server', async () => {
-      const pid = redisPid(dir);
-      return pid !== null && pid !== first && alive(pid) ? pid : undefined;
-    }, { timeoutMs: 30_000 });
+    const second = await waitFor(
+      'a new redis-server',
+      async () => {
+        const pid = redisPid(dir);
+        return pid !== null && pid !== first && alive(pid) ? pid : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(second).to.not.equal(first);
     await waitFor('/readyz 200 after the restart', async () => (await readyz(url)) === 200, { timeoutMs: 30_000, intervalMs: 100 });
     expect(started.stderr()).to.match(/redis-server \(pid \d+\) was killed by SIGKILL; restarting it on port \d+/);
@@ -118,11 +126,18 @@ describe('npm start supervises its redis-server', function () {
     await waitFor('the restart logged', async () => /redis-server restarted on port \d+/.test(started!.stderr()), { timeoutMs: 10_000, intervalMs: 50 });
 
     // Submitting enqueues a planning pass; the worker's pass starts a test run for the PR.
-    await waitFor('submission accepted', async () => (await post(url, '/submitPullRequest', { ...ref, pr: { number: 1 } })).status === 200, { timeoutMs: 30_000, intervalMs: 200 });
-    await waitFor('the PR to be tested', async () => {
-      const got = await post(url, '/getSubmittedPullRequest', { ...ref, pr: { number: 1 } });
-      return got.body.state === 'testing';
-    }, { timeoutMs: 30_000, intervalMs: 100 });
+    await waitFor('submission accepted', async () => (await post(url, '/submitPullRequest', { ...ref, pr: { number: 1 } })).status === 200, {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+    });
+    await waitFor(
+      'the PR to be tested',
+      async () => {
+        const got = await post(url, '/getSubmittedPullRequest', { ...ref, pr: { number: 1 } });
+        return got.body.state === 'testing';
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
     expect((await fetch(`${url}/healthz`)).status).to.equal(200);
   });
 
@@ -135,7 +150,10 @@ describe('npm start supervises its redis-server', function () {
     // A damaged append-only file: redis-server refuses to start from it.
     writeFileSync(path.join(dir, 'redis', 'appendonlydir', 'appendonly.aof.manifest'), 'damaged\n');
 
-    await waitFor('start.mjs to exit', async () => started!.child.exitCode !== null || started!.child.signalCode !== null, { timeoutMs: 90_000, intervalMs: 200 });
+    await waitFor('start.mjs to exit', async () => started!.child.exitCode !== null || started!.child.signalCode !== null, {
+      timeoutMs: 90_000,
+      intervalMs: 200,
+    });
     const code = await started.exited;
     expect(code).to.equal(1);
     const stderr = started.stderr();

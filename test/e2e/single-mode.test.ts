@@ -57,7 +57,11 @@ describe('merge engine, single mode (end to end)', function () {
 
   /** Pull request n adds f<n>.txt (and whatever `extra` holds). */
   async function pr(n: number, extra: Record<string, string> = {}): Promise<void> {
-    await createPullRequest(fx, { number: n, commits: [{ message: `Change ${n}`, files: { [`f${n}.txt`]: `${n}\n`, ...extra } }], metadata: { title: `Change ${n}`, author: `dev${n}` } });
+    await createPullRequest(fx, {
+      number: n,
+      commits: [{ message: `Change ${n}`, files: { [`f${n}.txt`]: `${n}\n`, ...extra } }],
+      metadata: { title: `Change ${n}`, author: `dev${n}` },
+    });
   }
 
   async function submit(n: number, extra: Record<string, unknown> = {}): Promise<void> {
@@ -72,15 +76,21 @@ describe('merge engine, single mode (end to end)', function () {
   }
 
   async function untilState(n: number, states: string[], timeoutMs = 30_000): Promise<Submitted> {
-    return waitFor(`PR #${n} in ${states.join('/')}`, async () => {
-      const s = await get(n);
-      return states.includes(s.state) ? s : undefined;
-    }, { timeoutMs });
+    return waitFor(
+      `PR #${n} in ${states.join('/')}`,
+      async () => {
+        const s = await get(n);
+        return states.includes(s.state) ? s : undefined;
+      },
+      { timeoutMs },
+    );
   }
 
   /** Files on main that pull requests added (f<n>.txt), sorted. */
   async function mergedFiles(): Promise<string[]> {
-    return Object.keys(await readTree(fx, 'main')).filter((f) => /^f\d+\.txt$/.test(f)).sort((a, b) => Number(a.slice(1, -4)) - Number(b.slice(1, -4)));
+    return Object.keys(await readTree(fx, 'main'))
+      .filter((f) => /^f\d+\.txt$/.test(f))
+      .sort((a, b) => Number(a.slice(1, -4)) - Number(b.slice(1, -4)));
   }
 
   it('ten pull requests, concurrency 3, one bad: exactly the other nine merge and main holds exactly their changes', async () => {
@@ -106,7 +116,10 @@ describe('merge engine, single mode (end to end)', function () {
     }
     for (const s of final.filter((x) => x.state === 'merged')) expect(s.verifiedByTestRun).to.be.a('string');
     // One commit per merged pull request, in queue order.
-    const subjects = (await listCommits(fx, 'main', { firstParent: true })).map((c) => c.subject).reverse().slice(1);
+    const subjects = (await listCommits(fx, 'main', { firstParent: true }))
+      .map((c) => c.subject)
+      .reverse()
+      .slice(1);
     expect(subjects).to.deep.equal([1, 2, 3, 5, 6, 7, 8, 9, 10].map((n) => `Change ${n} (#${n})`));
   });
 

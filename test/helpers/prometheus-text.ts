@@ -81,5 +81,11 @@ export const PROMTOOL_MISSING =
 export function promtoolCheck(text: string): { status: number; findings: string[] } {
   const res = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
   const out = `${res.stdout ?? ''}${res.stderr ?? ''}`;
-  return { status: res.status ?? -1, findings: out.split('\n').map((l) => l.trim()).filter((l) => l.length > 0) };
+  return {
+    status: res.status ?? -1,
+    findings: out
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.length > 0),
+  };
 }

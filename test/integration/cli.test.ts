@@ -109,9 +109,12 @@ describe('openmq CLI', function () {
   });
 
   it('simulates the queue on its history under candidate settings, and advises for a goal', async () => {
-    const answer = await ok<{ history: { pullRequests: number }; current: { settings: { concurrency: number } }; candidates: { settings: { concurrency: number; batch: boolean } }[]; advice: { best: unknown } | null }>(
-      'simulate', '--days', '7', '--candidate', 'concurrency=2,batch=true', '--goal', 'latency', ...queueArgs(),
-    );
+    const answer = await ok<{
+      history: { pullRequests: number };
+      current: { settings: { concurrency: number } };
+      candidates: { settings: { concurrency: number; batch: boolean } }[];
+      advice: { best: unknown } | null;
+    }>('simulate', '--days', '7', '--candidate', 'concurrency=2,batch=true', '--goal', 'latency', ...queueArgs());
     expect(answer.history.pullRequests).to.be.a('number');
     expect(answer.candidates).to.have.length(1);
     expect(answer.candidates[0]!.settings).to.include({ concurrency: 2, batch: true });
@@ -137,7 +140,18 @@ describe('openmq CLI', function () {
 
     await setRef(q.fx, 'refs/heads/release', q.fx.initialSha);
     expect(await ok('queue', 'create', '--repo', repoArg, '--branch', 'release', '--concurrency', '2')).to.deep.equal({});
-    const updated = await ok<{ concurrency: number; batch: boolean }>('queue', 'update', '--repo', repoArg, '--branch', 'release', '--set', 'concurrency=3', '--set', 'batch=true');
+    const updated = await ok<{ concurrency: number; batch: boolean }>(
+      'queue',
+      'update',
+      '--repo',
+      repoArg,
+      '--branch',
+      'release',
+      '--set',
+      'concurrency=3',
+      '--set',
+      'batch=true',
+    );
     expect(updated).to.include({ concurrency: 3, batch: true });
     expect((await ok<{ state: string }>('queue', 'pause', '--repo', repoArg, '--branch', 'release')).state).to.equal('paused');
     expect((await ok<{ state: string }>('queue', 'resume', '--repo', repoArg, '--branch', 'release')).state).to.equal('running');
@@ -163,7 +177,7 @@ describe('openmq CLI', function () {
     expect(otherOrg.code).to.equal(3);
   });
 
-  it("takes the flaky-tests organisation from the token when --org is not given (an organisation not named default)", async () => {
+  it('takes the flaky-tests organisation from the token when --org is not given (an organisation not named default)', async () => {
     const acme = await svc.addOrg('acme-corp');
     const acmeEnv = { OPENMQ_URL: svc.url, OPENMQ_TOKEN: acme.token };
     await uploadOk(svc, { org_url_slug: 'acme-corp', branch: 'main', commit_sha: sha(9) }, [{ name: 'r.xml', data: junit({ z: 'f' }) }], { token: acme.token });
@@ -206,7 +220,9 @@ describe('openmq CLI', function () {
     const updated = await ok<{ description: string }>('webhooks', 'update', created.id, '--description', 'changed');
     expect(updated.description).to.equal('changed');
     const rotated = await ok<{ secret: string }>('webhooks', 'rotate', created.id);
-    expect(rotated.secret).to.match(/^whsec_/).and.not.equal(created.secret);
+    expect(rotated.secret)
+      .to.match(/^whsec_/)
+      .and.not.equal(created.secret);
 
     await ok('queue', 'pause', ...queueArgs());
     await ok('queue', 'resume', ...queueArgs());

@@ -16,7 +16,7 @@ describe('setCommitStatus', function () {
     await svc.close();
   });
 
-  it('404 repository_not_found for a sha of another organisation\'s repository; the run it tests is untouched', async () => {
+  it("404 repository_not_found for a sha of another organisation's repository; the run it tests is untouched", async () => {
     const q = await makeQueue(svc);
     await q.pr(1);
     await q.submitOk(1);
@@ -41,12 +41,30 @@ describe('setCommitStatus', function () {
     await q.pr(1);
     await q.submitOk(1);
     const run = await q.runOf(1);
-    for (const targetUrl of ['javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', 'file:///etc/passwd', '/relative/path', 'JavaScript:alert(1)']) {
-      const res = await svc.post<{ error: { code: string; details: { path: string }[] } }>('/setCommitStatus', { repo: q.ref.repo, sha: run.sha, context: CI, state: 'pending', targetUrl });
+    for (const targetUrl of [
+      'javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:x',
+      'file:///etc/passwd',
+      '/relative/path',
+      'JavaScript:alert(1)',
+    ]) {
+      const res = await svc.post<{ error: { code: string; details: { path: string }[] } }>('/setCommitStatus', {
+        repo: q.ref.repo,
+        sha: run.sha,
+        context: CI,
+        state: 'pending',
+        targetUrl,
+      });
       expect(res.status, targetUrl).to.equal(400);
-      expect(res.body.error.details.map((d) => d.path), targetUrl).to.deep.equal(['/targetUrl']);
+      expect(
+        res.body.error.details.map((d) => d.path),
+        targetUrl,
+      ).to.deep.equal(['/targetUrl']);
     }
-    expect((await svc.post('/setCommitStatus', { repo: q.ref.repo, sha: run.sha, context: CI, state: 'pending', targetUrl: 'HTTPS://ci.example/runs/1' })).status).to.equal(200);
+    expect(
+      (await svc.post('/setCommitStatus', { repo: q.ref.repo, sha: run.sha, context: CI, state: 'pending', targetUrl: 'HTTPS://ci.example/runs/1' })).status,
+    ).to.equal(200);
     const details = await svc.post<{ statusChecks: { url: string | null }[] }>('/getMergeQueueTestingDetails', { ...q.ref, testRunId: run.id });
     expect(details.body.statusChecks.map((c) => c.url)).to.deep.equal(['HTTPS://ci.example/runs/1']);
   });

@@ -82,7 +82,9 @@ describe('getQueueCostReport', function () {
     expect(r.ciMinutes).to.be.at.least(r.wasted.ciMinutes);
 
     // The same causes as a rolling one-hour metric, counted from the timelines.
-    const scraped = await svc.raw('GET', `/v1/getMergeQueueMetrics?repo=${q.ref.repo.owner}/${q.ref.repo.name}&repoHost=github.com`, { headers: { 'x-api-token': svc.token } });
+    const scraped = await svc.raw('GET', `/v1/getMergeQueueMetrics?repo=${q.ref.repo.owner}/${q.ref.repo.name}&repoHost=github.com`, {
+      headers: { 'x-api-token': svc.token },
+    });
     const exposition = parseExposition(scraped.body as string);
     const labels = { repo: `${q.ref.repo.owner}/${q.ref.repo.name}`, branch: 'main', queue_type: 'main' };
     for (const cause of ['failure_ahead', 'restart_by_request', 'urgent_preemption']) {

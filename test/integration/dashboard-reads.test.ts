@@ -101,17 +101,21 @@ describe('dashboard reads', function () {
     await uploadOk(svc, { commit_sha: sha(7) }, [{ name: 'a.xml', data: junit({ test_a: 'f' }) }]);
     await uploadOk(svc, { commit_sha: sha(7) }, [{ name: 'a.xml', data: junit({ test_a: 'p' }) }]);
     const [test] = (await unhealthy(svc, 'FLAKY')).tests;
-    const res = await svc.post<{ status_history: { from: string; to: string; reason: string }[]; daily_runs: { day: string; passed: number; failed: number }[] }>(
-      '/flaky-tests/get-test-history',
-      { repo: REPO, org_url_slug: ORG, test_id: test!.id, days: 3 },
-    );
+    const res = await svc.post<{
+      status_history: { from: string; to: string; reason: string }[];
+      daily_runs: { day: string; passed: number; failed: number }[];
+    }>('/flaky-tests/get-test-history', { repo: REPO, org_url_slug: ORG, test_id: test!.id, days: 3 });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.status_history).to.have.length(1);
     expect(res.body.status_history[0]).to.deep.include({ from: 'healthy', to: 'flaky' });
     expect(res.body.daily_runs.map((d) => d.day)).to.deep.equal([2, 1, 0].map((n) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10)));
     expect(res.body.daily_runs[2]).to.deep.include({ passed: 1, failed: 1 });
     const other = await svc.addOrg('fourth-org');
-    expectError(await svc.post('/flaky-tests/get-test-history', { repo: REPO, org_url_slug: ORG, test_id: test!.id }, { token: other.token }), 404, 'organization_not_found');
+    expectError(
+      await svc.post('/flaky-tests/get-test-history', { repo: REPO, org_url_slug: ORG, test_id: test!.id }, { token: other.token }),
+      404,
+      'organization_not_found',
+    );
   });
 
   it('html_url names the host of a repository outside github.com, so the dashboard finds it', async () => {

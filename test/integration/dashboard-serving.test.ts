@@ -22,7 +22,12 @@ describe('dashboard serving', function () {
   });
 
   it('serves index.html at / and on deep links, revalidated on every visit', async () => {
-    for (const p of ['/', '/sign-in', '/default/merge-queue/queue?repo=github.com%2Facme%2Fwidgets&branch=main', '/default/flaky-tests/test/12e775f3-45b9-55db-b6e1-272e6e16fcf6?repo=acme%2Fwidgets']) {
+    for (const p of [
+      '/',
+      '/sign-in',
+      '/default/merge-queue/queue?repo=github.com%2Facme%2Fwidgets&branch=main',
+      '/default/flaky-tests/test/12e775f3-45b9-55db-b6e1-272e6e16fcf6?repo=acme%2Fwidgets',
+    ]) {
       const res = await svc.raw('GET', p);
       expect(res.status, p).to.equal(200);
       expect(res.headers.get('content-type'), p).to.match(/^text\/html/);

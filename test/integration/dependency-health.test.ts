@@ -31,10 +31,14 @@ describe('dependency health', function () {
     expect((notReady.body as { checks: Record<string, string> }).checks.redis).to.match(/^unavailable/);
     expect((await svc.raw('GET', '/healthz')).status, 'a blip is not a lost dependency').to.equal(200);
 
-    const lost = await waitFor('/healthz to fail', async () => {
-      const r = await svc.raw('GET', '/healthz');
-      return r.status === 503 ? r : undefined;
-    }, { timeoutMs: 15_000, intervalMs: 200 });
+    const lost = await waitFor(
+      '/healthz to fail',
+      async () => {
+        const r = await svc.raw('GET', '/healthz');
+        return r.status === 503 ? r : undefined;
+      },
+      { timeoutMs: 15_000, intervalMs: 200 },
+    );
     const body = lost.body as { status: string; lost: Record<string, string> };
     expect(body.status).to.equal('dependency_lost');
     expect(Object.keys(body.lost)).to.deep.equal(['redis']);

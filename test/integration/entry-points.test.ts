@@ -45,7 +45,9 @@ describe('entry points', function () {
   it('npm start serves API and workers with embedded defaults, prints the URL and a token once, and keeps state across restarts', async () => {
     const env = { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', PROVIDER_POLL_SECONDS: '1', OPERATOR_PORT: '0' };
     const first = run(['scripts/start.mjs'], env);
-    const banner = await waitFor('the start banner', async () => (/Token:\s+(omq_\S+)/.test(first.stdout()) ? first.stdout() : undefined), { timeoutMs: 60_000 });
+    const banner = await waitFor('the start banner', async () => (/Token:\s+(omq_\S+)/.test(first.stdout()) ? first.stdout() : undefined), {
+      timeoutMs: 60_000,
+    });
     const url = /URL:\s+(http:\/\/\S+)/.exec(banner)?.[1];
     const token = /Token:\s+(omq_\S+)/.exec(banner)?.[1];
     expect(url, banner).to.match(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
@@ -54,7 +56,11 @@ describe('entry points', function () {
 
     await createRepo(path.join(dir, 'git'), { repo: DEFAULT_REPO });
     const ref = { repo: DEFAULT_REPO, targetBranch: 'main' };
-    const created = await fetch(`${url}/createQueue`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-token': token! }, body: JSON.stringify(ref) });
+    const created = await fetch(`${url}/createQueue`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-token': token! },
+      body: JSON.stringify(ref),
+    });
     expect(created.status).to.equal(200);
     expect(await stop(first)).to.equal(0);
 
@@ -63,7 +69,11 @@ describe('entry points', function () {
     expect(again).to.include('not shown again');
     expect(again).not.to.match(/omq_/);
     const url2 = /URL:\s+(http:\/\/\S+)/.exec(again)?.[1];
-    const got = await fetch(`${url2}/getQueue`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-token': token! }, body: JSON.stringify(ref) });
+    const got = await fetch(`${url2}/getQueue`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-token': token! },
+      body: JSON.stringify(ref),
+    });
     expect(got.status).to.equal(200);
     expect(((await got.json()) as { branch: string }).branch).to.equal('main');
     expect(await stop(second)).to.equal(0);
@@ -84,7 +94,10 @@ describe('entry points', function () {
     );
   });
 
-  for (const [name, entry] of [['api', 'api/server.ts'], ['worker', 'workers/main.ts']] as const) {
+  for (const [name, entry] of [
+    ['api', 'api/server.ts'],
+    ['worker', 'workers/main.ts'],
+  ] as const) {
     it(`the ${name} entry point refuses to start without MONGO_URL, saying why`, async () => {
       const p = run(['--import', 'tsx', entry], { REDIS_URL: 'redis://127.0.0.1:1', DATA_DIR: dir });
       expect(await p.exited).to.equal(2);

@@ -65,7 +65,20 @@ describe('flaky tests: list API', function () {
   it('every item carries the failing-test fields', async () => {
     const { tests } = await failing(svc, start(), end(), { page_size: 1 });
     const t: WireTest = tests[0]!;
-    expect(t).to.include.keys('id', 'repository', 'html_url', 'name', 'variant', 'status', 'most_common_failures', 'failure_rate_last_7d', 'failure_rate_last_24h', 'codeowners', 'pull_requests_impacted_last_7d', 'quarantined');
+    expect(t).to.include.keys(
+      'id',
+      'repository',
+      'html_url',
+      'name',
+      'variant',
+      'status',
+      'most_common_failures',
+      'failure_rate_last_7d',
+      'failure_rate_last_24h',
+      'codeowners',
+      'pull_requests_impacted_last_7d',
+      'quarantined',
+    );
     expect(t.pull_requests_impacted_last_7d).to.equal(1);
     expect(t.status.value).to.equal('healthy');
     expect(t.html_url).to.contain(`/${ORG}/flaky-tests/test/${t.id}?repo=acme%2Fwidgets`);
@@ -144,29 +157,42 @@ describe('flaky tests: list API', function () {
     }
   });
 
-  it('org_url_slug must be the token\'s organisation; other organisations see nothing', async () => {
-    const wrongSlug = await svc.post<ErrorBody>('/flaky-tests/list-unhealthy-tests', { repo: REPO, org_url_slug: 'acme-other', status: 'FLAKY', page_query: { page_size: 10 } });
+  it("org_url_slug must be the token's organisation; other organisations see nothing", async () => {
+    const wrongSlug = await svc.post<ErrorBody>('/flaky-tests/list-unhealthy-tests', {
+      repo: REPO,
+      org_url_slug: 'acme-other',
+      status: 'FLAKY',
+      page_query: { page_size: 10 },
+    });
     expect(wrongSlug.status).to.equal(404);
 
     const other = await svc.addOrg('acme-other');
     // Its own slug, the same repository name: no data (404), never the first organisation's.
-    const own = await svc.post<ErrorBody>('/flaky-tests/list-failing-tests', {
-      repo: REPO,
-      org_url_slug: 'acme-other',
-      start_time: start().toISOString(),
-      end_time: end().toISOString(),
-      page_query: { page_size: 10 },
-    }, { token: other.token });
+    const own = await svc.post<ErrorBody>(
+      '/flaky-tests/list-failing-tests',
+      {
+        repo: REPO,
+        org_url_slug: 'acme-other',
+        start_time: start().toISOString(),
+        end_time: end().toISOString(),
+        page_query: { page_size: 10 },
+      },
+      { token: other.token },
+    );
     expect(own.status).to.equal(404);
     expect(own.body.error.code).to.equal('repository_not_found');
     // The first organisation's slug with the second's token: 404 as well.
-    const theirs = await svc.post<ErrorBody>('/flaky-tests/list-failing-tests', {
-      repo: REPO,
-      org_url_slug: ORG,
-      start_time: start().toISOString(),
-      end_time: end().toISOString(),
-      page_query: { page_size: 10 },
-    }, { token: other.token });
+    const theirs = await svc.post<ErrorBody>(
+      '/flaky-tests/list-failing-tests',
+      {
+        repo: REPO,
+        org_url_slug: ORG,
+        start_time: start().toISOString(),
+        end_time: end().toISOString(),
+        page_query: { page_size: 10 },
+      },
+      { token: other.token },
+    );
     expect(theirs.status).to.equal(404);
     expect(theirs.body.error.code).to.equal('organization_not_found');
     // Once it has data of its own, a page token of the first organisation is refused.
@@ -175,19 +201,27 @@ describe('flaky tests: list API', function () {
     const first = await failing(svc, s, e, { page_size: 10 });
     const up = await upload(svc, { org_url_slug: 'acme-other', commit_sha: sha(11) }, [{ name: 'r.xml', data: junit({ x: 'f' }) }], { token: other.token });
     expect(up.status).to.equal(200);
-    const replay = await svc.post<ErrorBody>('/flaky-tests/list-failing-tests', {
-      repo: REPO,
-      org_url_slug: 'acme-other',
-      start_time: s.toISOString(),
-      end_time: e.toISOString(),
-      page_query: { page_size: 10, page_token: first.page.next_page_token },
-    }, { token: other.token });
+    const replay = await svc.post<ErrorBody>(
+      '/flaky-tests/list-failing-tests',
+      {
+        repo: REPO,
+        org_url_slug: 'acme-other',
+        start_time: s.toISOString(),
+        end_time: e.toISOString(),
+        page_query: { page_size: 10, page_token: first.page.next_page_token },
+      },
+      { token: other.token },
+    );
     expect(replay.status).to.equal(400);
     expect(replay.body.error.code).to.equal('invalid_page_token');
     const mine = await failing(svc, s, e, { page_size: 100 });
     expect(mine.tests.map((t) => t.name)).not.to.include('x');
     // No token at all: 401.
-    const anonymous = await svc.post('/flaky-tests/list-unhealthy-tests', { repo: REPO, org_url_slug: ORG, status: 'FLAKY', page_query: { page_size: 10 } }, { token: null });
+    const anonymous = await svc.post(
+      '/flaky-tests/list-unhealthy-tests',
+      { repo: REPO, org_url_slug: ORG, status: 'FLAKY', page_query: { page_size: 10 } },
+      { token: null },
+    );
     expect(anonymous.status).to.equal(401);
   });
 
@@ -200,7 +234,12 @@ describe('flaky tests: list API', function () {
     });
     expect(res.status).to.equal(400);
     expect(res.body.error.details[0]!.path).to.equal('/repo/name');
-    const slug = await svc.post<ErrorBody>('/flaky-tests/list-unhealthy-tests', { repo: REPO, org_url_slug: { $gt: '' }, status: 'FLAKY', page_query: { page_size: 10 } });
+    const slug = await svc.post<ErrorBody>('/flaky-tests/list-unhealthy-tests', {
+      repo: REPO,
+      org_url_slug: { $gt: '' },
+      status: 'FLAKY',
+      page_query: { page_size: 10 },
+    });
     expect(slug.status).to.equal(400);
   });
 });

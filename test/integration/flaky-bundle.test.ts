@@ -48,7 +48,13 @@ describe('flaky tests: hosted CLI bundle upload', function () {
       },
       bundle_upload_id: 'x',
       envs: { GITHUB_REF: 'refs/pull/31/merge', GITHUB_HEAD_REF: 'feature/bundle', GITHUB_RUN_ATTEMPT: '2', GITHUB_JOB: 'test' },
-      file_sets: [{ file_set_type: 'Junit', files: [{ original_path: '/ci/out/gotest.xml', original_path_rel: 'out/gotest.xml', path: 'junit/0', owners: [] }], glob: 'out/*.xml' }],
+      file_sets: [
+        {
+          file_set_type: 'Junit',
+          files: [{ original_path: '/ci/out/gotest.xml', original_path_rel: 'out/gotest.xml', path: 'junit/0', owners: [] }],
+          glob: 'out/*.xml',
+        },
+      ],
       upload_time_epoch: Math.floor(Date.now() / 1000),
       variant: '',
       ...over,
@@ -82,13 +88,16 @@ describe('flaky tests: hosted CLI bundle upload', function () {
     const { tests } = await unhealthy(svc, 'FLAKY');
     const retried = tests.find((t) => t.name === 'TestPassEveryThirdExecution');
     expect(retried?.status.reason).to.equal(`Failed and passed on the same commit ${sha(77).slice(0, 7)} on PR #31`);
-    const hello = await svc.post<{ tests: { name: string; codeowners: string[]; pull_requests_impacted_last_7d: number }[] }>('/flaky-tests/list-failing-tests', {
-      repo: REPO,
-      org_url_slug: ORG,
-      start_time: new Date(Date.now() - 3_600_000).toISOString(),
-      end_time: new Date(Date.now() + 60_000).toISOString(),
-      page_query: { page_size: 10 },
-    });
+    const hello = await svc.post<{ tests: { name: string; codeowners: string[]; pull_requests_impacted_last_7d: number }[] }>(
+      '/flaky-tests/list-failing-tests',
+      {
+        repo: REPO,
+        org_url_slug: ORG,
+        start_time: new Date(Date.now() - 3_600_000).toISOString(),
+        end_time: new Date(Date.now() + 60_000).toISOString(),
+        page_query: { page_size: 10 },
+      },
+    );
     const h = hello.body.tests.find((t) => t.name === 'Hello');
     expect(h?.codeowners).to.deep.equal(['@acme/trunk']);
     expect(h?.pull_requests_impacted_last_7d).to.equal(1);
@@ -119,7 +128,10 @@ describe('flaky tests: hosted CLI bundle upload', function () {
     expect(noMeta.body!.error.code).to.equal('bundle_missing_meta');
 
     const third = await create();
-    const otherRepo = await put(third.url, await bundle([{ name: 'meta.json', data: meta({ repo: { repo: { host: 'github.com', owner: 'evil', name: 'repo' }, repo_head_sha: sha(1) } }) }]));
+    const otherRepo = await put(
+      third.url,
+      await bundle([{ name: 'meta.json', data: meta({ repo: { repo: { host: 'github.com', owner: 'evil', name: 'repo' }, repo_head_sha: sha(1) } }) }]),
+    );
     expect(otherRepo.status).to.equal(400);
     expect(otherRepo.body!.error.code).to.equal('bundle_repo_mismatch');
   });
@@ -133,9 +145,15 @@ describe('flaky tests: hosted CLI bundle upload', function () {
     expect(anonymous.status).to.equal(401);
   });
 
-  it('quarantine config answers the CLI for the bundle\'s tests', async () => {
+  it("quarantine config answers the CLI for the bundle's tests", async () => {
     const created = await create();
-    await put(created.url, await bundle([{ name: 'meta.json', data: meta({ envs: {} , repo: { repo: REPO, repo_head_sha: sha(5), repo_head_branch: 'main' } }) }, { name: 'junit/0', data: sample('flake-factory_gotestsum_rerun-fails.xml') }]));
+    await put(
+      created.url,
+      await bundle([
+        { name: 'meta.json', data: meta({ envs: {}, repo: { repo: REPO, repo_head_sha: sha(5), repo_head_branch: 'main' } }) },
+        { name: 'junit/0', data: sample('flake-factory_gotestsum_rerun-fails.xml') },
+      ]),
+    );
     await updateSettings(svc, { quarantine: { enabled: true, auto_quarantine: true } });
     const { tests } = await unhealthy(svc, 'FLAKY');
     expect(tests.map((t) => t.name)).to.deep.equal(['TestPassEveryThirdExecution']);

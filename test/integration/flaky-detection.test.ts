@@ -26,7 +26,14 @@ describe('flaky tests: detection', function () {
     expect(page).to.deep.include({ total_rows: 1, total_pages: 1, page_index: 0, next_page_token: '' });
     expect(tests).to.have.length(1);
     const t = tests[0]!;
-    expect(t).to.deep.include({ name: 'Hello', classname: 'HelloTest', parent: 'HelloTest', file_path: 'trunk/hello_world/cc/hello_test.cc', variant: '', quarantined: false });
+    expect(t).to.deep.include({
+      name: 'Hello',
+      classname: 'HelloTest',
+      parent: 'HelloTest',
+      file_path: 'trunk/hello_world/cc/hello_test.cc',
+      variant: '',
+      quarantined: false,
+    });
     expect(t.status.value).to.equal('flaky');
     expect(t.status.reason).to.equal('Failed and passed on the same commit abc1234 on main');
     expect(Date.parse(t.status.timestamp)).to.be.closeTo(Date.now(), 60_000);
@@ -187,7 +194,11 @@ describe('flaky tests: detection', function () {
     });
     expect(missing.status).to.equal(404);
     expect(missing.body.error.code).to.equal('test_not_found');
-    const badTicket = await svc.post('/flaky-tests/link-ticket-to-test-case', { repo: REPO, test_case_id: '00000000-0000-5000-8000-000000000000', external_ticket_id: 'KAN-1' });
+    const badTicket = await svc.post('/flaky-tests/link-ticket-to-test-case', {
+      repo: REPO,
+      test_case_id: '00000000-0000-5000-8000-000000000000',
+      external_ticket_id: 'KAN-1',
+    });
     expect(badTicket.status).to.equal(404);
   }
 
@@ -195,7 +206,11 @@ describe('flaky tests: detection', function () {
     await uploadOk(svc, {}, ['go-junit-report_fail.xml']);
     const { tests } = await unhealthy(svc, 'FLAKY');
     const id = tests[0]!.id;
-    const bare = await svc.post<{ error: { code: string } }>('/flaky-tests/link-ticket-to-test-case', { repo: REPO, test_case_id: id, external_ticket_id: 'KAN-9' });
+    const bare = await svc.post<{ error: { code: string } }>('/flaky-tests/link-ticket-to-test-case', {
+      repo: REPO,
+      test_case_id: id,
+      external_ticket_id: 'KAN-9',
+    });
     expect(bare.status).to.equal(400);
     expect(bare.body.error.code).to.equal('ticket_tracker_not_configured');
     await call(svc, '/flaky-tests/link-ticket-to-test-case', { repo: REPO, test_case_id: id, external_ticket_id: 'https://linear.app/acme/issue/ENG-7' });
@@ -208,7 +223,12 @@ describe('flaky tests: detection', function () {
   });
 
   it('failures of a non-JUnit upload do not exist; an unknown repository is a 404', async () => {
-    const res = await svc.post<{ error: { code: string } }>('/flaky-tests/list-unhealthy-tests', { repo: REPO, org_url_slug: ORG, status: 'FLAKY', page_query: { page_size: 10 } });
+    const res = await svc.post<{ error: { code: string } }>('/flaky-tests/list-unhealthy-tests', {
+      repo: REPO,
+      org_url_slug: ORG,
+      status: 'FLAKY',
+      page_query: { page_size: 10 },
+    });
     expect(res.status).to.equal(404);
     expect(res.body.error.code).to.equal('repository_not_found');
     const bad = await upload(svc, {}, [{ name: 'x.xml', data: '<html/>' }]);

@@ -65,10 +65,39 @@ describe('flaky tests: hostile uploads', function () {
     const report = junit(Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`t${i}`, 'p'])));
     expect(report.length).to.be.greaterThan(3000);
     const refusals: { parts: { name: string; filename?: string; data: string }[]; status: number; code: string }[] = [
-      { parts: [{ name: 'meta', data: JSON.stringify({ ...GOOD_META, commit_sha: 'ab' }) }, { name: 'junit', filename: 'r.xml', data: report }], status: 400, code: 'invalid_request' },
-      { parts: [{ name: 'junit', filename: 'r.xml', data: report }, { name: 'meta', data: JSON.stringify(GOOD_META) }], status: 400, code: 'meta_must_come_first' },
-      { parts: [{ name: 'meta', data: JSON.stringify(GOOD_META) }, { name: 'surprise', filename: 's.bin', data: report }, { name: 'junit', filename: 'r.xml', data: report }], status: 400, code: 'unknown_part' },
-      { parts: [{ name: 'meta', data: JSON.stringify({ ...GOOD_META, org_url_slug: 'someone-else' }) }, { name: 'junit', filename: 'r.xml', data: report }], status: 404, code: 'organization_not_found' },
+      {
+        parts: [
+          { name: 'meta', data: JSON.stringify({ ...GOOD_META, commit_sha: 'ab' }) },
+          { name: 'junit', filename: 'r.xml', data: report },
+        ],
+        status: 400,
+        code: 'invalid_request',
+      },
+      {
+        parts: [
+          { name: 'junit', filename: 'r.xml', data: report },
+          { name: 'meta', data: JSON.stringify(GOOD_META) },
+        ],
+        status: 400,
+        code: 'meta_must_come_first',
+      },
+      {
+        parts: [
+          { name: 'meta', data: JSON.stringify(GOOD_META) },
+          { name: 'surprise', filename: 's.bin', data: report },
+          { name: 'junit', filename: 'r.xml', data: report },
+        ],
+        status: 400,
+        code: 'unknown_part',
+      },
+      {
+        parts: [
+          { name: 'meta', data: JSON.stringify({ ...GOOD_META, org_url_slug: 'someone-else' }) },
+          { name: 'junit', filename: 'r.xml', data: report },
+        ],
+        status: 404,
+        code: 'organization_not_found',
+      },
     ];
     for (let round = 0; round < 25; round++) {
       for (const r of refusals) {

@@ -38,7 +38,11 @@ describe('flaky tests: quarantine', function () {
   let ids: Record<string, string>;
 
   const quarantinedList = async () => {
-    const body = await call<{ quarantined_tests: QuarantinedItem[] }>(svc, '/flaky-tests/list-quarantined-tests', { repo: REPO, org_url_slug: ORG, page_query: { page_size: 100 } });
+    const body = await call<{ quarantined_tests: QuarantinedItem[] }>(svc, '/flaky-tests/list-quarantined-tests', {
+      repo: REPO,
+      org_url_slug: ORG,
+      page_query: { page_size: 100 },
+    });
     return body.quarantined_tests;
   };
   const setOverride = (name: string, override: string, reason = 'because') =>
@@ -113,7 +117,13 @@ describe('flaky tests: quarantine', function () {
     await updateSettings(svc, { quarantine: { enabled: true, auto_quarantine: false }, reason: 'on' });
     const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
     const set = await svc.post<OverrideBody>('/flaky-tests/set-quarantine-override', {
-      repo: REPO, org_url_slug: ORG, test_id: ids.flaky_one, override: 'ALWAYS_QUARANTINE', reason: 'until the fix lands', actor: 'alice', expires_at: expiresAt,
+      repo: REPO,
+      org_url_slug: ORG,
+      test_id: ids.flaky_one,
+      override: 'ALWAYS_QUARANTINE',
+      reason: 'until the fix lands',
+      actor: 'alice',
+      expires_at: expiresAt,
     });
     expect(set.status, JSON.stringify(set.body)).to.equal(200);
     expect(set.body).to.deep.include({ override: 'ALWAYS_QUARANTINE', expires_at: expiresAt, quarantined: true, released_at: null });
@@ -157,11 +167,24 @@ describe('flaky tests: quarantine', function () {
   it('refuses an expiry in the past, an expiry without an override, and release days out of range', async () => {
     await updateSettings(svc, { quarantine: { enabled: true }, reason: 'on' });
     const body = { repo: REPO, org_url_slug: ORG, test_id: ids.flaky_one, reason: 'r' };
-    const past = await svc.post<{ error: { code: string } }>('/flaky-tests/set-quarantine-override', { ...body, override: 'ALWAYS_QUARANTINE', expires_at: '2020-01-01T00:00:00Z' });
+    const past = await svc.post<{ error: { code: string } }>('/flaky-tests/set-quarantine-override', {
+      ...body,
+      override: 'ALWAYS_QUARANTINE',
+      expires_at: '2020-01-01T00:00:00Z',
+    });
     expect([past.status, past.body.error.code]).to.deep.equal([400, 'invalid_expires_at']);
-    const none = await svc.post<{ error: { code: string } }>('/flaky-tests/set-quarantine-override', { ...body, override: 'UNSPECIFIED', expires_at: new Date(Date.now() + 60_000).toISOString() });
+    const none = await svc.post<{ error: { code: string } }>('/flaky-tests/set-quarantine-override', {
+      ...body,
+      override: 'UNSPECIFIED',
+      expires_at: new Date(Date.now() + 60_000).toISOString(),
+    });
     expect([none.status, none.body.error.code]).to.deep.equal([400, 'invalid_expires_at']);
-    const bad = await svc.post('/flaky-tests/update-repo-settings', { repo: REPO, org_url_slug: ORG, quarantine: { release_after_clean_days: 91 }, reason: 'r' });
+    const bad = await svc.post('/flaky-tests/update-repo-settings', {
+      repo: REPO,
+      org_url_slug: ORG,
+      quarantine: { release_after_clean_days: 91 },
+      reason: 'r',
+    });
     expect(bad.status).to.equal(400);
   });
 
@@ -174,7 +197,15 @@ describe('flaky tests: quarantine', function () {
     expect(await quarantineConfig(svc)).to.deep.equal({ isDisabled: false, testIds: [ids.broken_one] });
     const list = await quarantinedList();
     expect(list).to.have.length(1);
-    expect(list[0]).to.deep.include({ name: 'broken_one', status: 'BROKEN', quarantine_setting: 'ALWAYS_QUARANTINE', classname: 'pkg.Suite', parent: 'suite', file: null, variant: '' });
+    expect(list[0]).to.deep.include({
+      name: 'broken_one',
+      status: 'BROKEN',
+      quarantine_setting: 'ALWAYS_QUARANTINE',
+      classname: 'pkg.Suite',
+      parent: 'suite',
+      file: null,
+      variant: '',
+    });
     const got = await svc.post<OverrideBody>('/flaky-tests/get-quarantine-override', { repo: REPO, org_url_slug: ORG, test_id: ids.broken_one });
     expect(got.body.quarantined).to.equal(true);
     expect(list[0]!.quarantined_at).to.equal((got.body as unknown as { updated_at: string }).updated_at);
@@ -187,7 +218,12 @@ describe('flaky tests: quarantine', function () {
   it('validates overrides and settings', async () => {
     const bad = await setOverride('flaky_one', 'SOMETIMES');
     expect(bad.status).to.equal(400);
-    const noReason = await svc.post('/flaky-tests/set-quarantine-override', { repo: REPO, org_url_slug: ORG, test_id: ids.flaky_one, override: 'ALWAYS_QUARANTINE' });
+    const noReason = await svc.post('/flaky-tests/set-quarantine-override', {
+      repo: REPO,
+      org_url_slug: ORG,
+      test_id: ids.flaky_one,
+      override: 'ALWAYS_QUARANTINE',
+    });
     expect(noReason.status).to.equal(400);
     const unknown = await svc.post<{ error: { code: string } }>('/flaky-tests/set-quarantine-override', {
       repo: REPO,
@@ -220,19 +256,35 @@ describe('flaky tests: quarantine', function () {
     expect(flaky.map((t) => t.name)).to.deep.equal(['flaky_one']);
     // A stricter failure-rate monitor on main makes it flaky again.
     await updateSettings(svc, {
-      detection: { failure_rate: [{ id: 'any-failure', classification: 'flaky', activation_threshold: 0.1, window_hours: 24, min_sample_size: 2, branch_classes: ['main'] }] },
+      detection: {
+        failure_rate: [
+          { id: 'any-failure', classification: 'flaky', activation_threshold: 0.1, window_hours: 24, min_sample_size: 2, branch_classes: ['main'] },
+        ],
+      },
     });
     const names = (await unhealthy(svc, 'FLAKY')).tests.map((t) => t.name).sort();
     expect(names).to.deep.equal(['broken_one', 'flaky_one']);
   });
 
-  it('getQuarantineConfig tolerates the CLI\'s extra fields and checks the organisation', async () => {
+  it("getQuarantineConfig tolerates the CLI's extra fields and checks the organisation", async () => {
     await updateSettings(svc, { quarantine: { enabled: true, auto_quarantine: true } });
     const res = await svc.post<{ isDisabled: boolean; testIds: string[] }>('/metrics/getQuarantineConfig', {
       repo: REPO,
       remoteUrls: ['git@github.com:acme/widgets.git'],
       orgUrlSlug: ORG,
-      testIdentifiers: [{ name: 'flaky_one', parentName: 'suite', className: 'pkg.Suite', file: '', id: ids.flaky_one, timestamp_millis: 1, is_quarantined: false, failure_message: 'x', variant: '' }],
+      testIdentifiers: [
+        {
+          name: 'flaky_one',
+          parentName: 'suite',
+          className: 'pkg.Suite',
+          file: '',
+          id: ids.flaky_one,
+          timestamp_millis: 1,
+          is_quarantined: false,
+          failure_message: 'x',
+          variant: '',
+        },
+      ],
     });
     expect(res.status).to.equal(200);
     expect(res.body.testIds).to.include(ids.flaky_one);
@@ -240,6 +292,9 @@ describe('flaky tests: quarantine', function () {
     expect(wrongOrg.status).to.equal(404);
     const unknownRepo = await svc.post('/metrics/getQuarantineConfig', { repo: { ...REPO, name: 'new' }, orgUrlSlug: ORG, testIdentifiers: [] });
     expect(unknownRepo.body).to.deep.equal({ isDisabled: true, testIds: [] });
-    expectOpenApiResponse('/flaky-tests/list-quarantined-tests', { quarantined_tests: await quarantinedList(), page: { total_rows: 2, total_pages: 1, next_page_token: '', prev_page_token: '', last_page_token: 'x', page_index: 0 } });
+    expectOpenApiResponse('/flaky-tests/list-quarantined-tests', {
+      quarantined_tests: await quarantinedList(),
+      page: { total_rows: 2, total_pages: 1, next_page_token: '', prev_page_token: '', last_page_token: 'x', page_index: 0 },
+    });
   });
 });

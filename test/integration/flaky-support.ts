@@ -15,7 +15,11 @@ export const ORG = 'default';
 export const sample = (name: string): Buffer => readFileSync(`${SAMPLES_DIR}${name}`);
 
 export function sha(n: number | string): string {
-  return String(n).padStart(8, '0').replace(/[^0-9a-f]/g, 'a').repeat(5).slice(0, 40);
+  return String(n)
+    .padStart(8, '0')
+    .replace(/[^0-9a-f]/g, 'a')
+    .repeat(5)
+    .slice(0, 40);
 }
 
 export interface UploadFile {
@@ -43,7 +47,16 @@ export interface UploadBody {
   tests: number;
   excluded_from_detection: boolean;
   status_changes: number;
-  files: { name: string; compressed: boolean; runs: number; passed: number; failed: number; skipped: number; warnings: { code: string }[]; errors: { code: string; message: string }[] }[];
+  files: {
+    name: string;
+    compressed: boolean;
+    runs: number;
+    passed: number;
+    failed: number;
+    skipped: number;
+    warnings: { code: string }[];
+    errors: { code: string; message: string }[];
+  }[];
   warnings: { code: string; message: string }[];
 }
 
@@ -73,7 +86,12 @@ export async function upload(
   return { status: res.status, body: JSON.parse(text) as UploadBody & ErrorBody };
 }
 
-export async function uploadOk(svc: TestService, meta: UploadMetaInput | null, files: (string | UploadFile)[], opts: { token?: string; codeowners?: string } = {}): Promise<UploadBody> {
+export async function uploadOk(
+  svc: TestService,
+  meta: UploadMetaInput | null,
+  files: (string | UploadFile)[],
+  opts: { token?: string; codeowners?: string } = {},
+): Promise<UploadBody> {
   const res = await upload(svc, meta, files, opts);
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body;
@@ -134,12 +152,27 @@ export async function call<T>(svc: TestService, path: string, body: Record<strin
   return res.body;
 }
 
-export async function unhealthy(svc: TestService, status: 'FLAKY' | 'BROKEN', extra: Record<string, unknown> = {}): Promise<{ tests: WireTest[]; page: WirePage }> {
+export async function unhealthy(
+  svc: TestService,
+  status: 'FLAKY' | 'BROKEN',
+  extra: Record<string, unknown> = {},
+): Promise<{ tests: WireTest[]; page: WirePage }> {
   return call(svc, '/flaky-tests/list-unhealthy-tests', { repo: REPO, org_url_slug: ORG, status, page_query: { page_size: 100 }, ...extra });
 }
 
-export async function failing(svc: TestService, start: Date, end: Date, pageQuery: Record<string, unknown> = { page_size: 100 }): Promise<{ tests: WireTest[]; page: WirePage }> {
-  return call(svc, '/flaky-tests/list-failing-tests', { repo: REPO, org_url_slug: ORG, start_time: start.toISOString(), end_time: end.toISOString(), page_query: pageQuery });
+export async function failing(
+  svc: TestService,
+  start: Date,
+  end: Date,
+  pageQuery: Record<string, unknown> = { page_size: 100 },
+): Promise<{ tests: WireTest[]; page: WirePage }> {
+  return call(svc, '/flaky-tests/list-failing-tests', {
+    repo: REPO,
+    org_url_slug: ORG,
+    start_time: start.toISOString(),
+    end_time: end.toISOString(),
+    page_query: pageQuery,
+  });
 }
 
 export async function quarantineConfig(svc: TestService): Promise<{ isDisabled: boolean; testIds: string[] }> {
@@ -155,7 +188,10 @@ export async function updateSettings(svc: TestService, body: Record<string, unkn
 }
 
 /** A JUnit report with the given outcomes per test name (`p` passed, `f` failed, `s` skipped). */
-export function junit(tests: Record<string, string>, opts: { suite?: string; classname?: string; file?: string; message?: (name: string) => string } = {}): string {
+export function junit(
+  tests: Record<string, string>,
+  opts: { suite?: string; classname?: string; file?: string; message?: (name: string) => string } = {},
+): string {
   const cases = Object.entries(tests)
     .flatMap(([name, outcomes]) =>
       [...outcomes].map((o) => {
@@ -197,7 +233,9 @@ export async function bundle(entries: { name: string; data: string | Buffer; lin
   });
   for (const e of entries) {
     const header = e.linkTo === undefined ? { name: e.name } : { name: e.name, type: 'symlink' as const, linkname: e.linkTo };
-    await new Promise<void>((resolve, reject) => p.entry(header, typeof e.data === 'string' ? Buffer.from(e.data) : e.data, (err) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      p.entry(header, typeof e.data === 'string' ? Buffer.from(e.data) : e.data, (err) => (err ? reject(err) : resolve())),
+    );
   }
   p.finalize();
   await done;

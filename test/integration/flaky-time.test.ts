@@ -11,8 +11,8 @@ import { createInlineFlakyServices, ingestReport } from '../../scripts/lib/inlin
 import { DEFAULT_FLAKY_SETTINGS } from '../../shared/flaky-tests/services/flaky-settings.js';
 import type { OperatorActor } from '../../shared/platform/accounts/actor.js';
 import { createLogger } from '../../shared/platform/logging.js';
-import type { UploadMeta } from '../../shared/flaky-tests/services/upload-meta.js';
 import { junit, REPO, ORG, sha } from './flaky-support.js';
+import type { UploadMeta } from '../../shared/flaky-tests/domain/model.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -32,26 +32,39 @@ describe('flaky tests: time', function () {
     await ensureIndexes(core, store);
     orgId = (await core.orgs.ensure(ORG)).id;
     now = T0;
-    services = createInlineFlakyServices({ store, orgs: core.orgs, audit: core.audit, settings: { ...DEFAULT_FLAKY_SETTINGS }, logger: createLogger('silent'), now: () => new Date(now) });
+    services = createInlineFlakyServices({
+      store,
+      orgs: core.orgs,
+      audit: core.audit,
+      settings: { ...DEFAULT_FLAKY_SETTINGS },
+      logger: createLogger('silent'),
+      now: () => new Date(now),
+    });
   });
   afterEach(async () => {
     await db.close();
   });
 
   const ingest = async (meta: Partial<UploadMeta>, tests: Record<string, string>) =>
-    ingestReport(services, orgId, {
-      repo: REPO,
-      orgUrlSlug: ORG,
-      sha: sha(1),
-      branch: 'main',
-      prNumber: null,
-      variant: '',
-      jobName: null,
-      jobUrl: null,
-      ciAttempt: null,
-      startedAt: null,
-      ...meta,
-    }, 'r.xml', junit(tests));
+    ingestReport(
+      services,
+      orgId,
+      {
+        repo: REPO,
+        orgUrlSlug: ORG,
+        sha: sha(1),
+        branch: 'main',
+        prNumber: null,
+        variant: '',
+        jobName: null,
+        jobUrl: null,
+        ciAttempt: null,
+        startedAt: null,
+        ...meta,
+      },
+      'r.xml',
+      junit(tests),
+    );
   // Reads never write: the flaky-refresh job applies what time changes, here run at each read.
   const list = async (status: 'flaky' | 'broken') => {
     await services.detection.refreshAllDue(new Date(now));
@@ -166,14 +179,25 @@ describe('flaky tests: time', function () {
     const admin: OperatorActor = { kind: 'operator', orgId, name: 'flaky-time test' };
     await services.repoSettings.update(admin, { orgUrlSlug: ORG, repo: REPO, quarantine: { enabled: true, autoQuarantine: true }, reason: null });
     await ingest({}, { pinned: 'p', flaky: 'f', other: 'p' });
-    const id = async (name: string) => (await store.tests.findByIds(await store.tests.idsWithStatus((await store.repos.find(orgId, REPO))!.id, ['healthy', 'flaky', 'broken']))).find((t) => t.name === name)!.testId;
+    const id = async (name: string) =>
+      (await store.tests.findByIds(await store.tests.idsWithStatus((await store.repos.find(orgId, REPO))!.id, ['healthy', 'flaky', 'broken']))).find(
+        (t) => t.name === name,
+      )!.testId;
     const [pinned, flaky] = [await id('pinned'), await id('flaky')];
     const until = new Date(T0 + 3_600_000);
-    await services.quarantine.setOverride(admin, { orgUrlSlug: ORG, repo: REPO, testId: pinned, override: 'always', reason: 'until the fix', expiresAt: until });
+    await services.quarantine.setOverride(admin, {
+      orgUrlSlug: ORG,
+      repo: REPO,
+      testId: pinned,
+      override: 'always',
+      reason: 'until the fix',
+      expiresAt: until,
+    });
     await services.quarantine.setOverride(admin, { orgUrlSlug: ORG, repo: REPO, testId: flaky, override: 'never', reason: 'see it fail', expiresAt: until });
     const config = async () => (await services.quarantine.config(orgId, { orgUrlSlug: ORG, repo: REPO })).testIds.sort();
     const override = async (testId: string) => (await services.quarantine.getOverride(orgId, { orgUrlSlug: ORG, repo: REPO, testId })).quarantined;
-    const listed = async () => (await services.queries.listQuarantined(orgId, { orgUrlSlug: ORG, repo: REPO, pageSize: 100 })).items.map((v) => v.test.testId).sort();
+    const listed = async () =>
+      (await services.queries.listQuarantined(orgId, { orgUrlSlug: ORG, repo: REPO, pageSize: 100 })).items.map((v) => v.test.testId).sort();
 
     expect(await config()).to.deep.equal([pinned]);
     expect([await override(pinned), await override(flaky)]).to.deep.equal([true, false]);

@@ -19,14 +19,18 @@ describe('flaky tests: native upload', function () {
     await svc.close();
   });
 
-  it('stores every reference sample in one upload with the parser\'s counts', async () => {
-    const files = readdirSync(SAMPLES_DIR).filter((f) => f.endsWith('.xml')).sort();
+  it("stores every reference sample in one upload with the parser's counts", async () => {
+    const files = readdirSync(SAMPLES_DIR)
+      .filter((f) => f.endsWith('.xml'))
+      .sort();
     expect(files.length).to.be.greaterThan(30);
     const expected = { runs: 0, passed: 0, failed: 0, skipped: 0 };
     for (const f of files) {
-      const { runs } = await collectJUnit((async function* () {
-        yield sample(f);
-      })());
+      const { runs } = await collectJUnit(
+        (async function* () {
+          yield sample(f);
+        })(),
+      );
       expected.runs += runs.length;
       for (const r of runs) expected[r.outcome]++;
     }
@@ -99,7 +103,7 @@ describe('flaky tests: native upload', function () {
     expect(notMultipart.body.error.code).to.equal('expected_multipart');
   });
 
-  it('belongs to the token\'s organisation: another slug is a 404, no token a 401', async () => {
+  it("belongs to the token's organisation: another slug is a 404, no token a 401", async () => {
     const other = await upload(svc, { org_url_slug: 'someone-else' }, ['go-junit-report_fail.xml']);
     expect(other.status).to.equal(404);
     expect(other.body.error.code).to.equal('organization_not_found');
@@ -108,7 +112,7 @@ describe('flaky tests: native upload', function () {
     expect(res.status).to.equal(401);
   });
 
-  it('gives tests the hosted product\'s ids (org, repo, file, classname, suite, name, variant)', async () => {
+  it("gives tests the hosted product's ids (org, repo, file, classname, suite, name, variant)", async () => {
     await uploadOk(svc, { variant: 'linux', commit_sha: sha(7) }, ['trunk-cli_googletest_junit0_fail.xml']);
     const end = new Date(Date.now() + 60_000);
     const { tests } = await call<{ tests: WireTest[] }>(svc, '/flaky-tests/list-failing-tests', {
@@ -189,7 +193,12 @@ describe('flaky tests: native upload', function () {
       expect(res.status).to.equal(413);
       expect(res.body.error.code).to.equal('upload_too_large');
       // Nothing of the refused upload is visible.
-      const listed = await small.post<{ error: { code: string } }>('/flaky-tests/list-unhealthy-tests', { repo: REPO, org_url_slug: ORG, status: 'FLAKY', page_query: { page_size: 1 } });
+      const listed = await small.post<{ error: { code: string } }>('/flaky-tests/list-unhealthy-tests', {
+        repo: REPO,
+        org_url_slug: ORG,
+        status: 'FLAKY',
+        page_query: { page_size: 1 },
+      });
       expect([200, 404]).to.include(listed.status);
     } finally {
       await small.close();

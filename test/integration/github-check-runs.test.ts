@@ -49,6 +49,10 @@ describe('GitHub check runs of test branch heads', () => {
     expect(serializeCheckRun({ ...run, status: 'waiting', conclusion: null }), 'other waiting statuses').to.deep.equal({ ...run, status: 'QUEUED' });
     expect(serializeCheckRun({ ...run, status: 'in_progress', conclusion: 'success' })).to.deep.equal({ ...run, status: 'IN_PROGRESS' });
     expect(serializeCheckRun({ ...run, status: 'completed', conclusion: 'timed_out' })).to.deep.equal({ ...run, status: 'COMPLETED', conclusion: 'TIMED_OUT' });
-    expect(serializeCheckRun({ ...run, status: 'completed', conclusion: 'startup_failure' }), 'not in the contract').to.deep.equal({ ...run, status: 'COMPLETED', conclusion: 'FAILURE' });
+    expect(serializeCheckRun({ ...run, status: 'completed', conclusion: 'startup_failure' }), 'not in the contract').to.deep.equal({
+      ...run,
+      status: 'COMPLETED',
+      conclusion: 'FAILURE',
+    });
   });
 });

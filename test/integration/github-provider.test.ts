@@ -54,14 +54,27 @@ describe('GitHub provider against the GitHub double', function () {
   async function repoWithPull(): Promise<{ fx: FixtureRepo & { initialSha: string }; pr: { number: number; headSha: string; title: string; author: string } }> {
     seq += 1;
     const fx = await createRepo(root, { repo: { host: 'github.com', owner: 'acme', name: `gh-${seq}` }, files: { 'README.md': 'hello\n' } });
-    const created = await createPullRequest(fx, { number: 7, commits: [{ message: 'wip 1', files: { 'a.txt': 'a\n' } }, { message: 'wip 2', files: { 'b.txt': 'b\n' } }], metadata: { title: 'Add  a and b', author: 'alice', base: 'main' } });
+    const created = await createPullRequest(fx, {
+      number: 7,
+      commits: [
+        { message: 'wip 1', files: { 'a.txt': 'a\n' } },
+        { message: 'wip 2', files: { 'b.txt': 'b\n' } },
+      ],
+      metadata: { title: 'Add  a and b', author: 'alice', base: 'main' },
+    });
     return { fx, pr: { number: 7, headSha: created.headSha, title: 'Add  a and b', author: 'alice' } };
   }
 
   async function squashMerge(fx: FixtureRepo & { initialSha: string }, pr: { number: number; headSha: string; title: string; author: string }) {
     const built = await provider.buildTestBranch(fx.repo, { branch: `trunk-merge/pr-7/run-${seq}`, baseSha: fx.initialSha, pullRequests: [pr] });
     if (!built.ok) throw new Error('conflict');
-    const result = await provider.mergePullRequests(fx.repo, { targetBranch: 'main', expectedHeadSha: fx.initialSha, method: 'squash', pullRequests: [pr], expectedTree: built.tree });
+    const result = await provider.mergePullRequests(fx.repo, {
+      targetBranch: 'main',
+      expectedHeadSha: fx.initialSha,
+      method: 'squash',
+      pullRequests: [pr],
+      expectedTree: built.tree,
+    });
     return { built, result };
   }
 
@@ -111,7 +124,13 @@ describe('GitHub provider against the GitHub double', function () {
     const { fx, pr } = await repoWithPull();
     double.faults.mergeRefusal = { status: 405, message: 'Repository rule violations found' };
     const { result } = await squashMerge(fx, pr);
-    expect(result).to.deep.equal({ ok: false, reason: 'conflict', prNumber: 7, conflictedFiles: [], forgeMessage: 'GitHub refused to merge #7 (405): Repository rule violations found' });
+    expect(result).to.deep.equal({
+      ok: false,
+      reason: 'conflict',
+      prNumber: 7,
+      conflictedFiles: [],
+      forgeMessage: 'GitHub refused to merge #7 (405): Repository rule violations found',
+    });
     expect(double.requestsTo('PUT', `/gh-${seq}/pulls/7/merge`)).to.have.length(1);
     expect(await listCommits(fx, 'main')).to.have.length(1);
   });

@@ -50,7 +50,10 @@ describe('GitHub repositories: fork policy and owner', function () {
     expect(await svc.ctx.mergeQueue.store.entries.findLatestByPr((await svc.ctx.mergeQueue.store.queues.find(svc.orgId, repo, 'main'))!.id, 2)).to.equal(null);
 
     const reader = await svc.post<{ token: string }>('/createToken', { name: 'reader', role: 'read' });
-    expect((await svc.post('/getGitHubRepository', { repo }, { token: reader.body.token })).body).to.deep.include({ organization: 'default', allowForkPullRequests: false });
+    expect((await svc.post('/getGitHubRepository', { repo }, { token: reader.body.token })).body).to.deep.include({
+      organization: 'default',
+      allowForkPullRequests: false,
+    });
     expect((await svc.post('/updateGitHubRepository', { repo, allowForkPullRequests: true }, { token: reader.body.token })).status).to.equal(403);
     const allowed = await svc.post('/updateGitHubRepository', { repo, allowForkPullRequests: true });
     expect(allowed.status).to.equal(200);
@@ -74,7 +77,10 @@ describe('GitHub repositories: fork policy and owner', function () {
     expect(moved.status).to.equal(200);
     expect(moved.body).to.deep.include({ organization: 'platform-team' });
     expect((await svc.post('/getGitHubRepository', { repo })).status).to.equal(404);
-    expect((await svc.post('/getGitHubRepository', { repo }, { token: other.token })).body).to.deep.include({ organization: 'platform-team', allowForkPullRequests: true });
+    expect((await svc.post('/getGitHubRepository', { repo }, { token: other.token })).body).to.deep.include({
+      organization: 'platform-team',
+      allowForkPullRequests: true,
+    });
     expect((await svc.post('/createQueue', ref, { token: other.token })).status).to.equal(200);
     expect((await svc.post('/createQueue', { repo, targetBranch: 'main' })).status).to.equal(404);
   });

@@ -67,11 +67,22 @@ describe('GitHub webhook intake', function () {
   const post = async (event: string, body: string, headers: Record<string, string> = {}) =>
     svc.raw('POST', '/webhooks/github', {
       body,
-      headers: { 'content-type': 'application/json', 'x-github-event': event, 'x-github-delivery': randomUUID(), 'x-hub-signature-256': await sign(SECRET, body), ...headers },
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': event,
+        'x-github-delivery': randomUUID(),
+        'x-hub-signature-256': await sign(SECRET, body),
+        ...headers,
+      },
     });
 
   it('answers an unsigned or oversized request before its body arrives', async () => {
-    const unsigned = await headersOnly(port, { 'content-type': 'application/json', 'content-length': String(20 * 1024 * 1024), 'x-github-event': 'push', 'x-github-delivery': 'unsigned' });
+    const unsigned = await headersOnly(port, {
+      'content-type': 'application/json',
+      'content-length': String(20 * 1024 * 1024),
+      'x-github-event': 'push',
+      'x-github-delivery': 'unsigned',
+    });
     expect(unsigned.status).to.equal(401);
     expect(JSON.parse(unsigned.body).error.code).to.equal('invalid_signature');
     const oversized = await headersOnly(port, {
@@ -104,25 +115,56 @@ describe('GitHub webhook intake', function () {
     const queue = (await svc.ctx.mergeQueue.store.queues.find(svc.orgId, ghRepo, 'main'))!;
     const sha = 'd'.repeat(40);
     await svc.ctx.mergeQueue.store.testRuns.insert({
-      id: 'links-run', orgId: svc.orgId, queueId: queue.id, kind: 'main', entryIds: ['e1'], baseEntryIds: [], targetSha: 't'.repeat(40),
-      branch: 'trunk-merge/pr-1/links-run', sha, tree: null, status: 'in_progress', requiredStatuses: ['ci/never'], requiredStatusesSource: 'merge_instance',
-      deadlineAt: null, createdAt: new Date(), concludedAt: null, conclusionReason: null, branchDeleted: false, bisectionOf: null, version: 1,
+      id: 'links-run',
+      orgId: svc.orgId,
+      queueId: queue.id,
+      kind: 'main',
+      entryIds: ['e1'],
+      baseEntryIds: [],
+      targetSha: 't'.repeat(40),
+      branch: 'trunk-merge/pr-1/links-run',
+      sha,
+      tree: null,
+      status: 'in_progress',
+      requiredStatuses: ['ci/never'],
+      requiredStatusesSource: 'merge_instance',
+      deadlineAt: null,
+      createdAt: new Date(),
+      concludedAt: null,
+      conclusionReason: null,
+      branchDeleted: false,
+      bisectionOf: null,
+      version: 1,
     });
     const ci = svc.ctx.github!.ciResults;
     await ci.record(ghRepo, sha, [
       { context: 'ci/status', state: 'pending', targetUrl: 'javascript:alert(document.cookie)' },
-      { context: 'ci/check', state: 'pending', targetUrl: 'data:text/html,<script>1</script>', checkRun: { checkRunId: 5, suiteId: 50, url: 'javascript:alert(1)', status: 'in_progress', conclusion: null } },
+      {
+        context: 'ci/check',
+        state: 'pending',
+        targetUrl: 'data:text/html,<script>1</script>',
+        checkRun: { checkRunId: 5, suiteId: 50, url: 'javascript:alert(1)', status: 'in_progress', conclusion: null },
+      },
       { context: 'ci/good', state: 'pending', targetUrl: 'https://ci.example/runs/9' },
     ]);
     const statuses = await svc.ctx.mergeQueue.store.commitStatuses.forCommit(svc.orgId, 'github.com/acme/widgets', sha);
-    expect(Object.fromEntries(statuses.map((st) => [st.context, st.targetUrl]))).to.deep.equal({ 'ci/status': null, 'ci/check': null, 'ci/good': 'https://ci.example/runs/9' });
+    expect(Object.fromEntries(statuses.map((st) => [st.context, st.targetUrl]))).to.deep.equal({
+      'ci/status': null,
+      'ci/check': null,
+      'ci/good': 'https://ci.example/runs/9',
+    });
     const checkRuns = await svc.ctx.github!.hooks.checkSuites!(ghRepo, sha);
     expect(checkRuns.flatMap((suite) => suite.checkRuns.map((r) => r.url))).to.deep.equal(['']);
   });
 
   it('drops a body replayed under a new delivery id when it asks for something: a comment, a label, a push, a status', async () => {
     const bodies: [string, Record<string, unknown>][] = [
-      ['issue_comment', payloadFor('issue_comment', 'created', repo, { comment: { id: 7001, body: '/trunk merge', created_at: new Date().toISOString(), user: { login: 'alice', type: 'User' } } })],
+      [
+        'issue_comment',
+        payloadFor('issue_comment', 'created', repo, {
+          comment: { id: 7001, body: '/trunk merge', created_at: new Date().toISOString(), user: { login: 'alice', type: 'User' } },
+        }),
+      ],
       ['push', payloadFor('push', undefined, repo, { ref: 'refs/heads/main', before: 'a'.repeat(40), after: 'b'.repeat(40) })],
       ['status', payloadFor('status', undefined, repo, { id: 424242, sha: 'c'.repeat(40), state: 'failure', context: 'ci/test' })],
     ];
@@ -136,7 +178,6 @@ describe('GitHub webhook intake', function () {
     }
     expect(await deliveries().countDocuments({})).to.equal(bodies.length);
   });
-
 });
 
 describe('GitHub webhook deliveries: kept for a limited time', () => {
@@ -191,7 +232,9 @@ describe('GitHub webhook intake: bounded reading', () => {
     });
     const senders = Array.from({ length: MAX_READING + 3 }, () => slowBody(Buffer.from('{"zen":"x"}')));
     const answers = senders.map((s, i) =>
-      webhooks.receive({ event: 'ping', deliveryId: `d${i}`, signature: `sha256=${'0'.repeat(64)}`, declaredLength: null, body: s.body }).catch((err: Error) => err),
+      webhooks
+        .receive({ event: 'ping', deliveryId: `d${i}`, signature: `sha256=${'0'.repeat(64)}`, declaredLength: null, body: s.body })
+        .catch((err: Error) => err),
     );
     await waitFor('the first bodies read', async () => senders.filter((s) => s.started()).length >= MAX_READING);
     // A few more turns of the event loop: a limiter that let more through would have by now.

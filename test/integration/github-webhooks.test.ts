@@ -69,7 +69,12 @@ describe('GitHub webhooks', function () {
     const body = JSON.stringify(examplePayload('installation', 'created'));
     const res = await svc.raw('POST', '/webhooks/github', {
       body,
-      headers: { 'content-type': 'application/json', 'x-github-event': 'installation', 'x-github-delivery': randomUUID(), 'x-hub-signature-256': await sign(SECRET, body) },
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'installation',
+        'x-github-delivery': randomUUID(),
+        'x-hub-signature-256': await sign(SECRET, body),
+      },
     });
     expect(res.status).to.equal(202);
     expect((await svc.raw('POST', '/v1/getQueue', { body: '{}', headers: { 'content-type': 'application/json' } })).status).to.equal(401);
@@ -141,20 +146,31 @@ describe('GitHub webhooks', function () {
         webhookPollSeconds: 300,
         webhookQuietSeconds: 900,
       });
-      expect(loadConfig({ ...base, GITHUB_TOKEN: 'ghp_x' }).github).to.include({ apiUrl: 'https://api.github.com', host: 'github.com', gitUrl: 'https://github.com' });
+      expect(loadConfig({ ...base, GITHUB_TOKEN: 'ghp_x' }).github).to.include({
+        apiUrl: 'https://api.github.com',
+        host: 'github.com',
+        gitUrl: 'https://github.com',
+      });
     });
 
     it('an App needs its id and exactly one readable PEM key; not both an App and a token', () => {
       expect(problems({ GITHUB_APP_ID: '42' })).to.match(/GITHUB_APP_PRIVATE_KEY: set exactly one/);
       expect(problems({ GITHUB_APP_ID: '42', GITHUB_APP_PRIVATE_KEY: 'not a key' })).to.match(/not a readable PEM private key/);
-      expect(problems({ GITHUB_APP_ID: '42', GITHUB_APP_PRIVATE_KEY_FILE: '/nonexistent/key.pem' })).to.match(/GITHUB_APP_PRIVATE_KEY_FILE: not a readable PEM/);
+      expect(problems({ GITHUB_APP_ID: '42', GITHUB_APP_PRIVATE_KEY_FILE: '/nonexistent/key.pem' })).to.match(
+        /GITHUB_APP_PRIVATE_KEY_FILE: not a readable PEM/,
+      );
       expect(problems({ GITHUB_APP_ID: '42', GITHUB_APP_PRIVATE_KEY: double.privateKey, GITHUB_TOKEN: 'ghp_x' })).to.match(/either a GitHub App .* or a token/);
       expect(problems({ GITHUB_APP_PRIVATE_KEY: double.privateKey })).to.match(/set GITHUB_APP_ID too/);
       expect(problems({ GITHUB_WEBHOOK_SECRET: 'a-long-enough-secret' })).to.match(/GITHUB_WEBHOOK_SECRET: set GITHUB_APP_ID/);
       expect(problems({ GITHUB_TOKEN: 'ghp_x', GITHUB_WEBHOOK_SECRET: 'short' })).to.match(/at least 16 characters/);
-      expect(problems({ GITHUB_TOKEN: 'ghp_x', PROVIDER_POLL_SECONDS: '60', GITHUB_WEBHOOK_POLL_SECONDS: '30' })).to.match(/GITHUB_WEBHOOK_POLL_SECONDS: must be at least PROVIDER_POLL_SECONDS \(60\)/);
+      expect(problems({ GITHUB_TOKEN: 'ghp_x', PROVIDER_POLL_SECONDS: '60', GITHUB_WEBHOOK_POLL_SECONDS: '30' })).to.match(
+        /GITHUB_WEBHOOK_POLL_SECONDS: must be at least PROVIDER_POLL_SECONDS \(60\)/,
+      );
       expect(problems({ GITHUB_TOKEN: 'ghp_x', GITHUB_WEBHOOK_QUIET_SECONDS: '0' })).to.match(/GITHUB_WEBHOOK_QUIET_SECONDS/);
-      expect(loadConfig({ ...base, GITHUB_TOKEN: 'ghp_x', GITHUB_WEBHOOK_POLL_SECONDS: '600', GITHUB_WEBHOOK_QUIET_SECONDS: '1200' }).github).to.include({ webhookPollSeconds: 600, webhookQuietSeconds: 1200 });
+      expect(loadConfig({ ...base, GITHUB_TOKEN: 'ghp_x', GITHUB_WEBHOOK_POLL_SECONDS: '600', GITHUB_WEBHOOK_QUIET_SECONDS: '1200' }).github).to.include({
+        webhookPollSeconds: 600,
+        webhookQuietSeconds: 1200,
+      });
       // Unset, the slower poll defaults to 300 s but never to less than the normal poll.
       expect(loadConfig({ ...base, GITHUB_TOKEN: 'ghp_x' }).github).to.include({ webhookPollSeconds: 300, webhookQuietSeconds: 900 });
       expect(loadConfig({ ...base, GITHUB_TOKEN: 'ghp_x', PROVIDER_POLL_SECONDS: '900' }).github).to.include({ webhookPollSeconds: 900 });

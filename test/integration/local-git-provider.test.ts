@@ -91,7 +91,12 @@ describe('local git provider (integration, real git)', function () {
       ],
       metadata: { title: 'Feature three', author: 'carol' },
     });
-    return [pr1, pr2, pr3].map((pr, i) => ({ number: pr.number, headSha: pr.headSha, title: `Feature ${['one', 'two', 'three'][i]}`, author: ['alice', 'bob', 'carol'][i] as string }));
+    return [pr1, pr2, pr3].map((pr, i) => ({
+      number: pr.number,
+      headSha: pr.headSha,
+      title: `Feature ${['one', 'two', 'three'][i]}`,
+      author: ['alice', 'bob', 'carol'][i] as string,
+    }));
   }
 
   before(async () => {
@@ -226,7 +231,16 @@ describe('local git provider (integration, real git)', function () {
         metadata: { title: 'Add a', author: 'octocat', base: 'release', state: 'closed', draft: true, headBranch: 'feature/a' },
       });
       const info = await provider.getPullRequest(fx.repo, 3);
-      expect(info).to.include({ title: 'Add a', author: 'octocat', baseBranch: 'release', headSha: pr.headSha, headBranch: 'feature/a', state: 'closed', draft: true, merged: false });
+      expect(info).to.include({
+        title: 'Add a',
+        author: 'octocat',
+        baseBranch: 'release',
+        headSha: pr.headSha,
+        headBranch: 'feature/a',
+        state: 'closed',
+        draft: true,
+        merged: false,
+      });
     });
 
     it('partial metadata falls back field by field', async () => {
@@ -258,13 +272,24 @@ describe('local git provider (integration, real git)', function () {
     it('reads arriving together are answered each on its own: one that cannot be described fails alone', async () => {
       const fx = await newRepo();
       const heads = new Map<number, string>();
-      for (const n of [1, 2, 3]) heads.set(n, (await createPullRequest(fx, { number: n, commits: [{ message: `pr ${n}`, files: { [`${n}.txt`]: `${n}\n` } }] })).headSha);
+      for (const n of [1, 2, 3])
+        heads.set(n, (await createPullRequest(fx, { number: n, commits: [{ message: `pr ${n}`, files: { [`${n}.txt`]: `${n}\n` } }] })).headSha);
       await mkdir(path.join(fx.dir, 'pulls'), { recursive: true });
       await writeFile(path.join(fx.dir, 'pulls', '3.json'), '{ not json');
       // Several batches: the reads issued while the first listing runs go in the next one.
-      const reads = [1, 2, 3, 404, 2, 1].map((n) => provider.getPullRequest(fx.repo, n).then((pr) => pr, (err: unknown) => err));
+      const reads = [1, 2, 3, 404, 2, 1].map((n) =>
+        provider.getPullRequest(fx.repo, n).then(
+          (pr) => pr,
+          (err: unknown) => err,
+        ),
+      );
       await new Promise((r) => setImmediate(r));
-      reads.push(provider.getPullRequest(fx.repo, 2).then((pr) => pr, (err: unknown) => err));
+      reads.push(
+        provider.getPullRequest(fx.repo, 2).then(
+          (pr) => pr,
+          (err: unknown) => err,
+        ),
+      );
       const [one, two, three, missing, twoAgain, oneAgain, twoLater] = await Promise.all(reads);
       expect(one).to.include({ number: 1, headSha: heads.get(1), title: 'pr 1' });
       expect(two).to.include({ number: 2, headSha: heads.get(2), title: 'pr 2' });
@@ -385,7 +410,7 @@ describe('local git provider (integration, real git)', function () {
       for (const [text, reason] of invalid) {
         const result = parseTrunkRequiredStatuses(text);
         expect(result, text).to.include({ kind: 'invalid', reason });
-        expect(result).to.have.property('message').that.is.a('string').and.not.empty;
+        expect(result).to.have.property('message').that.is.a('string').and.not.equal('');
       }
     });
 
@@ -475,7 +500,9 @@ describe('local git provider (integration, real git)', function () {
 
     it('validates the branch name and shas before touching the repository', async () => {
       const fx = await newRepo();
-      expect(await rejects(provider.buildTestBranch(fx.repo, { branch: 'bad..name', baseSha: fx.initialSha, pullRequests: [] }))).to.be.instanceOf(InvalidGitNameError);
+      expect(await rejects(provider.buildTestBranch(fx.repo, { branch: 'bad..name', baseSha: fx.initialSha, pullRequests: [] }))).to.be.instanceOf(
+        InvalidGitNameError,
+      );
       expect(await rejects(provider.buildTestBranch(fx.repo, { branch: 't/x', baseSha: 'HEAD', pullRequests: [] }))).to.be.instanceOf(InvalidGitNameError);
     });
   });
@@ -487,7 +514,13 @@ describe('local git provider (integration, real git)', function () {
       const prs = await threePullRequests(fx);
       const built = await provider.buildTestBranch(fx.repo, { branch: `trunk-merge/pr-1-2-3/${method}`, baseSha: fx.initialSha, pullRequests: prs });
       if (!built.ok) throw new Error('test branch conflicted');
-      const result = await provider.mergePullRequests(fx.repo, { targetBranch: 'main', expectedHeadSha: fx.initialSha, method, pullRequests: prs, expectedTree: built.tree });
+      const result = await provider.mergePullRequests(fx.repo, {
+        targetBranch: 'main',
+        expectedHeadSha: fx.initialSha,
+        method,
+        pullRequests: prs,
+        expectedTree: built.tree,
+      });
       if (!result.ok) throw new Error(`merge failed: ${JSON.stringify(result)}`);
       expect(await branchSha(fx, 'main')).to.equal(result.newHeadSha);
       // The queue's promise: what lands on main is exactly what was tested.
@@ -599,7 +632,13 @@ describe('local git provider (integration, real git)', function () {
       if (!built.ok) throw new Error('conflict');
       const pushed = await pushToBranch(fx, 'main', [{ message: 'hotfix', files: { 'hotfix.txt': 'x\n' } }]);
       for (const method of ['merge_commit', 'squash', 'rebase'] as const) {
-        const result = await provider.mergePullRequests(fx.repo, { targetBranch: 'main', expectedHeadSha: fx.initialSha, method, pullRequests: prs, expectedTree: built.tree });
+        const result = await provider.mergePullRequests(fx.repo, {
+          targetBranch: 'main',
+          expectedHeadSha: fx.initialSha,
+          method,
+          pullRequests: prs,
+          expectedTree: built.tree,
+        });
         expect(result).to.deep.equal({ ok: false, reason: 'target_moved', actualHeadSha: pushed });
       }
       expect(await branchSha(fx, 'main')).to.equal(pushed);
@@ -630,7 +669,13 @@ describe('local git provider (integration, real git)', function () {
       const prs = await threePullRequests(fx);
       const tested = await provider.buildTestBranch(fx.repo, { branch: 't/two-only', baseSha: fx.initialSha, pullRequests: prs.slice(0, 2) });
       if (!tested.ok) throw new Error('conflict');
-      const result = await provider.mergePullRequests(fx.repo, { targetBranch: 'main', expectedHeadSha: fx.initialSha, method: 'merge_commit', pullRequests: prs, expectedTree: tested.tree });
+      const result = await provider.mergePullRequests(fx.repo, {
+        targetBranch: 'main',
+        expectedHeadSha: fx.initialSha,
+        method: 'merge_commit',
+        pullRequests: prs,
+        expectedTree: tested.tree,
+      });
       expect(result).to.deep.include({ ok: false, reason: 'tree_mismatch', expectedTree: tested.tree });
       expect(result).to.have.property('actualTree').that.not.equals(tested.tree);
       expect(await branchSha(fx, 'main')).to.equal(fx.initialSha);
@@ -656,7 +701,11 @@ describe('local git provider (integration, real git)', function () {
 
     it('a direct merge of one pull request needs no expected tree', async () => {
       const fx = await newRepo();
-      const pr = await createPullRequest(fx, { number: 4, commits: [{ message: 'x', files: { 'x.txt': 'x\n' } }], metadata: { title: 'Direct', headBranch: 'feature/x' } });
+      const pr = await createPullRequest(fx, {
+        number: 4,
+        commits: [{ message: 'x', files: { 'x.txt': 'x\n' } }],
+        metadata: { title: 'Direct', headBranch: 'feature/x' },
+      });
       const result = await provider.mergePullRequests(fx.repo, {
         targetBranch: 'main',
         expectedHeadSha: fx.initialSha,

@@ -26,7 +26,9 @@ describe('merge-queue metrics of an engine-driven merge', function () {
   });
 
   async function metrics(): Promise<Exposition> {
-    const res = await svc.raw('GET', `/v1/getMergeQueueMetrics?repo=${repo.owner}/${repo.name}&repoHost=${repo.host}`, { headers: { 'x-api-token': svc.token } });
+    const res = await svc.raw('GET', `/v1/getMergeQueueMetrics?repo=${repo.owner}/${repo.name}&repoHost=${repo.host}`, {
+      headers: { 'x-api-token': svc.token },
+    });
     expect(res.status).to.equal(200);
     return parseExposition(res.body as string);
   }
@@ -37,7 +39,11 @@ describe('merge-queue metrics of an engine-driven merge', function () {
     expect((await svc.post('/submitPullRequest', { ...ref, pr: { number: 1 } })).status).to.equal(200);
 
     const sha = await waitFor('test branch built', async () => {
-      const s = await svc.post<{ state: string; timeline?: { state: string; testRunId?: string }[] }>('/getSubmittedPullRequest', { ...ref, pr: { number: 1 }, includeTimeline: true });
+      const s = await svc.post<{ state: string; timeline?: { state: string; testRunId?: string }[] }>('/getSubmittedPullRequest', {
+        ...ref,
+        pr: { number: 1 },
+        includeTimeline: true,
+      });
       const runId = s.body.timeline?.find((t) => t.state === 'testing')?.testRunId;
       if (!runId) return undefined;
       const d = await svc.post<{ testBranchSha: string }>('/getMergeQueueTestingDetails', { ...ref, testRunId: runId });

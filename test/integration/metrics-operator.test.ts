@@ -6,7 +6,16 @@ import { expect } from 'chai';
 import { Queue, Worker } from 'bullmq';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { waitFor } from '../../scripts/lib/wait.js';
-import { gaugeValue, histogramValue, parseExposition, promtoolAvailable, promtoolCheck, PROMTOOL_MISSING, sampleValue, type Exposition } from '../helpers/prometheus-text.js';
+import {
+  gaugeValue,
+  histogramValue,
+  parseExposition,
+  promtoolAvailable,
+  promtoolCheck,
+  PROMTOOL_MISSING,
+  sampleValue,
+  type Exposition,
+} from '../helpers/prometheus-text.js';
 import { startOperatorServer, type OperatorServer } from '../../shared/platform/metrics/operator-server.js';
 import { startConfiguredOperatorServer } from '../../shared/composition/operator-endpoint.js';
 import { JOB_STATES, observeWorker } from '../../shared/platform/metrics/job-metrics.js';

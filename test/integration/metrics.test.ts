@@ -5,7 +5,15 @@ import { WASTE_CAUSES } from '../../shared/merge-queue/domain/metrics/cost-repor
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { makeEntry } from '../../scripts/lib/entries.js';
-import { gaugeValue, histogramValue, parseExposition, promtoolAvailable, promtoolCheck, PROMTOOL_MISSING, type Exposition } from '../helpers/prometheus-text.js';
+import {
+  gaugeValue,
+  histogramValue,
+  parseExposition,
+  promtoolAvailable,
+  promtoolCheck,
+  PROMTOOL_MISSING,
+  type Exposition,
+} from '../helpers/prometheus-text.js';
 import type { Entry, EntryState, HistoryEntry, Queue, Reason } from '../../shared/merge-queue/domain/model.js';
 import type { RepoRef } from '../../shared/platform/repo-ref.js';
 
@@ -156,7 +164,11 @@ describe('GET /v1/getMergeQueueMetrics', function () {
     expect(gaugeValue(f, 'mq_testing_slots_active', bis)).to.equal(1);
 
     // A merged, B failed, C cancelled (main); I failed in the bisection. D is older than an hour.
-    for (const [conclusion, m, b] of [['merged', 1, 0], ['failed', 1, 1], ['cancelled', 1, 0]] as const) {
+    for (const [conclusion, m, b] of [
+      ['merged', 1, 0],
+      ['failed', 1, 1],
+      ['cancelled', 1, 0],
+    ] as const) {
       expect(gaugeValue(f, 'mq_pr_conclusions_1h_total', { ...main, conclusion }), `main ${conclusion}`).to.equal(m);
       expect(gaugeValue(f, 'mq_pr_conclusions_1h_total', { ...bis, conclusion }), `bisection ${conclusion}`).to.equal(b);
     }
@@ -199,7 +211,11 @@ describe('GET /v1/getMergeQueueMetrics', function () {
       // Two queues × two queue types (× three conclusions, × nine buckets).
       const lines: [string, string[], number][] =
         type === 'HISTOGRAM'
-          ? [[`${name}_bucket`, ['le'], 36], [`${name}_sum`, [], 4], [`${name}_count`, [], 4]]
+          ? [
+              [`${name}_bucket`, ['le'], 36],
+              [`${name}_sum`, [], 4],
+              [`${name}_count`, [], 4],
+            ]
           : name === 'mq_pr_conclusions_1h_total'
             ? [[name, ['conclusion'], 12]]
             : name === 'mq_test_runs_wasted_1h'
@@ -216,9 +232,12 @@ describe('GET /v1/getMergeQueueMetrics', function () {
         }
       }
     }
-    expect(families.get('mq_pr_conclusions_1h_total')!.metrics.map((m) => m.labels?.conclusion).sort()).to.deep.equal(
-      ['cancelled', 'cancelled', 'cancelled', 'cancelled', 'failed', 'failed', 'failed', 'failed', 'merged', 'merged', 'merged', 'merged'],
-    );
+    expect(
+      families
+        .get('mq_pr_conclusions_1h_total')!
+        .metrics.map((m) => m.labels?.conclusion)
+        .sort(),
+    ).to.deep.equal(['cancelled', 'cancelled', 'cancelled', 'cancelled', 'failed', 'failed', 'failed', 'failed', 'merged', 'merged', 'merged', 'merged']);
     // The raw text carries the bucket bounds exactly as the compatible product's.
     expect(text).to.include('mq_pr_wait_duration_1h_seconds_bucket{le="5400",repo="acme/app",branch="main",queue_type="main"} 5');
   });
@@ -284,7 +303,10 @@ describe('GET /v1/getMergeQueueMetrics', function () {
   it('never shows another organisation its queues: 404 for its repository, absent from the org-wide answer', async () => {
     const other = await svc.addOrg('other-org');
     const theirs = await createQueue(LIB, 'main', other.orgId);
-    await insertEntry(theirs, [[5, 'not_ready', 'api_requested'], [4, 'pending', 'merge_item_now_ready']]);
+    await insertEntry(theirs, [
+      [5, 'not_ready', 'api_requested'],
+      [4, 'pending', 'merge_item_now_ready'],
+    ]);
     await createQueue(APP, 'main');
 
     const res = await scrape('?repo=acme/lib&repoHost=github.com');
@@ -324,7 +346,10 @@ describe('GET /v1/getMergeQueueMetrics', function () {
       expect(res.status, query).to.equal(400);
       const body = res.body as { error: { code: string; details: { path: string }[] } };
       expect(body.error.code, query).to.equal('invalid_request');
-      expect(body.error.details.map((d) => d.path), query).to.deep.equal([path]);
+      expect(
+        body.error.details.map((d) => d.path),
+        query,
+      ).to.deep.equal([path]);
     }
   });
 

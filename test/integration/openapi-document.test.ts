@@ -83,8 +83,14 @@ describe('OpenAPI description of this service', function () {
   it('describes every registered route, and only those', () => {
     const registered = new Set(registeredRoutes(svc));
     const described = new Set(describedOperations(doc));
-    expect([...registered].filter((r) => !described.has(r)), 'registered but not described').to.deep.equal([]);
-    expect([...described].filter((d) => !registered.has(d)), 'described but not registered').to.deep.equal([]);
+    expect(
+      [...registered].filter((r) => !described.has(r)),
+      'registered but not described',
+    ).to.deep.equal([]);
+    expect(
+      [...described].filter((d) => !registered.has(d)),
+      'described but not registered',
+    ).to.deep.equal([]);
   });
 
   it('describes each operation once (one table row per method and path, one operation id each)', () => {
@@ -143,7 +149,9 @@ describe('OpenAPI description of this service', function () {
     post('/v1/cancelPullRequest', { ...ref, pr: { number: 2 } });
     post('/v1/createQueue', { repo: ref.repo, targetBranch: 'release' });
     post('/v1/deleteQueue', { repo: ref.repo, targetBranch: 'release' });
-    calls.set('GET /v1/getMergeQueueMetrics', () => svc.raw('GET', `/v1/getMergeQueueMetrics?repo=${ref.repo.owner}/${ref.repo.name}&repoHost=${ref.repo.host}`, { headers: token }));
+    calls.set('GET /v1/getMergeQueueMetrics', () =>
+      svc.raw('GET', `/v1/getMergeQueueMetrics?repo=${ref.repo.owner}/${ref.repo.name}&repoHost=${ref.repo.host}`, { headers: token }),
+    );
 
     post('/v1/getTokenInfo', {});
     post('/v1/listQueues', {});
@@ -156,11 +164,21 @@ describe('OpenAPI description of this service', function () {
     post('/v1/getQueueCostReport', { ...ref, since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' });
     post('/v1/flaky-tests/get-test-history', { ...flakyRepo, test_id: testId, days: 3 });
     post('/v1/flaky-tests/get-repo-settings', flakyRepo);
-    post('/v1/flaky-tests/update-repo-settings', { ...flakyRepo, quarantine: { enabled: true }, ticket_url_template: 'https://tickets.example/{ticket}', reason: 'described' });
+    post('/v1/flaky-tests/update-repo-settings', {
+      ...flakyRepo,
+      quarantine: { enabled: true },
+      ticket_url_template: 'https://tickets.example/{ticket}',
+      reason: 'described',
+    });
     post('/v1/flaky-tests/set-quarantine-override', { ...flakyRepo, test_id: testId, override: 'ALWAYS_QUARANTINE', reason: 'described' });
     post('/v1/flaky-tests/get-quarantine-override', { ...flakyRepo, test_id: testId });
     post('/v1/flaky-tests/link-ticket-to-test-case', { repo: REPO, test_case_id: testId, external_ticket_id: 'OPS-1' });
-    post('/v1/flaky-tests/list-failing-tests', { ...flakyRepo, page_query: { page_size: 10 }, start_time: new Date(Date.now() - 3_600_000).toISOString(), end_time: new Date(Date.now() + 60_000).toISOString() });
+    post('/v1/flaky-tests/list-failing-tests', {
+      ...flakyRepo,
+      page_query: { page_size: 10 },
+      start_time: new Date(Date.now() - 3_600_000).toISOString(),
+      end_time: new Date(Date.now() + 60_000).toISOString(),
+    });
     post('/v1/flaky-tests/list-unhealthy-tests', { ...flakyRepo, page_query: { page_size: 10 }, status: 'BROKEN' });
     post('/v1/flaky-tests/list-quarantined-tests', { ...flakyRepo, page_query: { page_size: 10 } });
     post('/v1/flaky-tests/get-test-details', { ...flakyRepo, test_id: testId });
@@ -179,7 +197,12 @@ describe('OpenAPI description of this service', function () {
       return res;
     });
     calls.set('PUT /flaky-tests/bundle-uploads/{id}', async () => {
-      const meta = { version: '1', org: ORG, repo: { repo: REPO, repo_head_sha: sha(3), repo_head_branch: 'refs/heads/main' }, file_sets: [{ file_set_type: 'Junit', files: [{ original_path: 'r.xml', path: 'junit/0', owners: [] }] }] };
+      const meta = {
+        version: '1',
+        org: ORG,
+        repo: { repo: REPO, repo_head_sha: sha(3), repo_head_branch: 'refs/heads/main' },
+        file_sets: [{ file_set_type: 'Junit', files: [{ original_path: 'r.xml', path: 'junit/0', owners: [] }] }],
+      };
       const body = await bundle([
         { name: 'meta.json', data: JSON.stringify(meta) },
         { name: 'junit/0', data: junit({ a: 'p' }) },
@@ -198,7 +221,12 @@ describe('OpenAPI description of this service', function () {
     post('/v1/listAuditEvents', { limit: 10 });
     let endpointId = '';
     calls.set('POST /v1/createWebhookEndpoint', async () => {
-      const res = await svc.post<{ id: string }>('/createWebhookEndpoint', { url: 'http://127.0.0.1:9/hook', kind: 'slack', events: ['pull_request.merged'], description: 'described' });
+      const res = await svc.post<{ id: string }>('/createWebhookEndpoint', {
+        url: 'http://127.0.0.1:9/hook',
+        kind: 'slack',
+        events: ['pull_request.merged'],
+        description: 'described',
+      });
       endpointId = res.body.id;
       return res;
     });
@@ -215,7 +243,12 @@ describe('OpenAPI description of this service', function () {
     calls.set('POST /v1/deleteWebhookEndpoint', () => svc.post('/deleteWebhookEndpoint', { id: endpointId }));
     calls.set('POST /webhooks/github', async () => {
       const body = JSON.stringify({ zen: 'Described.', hook_id: 1 });
-      const headers = { 'content-type': 'application/json', 'x-github-event': 'ping', 'x-github-delivery': 'described-delivery', 'x-hub-signature-256': await sign(WEBHOOK_SECRET, body) };
+      const headers = {
+        'content-type': 'application/json',
+        'x-github-event': 'ping',
+        'x-github-delivery': 'described-delivery',
+        'x-hub-signature-256': await sign(WEBHOOK_SECRET, body),
+      };
       const first = await svc.raw('POST', '/webhooks/github', { body, headers });
       expect(first.status, 'a new delivery').to.equal(202);
       expectDescribedAnswer(doc, 'POST', '/webhooks/github', first.headers.get('content-type') ?? '', first.body);

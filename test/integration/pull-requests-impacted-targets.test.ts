@@ -96,7 +96,12 @@ describe('pull requests: setImpactedTargets', function () {
       await planExclusively(svc, q.queueId);
       const waiting = await q.get(1);
       expect(waiting.state).to.equal('not_ready');
-      expect(waiting.readiness).to.deep.equal({ doesBaseBranchMatch: true, gitHubMergeability: 'mergeable', requiresImpactedTargets: true, hasImpactedTargets: false });
+      expect(waiting.readiness).to.deep.equal({
+        doesBaseBranchMatch: true,
+        gitHubMergeability: 'mergeable',
+        requiresImpactedTargets: true,
+        hasImpactedTargets: false,
+      });
 
       await upload(q, { number: 1, sha: 'a'.repeat(40) }, ['//elsewhere']);
       await planExclusively(svc, q.queueId);
@@ -215,14 +220,27 @@ describe('pull requests: setImpactedTargets', function () {
 
     it('404 for a pull request the provider does not have, an unknown queue, or another organisation', async () => {
       expectError(await q.targets({ number: 999, sha: head }, ['//a']), 404, 'pull_request_not_found');
-      expectError(await svc.post('/setImpactedTargets', { ...q.ref, targetBranch: 'release', pr: { number: 1, sha: head }, impactedTargets: [] }), 404, 'queue_not_found');
       expectError(
-        await svc.post('/setImpactedTargets', { repo: { ...q.ref.repo, name: 'nowhere' }, targetBranch: 'main', pr: { number: 1, sha: head }, impactedTargets: [] }),
+        await svc.post('/setImpactedTargets', { ...q.ref, targetBranch: 'release', pr: { number: 1, sha: head }, impactedTargets: [] }),
+        404,
+        'queue_not_found',
+      );
+      expectError(
+        await svc.post('/setImpactedTargets', {
+          repo: { ...q.ref.repo, name: 'nowhere' },
+          targetBranch: 'main',
+          pr: { number: 1, sha: head },
+          impactedTargets: [],
+        }),
         404,
         'queue_not_found',
       );
       const other = await svc.addOrg(`targets-${Date.now()}`);
-      expectError(await svc.post('/setImpactedTargets', { ...q.ref, pr: { number: 1, sha: head }, impactedTargets: [] }, { token: other.token }), 404, 'queue_not_found');
+      expectError(
+        await svc.post('/setImpactedTargets', { ...q.ref, pr: { number: 1, sha: head }, impactedTargets: [] }, { token: other.token }),
+        404,
+        'queue_not_found',
+      );
       expect(await stored(q, 999, head)).to.equal(null);
     });
 
@@ -250,7 +268,10 @@ describe('pull requests: setImpactedTargets', function () {
       for (const [pr, targets, pointer] of cases) {
         const err = expectError(await q.targets(pr, targets), 400, 'invalid_request', JSON.stringify({ pr, targets }));
         const paths = err.error.details.map((d) => d.path);
-        expect(paths.some((p) => p.startsWith(pointer)), `${JSON.stringify({ pr, targets })}: ${JSON.stringify(paths)}`).to.equal(true);
+        expect(
+          paths.some((p) => p.startsWith(pointer)),
+          `${JSON.stringify({ pr, targets })}: ${JSON.stringify(paths)}`,
+        ).to.equal(true);
       }
       expectError(await svc.post('/setImpactedTargets', { ...q.ref, pr: { number: 1, sha: head } }), 400, 'invalid_request');
       expectError(await svc.post('/setImpactedTargets', { ...q.ref, pr: { number: 1 }, prSha: head, impactedTargets: [] }), 400, 'invalid_request');

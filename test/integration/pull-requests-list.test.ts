@@ -90,7 +90,15 @@ describe('pull requests: getQueue and listPullRequests', function () {
         expect(item.id).to.match(UUID);
       }
       const first = queue.enqueuedPullRequests[0]!;
-      expect(first).to.deep.include({ prTitle: 'PR 1', prAuthor: 'dev1', prBaseBranch: 'main', priorityName: 'medium', usedDefaultPriorityName: 'medium', skipTheLine: false, noBatch: false });
+      expect(first).to.deep.include({
+        prTitle: 'PR 1',
+        prAuthor: 'dev1',
+        prBaseBranch: 'main',
+        priorityName: 'medium',
+        usedDefaultPriorityName: 'medium',
+        skipTheLine: false,
+        noBatch: false,
+      });
       expect(first.prSha).to.equal((await q.entry(1)).prSha);
       const five = queue.enqueuedPullRequests.find((p) => p.prNumber === 5)!;
       expect(five).to.deep.include({ priorityValue: 10, priorityName: 'high', noBatch: true });

@@ -65,7 +65,11 @@ describe('pull requests: correctness under load', function () {
     await q.pr(1);
     await q.submitOk(1);
     const ops: (() => Promise<ApiResponse>)[] = [];
-    for (let i = 0; i < 30; i++) ops.push(() => q.cancel(1), () => q.submit(1, { priority: i % 2 ? 'low' : 'high' }));
+    for (let i = 0; i < 30; i++)
+      ops.push(
+        () => q.cancel(1),
+        () => q.submit(1, { priority: i % 2 ? 'low' : 'high' }),
+      );
     const results = await Promise.all(ops.map((op) => op()));
     for (const r of results) expect([200, 409], JSON.stringify(r.body)).to.include(r.status);
     expect(await activeCount(q, 1)).to.be.at.most(1);
@@ -89,7 +93,7 @@ describe('pull requests: correctness under load', function () {
 
     // Priorities cycle through names and numbers; submissions go in waves of 25 concurrent
     // requests, so every entry of a wave was submitted after every entry of the waves before it.
-    const priorityOf = (n: number): string | number => (['low', 'medium', 'high', 7, 150][n % 5] as string | number);
+    const priorityOf = (n: number): string | number => ['low', 'medium', 'high', 7, 150][n % 5] as string | number;
     const valueOf = (p: string | number) => (typeof p === 'number' ? p : PRIORITY_VALUES[p as keyof typeof PRIORITY_VALUES]);
     const wave = 25;
     const started = performance.now();
@@ -152,7 +156,11 @@ describe('pull requests: correctness under load', function () {
     const e = await q.entry(1);
     const attempts = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        svc.ctx.mergeQueue.store.entries.transition(e.id, { from: ['not_ready'], version: e.version }, { to: 'cancelled', reason: 'user_requested', detail: `writer ${i}` }),
+        svc.ctx.mergeQueue.store.entries.transition(
+          e.id,
+          { from: ['not_ready'], version: e.version },
+          { to: 'cancelled', reason: 'user_requested', detail: `writer ${i}` },
+        ),
       ),
     );
     expect(attempts.filter((a) => a !== null)).to.have.length(1);
@@ -161,7 +169,9 @@ describe('pull requests: correctness under load', function () {
     expect(after.version).to.equal(e.version + 1);
     // A stale expectation (state or version) writes nothing.
     expect(await svc.ctx.mergeQueue.store.entries.transition(e.id, { from: ['not_ready'] }, { to: 'pending', reason: 'merge_item_now_ready' })).to.equal(null);
-    expect(await svc.ctx.mergeQueue.store.entries.transition(e.id, { from: ['cancelled'], version: e.version }, { to: 'pending', reason: 'merge_item_now_ready' })).to.equal(null);
+    expect(
+      await svc.ctx.mergeQueue.store.entries.transition(e.id, { from: ['cancelled'], version: e.version }, { to: 'pending', reason: 'merge_item_now_ready' }),
+    ).to.equal(null);
     expect((await q.entry(1)).version).to.equal(after.version);
     expectConsistentHistory(await q.entry(1));
   });
@@ -173,7 +183,12 @@ describe('pull requests: correctness under load', function () {
     const e = await q.entry(1);
     // A planning pass stamps its transitions with the time it started loading its snapshot.
     const earlier = new Date(e.stateChangedAt.getTime() - 5_000);
-    const moved = await svc.ctx.mergeQueue.store.entries.transition(e.id, { from: ['not_ready'], version: e.version }, { to: 'pending', reason: 'merge_item_now_ready' }, earlier);
+    const moved = await svc.ctx.mergeQueue.store.entries.transition(
+      e.id,
+      { from: ['not_ready'], version: e.version },
+      { to: 'pending', reason: 'merge_item_now_ready' },
+      earlier,
+    );
     expect(moved).not.to.equal(null);
     const after = await q.entry(1);
     expect(after.history[1]!.at.getTime()).to.be.at.least(after.history[0]!.at.getTime());

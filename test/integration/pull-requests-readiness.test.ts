@@ -38,7 +38,12 @@ describe('pull requests: readiness, admission and provider changes', function ()
       await plans.pause();
       try {
         expect((await q.submit(1)).status).to.equal(200);
-        expect((await q.get(1)).readiness).to.deep.equal({ doesBaseBranchMatch: true, gitHubMergeability: 'in_progress', requiresImpactedTargets: false, hasImpactedTargets: false });
+        expect((await q.get(1)).readiness).to.deep.equal({
+          doesBaseBranchMatch: true,
+          gitHubMergeability: 'in_progress',
+          requiresImpactedTargets: false,
+          hasImpactedTargets: false,
+        });
         expect((await q.entry(1)).readinessBasis).to.equal(null);
       } finally {
         await plans.resume();
@@ -60,7 +65,12 @@ describe('pull requests: readiness, admission and provider changes', function ()
       await q.waitState(2, 'testing');
       const s = await q.get(1);
       expect(s.state).to.equal('not_ready');
-      expect(s.readiness).to.deep.equal({ doesBaseBranchMatch: true, gitHubMergeability: 'not_mergeable', requiresImpactedTargets: false, hasImpactedTargets: false });
+      expect(s.readiness).to.deep.equal({
+        doesBaseBranchMatch: true,
+        gitHubMergeability: 'not_mergeable',
+        requiresImpactedTargets: false,
+        hasImpactedTargets: false,
+      });
       // A pull request on an old base that touches other files still merges cleanly.
       await q.pr(3, { base: q.fx.initialSha });
       await q.submitOk(3);
@@ -213,7 +223,11 @@ describe('pull requests: readiness, admission and provider changes', function ()
       await q.submitOk(3);
       for (const n of [1, 2, 3]) await pushToPullRequest(q.fx, n, [{ message: `fixup ${n}`, files: { [`fix-${n}.txt`]: 'x\n' } }]);
       await q.sync();
-      for (const [n, from] of [[1, 'testing'], [2, 'pending'], [3, 'not_ready']] as const) {
+      for (const [n, from] of [
+        [1, 'testing'],
+        [2, 'pending'],
+        [3, 'not_ready'],
+      ] as const) {
         const e = await q.entry(n);
         expect(e.state, `#${n}`).to.equal('cancelled');
         expect(e.history.at(-1), `#${n}`).to.deep.include({ from, to: 'cancelled', reason: 'pr_pushed_to' });

@@ -64,7 +64,12 @@ describe('pull requests: getSubmittedPullRequest', function () {
       prBaseBranch: 'main',
       prAuthor: 'carol',
     });
-    expect(testing.readiness).to.deep.equal({ hasImpactedTargets: false, requiresImpactedTargets: false, doesBaseBranchMatch: true, gitHubMergeability: 'mergeable' });
+    expect(testing.readiness).to.deep.equal({
+      hasImpactedTargets: false,
+      requiresImpactedTargets: false,
+      doesBaseBranchMatch: true,
+      gitHubMergeability: 'mergeable',
+    });
 
     const run = await q.ci(1, 'success');
     const merged = await q.waitState(1, 'merged');

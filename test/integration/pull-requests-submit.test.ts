@@ -5,15 +5,7 @@ import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { makeEntry } from '../../scripts/lib/entries.js';
 import { pushToBranch, writePullMetadata } from '../../scripts/lib/git-fixtures.js';
-import {
-  expectConsistentHistory,
-  expectError,
-  makeQueue,
-  SERVICE_OPTIONS,
-  UUID,
-  type ErrorBody,
-  type PrQueue,
-} from './pull-requests-support.js';
+import { expectConsistentHistory, expectError, makeQueue, SERVICE_OPTIONS, UUID, type ErrorBody, type PrQueue } from './pull-requests-support.js';
 import { planExclusively } from '../helpers/planning.js';
 
 describe('pull requests: submitPullRequest', function () {
@@ -46,7 +38,9 @@ describe('pull requests: submitPullRequest', function () {
     it('without pulls/N.json: the head commit subject and author name, and the queue branch as base', async () => {
       const q = await makeQueue(svc, { settings: { state: 'paused' } });
       const head = await q.pr(2, {
-        commits: [{ message: 'Teach the widget to spin\n\nLonger body.', files: { 'spin.txt': 'spin\n' }, author: { name: 'Bob Builder', email: 'bob@example.com' } }],
+        commits: [
+          { message: 'Teach the widget to spin\n\nLonger body.', files: { 'spin.txt': 'spin\n' }, author: { name: 'Bob Builder', email: 'bob@example.com' } },
+        ],
       });
       await q.submitOk(2);
       const s = await q.get(2);
@@ -183,9 +177,7 @@ describe('pull requests: submitPullRequest', function () {
       await q.waitState(5, 'testing');
       for (const n of expected.slice(1)) await q.waitState(n, 'pending');
       const running = await q.queue();
-      expect(running.enqueuedPullRequests.map((p) => [p.prNumber, p.state])).to.deep.equal(
-        expected.map((n, i) => [n, i === 0 ? 'testing' : 'pending']),
-      );
+      expect(running.enqueuedPullRequests.map((p) => [p.prNumber, p.state])).to.deep.equal(expected.map((n, i) => [n, i === 0 ? 'testing' : 'pending']));
     });
   });
 
@@ -328,7 +320,12 @@ describe('pull requests: submitPullRequest', function () {
         await planExclusively(svc, q.queueId);
         const held = await q.get(1);
         expect(held.state).to.equal('not_ready');
-        expect(held.readiness).to.deep.equal({ doesBaseBranchMatch: true, gitHubMergeability: 'mergeable', requiresImpactedTargets: false, hasImpactedTargets: false });
+        expect(held.readiness).to.deep.equal({
+          doesBaseBranchMatch: true,
+          gitHubMergeability: 'mergeable',
+          requiresImpactedTargets: false,
+          hasImpactedTargets: false,
+        });
         await q.update({ state: 'running' });
         await q.waitState(1, 'testing');
         expect((await q.entry(1)).history[1]).to.deep.include({ from: 'not_ready', to: 'pending', reason: 'merge_item_now_ready' });
@@ -377,7 +374,11 @@ describe('pull requests: submitPullRequest', function () {
 
     it('404 queue_not_found for an unknown branch, repository or another organisation', async () => {
       expectError(await svc.post('/submitPullRequest', { ...q.ref, targetBranch: 'release', pr: { number: 1 } }), 404, 'queue_not_found');
-      expectError(await svc.post('/submitPullRequest', { repo: { ...q.ref.repo, name: 'nowhere' }, targetBranch: 'main', pr: { number: 1 } }), 404, 'queue_not_found');
+      expectError(
+        await svc.post('/submitPullRequest', { repo: { ...q.ref.repo, name: 'nowhere' }, targetBranch: 'main', pr: { number: 1 } }),
+        404,
+        'queue_not_found',
+      );
       const other = await svc.addOrg(`other-${Date.now()}`);
       expectError(await svc.post('/submitPullRequest', { ...q.ref, pr: { number: 1 } }, { token: other.token }), 404, 'queue_not_found');
       expect(await q.entries()).to.have.length(0);
@@ -420,7 +421,10 @@ describe('pull requests: submitPullRequest', function () {
       for (const [body, pointer] of cases) {
         const res = await svc.post('/submitPullRequest', body);
         const err = expectError(res, 400, 'invalid_request', JSON.stringify(body));
-        expect(err.error.details.map((d) => d.path), JSON.stringify(body)).to.include(pointer);
+        expect(
+          err.error.details.map((d) => d.path),
+          JSON.stringify(body),
+        ).to.include(pointer);
       }
       expect(await q.entries(1)).to.have.length(0);
     });

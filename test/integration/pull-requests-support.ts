@@ -113,7 +113,11 @@ export async function makeQueue(svc: TestService, opts: QueueOptions = {}): Prom
   const repo: RepoRef = { host: 'github.com', owner: 'acme', name: `widgets-${process.pid}-${++repoCounter}` };
   const fx = await createRepo(svc.gitRoot, { repo, files: opts.files ?? { 'README.md': '# widgets\n', 'shared.txt': 'one\ntwo\nthree\n' } });
   const q = new PrQueue(svc, fx, { repo, targetBranch: 'main' });
-  const create = await svc.post('/createQueue', { ...q.ref, ...(opts.mode ? { mode: opts.mode } : {}), ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) });
+  const create = await svc.post('/createQueue', {
+    ...q.ref,
+    ...(opts.mode ? { mode: opts.mode } : {}),
+    ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+  });
   expect(create.status, JSON.stringify(create.body)).to.equal(200);
   await q.update({ requiredStatuses: [CI], ...(opts.settings ?? {}) });
   const stored = await svc.ctx.mergeQueue.store.queues.find(svc.orgId, repo, 'main');

@@ -55,8 +55,14 @@ describe('queue administration', function () {
       });
       // Fields the live API returns that clients parse as required.
       for (const key of [
-        'extensionEnabled', 'allowedBotSubmitters', 'batchingRules', 'testBranchConstructionMode',
-        'enqueueingLabel', 'labelCommandsEnabled', 'stateLabelsEnabled', 'notReadyTimeoutHours',
+        'extensionEnabled',
+        'allowedBotSubmitters',
+        'batchingRules',
+        'testBranchConstructionMode',
+        'enqueueingLabel',
+        'labelCommandsEnabled',
+        'stateLabelsEnabled',
+        'notReadyTimeoutHours',
       ]) {
         expect(got.body, key).to.have.property(key);
       }
@@ -104,7 +110,10 @@ describe('queue administration', function () {
         const res = await svc.post<ErrorBody>('/createQueue', body);
         expect(res.status, JSON.stringify(body)).to.equal(400);
         expect(res.body.error.code).to.equal('invalid_request');
-        expect(res.body.error.details.map((d) => d.path), JSON.stringify(body)).to.include(pointer);
+        expect(
+          res.body.error.details.map((d) => d.path),
+          JSON.stringify(body),
+        ).to.include(pointer);
       }
     });
   });
@@ -177,11 +186,22 @@ describe('queue administration', function () {
 
     it('range-checks every value', async () => {
       const bad: Record<string, unknown>[] = [
-        { concurrency: 0 }, { concurrency: 1001 }, { bisectionConcurrency: 0 }, { testingTimeoutMinutes: -1 },
-        { pendingFailureDepth: -1 }, { batchingMinSize: 0 }, { batchingMinSize: 101 }, { batchingMaxWaitTimeMinutes: 1.5 },
-        { mergeMethod: 'fast_forward' }, { requiredStatuses: 'ci' }, { requiredStatuses: [''] }, { notReadyTimeoutHours: -2 },
-        { statusWaitMinutes: 0 }, { statusWaitMinutes: 1441 },
-        { canOptimisticallyMerge: 'yes' }, { unknownSetting: true },
+        { concurrency: 0 },
+        { concurrency: 1001 },
+        { bisectionConcurrency: 0 },
+        { testingTimeoutMinutes: -1 },
+        { pendingFailureDepth: -1 },
+        { batchingMinSize: 0 },
+        { batchingMinSize: 101 },
+        { batchingMaxWaitTimeMinutes: 1.5 },
+        { mergeMethod: 'fast_forward' },
+        { requiredStatuses: 'ci' },
+        { requiredStatuses: [''] },
+        { notReadyTimeoutHours: -2 },
+        { statusWaitMinutes: 0 },
+        { statusWaitMinutes: 1441 },
+        { canOptimisticallyMerge: 'yes' },
+        { unknownSetting: true },
       ];
       for (const patch of bad) {
         const res = await svc.post<ErrorBody>('/updateQueue', { ...ref, ...patch });
@@ -200,7 +220,13 @@ describe('queue administration', function () {
       expect(res.body).to.deep.include({ flakyRetries: 0, testResultsWaitSeconds: 1800 });
       const got = await svc.post<Record<string, unknown>>('/getQueue', ref);
       expect(got.body).to.deep.include({ flakyRetries: 0, testResultsWaitSeconds: 1800 });
-      for (const patch of [{ flakyRetries: 6 }, { flakyRetries: -1 }, { flakyRetries: 1.5 }, { testResultsWaitSeconds: 1801 }, { testResultsWaitSeconds: -1 }]) {
+      for (const patch of [
+        { flakyRetries: 6 },
+        { flakyRetries: -1 },
+        { flakyRetries: 1.5 },
+        { testResultsWaitSeconds: 1801 },
+        { testResultsWaitSeconds: -1 },
+      ]) {
         const bad = await svc.post<ErrorBody>('/updateQueue', { ...ref, ...patch });
         expect(bad.status, JSON.stringify(patch)).to.equal(400);
         expect(bad.body.error.details[0]?.path, JSON.stringify(patch)).to.equal(`/${Object.keys(patch)[0]}`);

@@ -34,7 +34,12 @@ describe('getQueue: cached answer, ETag and 304', function () {
     return res.body;
   };
 
-  const pr = (n: number) => createPullRequest(fx, { number: n, commits: [{ message: `Change ${n}`, files: { [`f${n}.txt`]: `${n}\n` } }], metadata: { title: `Change ${n}`, author: 'dev', base: 'main' } });
+  const pr = (n: number) =>
+    createPullRequest(fx, {
+      number: n,
+      commits: [{ message: `Change ${n}`, files: { [`f${n}.txt`]: `${n}\n` } }],
+      metadata: { title: `Change ${n}`, author: 'dev', base: 'main' },
+    });
 
   afterEach(async () => {
     await svc.close();
@@ -48,11 +53,18 @@ describe('getQueue: cached answer, ETag and 304', function () {
     });
 
     it('answers 304 without a body to a poller holding the current ETag, and 200 with a new ETag after a change', async () => {
-      const first = await svc.raw('POST', '/v1/getQueue', { body: JSON.stringify(ref), headers: { 'x-api-token': svc.token, 'content-type': 'application/json' } });
+      const first = await svc.raw('POST', '/v1/getQueue', {
+        body: JSON.stringify(ref),
+        headers: { 'x-api-token': svc.token, 'content-type': 'application/json' },
+      });
       expect(first.status).to.equal(200);
       const etag = first.headers.get('etag') ?? '';
       expect(etag).to.match(/^"[A-Za-z0-9_-]{43}"$/);
-      const poll = (tag: string) => svc.raw('POST', '/v1/getQueue', { body: JSON.stringify(ref), headers: { 'x-api-token': svc.token, 'content-type': 'application/json', 'if-none-match': tag } });
+      const poll = (tag: string) =>
+        svc.raw('POST', '/v1/getQueue', {
+          body: JSON.stringify(ref),
+          headers: { 'x-api-token': svc.token, 'content-type': 'application/json', 'if-none-match': tag },
+        });
       const unchanged = await poll(etag);
       expect(unchanged.status).to.equal(304);
       expect(unchanged.body).to.equal('');

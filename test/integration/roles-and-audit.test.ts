@@ -13,7 +13,14 @@ interface ErrorBody {
   error: { code: string; message: string };
 }
 interface AuditBody {
-  events: { id: string; at: string; actor: { kind: string; tokenId: string | null; name: string }; action: string; target: string; detail: Record<string, unknown> }[];
+  events: {
+    id: string;
+    at: string;
+    actor: { kind: string; tokenId: string | null; name: string };
+    action: string;
+    target: string;
+    detail: Record<string, unknown>;
+  }[];
   nextBefore?: string;
 }
 

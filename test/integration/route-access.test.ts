@@ -21,20 +21,23 @@ interface Answer {
 /** One request with the path exactly as given: fetch and URL would normalise dot segments and case. */
 function rawRequest(port: number, method: string, path: string, headers: Record<string, string>, body: string | null): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, headers: { ...headers, ...(body !== null ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let code: string | undefined;
-        try {
-          code = (JSON.parse(text) as { error?: { code?: string } }).error?.code;
-        } catch {
-          code = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, code });
-      });
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path, headers: { ...headers, ...(body !== null ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let code: string | undefined;
+          try {
+            code = (JSON.parse(text) as { error?: { code?: string } }).error?.code;
+          } catch {
+            code = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, code });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body ?? undefined);
   });

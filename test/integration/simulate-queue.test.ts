@@ -19,14 +19,30 @@ describe('simulateQueue', function () {
     expect((await svc.post('/createQueue', ref)).status).to.equal(200);
     const queue = (await svc.ctx.mergeQueue.store.queues.find(svc.orgId, DEFAULT_REPO, 'main'))!;
     // Two days ago, a serial queue took 40 pull requests, one every 8 minutes, CI 10 minutes.
-    const recorded = await playWorkload({ concurrency: 1 }, { pullRequests: Array.from({ length: 40 }, (_, i) => ({ arrivesAt: i * 8, breaks: i % 10 === 3 })), ciMinutes: [10], flakeRate: 0, seed: 1 });
+    const recorded = await playWorkload(
+      { concurrency: 1 },
+      { pullRequests: Array.from({ length: 40 }, (_, i) => ({ arrivesAt: i * 8, breaks: i % 10 === 3 })), ciMinutes: [10], flakeRate: 0, seed: 1 },
+    );
     const shift = Date.now() - 2 * 86_400_000 - recorded.entries[0]!.submittedAt.getTime();
     const moved = (d: Date): Date => new Date(d.getTime() + shift);
     for (const e of recorded.entries) {
-      await svc.ctx.mergeQueue.store.entries.insert({ ...e, orgId: svc.orgId, queueId: queue.id, prNumber: 1000 + e.prNumber, submittedAt: moved(e.submittedAt), stateChangedAt: moved(e.stateChangedAt) });
+      await svc.ctx.mergeQueue.store.entries.insert({
+        ...e,
+        orgId: svc.orgId,
+        queueId: queue.id,
+        prNumber: 1000 + e.prNumber,
+        submittedAt: moved(e.submittedAt),
+        stateChangedAt: moved(e.stateChangedAt),
+      });
     }
     for (const r of recorded.runs) {
-      await svc.ctx.mergeQueue.store.testRuns.insert({ ...r, orgId: svc.orgId, queueId: queue.id, createdAt: moved(r.createdAt), concludedAt: r.concludedAt && moved(r.concludedAt) });
+      await svc.ctx.mergeQueue.store.testRuns.insert({
+        ...r,
+        orgId: svc.orgId,
+        queueId: queue.id,
+        createdAt: moved(r.createdAt),
+        concludedAt: r.concludedAt && moved(r.concludedAt),
+      });
     }
   });
   after(async () => {

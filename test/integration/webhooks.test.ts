@@ -112,7 +112,7 @@ describe('outbound webhooks', function () {
       expect(listed.map((d) => d.webhookId).sort()).to.deep.equal(received.map((r) => r.headers['webhook-id']).sort());
     });
 
-    it('delivers pull_request_batch.merged with the batch\'s pull requests when a batch merges', async () => {
+    it("delivers pull_request_batch.merged with the batch's pull requests when a batch merges", async () => {
       q = await makeQueue(svc, { settings: { batch: true, batchingMinSize: 2, batchingMaxWaitTimeMinutes: 10 } });
       const endpoint = await createEndpoint({ url: receiver.url, events: ['pull_request_batch.testing', 'pull_request_batch.merged'] });
       await q.pr(1);
@@ -123,11 +123,22 @@ describe('outbound webhooks', function () {
       expect(run.entryIds).to.have.length(2);
       await q.waitState(1, 'merged');
       await q.waitState(2, 'merged');
-      const received = await waitFor('batch merged event', async () => receiver.received.some((r) => r.json.type === 'pull_request_batch.merged') && receiver.received);
+      const received = await waitFor(
+        'batch merged event',
+        async () => receiver.received.some((r) => r.json.type === 'pull_request_batch.merged') && receiver.received,
+      );
       for (const r of received) receiver.verify(r, endpoint.secret);
       expect(types(received)).to.deep.equal(['pull_request_batch.testing', 'pull_request_batch.merged']);
       const merged = received.at(-1)!.json;
-      expect(merged).to.deep.include({ action: 'merged', status: 'merged', repository: q.ref.repo, target_branch: 'main', test_branch: run.branch, batched: true, merged_reason: 'MERGE_GRAPH_MERGE' });
+      expect(merged).to.deep.include({
+        action: 'merged',
+        status: 'merged',
+        repository: q.ref.repo,
+        target_branch: 'main',
+        test_branch: run.branch,
+        batched: true,
+        merged_reason: 'MERGE_GRAPH_MERGE',
+      });
       expect((merged.pr_numbers as number[]).slice().sort()).to.deep.equal([1, 2]);
     });
 
@@ -148,7 +159,9 @@ describe('outbound webhooks', function () {
         expect(receiver.received[0]!.json).to.include({ previous_state: 'running', state: 'paused' });
         expect(slack.map((r) => Object.keys(r.json))).to.deep.equal([['text'], ['text'], ['text']]);
         expect(slack[0]!.json.text).to.equal(`Merge queue acme/${q.ref.repo.name} → main is now paused (was running)`);
-        expect(slack[2]!.json.text, String(slack[2]!.json.text)).to.match(/^Pull request #1 “Add one” \(acme\/widgets-\d+-\d+ → main\) was merged — merge graph merge: #1 verified by test run \S+ <http:\/\/\S+\/merge-queue\/pull-request\/1\?repo=\S+&branch=main\|details>$/);
+        expect(slack[2]!.json.text, String(slack[2]!.json.text)).to.match(
+          /^Pull request #1 “Add one” \(acme\/widgets-\d+-\d+ → main\) was merged — merge graph merge: #1 verified by test run \S+ <http:\/\/\S+\/merge-queue\/pull-request\/1\?repo=\S+&branch=main\|details>$/,
+        );
       } finally {
         await slackReceiver.close();
       }
@@ -170,7 +183,9 @@ describe('outbound webhooks', function () {
       // Exponential backoff: the second retry waits about twice as long as the first.
       expect(received[1]!.at - received[0]!.at).to.be.at.least(RETRY_BASE_MS - 20);
       expect(received[2]!.at - received[1]!.at).to.be.at.least(2 * RETRY_BASE_MS - 20);
-      const first = await waitFor('first delivery done', async () => (await deliveries(endpoint.id)).find((d) => d.webhookId === ids[0] && d.status === 'delivered'));
+      const first = await waitFor('first delivery done', async () =>
+        (await deliveries(endpoint.id)).find((d) => d.webhookId === ids[0] && d.status === 'delivered'),
+      );
       expect(first).to.include({ attempts: 3, responseCode: 204 });
     });
 
@@ -195,7 +210,9 @@ describe('outbound webhooks', function () {
       const endpoint = await createEndpoint({ url: receiver.url });
       const rotated = await svc.post<EndpointBody & { secret: string }>('/rotateWebhookSecret', { id: endpoint.id });
       expect(rotated.status).to.equal(200);
-      expect(rotated.body.secret).to.match(/^whsec_/).and.not.equal(endpoint.secret);
+      expect(rotated.body.secret)
+        .to.match(/^whsec_/)
+        .and.not.equal(endpoint.secret);
       await setState('paused');
       const [r] = await waitReceived('one event', 1);
       receiver.verify(r!, rotated.body.secret);
@@ -219,7 +236,11 @@ describe('outbound webhooks', function () {
       const other = await svc.addOrg('other');
       expect((await svc.post<{ endpoints: unknown[] }>('/listWebhookEndpoints', {}, { token: other.token })).body.endpoints).to.deep.equal([]);
       const audit = await svc.post<{ events: { action: string; target: string }[] }>('/listAuditEvents', {});
-      expect(audit.body.events.filter((e) => e.target === endpoint.id).map((e) => e.action)).to.deep.equal(['webhook.deleted', 'webhook.updated', 'webhook.created']);
+      expect(audit.body.events.filter((e) => e.target === endpoint.id).map((e) => e.action)).to.deep.equal([
+        'webhook.deleted',
+        'webhook.updated',
+        'webhook.created',
+      ]);
     });
 
     it('tells when an override quarantines a test (standard and slack endpoints)', async () => {
@@ -230,7 +251,8 @@ describe('outbound webhooks', function () {
         const testId = await failingTestId(svc);
         const flakyRepo = { repo: REPO, org_url_slug: ORG };
         expect((await svc.post('/flaky-tests/update-repo-settings', { ...flakyRepo, quarantine: { enabled: true }, reason: 'on' })).status).to.equal(200);
-        const set = (override: string) => svc.post('/flaky-tests/set-quarantine-override', { ...flakyRepo, test_id: testId, override, reason: 'known flake', actor: 'alice' });
+        const set = (override: string) =>
+          svc.post('/flaky-tests/set-quarantine-override', { ...flakyRepo, test_id: testId, override, reason: 'known flake', actor: 'alice' });
         expect((await set('ALWAYS_QUARANTINE')).status).to.equal(200);
         // Already quarantined: no second event; lifting and quarantining again: one more.
         expect((await set('ALWAYS_QUARANTINE')).status).to.equal(200);
@@ -261,11 +283,13 @@ describe('outbound webhooks', function () {
       }
     });
 
-    it('tells when detection changes a test\'s status and quarantines it automatically', async () => {
+    it("tells when detection changes a test's status and quarantines it automatically", async () => {
       const endpoint = await createEndpoint({ url: receiver.url, events: ['test.status_changed', 'test.quarantined'] });
       const flakyRepo = { repo: REPO, org_url_slug: ORG };
       await uploadOk(svc, { branch: 'main', commit_sha: sha(1) }, [{ name: 'r.xml', data: junit({ a: 'p', b: 'p' }) }]);
-      expect((await svc.post('/flaky-tests/update-repo-settings', { ...flakyRepo, quarantine: { enabled: true, auto_quarantine: true }, reason: 'on' })).status).to.equal(200);
+      expect(
+        (await svc.post('/flaky-tests/update-repo-settings', { ...flakyRepo, quarantine: { enabled: true, auto_quarantine: true }, reason: 'on' })).status,
+      ).to.equal(200);
       // One failure on main makes `a` flaky (failure-count monitor); `b` stays healthy.
       const testId = await failingTestId(svc, { a: 'f', b: 'p' });
       const received = await waitReceived('status change and quarantine', 2);
@@ -316,8 +340,13 @@ describe('outbound webhooks', function () {
     // Nothing more is sent to a disabled endpoint; redelivery asks to enable it first.
     const count = receiver.received.length;
     await setState('running');
-    expect((await svc.post<{ error: { code: string } }>('/redeliverWebhook', { deliveryId: delivery!.id })).body.error.code).to.equal('webhook_endpoint_disabled');
-    await waitFor('the second event published', async () => (await svc.ctx.events.store.events.listUnpublished(new Date(Date.now() + 60_000), 10)).length === 0);
+    expect((await svc.post<{ error: { code: string } }>('/redeliverWebhook', { deliveryId: delivery!.id })).body.error.code).to.equal(
+      'webhook_endpoint_disabled',
+    );
+    await waitFor(
+      'the second event published',
+      async () => (await svc.ctx.events.store.events.listUnpublished(new Date(Date.now() + 60_000), 10)).length === 0,
+    );
     expect(await deliveries(endpoint.id)).to.have.length(1);
     expect(receiver.received.length).to.equal(count);
 
@@ -363,9 +392,14 @@ describe('outbound webhooks', function () {
         expect(res.status, url).to.equal(400);
         expect(res.body.error.code, url).to.equal('webhook_destination_refused');
         expect(res.body.error.message, url).to.match(/(names|resolves to) an? .+ address .*WEBHOOK_ALLOWED_DESTINATIONS/);
-        expect(res.body.error.details.map((d) => d.path), url).to.deep.equal(['/url']);
+        expect(
+          res.body.error.details.map((d) => d.path),
+          url,
+        ).to.deep.equal(['/url']);
       }
-      const credentials = await svc.post<{ error: { code: string; message: string } }>('/createWebhookEndpoint', { url: `http://user:pass@127.0.0.1:${port}/hook` });
+      const credentials = await svc.post<{ error: { code: string; message: string } }>('/createWebhookEndpoint', {
+        url: `http://user:pass@127.0.0.1:${port}/hook`,
+      });
       expect(credentials.body.error).to.include({ code: 'webhook_destination_refused' });
       expect(credentials.body.error.message).to.match(/must not carry a user name or password/);
       expect((await svc.post<{ endpoints: unknown[] }>('/listWebhookEndpoints', {})).body.endpoints).to.deep.equal([]);
@@ -403,4 +437,3 @@ describe('outbound webhooks', function () {
     });
   });
 });
-

@@ -61,4 +61,3 @@ export function externalHref(url: string | null | undefined): string | undefined
     return undefined;
   }
 }
-

@@ -51,7 +51,9 @@ const router = createBrowserRouter([
 ]);
 
 // A failed read is shown on the page; retrying a 4xx would only repeat it.
-const queryClient = new QueryClient({ defaultOptions: { queries: { retry: (count, error) => count < 2 && !('status' in error && Number(error.status) < 500) } } });
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: (count, error) => count < 2 && !('status' in error && Number(error.status) < 500) } },
+});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

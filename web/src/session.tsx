@@ -3,7 +3,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { call, setUnauthorizedHandler } from './api/client';
-import { clearSession, readSession, writeSession, type StoredSession, type TokenRole } from './session-storage';
+import { clearSession, readSession, writeSession, type StoredSession } from './session-storage';
 
 interface SessionValue {
   session: StoredSession | null;
@@ -24,7 +24,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [queryClient]);
 
   const signIn = useCallback(async (token: string) => {
-    const info = await call<{ organization: { slug: string }; token: { name: string; role: TokenRole } }>('getTokenInfo', {}, token);
+    const info = await call('getTokenInfo', {}, token);
     const next = { token, org: info.organization.slug, role: info.token.role };
     writeSession(next);
     setSession(next);

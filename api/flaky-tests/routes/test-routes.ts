@@ -16,7 +16,10 @@ export function baseUrlOf(ctx: Context, publicUrl: string | null): string {
   return publicUrl ?? `${ctx.protocol}://${ctx.host}`;
 }
 
-export function registerFlakyRoutes(routes: OperationRoutes, services: Pick<FlakyServices, 'settings' | 'queries' | 'quarantine' | 'tickets' | 'repoSettings'>): void {
+export function registerFlakyRoutes(
+  routes: OperationRoutes,
+  services: Pick<FlakyServices, 'settings' | 'queries' | 'quarantine' | 'tickets' | 'repoSettings'>,
+): void {
   const publicUrl = services.settings.publicUrl;
   const links = (ctx: Context, orgSlug: string): LinkContext => ({ baseUrl: baseUrlOf(ctx, publicUrl), orgSlug: orgSlug.trim() });
 
@@ -100,7 +103,9 @@ export function registerFlakyRoutes(routes: OperationRoutes, services: Pick<Flak
 
   routes.handle('getQuarantineOverride', async (ctx) => {
     const b = parseGetOverride(ctx.request.body);
-    ctx.body = serializeOverride(await services.quarantine.getOverride(actorOf(ctx.state).orgId, { orgUrlSlug: b.org_url_slug, repo: b.repo, testId: b.test_id }));
+    ctx.body = serializeOverride(
+      await services.quarantine.getOverride(actorOf(ctx.state).orgId, { orgUrlSlug: b.org_url_slug, repo: b.repo, testId: b.test_id }),
+    );
   });
 
   routes.handle('setQuarantineOverride', async (ctx) => {

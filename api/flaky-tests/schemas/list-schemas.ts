@@ -17,18 +17,12 @@ export type ListUnhealthyBody = Static<typeof ListUnhealthySchema>;
 
 export const parseListUnhealthy = compileValidator(ListUnhealthySchema);
 
-export const ListFailingSchema = Type.Object(
-  { ...listBase, start_time: dateTimeSchema(), end_time: dateTimeSchema() },
-  { additionalProperties: false },
-);
+export const ListFailingSchema = Type.Object({ ...listBase, start_time: dateTimeSchema(), end_time: dateTimeSchema() }, { additionalProperties: false });
 export type ListFailingBody = Static<typeof ListFailingSchema>;
 
 export const parseListFailing = compileValidator(ListFailingSchema);
 
-export const TestDetailsSchema = Type.Object(
-  { repo: repoSchema, org_url_slug: orgSlugSchema, test_id: testIdSchema },
-  { additionalProperties: false },
-);
+export const TestDetailsSchema = Type.Object({ repo: repoSchema, org_url_slug: orgSlugSchema, test_id: testIdSchema }, { additionalProperties: false });
 export type TestDetailsBody = Static<typeof TestDetailsSchema>;
 
 export const parseTestDetails = compileValidator(TestDetailsSchema);

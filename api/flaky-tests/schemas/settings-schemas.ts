@@ -108,10 +108,7 @@ export type RepoSettingsQueryBody = Static<typeof RepoSettingsQuerySchema>;
 
 export const parseGetSettings = compileValidator(RepoSettingsQuerySchema);
 
-export const OverrideQuerySchema = Type.Object(
-  { repo: repoSchema, org_url_slug: orgSlugSchema, test_id: testIdSchema },
-  { additionalProperties: false },
-);
+export const OverrideQuerySchema = Type.Object({ repo: repoSchema, org_url_slug: orgSlugSchema, test_id: testIdSchema }, { additionalProperties: false });
 export type OverrideQueryBody = Static<typeof OverrideQuerySchema>;
 
 export const parseGetOverride = compileValidator(OverrideQuerySchema);

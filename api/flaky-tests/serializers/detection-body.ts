@@ -23,35 +23,35 @@ export function toDetectionPatch(d: DetectionBody): DetectionPatch {
   if (d.stable_branches) patch.stableBranches = d.stable_branches;
   if (d.merge_queue_patterns) patch.mergeQueuePatterns = d.merge_queue_patterns;
   if (d.pass_on_retry) {
-    patch.passOnRetry = { enabled: d.pass_on_retry.enabled, recoveryDays: d.pass_on_retry.recovery_days ?? MONITOR_DEFAULTS.recoveryDays, scope: scopeOf(d.pass_on_retry, EVERY_BRANCH) };
+    patch.passOnRetry = {
+      enabled: d.pass_on_retry.enabled,
+      recoveryDays: d.pass_on_retry.recovery_days ?? MONITOR_DEFAULTS.recoveryDays,
+      scope: scopeOf(d.pass_on_retry, EVERY_BRANCH),
+    };
   }
   if (d.failure_rate) {
-    patch.failureRate = d.failure_rate.map(
-      (m): FailureRateMonitorConfig => ({
-        id: m.id,
-        enabled: m.enabled ?? true,
-        classification: m.classification,
-        activationThreshold: m.activation_threshold,
-        resolutionThreshold: m.resolution_threshold ?? m.activation_threshold,
-        windowHours: m.window_hours,
-        minSampleSize: m.min_sample_size ?? MONITOR_DEFAULTS.minSampleSize,
-        staleTimeoutHours: m.stale_timeout_hours === undefined ? null : m.stale_timeout_hours,
-        scope: scopeOf(m, EVERY_BRANCH),
-      }),
-    );
+    patch.failureRate = d.failure_rate.map((m): FailureRateMonitorConfig => ({
+      id: m.id,
+      enabled: m.enabled ?? true,
+      classification: m.classification,
+      activationThreshold: m.activation_threshold,
+      resolutionThreshold: m.resolution_threshold ?? m.activation_threshold,
+      windowHours: m.window_hours,
+      minSampleSize: m.min_sample_size ?? MONITOR_DEFAULTS.minSampleSize,
+      staleTimeoutHours: m.stale_timeout_hours === undefined ? null : m.stale_timeout_hours,
+      scope: scopeOf(m, EVERY_BRANCH),
+    }));
   }
   if (d.failure_count) {
-    patch.failureCount = d.failure_count.map(
-      (m): FailureCountMonitorConfig => ({
-        id: m.id,
-        enabled: m.enabled ?? true,
-        classification: m.classification,
-        failureThreshold: m.failure_threshold ?? MONITOR_DEFAULTS.failureThreshold,
-        windowHours: m.window_hours,
-        resolutionTimeoutHours: m.resolution_timeout_hours ?? m.window_hours,
-        scope: scopeOf(m, EVERY_BRANCH),
-      }),
-    );
+    patch.failureCount = d.failure_count.map((m): FailureCountMonitorConfig => ({
+      id: m.id,
+      enabled: m.enabled ?? true,
+      classification: m.classification,
+      failureThreshold: m.failure_threshold ?? MONITOR_DEFAULTS.failureThreshold,
+      windowHours: m.window_hours,
+      resolutionTimeoutHours: m.resolution_timeout_hours ?? m.window_hours,
+      scope: scopeOf(m, EVERY_BRANCH),
+    }));
   }
   if (d.infrastructure_failure) {
     patch.infrastructure = {

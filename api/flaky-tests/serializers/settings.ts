@@ -4,7 +4,7 @@ import type { BranchScope, DetectionConfig } from '../../../shared/flaky-tests/d
 import { wireOverrideOf } from '../../../shared/flaky-tests/domain/detection/quarantine.js';
 import type { RepoSettingsView } from '../../../shared/flaky-tests/services/settings-service.js';
 import type { OverrideView } from '../../../shared/flaky-tests/services/quarantine-service.js';
-import type { UploadResult } from '../../../shared/flaky-tests/store/upload-repository.js';
+import type { UploadResult } from '../../../shared/flaky-tests/domain/model.js';
 
 const scope = (s: BranchScope) => ({ branch_classes: s.branchClasses, branch_patterns: s.branchPatterns });
 

@@ -2,9 +2,9 @@
 // `status.value` lower case, the quarantined list's `status` upper case, page tokens as strings.
 import type { PageInfo } from '../../../shared/flaky-tests/services/paginate.js';
 import type { QuarantinedView, TestView } from '../../../shared/flaky-tests/services/test-query-service.js';
-import type { TestCase } from '../../../shared/flaky-tests/store/test-case-repository.js';
 import type { RepoRef } from '../../../shared/platform/repo-ref.js';
 import type { MostCommonFailure } from '../../../shared/flaky-tests/domain/failure-summary.js';
+import type { TestCase } from '../../../shared/flaky-tests/domain/model.js';
 
 export interface WirePage {
   total_rows: number;

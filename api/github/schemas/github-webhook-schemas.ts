@@ -7,4 +7,7 @@ export const GitHubDeliveryHeadersSchema = Type.Object({
   'x-github-delivery': Type.String({ pattern: '^[0-9A-Za-z-]{1,100}$' }),
 });
 
-export const GitHubDeliveryResponse = Type.Object({ delivery: Type.Union([Type.Literal('accepted'), Type.Literal('duplicate')]) }, { additionalProperties: false });
+export const GitHubDeliveryResponse = Type.Object(
+  { delivery: Type.Union([Type.Literal('accepted'), Type.Literal('duplicate')]) },
+  { additionalProperties: false },
+);

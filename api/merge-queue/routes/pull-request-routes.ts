@@ -1,12 +1,6 @@
 // Pull requests in a queue: submit, cancel, restart, status, impacted targets, list.
 import type { OperationRoutes } from '../../routing/operation-router.js';
-import {
-  parseGetSubmitted,
-  parseListPullRequests,
-  parsePrRef,
-  parseSetImpactedTargets,
-  parseSubmit,
-} from '../schemas/pull-request-schemas.js';
+import { parseGetSubmitted, parseListPullRequests, parsePrRef, parseSetImpactedTargets, parseSubmit } from '../schemas/pull-request-schemas.js';
 import { serializeSubmittedPullRequest } from '../serializers/pull-request.js';
 import { serializeEnqueuedEntry } from '../serializers/queue.js';
 import { actorOf } from '../../middleware/auth.js';
@@ -14,10 +8,20 @@ import type { PullRequestService } from '../../../shared/merge-queue/services/pu
 import type { QueueService } from '../../../shared/merge-queue/services/queue-service.js';
 import type { TimeToMergeService } from '../../../shared/merge-queue/services/time-to-merge-service.js';
 
-export function registerPullRequestRoutes(routes: OperationRoutes, prs: PullRequestService, estimates: { queues: QueueService; timeToMerge: TimeToMergeService }): void {
+export function registerPullRequestRoutes(
+  routes: OperationRoutes,
+  prs: PullRequestService,
+  estimates: { queues: QueueService; timeToMerge: TimeToMergeService },
+): void {
   routes.handle('submitPullRequest', async (ctx) => {
     const body = parseSubmit(ctx.request.body);
-    await prs.submit(actorOf(ctx.state), { repo: body.repo, branch: body.targetBranch, prNumber: body.pr.number, priority: body.priority, noBatch: body.noBatch });
+    await prs.submit(actorOf(ctx.state), {
+      repo: body.repo,
+      branch: body.targetBranch,
+      prNumber: body.pr.number,
+      priority: body.priority,
+      noBatch: body.noBatch,
+    });
     ctx.body = {};
   });
 
@@ -45,14 +49,7 @@ export function registerPullRequestRoutes(routes: OperationRoutes, prs: PullRequ
 
   routes.handle('setImpactedTargets', async (ctx) => {
     const body = parseSetImpactedTargets(ctx.request.body);
-    await prs.setImpactedTargets(
-      actorOf(ctx.state),
-      body.repo,
-      body.targetBranch,
-      Number(body.pr.number),
-      body.pr.sha,
-      body.impactedTargets,
-    );
+    await prs.setImpactedTargets(actorOf(ctx.state), body.repo, body.targetBranch, Number(body.pr.number), body.pr.sha, body.impactedTargets);
     ctx.body = {};
   });
 

@@ -21,8 +21,10 @@ const validateQuery = compileValidator(MetricsQuerySchema);
 export function parseMetricsQuery(query: unknown): RepoRef | null {
   const q = validateQuery({ ...(query as object) });
   if (q.repo === undefined && q.repoHost === undefined) return null;
-  if (q.repo === undefined) throw invalid('invalid_request', 'repoHost needs repo (owner/name)', [{ path: '/repo', message: 'is required when repoHost is given' }]);
-  if (q.repoHost === undefined) throw invalid('invalid_request', 'repo needs repoHost (e.g. github.com)', [{ path: '/repoHost', message: 'is required when repo is given' }]);
+  if (q.repo === undefined)
+    throw invalid('invalid_request', 'repoHost needs repo (owner/name)', [{ path: '/repo', message: 'is required when repoHost is given' }]);
+  if (q.repoHost === undefined)
+    throw invalid('invalid_request', 'repo needs repoHost (e.g. github.com)', [{ path: '/repoHost', message: 'is required when repo is given' }]);
   // Owners may contain slashes (nested groups); the name is the last segment.
   const cut = q.repo.lastIndexOf('/');
   return { host: q.repoHost, owner: q.repo.slice(0, cut), name: q.repo.slice(cut + 1) };

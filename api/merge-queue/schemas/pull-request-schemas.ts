@@ -55,10 +55,7 @@ export const SetImpactedTargetsSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
-    impactedTargets: Type.Union([
-      Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: MAX_IMPACTED_TARGETS }),
-      Type.Literal('ALL'),
-    ]),
+    impactedTargets: Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: MAX_IMPACTED_TARGETS }), Type.Literal('ALL')]),
   },
   { additionalProperties: false },
 );

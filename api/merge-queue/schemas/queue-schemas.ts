@@ -1,6 +1,13 @@
 // Request schemas of the queue administration endpoints (spec §4.1, wire-contract §2.8–§2.11).
 import Type, { type Static } from 'typebox';
-import { DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES, QUEUE_MODES, SETTABLE_QUEUE_STATES, TEST_BRANCH_CONSTRUCTION_MODES } from '../../../shared/merge-queue/domain/model.js';
+import {
+  DIRECT_MERGE_MODES,
+  MERGE_METHODS,
+  OPTIMIZATION_MODES,
+  QUEUE_MODES,
+  SETTABLE_QUEUE_STATES,
+  TEST_BRANCH_CONSTRUCTION_MODES,
+} from '../../../shared/merge-queue/domain/model.js';
 import { branchSchema, caseInsensitiveEnum, repoSchema, MAX_NAME } from '../../validation/common.js';
 import { compileValidator } from '../../validation/validator.js';
 

@@ -10,7 +10,9 @@ export const SetCommitStatusSchema = Type.Object(
     sha: Type.String({ pattern: '^[0-9a-fA-F]{40}([0-9a-fA-F]{24})?$' }),
     context: Type.String({ minLength: 1, maxLength: MAX_NAME }),
     state: caseInsensitiveEnum(STATUS_STATES, 32),
-    targetUrl: Type.Optional(Type.String({ maxLength: 2048, format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', description: 'An http(s) link to the CI run' })),
+    targetUrl: Type.Optional(
+      Type.String({ maxLength: 2048, format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', description: 'An http(s) link to the CI run' }),
+    ),
     description: Type.Optional(Type.String({ maxLength: 1024 })),
   },
   { additionalProperties: false },

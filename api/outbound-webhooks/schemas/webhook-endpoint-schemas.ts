@@ -12,7 +12,11 @@ const dateTime = Type.String({ format: 'date-time' });
 const nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
 
 const url = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
-const events = Type.Array(caseInsensitiveEnum(EVENT_TYPES, 64), { maxItems: EVENT_TYPES.length, uniqueItems: true, description: 'Event types delivered; empty or absent: every type' });
+const events = Type.Array(caseInsensitiveEnum(EVENT_TYPES, 64), {
+  maxItems: EVENT_TYPES.length,
+  uniqueItems: true,
+  description: 'Event types delivered; empty or absent: every type',
+});
 const description = Type.String({ maxLength: 500 });
 const id = Type.String({ minLength: 1, maxLength: 200 });
 

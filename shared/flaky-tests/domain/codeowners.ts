@@ -143,7 +143,8 @@ function compileGithubPattern(raw: string, caseSensitive: boolean): RegExp {
   const prefix = anchored ? '' : '(?:.*/)?';
   let suffix: string;
   if (directoryOnly) suffix = '/.*';
-  else if (p === '*' || p.endsWith('/*')) suffix = ''; // direct children only
+  else if (p === '*' || p.endsWith('/*'))
+    suffix = ''; // direct children only
   else suffix = '(?:/.*)?'; // a matched directory owns everything below it
   return new RegExp(`^${prefix}${globToRegexSource(p)}${suffix}$`, caseSensitive ? 's' : 'is');
 }
@@ -164,8 +165,7 @@ function looksLikeGitlab(lines: readonly string[]): boolean {
 /** Parses a CODEOWNERS file. Never throws; unusable lines are reported in `problems`. */
 export function parseCodeowners(text: string, options: ParseCodeownersOptions = {}): Codeowners {
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
-  const syntax: CodeownersSyntax =
-    options.syntax === 'github' || options.syntax === 'gitlab' ? options.syntax : looksLikeGitlab(lines) ? 'gitlab' : 'github';
+  const syntax: CodeownersSyntax = options.syntax === 'github' || options.syntax === 'gitlab' ? options.syntax : looksLikeGitlab(lines) ? 'gitlab' : 'github';
   const caseSensitive = options.caseSensitive ?? syntax === 'gitlab';
   const rules: CodeownersRule[] = [];
   const problems: CodeownersProblem[] = [];

@@ -79,6 +79,7 @@ export function normalizeFailureText(text: string): string {
 }
 
 /** Terminal colour/cursor sequences (jest, mocha and pytest colour their output). */
+// eslint-disable-next-line no-control-regex -- ESC is what these sequences start with
 const ANSI_SEQUENCE = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
 function stripAnsi(text: string): string {

@@ -118,15 +118,7 @@ export function uuidVersion(value: string): number | null {
 export function singleHashTestId(input: TestIdentityInput): string {
   const variant = normalizeVariant(input.variant);
   const infoId = input.infoId ?? '';
-  const base = [
-    input.orgUrlSlug,
-    input.repoFullName,
-    input.file ?? '',
-    input.classname ?? '',
-    input.parent ?? '',
-    input.name ?? '',
-    TESTCASE_KIND,
-  ];
+  const base = [input.orgUrlSlug, input.repoFullName, input.file ?? '', input.classname ?? '', input.parent ?? '', input.name ?? '', TESTCASE_KIND];
   if (variant) base.push(variant);
   if (infoId) {
     if (infoId.startsWith('trunk:')) {

@@ -6,7 +6,7 @@ import { failureSignature } from './failure-summary.js';
 import { testId as computeTestId } from './test-identity.js';
 import { DAY_MS, HOUR_MS, isInfrastructureFailure, runTime, type CommitOutcomes } from './detection/index.js';
 import type { InfrastructureProtectionConfig } from './detection/config.js';
-import type { JUnitOutcome, JUnitRun } from '../formats/junit/types.js';
+import type { ReportedRun, RunOutcome, UploadCounts } from './model.js';
 import { detach } from './detach-string.js';
 
 const MAX_FAILURE_MESSAGE = 4096;
@@ -49,7 +49,7 @@ export interface TestTally {
   fileHint: string | null;
   runs: number;
   /** Outcome of the last passed/failed attempt, in arrival order. */
-  lastOutcome: Exclude<JUnitOutcome, 'skipped'> | null;
+  lastOutcome: Exclude<RunOutcome, 'skipped'> | null;
   outcomes: CommitOutcomes;
   firstRunAt: number;
   lastRunAt: number;
@@ -64,24 +64,13 @@ export interface AccumulatedRun {
   testId: string;
   /** 0-based attempt of this test within the upload (retries in the report, attempt files). */
   attempt: number;
-  outcome: JUnitOutcome;
+  outcome: RunOutcome;
   durationMs: number | null;
   at: number;
   /** First lines of the failure (message, else text), at most 4 KiB; null unless failed. */
   failureMessage: string | null;
   failureSummary: string | null;
   failureKey: string | null;
-}
-
-export interface UploadTotals {
-  runs: number;
-  passed: number;
-  failed: number;
-  skipped: number;
-  /** Distinct tests. */
-  tests: number;
-  /** Distinct tests whose last attempt failed. */
-  testsFailed: number;
 }
 
 function clip(s: string, max: number): string {
@@ -102,7 +91,7 @@ export class UploadAccumulator {
 
   constructor(private readonly context: UploadContext) {}
 
-  add(run: JUnitRun): AccumulatedRun {
+  add(run: ReportedRun): AccumulatedRun {
     const id = computeTestId({
       orgUrlSlug: this.context.orgSlug,
       repoFullName: this.context.repoFullName,
@@ -124,7 +113,16 @@ export class UploadAccumulator {
     this.sums[run.outcome]++;
 
     // The tally's id, not this run's equal copy: later lookups of one string reuse its hash.
-    const recorded: AccumulatedRun = { testId: test.testId, attempt, outcome: run.outcome, durationMs: run.durationMs, at, failureMessage: null, failureSummary: null, failureKey: null };
+    const recorded: AccumulatedRun = {
+      testId: test.testId,
+      attempt,
+      outcome: run.outcome,
+      durationMs: run.durationMs,
+      at,
+      failureMessage: null,
+      failureSummary: null,
+      failureKey: null,
+    };
     if (run.outcome !== 'skipped') {
       test.lastOutcome = run.outcome;
       hour.lastRunAt = Math.max(hour.lastRunAt ?? at, at);
@@ -156,7 +154,7 @@ export class UploadAccumulator {
     return [...this.byId.values()];
   }
 
-  totals(): UploadTotals {
+  totals(): UploadCounts {
     let testsFailed = 0;
     for (const t of this.byId.values()) if (t.lastOutcome === 'failed') testsFailed++;
     return { ...this.sums, tests: this.byId.size, testsFailed };
@@ -173,7 +171,7 @@ export class UploadAccumulator {
     return { excluded: isInfrastructureFailure({ testsRun, testsFailed }, config), testsRun, testsFailed };
   }
 
-  private tally(id: string, run: JUnitRun, at: number): TestTally {
+  private tally(id: string, run: ReportedRun, at: number): TestTally {
     let test = this.byId.get(id);
     if (!test) {
       test = {

@@ -3,8 +3,8 @@
 // that write, which puts them into the test's outbox (shared/platform/events/outbox.ts).
 import type { HealthStatus } from '../domain/detection/types.js';
 import { isQuarantined, wireOverrideOf } from '../domain/detection/quarantine.js';
-import type { FlakyRepo } from '../store/repo-settings-repository.js';
-import type { HealthWrite, TestCase } from '../store/test-case-repository.js';
+import type { HealthWrite } from '../store/test-case-repository.js';
+import type { FlakyRepo, TestCase } from '../domain/model.js';
 
 /** The flaky-tests side's event names, as endpoints subscribe to them. */
 export const TEST_EVENT_TYPES = ['test.status_changed', 'test.quarantined'] as const;
@@ -25,7 +25,11 @@ export interface TestEvent {
  * recorded, and `test.quarantined` when it quarantined the test automatically (quarantining and
  * auto-quarantine on, no override pinning the test either way, not quarantined before).
  */
-export function detectionEvents(repo: Pick<FlakyRepo, 'orgId' | 'repo' | 'quarantine'>, before: TestCase, write: Pick<HealthWrite, 'changes' | 'health'>): TestEvent[] {
+export function detectionEvents(
+  repo: Pick<FlakyRepo, 'orgId' | 'repo' | 'quarantine'>,
+  before: TestCase,
+  write: Pick<HealthWrite, 'changes' | 'health'>,
+): TestEvent[] {
   const repository = { host: repo.repo.host, owner: repo.repo.owner, name: repo.repo.name };
   const test = (status: string) => ({ id: before.testId, name: before.name, status });
   const orderKey = `test:${before.testId}`;
@@ -81,7 +85,10 @@ export function detectionEvents(repo: Pick<FlakyRepo, 'orgId' | 'repo' | 'quaran
  * override's write): decided by QuarantineService on the version its compare-and-set replaces and
  * written by that write, so two concurrent overrides cannot both claim it.
  */
-export function overrideQuarantinedEvent(repo: Pick<FlakyRepo, 'orgId' | 'repo'>, updated: Pick<TestCase, 'testId' | 'name' | 'status' | 'quarantine' | 'quarantineHistory'>): TestEvent {
+export function overrideQuarantinedEvent(
+  repo: Pick<FlakyRepo, 'orgId' | 'repo'>,
+  updated: Pick<TestCase, 'testId' | 'name' | 'status' | 'quarantine' | 'quarantineHistory'>,
+): TestEvent {
   const record = updated.quarantine;
   const at = record?.at ?? new Date();
   return {

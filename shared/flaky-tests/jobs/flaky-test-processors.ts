@@ -23,7 +23,11 @@ export const flakyIngestProcessor =
  */
 export const flakyRefreshProcessor =
   (
-    deps: { detection: Pick<DetectionService, 'refreshAllDue'>; ingest: Pick<IngestService, 'requestWaiting'>; quarantine: Pick<QuarantineService, 'applyTimeRules'> },
+    deps: {
+      detection: Pick<DetectionService, 'refreshAllDue'>;
+      ingest: Pick<IngestService, 'requestWaiting'>;
+      quarantine: Pick<QuarantineService, 'applyTimeRules'>;
+    },
     logger: Logger,
   ): Processor<'flaky-refresh'> =>
   async () => {

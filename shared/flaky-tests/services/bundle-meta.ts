@@ -5,9 +5,8 @@ import { invalid } from '../../platform/errors.js';
 import { normalizeVariant, parseRepoUrl } from '../domain/test-identity.js';
 import { parsePrNumber } from '../domain/branch-class.js';
 import type { BundleMeta } from '../formats/bundle/index.js';
-import type { BundleUpload } from '../store/bundle-upload-repository.js';
 import type { RepoRef } from '../../platform/repo-ref.js';
-import type { UploadMeta } from './upload-meta.js';
+import type { BundleUpload, UploadMeta } from '../domain/model.js';
 
 const SHA = /^[0-9a-f]{7,64}$/;
 
@@ -60,7 +59,10 @@ export function metaFromBundle(meta: BundleMeta, claim: Pick<BundleUpload, 'orgS
     repo = parseRepoUrl(meta.repo.repo_url) ?? claim.repo;
   }
   if (!sameRepo(repo, claim.repo)) {
-    throw invalid('bundle_repo_mismatch', `the bundle is for repository ${repo.host}/${repo.owner}/${repo.name}, the upload URL for ${claim.repo.host}/${claim.repo.owner}/${claim.repo.name}`);
+    throw invalid(
+      'bundle_repo_mismatch',
+      `the bundle is for repository ${repo.host}/${repo.owner}/${repo.name}, the upload URL for ${claim.repo.host}/${claim.repo.owner}/${claim.repo.name}`,
+    );
   }
   const sha = (typeof meta.repo?.repo_head_sha === 'string' ? meta.repo.repo_head_sha : '').trim().toLowerCase();
   if (!SHA.test(sha)) throw invalid('bundle_invalid_meta', 'meta.json: repo.repo_head_sha must be a commit sha');

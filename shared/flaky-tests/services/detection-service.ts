@@ -4,11 +4,22 @@
 //  - the flaky-refresh job, for the tests whose `reevaluateAt` has passed (a pass-on-retry
 //    recovery, a failure leaving a window…), so statuses change with time; reads never write;
 //  - a configuration change, for every test of the repository.
-import { evaluateHealth, isQuiet, lastEvidenceIn, lookbackHours, sameHealth, DAY_MS, HOUR_MS, type StatusChange, type TestHealth } from '../domain/detection/index.js';
+import {
+  evaluateHealth,
+  isQuiet,
+  lastEvidenceIn,
+  lookbackHours,
+  sameHealth,
+  DAY_MS,
+  HOUR_MS,
+  type StatusChange,
+  type TestHealth,
+} from '../domain/detection/index.js';
 import type { FlakyStore } from '../store/flaky-store.js';
-import { NEVER_DUE, type FlakyRepo } from '../store/repo-settings-repository.js';
-import type { HealthWrite, SeenRefresh, TestCase } from '../store/test-case-repository.js';
+import { NEVER_DUE } from '../store/repo-settings-repository.js';
+import type { HealthWrite, SeenRefresh } from '../store/test-case-repository.js';
 import { detectionEvents } from '../events/test-events.js';
+import type { FlakyRepo, TestCase } from '../domain/model.js';
 
 /** Tests per batch (the reads of one batch are a few queries). */
 const CHUNK = 500;
@@ -45,7 +56,9 @@ export class DetectionService {
         // Quiet tests cannot change (detection/quiet.ts): only what the upload saw is stored.
         const quiet = all.filter((t) => isQuiet(repo.detection, healthOf(t), newest(t.lastEvidenceAt, opts.seen?.get(t.id)?.lastEvidenceAt ?? null), now));
         const quietIds = new Set(quiet.map((t) => t.id));
-        await this.deps.store.tests.refreshSeen(quiet.flatMap((t) => (opts.seen?.has(t.id) ? [{ caseId: t.id, seen: opts.seen.get(t.id) as SeenRefresh }] : [])));
+        await this.deps.store.tests.refreshSeen(
+          quiet.flatMap((t) => (opts.seen?.has(t.id) ? [{ caseId: t.id, seen: opts.seen.get(t.id) as SeenRefresh }] : [])),
+        );
         const tests = quietIds.size === 0 ? all : all.filter((t) => !quietIds.has(t.id));
         const byId = new Map(tests.map((t) => [t.id, t]));
         const writes = (await this.compute(repo, tests, now)).filter((w) => {

@@ -12,18 +12,15 @@ import { initialDetectionConfig } from '../domain/detection/config.js';
 import { BundleError, openBundle } from '../formats/bundle/index.js';
 import type { ByteSource } from '../formats/junit/index.js';
 import { readText } from '../formats/read-text.js';
-import type { BundleUpload } from '../store/bundle-upload-repository.js';
-import type { ReceivedUpload, UploadOutcome, UploadRefusal } from '../store/received-upload-repository.js';
 import type { UploadBlobStore } from '../store/upload-blob-store.js';
-import type { UploadResult } from '../store/upload-repository.js';
 import { metaFromBundle } from './bundle-meta.js';
 import type { DetectionService } from './detection-service.js';
 import type { FlakySettings } from './flaky-settings.js';
 import type { IngestRepositories } from './ingest-repositories.js';
 import { IngestSession } from './ingest-session.js';
 import type { RepoResolver } from './repo-resolver.js';
-import type { UploadMeta } from './upload-meta.js';
 import { NO_TEST_RUN_LINKS, type TestRunLinks } from './test-run-links.js';
+import type { BundleUpload, ReceivedUpload, UploadMeta, UploadOutcome, UploadRefusal, UploadResult } from '../domain/model.js';
 
 /** Largest CODEOWNERS file read, whichever way it arrives. */
 export const MAX_CODEOWNERS_BYTES = 1024 * 1024;
@@ -113,14 +110,18 @@ export class IngestService {
       await this.deps.store.received.insert(received);
     } catch (err) {
       await this.deps.blobs.deleteUpload(uploadId);
-      if (request.source === 'bundle') await this.deps.store.bundleUploads.finish(request.claim.id, { state: 'failed', uploadId: null, error: String((err as Error).message) });
+      if (request.source === 'bundle')
+        await this.deps.store.bundleUploads.finish(request.claim.id, { state: 'failed', uploadId: null, error: String((err as Error).message) });
       throw err;
     }
     try {
       await this.deps.requestIngest({ repoId: received.repoId, uploadId });
     } catch (err) {
       // Without a job nothing would process it: it is refused as a whole, and the client retries.
-      await this.deps.store.received.finish(uploadId, { ok: false, refusal: { kind: 'invalid', code: 'upload_not_queued', message: (err as Error).message, details: [] } });
+      await this.deps.store.received.finish(uploadId, {
+        ok: false,
+        refusal: { kind: 'invalid', code: 'upload_not_queued', message: (err as Error).message, details: [] },
+      });
       await this.deps.blobs.deleteUpload(uploadId);
       throw err;
     }
@@ -232,7 +233,10 @@ export class IngestService {
     const store = this.deps.store;
     let outcome: UploadOutcome;
     if (received.attempts > MAX_ATTEMPTS) {
-      outcome = { ok: false, refusal: { kind: 'invalid', code: 'upload_unprocessable', message: `processing the upload failed ${MAX_ATTEMPTS} times`, details: [] } };
+      outcome = {
+        ok: false,
+        refusal: { kind: 'invalid', code: 'upload_unprocessable', message: `processing the upload failed ${MAX_ATTEMPTS} times`, details: [] },
+      };
     } else {
       await IngestSession.discardUnfinished(store, received.id);
       let session: IngestSession | null = null;
@@ -294,7 +298,11 @@ export class IngestService {
       return finish(session);
     }
     const max = this.deps.settings.maxReportBytes;
-    const bundle = await openBundle(this.deps.blobs.get(received.id, 0), { maxCompressedBytes: this.deps.settings.maxUploadBytes, maxUncompressedBytes: max, maxEntryBytes: max });
+    const bundle = await openBundle(this.deps.blobs.get(received.id, 0), {
+      maxCompressedBytes: this.deps.settings.maxUploadBytes,
+      maxUncompressedBytes: max,
+      maxEntryBytes: max,
+    });
     const session = await begin(metaFromBundle(bundle.meta, { orgSlug: received.orgSlug, repo: input.repo }), 'bundle');
     let skippedInternal = 0;
     for await (const file of bundle.files) {
@@ -302,7 +310,8 @@ export class IngestService {
         await session.addReport(file.originalPath ?? file.path, file.stream);
       } else if (file.kind === 'codeowners') {
         const text = await readText(file.stream, MAX_CODEOWNERS_BYTES);
-        if (text === null) session.addWarning({ level: 'warning', code: 'codeowners-too-large', message: `CODEOWNERS over ${MAX_CODEOWNERS_BYTES} bytes ignored` });
+        if (text === null)
+          session.addWarning({ level: 'warning', code: 'codeowners-too-large', message: `CODEOWNERS over ${MAX_CODEOWNERS_BYTES} bytes ignored` });
         else session.setCodeowners(text);
       } else if (file.kind === 'internal-bin') {
         skippedInternal++;

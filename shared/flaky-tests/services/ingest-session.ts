@@ -13,19 +13,16 @@ import { detach } from '../domain/detach-string.js';
 import { invalid } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logging.js';
 import { isGzip, openReport, parseJUnit, type ByteSource, type JUnitIssue } from '../formats/junit/index.js';
-import type { FlakyRepo } from '../store/repo-settings-repository.js';
-import type { CaseRunRow, CaseRunUpload } from '../store/case-run-repository.js';
-import { caseIdOf, type SeenRefresh, type SeenTest, type TestCase } from '../store/test-case-repository.js';
-import type { BucketRow, BucketUpload } from '../store/hour-bucket-repository.js';
+import { type SeenRefresh, type SeenTest } from '../store/test-case-repository.js';
 import type { ClusterDelta } from '../store/failure-cluster-repository.js';
 import type { DetectionWrite } from '../store/retry-detection-repository.js';
-import type { UploadFileSummary, UploadIssue, UploadResult } from '../store/upload-repository.js';
 import type { DetectionService } from './detection-service.js';
 import type { FlakySettings } from './flaky-settings.js';
 import type { IngestRepositories } from './ingest-repositories.js';
-import type { UploadMeta } from './upload-meta.js';
 import type { OrgRef } from './repo-resolver.js';
 import type { TestRunLink } from './test-run-links.js';
+import { caseIdOf, type FlakyRepo, type TestCase, type UploadFileSummary, type UploadIssue, type UploadMeta, type UploadResult } from '../domain/model.js';
+import type { BucketRow, BucketUpload, CaseRunRow, CaseRunUpload } from '../store/upload-rows.js';
 
 const RUN_BATCH = 500;
 /** Tests per write batch: each batch is one block of hour counters per hour and a few reads. */
@@ -248,7 +245,9 @@ export class IngestSession {
     const unusable = this.files.filter((f) => f.runs === 0 && f.errors.length > 0);
     if (totals.runs === 0 && this.files.length === 0) {
       await this.abort('no JUnit report');
-      throw invalid('no_junit_results', 'no test results could be read from the upload: it holds no JUnit report', [{ path: '/files', message: 'no JUnit report' }]);
+      throw invalid('no_junit_results', 'no test results could be read from the upload: it holds no JUnit report', [
+        { path: '/files', message: 'no JUnit report' },
+      ]);
     }
     if (totals.runs === 0 && unusable.length > 0) {
       await this.abort('no usable JUnit report');
@@ -320,7 +319,11 @@ export class IngestSession {
     });
     await store.tests.insertNew(fresh);
     if (!excluded) {
-      await store.buckets.insert(this.bucketUpload, part, chunk.flatMap((t, i) => this.bucketRows(t, caseIds[i] as string)));
+      await store.buckets.insert(
+        this.bucketUpload,
+        part,
+        chunk.flatMap((t, i) => this.bucketRows(t, caseIds[i] as string)),
+      );
       await store.clusters.insert(chunk.flatMap((t, i) => this.clusterDeltas(t, caseIds[i] as string)));
       await store.detections.record(detections);
     }

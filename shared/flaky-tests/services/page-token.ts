@@ -25,7 +25,10 @@ export class PageTokenCodec {
   constructor(private readonly key: () => Promise<Buffer>) {}
 
   private async mac(scope: string, payload: string): Promise<Buffer> {
-    return createHmac('sha256', await this.key()).update(`${scope}\n${payload}`, 'utf8').digest().subarray(0, MAC_BYTES);
+    return createHmac('sha256', await this.key())
+      .update(`${scope}\n${payload}`, 'utf8')
+      .digest()
+      .subarray(0, MAC_BYTES);
   }
 
   async encode(scope: string, position: Exclude<PagePosition, { kind: 'first' }>): Promise<string> {
@@ -40,9 +43,10 @@ export class PageTokenCodec {
   /** `""` (or absent) is the first page; anything not minted for this scope is a 400. */
   async decode(scope: string, token: string | undefined): Promise<PagePosition> {
     if (token === undefined || token === '') return { kind: 'first' };
-    const bad = () => invalid('invalid_page_token', 'page_token is not a token this endpoint issued for this repository and filter', [
-      { path: '/page_query/page_token', message: 'is not valid here' },
-    ]);
+    const bad = () =>
+      invalid('invalid_page_token', 'page_token is not a token this endpoint issued for this repository and filter', [
+        { path: '/page_query/page_token', message: 'is not valid here' },
+      ]);
     if (token.length > MAX_TOKEN_LENGTH) throw bad();
     const [payload, mac, extra] = token.split('.');
     if (!payload || !mac || extra !== undefined) throw bad();

@@ -3,8 +3,12 @@
 // flaky-refresh job sees a new failure.
 import { overrideInForce, type QuarantineFacts } from '../domain/detection/quarantine.js';
 import type { HealthStatus } from '../domain/detection/types.js';
-import type { TestCase } from '../store/test-case-repository.js';
+import type { TestCase } from '../domain/model.js';
 
-export function quarantineFactsOf(test: Pick<TestCase, 'quarantine' | 'quarantineRelease' | 'status'>, now: Date, status: HealthStatus = test.status.value): QuarantineFacts {
+export function quarantineFactsOf(
+  test: Pick<TestCase, 'quarantine' | 'quarantineRelease' | 'status'>,
+  now: Date,
+  status: HealthStatus = test.status.value,
+): QuarantineFacts {
   return { override: overrideInForce(test.quarantine, now), status, released: !!test.quarantineRelease };
 }

@@ -10,12 +10,11 @@ import { changeAuthor } from './change-author.js';
 import { CAS_LOST, retryCompareAndSet } from '../../platform/compare-and-set.js';
 import { isQuarantined, MAX_RELEASE_AFTER_CLEAN_DAYS, overrideInForce, type QuarantineOverride } from '../domain/detection/index.js';
 import type { FlakyStore } from '../store/flaky-store.js';
-import { caseIdOf, type QuarantineAudit, type TestCase } from '../store/test-case-repository.js';
-import type { FlakyRepo } from '../store/repo-settings-repository.js';
 import type { DetectionService } from './detection-service.js';
 import type { RepoResolver } from './repo-resolver.js';
 import { overrideQuarantinedEvent } from '../events/test-events.js';
 import type { TestQueryService } from './test-query-service.js';
+import { caseIdOf, type FlakyRepo, type QuarantineAudit, type TestCase } from '../domain/model.js';
 
 /** The actor of changes the service makes by itself (expiries, releases). */
 export const SYSTEM_ACTOR = 'openmq';
@@ -85,7 +84,9 @@ export class QuarantineService {
     const author = changeAuthor(actor, q.onBehalfOf);
     const expiresAt = q.expiresAt ?? null;
     if (expiresAt && !q.override) {
-      throw invalid('invalid_expires_at', 'expires_at needs an override to end', [{ path: '/expires_at', message: 'only with always_quarantine or never_quarantine' }]);
+      throw invalid('invalid_expires_at', 'expires_at needs an override to end', [
+        { path: '/expires_at', message: 'only with always_quarantine or never_quarantine' },
+      ]);
     }
     if (expiresAt && expiresAt.getTime() <= this.now().getTime()) {
       throw invalid('invalid_expires_at', 'expires_at must be in the future', [{ path: '/expires_at', message: 'must be in the future' }]);
@@ -108,7 +109,12 @@ export class QuarantineService {
       actor: auditActorOf(actor),
       action: 'quarantine.override_set',
       target: `${repoKey(q.repo)}:${q.testId}`,
-      detail: { override: q.override, reason: q.reason, ...(q.onBehalfOf ? { onBehalfOf: q.onBehalfOf } : {}), ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}) },
+      detail: {
+        override: q.override,
+        reason: q.reason,
+        ...(q.onBehalfOf ? { onBehalfOf: q.onBehalfOf } : {}),
+        ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}),
+      },
     });
     return view;
   }
@@ -125,7 +131,13 @@ export class QuarantineService {
     for (const repo of await this.deps.store.repos.withQuarantineEnabled()) {
       for (const test of await this.deps.store.tests.withExpiredOverride(repo.id, now)) {
         const from = test.quarantine?.override ?? null;
-        const audit: QuarantineAudit = { at: now, actor: SYSTEM_ACTOR, from, to: null, reason: `the override expired at ${test.quarantine?.expiresAt?.toISOString()}` };
+        const audit: QuarantineAudit = {
+          at: now,
+          actor: SYSTEM_ACTOR,
+          from,
+          to: null,
+          reason: `the override expired at ${test.quarantine?.expiresAt?.toISOString()}`,
+        };
         if (await this.deps.store.tests.setQuarantine(test, null, audit)) done.expired++;
       }
       const days = repo.quarantine.releaseAfterCleanDays;
@@ -134,19 +146,34 @@ export class QuarantineService {
       const releasedIds = new Set(released.map((t) => t.id));
       const unhealthy = await this.deps.store.tests.findByIds(await this.deps.store.tests.idsWithStatus(repo.id, ['flaky', 'broken']));
       const candidates = unhealthy.filter((t) => !releasedIds.has(t.id) && overrideInForce(t.quarantine, now) === null);
-      const lastFailures = await this.lastFailures([...candidates, ...released].map((t) => t.id), now);
+      const lastFailures = await this.lastFailures(
+        [...candidates, ...released].map((t) => t.id),
+        now,
+      );
       const cleanSince = now.getTime() - days * DAY_MS;
       for (const test of candidates) {
         const last = lastFailures.get(test.id) ?? null;
         if (last && last.getTime() > cleanSince) continue;
-        const audit: QuarantineAudit = { at: now, actor: SYSTEM_ACTOR, from: null, to: null, reason: `released from automatic quarantine after ${days} days without a failure` };
+        const audit: QuarantineAudit = {
+          at: now,
+          actor: SYSTEM_ACTOR,
+          from: null,
+          to: null,
+          reason: `released from automatic quarantine after ${days} days without a failure`,
+        };
         if (await this.deps.store.tests.setRelease(test, { at: now, cleanDays: days, lastFailureAt: last }, audit)) done.released++;
       }
       for (const test of released) {
         const last = lastFailures.get(test.id) ?? null;
         const before = test.quarantineRelease?.lastFailureAt ?? null;
         if (!last || (before && last.getTime() <= before.getTime())) continue;
-        const audit: QuarantineAudit = { at: now, actor: SYSTEM_ACTOR, from: null, to: null, reason: `failed again at ${last.toISOString()} after its release: quarantined automatically again` };
+        const audit: QuarantineAudit = {
+          at: now,
+          actor: SYSTEM_ACTOR,
+          from: null,
+          to: null,
+          reason: `failed again at ${last.toISOString()} after its release: quarantined automatically again`,
+        };
         if (await this.deps.store.tests.setRelease(test, null, audit)) done.requarantined++;
       }
     }

@@ -5,7 +5,7 @@ import type { RepoRef } from '../../platform/repo-ref.js';
 import { notFound, repositoryNotFound } from '../../platform/errors.js';
 import type { OrgRepository } from '../../platform/accounts/org-repository.js';
 import type { FlakyStore } from '../store/flaky-store.js';
-import type { FlakyRepo } from '../store/repo-settings-repository.js';
+import type { FlakyRepo } from '../domain/model.js';
 
 export interface OrgRef {
   id: string;

@@ -6,9 +6,10 @@ import type { RepoRef } from '../../platform/repo-ref.js';
 import { isQuarantined } from '../domain/detection/quarantine.js';
 import type { HealthStatus } from '../domain/detection/types.js';
 import type { CaseRunRepository } from '../store/case-run-repository.js';
-import type { FlakyRepo, FlakyRepoRepository } from '../store/repo-settings-repository.js';
-import type { TestCase, TestCaseRepository } from '../store/test-case-repository.js';
+import type { FlakyRepoRepository } from '../store/repo-settings-repository.js';
+import type { TestCaseRepository } from '../store/test-case-repository.js';
 import type { UploadRepository } from '../store/upload-repository.js';
+import type { FlakyRepo, TestCase } from '../domain/model.js';
 
 export interface RunFailedTest {
   id: string;

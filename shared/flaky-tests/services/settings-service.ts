@@ -13,7 +13,7 @@ import {
   type QuarantineSettings,
 } from '../domain/detection/index.js';
 import type { FlakyStore } from '../store/flaky-store.js';
-import type { FlakyRepo, SettingsPatch } from '../store/repo-settings-repository.js';
+import type { SettingsPatch } from '../store/repo-settings-repository.js';
 import type { FlakySettings } from './flaky-settings.js';
 import type { RepoResolver } from './repo-resolver.js';
 import type { DetectionService } from './detection-service.js';
@@ -22,6 +22,7 @@ import { requireRole } from '../../platform/accounts/policy.js';
 import { auditActorOf, type AuditTrail } from '../../platform/audit/audit-log.js';
 import { repoKey } from '../../platform/repo-ref.js';
 import { changeAuthor } from './change-author.js';
+import type { FlakyRepo } from '../domain/model.js';
 
 export interface RepoSettingsView {
   repo: RepoRef;

@@ -3,9 +3,9 @@
 import { notFound } from '../../platform/errors.js';
 import type { RepoRef } from '../../platform/repo-ref.js';
 import type { FlakyStore } from '../store/flaky-store.js';
-import { caseIdOf } from '../store/test-case-repository.js';
 import type { RepoResolver } from './repo-resolver.js';
 import type { StatusChange } from '../domain/detection/types.js';
+import { caseIdOf } from '../domain/model.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 

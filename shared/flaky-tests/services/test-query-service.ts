@@ -19,12 +19,11 @@ import {
 } from '../domain/detection/index.js';
 import type { MostCommonFailure } from '../domain/failure-summary.js';
 import type { FlakyStore } from '../store/flaky-store.js';
-import type { FlakyRepo } from '../store/repo-settings-repository.js';
-import { caseIdOf, type TestCase } from '../store/test-case-repository.js';
 import type { DetectionService } from './detection-service.js';
 import { paginate, type PageInfo } from './paginate.js';
 import type { PageTokenCodec } from './page-token.js';
 import type { RepoResolver } from './repo-resolver.js';
+import { caseIdOf, type FlakyRepo, type TestCase } from '../domain/model.js';
 
 export interface TestView {
   test: TestCase;
@@ -75,7 +74,8 @@ export class TestQueryService {
   /** Distinct tests with at least one (detection-eligible) failure in [start, end). */
   async listFailing(orgId: string, q: ListQuery & { start: Date; end: Date }): Promise<ListResult<TestView>> {
     const problems = failingWindowProblems(q.start, q.end);
-    if (problems.length > 0) throw invalid('invalid_time_window', `the time window is invalid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`, problems);
+    if (problems.length > 0)
+      throw invalid('invalid_time_window', `the time window is invalid: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`, problems);
     const { repo, now } = await this.open(orgId, q.orgUrlSlug, q.repo);
     const scope = `failing|${orgId}|${repo.id}|${q.start.toISOString()}|${q.end.toISOString()}`;
     const position = await this.deps.tokens.decode(scope, q.pageToken);

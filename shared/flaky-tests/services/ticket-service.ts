@@ -8,9 +8,9 @@ import { invalid, notFound } from '../../platform/errors.js';
 import { CAS_LOST, retryCompareAndSet } from '../../platform/compare-and-set.js';
 import { ticketUrl } from '../domain/detection/index.js';
 import type { FlakyStore } from '../store/flaky-store.js';
-import { caseIdOf, type TestCase } from '../store/test-case-repository.js';
 import type { FlakySettings } from './flaky-settings.js';
 import type { RepoResolver } from './repo-resolver.js';
+import { caseIdOf, type TestCase } from '../domain/model.js';
 
 export class TicketService {
   private readonly now: () => Date;
@@ -34,7 +34,12 @@ export class TicketService {
         (await this.deps.store.tests.findById(caseIdOf(repo.id, q.testCaseId))) ??
         (await this.deps.store.tests.findById(caseIdOf(repo.id, q.testCaseId.toLowerCase())));
       if (!test) throw notFound('test_not_found', `no test ${q.testCaseId} in this repository`);
-      const updated = await this.deps.store.tests.setTicket(test, { externalId: q.externalTicketId.trim(), url, linkedAt: this.now(), actor: changeAuthor(actor, undefined) });
+      const updated = await this.deps.store.tests.setTicket(test, {
+        externalId: q.externalTicketId.trim(),
+        url,
+        linkedAt: this.now(),
+        actor: changeAuthor(actor, undefined),
+      });
       return updated ?? CAS_LOST;
     });
   }

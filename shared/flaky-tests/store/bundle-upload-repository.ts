@@ -3,23 +3,7 @@
 // stored, compared in constant time; the URL can be used once and only until it expires.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
-import type { RepoRef } from '../../platform/repo-ref.js';
-
-export type BundleUploadState = 'pending' | 'receiving' | 'complete' | 'failed';
-
-export interface BundleUpload {
-  id: string;
-  orgId: string;
-  orgSlug: string;
-  repo: RepoRef;
-  clientVersion: string | null;
-  state: BundleUploadState;
-  createdAt: Date;
-  /** The URL stops working at this time; the record is removed then too. */
-  expiresAt: Date;
-  uploadId: string | null;
-  error: string | null;
-}
+import type { BundleUpload } from '../domain/model.js';
 
 type BundleUploadDoc = StoredDoc & Omit<BundleUpload, 'id'> & { keyHash: string };
 

@@ -9,38 +9,9 @@
 // line: a million runs fit in tens of MiB, and ingest writes one document per few hundred runs
 // (docs/decisions.md, "Flaky runs and hour counters are stored in blocks").
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
-import type { BranchClass } from '../domain/branch-class.js';
-import type { JUnitOutcome } from '../formats/junit/types.js';
+import type { RunOutcome } from '../domain/model.js';
 import { moveLegacyRuns } from './legacy-records.js';
-
-/** What every run of one upload shares. */
-export interface CaseRunUpload {
-  orgId: string;
-  repoId: string;
-  uploadId: string;
-  sha: string;
-  branch: string;
-  branchClass: BranchClass;
-  prNumber: number | null;
-  expiresAt: Date;
-}
-
-export interface CaseRunRow {
-  /** 0-based position of the run in its upload. */
-  seq: number;
-  caseId: string;
-  /** 0-based attempt of this test within the upload (retries in the report, attempt files). */
-  attempt: number;
-  outcome: JUnitOutcome;
-  durationMs: number | null;
-  /** When the run happened, epoch milliseconds (see domain run-time rules). */
-  at: number;
-  /** First lines of the failure (message, else text), at most 4 KiB; null unless failed. */
-  failureMessage: string | null;
-  failureSummary: string | null;
-  /** Cluster key of the normalised summary (failure-summary.ts). */
-  failureKey: string | null;
-}
+import type { CaseRunRow, CaseRunUpload } from './upload-rows.js';
 
 /** The failure of run `i` of a block (most runs pass, so failures are listed apart). */
 interface BlockFailure {
@@ -67,10 +38,14 @@ type RunBlockDoc = StoredDoc &
     failedCaseIds: string[];
   };
 
-const OUTCOME_LETTER: Record<JUnitOutcome, string> = { passed: 'p', failed: 'f', skipped: 's' };
+const OUTCOME_LETTER: Record<RunOutcome, string> = { passed: 'p', failed: 'f', skipped: 's' };
 
 export const CASE_RUN_INDEXES: IndexSpec[] = [
-  { key: { uploadId: 1 }, name: 'upload', comment: 'runs of one upload: list-failing-tests window edges, failed tests of linked uploads, dropping an aborted upload' },
+  {
+    key: { uploadId: 1 },
+    name: 'upload',
+    comment: 'runs of one upload: list-failing-tests window edges, failed tests of linked uploads, dropping an aborted upload',
+  },
   { key: { expiresAt: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0, comment: 'retention (FLAKY_RETENTION_DAYS)' },
 ];
 
@@ -134,7 +109,10 @@ export class CaseRunRepository {
 
   /** Whether this upload holds a failed run of the test in [start, end). */
   async failedBetween(uploadId: string, caseId: string, start: Date, end: Date): Promise<boolean> {
-    const blocks = await this.col.find({ uploadId, failedCaseIds: caseId }, { projection: { caseIds: 1, outcomes: 1, atBase: 1, atOffsets: 1 }, readOnly: true });
+    const blocks = await this.col.find(
+      { uploadId, failedCaseIds: caseId },
+      { projection: { caseIds: 1, outcomes: 1, atBase: 1, atOffsets: 1 }, readOnly: true },
+    );
     const [s, e] = [start.getTime(), end.getTime()];
     return blocks.some((b) =>
       b.caseIds.some((c, i) => {

@@ -16,23 +16,8 @@
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
 import type { BranchClass } from '../domain/branch-class.js';
 import type { HourBucket } from '../domain/detection/types.js';
-import type { HourTally } from '../domain/upload-accumulator.js';
+import type { BucketRow, BucketUpload } from './upload-rows.js';
 import { moveLegacyCounters } from './legacy-records.js';
-
-/** What every counter of one upload shares. */
-export interface BucketUpload {
-  repoId: string;
-  uploadId: string;
-  branch: string;
-  branchClass: BranchClass;
-  /** The upload's pull request: a failing counter lists it in `failedPrs`. */
-  prNumber: number | null;
-  /** Counters expire this long after their hour. */
-  retentionMs: number;
-}
-
-/** One test's counters for one clock hour of the upload (the accumulator's tally; times in epoch milliseconds). */
-export type BucketRow = HourTally & { caseId: string };
 
 /** Times as milliseconds after the block's hour (small integers), null when there is none. */
 type Offsets = (number | null)[];
@@ -66,7 +51,11 @@ export interface FailingBucket {
 
 export const BUCKET_INDEXES: IndexSpec[] = [
   { key: { spans: 1, hour: 1 }, name: 'spans_hour', comment: 'detection evidence, failure rates and PR counts of a set of tests since a time' },
-  { key: { uploadId: 1 }, name: 'upload', comment: 'pass-on-retry across uploads: outcomes of earlier uploads of the same commit; dropping an interrupted ingest' },
+  {
+    key: { uploadId: 1 },
+    name: 'upload',
+    comment: 'pass-on-retry across uploads: outcomes of earlier uploads of the same commit; dropping an interrupted ingest',
+  },
   { key: { failKey: 1 }, name: 'fail_key', comment: 'list-failing-tests: blocks with failures in the hours of a window' },
   { key: { expiresAt: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0, comment: 'retention (FLAKY_RETENTION_DAYS)' },
 ];
@@ -191,10 +180,16 @@ export class HourBucketRepository {
   }
 
   /** Earliest failed and passed run (epoch ms) of these tests in these uploads (pass-on-retry across uploads). */
-  async outcomesIn(uploadIds: readonly string[], caseIds: readonly string[]): Promise<{ caseId: string; firstFailureAt: number | null; firstPassAt: number | null }[]> {
+  async outcomesIn(
+    uploadIds: readonly string[],
+    caseIds: readonly string[],
+  ): Promise<{ caseId: string; firstFailureAt: number | null; firstPassAt: number | null }[]> {
     if (uploadIds.length === 0 || caseIds.length === 0) return [];
     const wanted = new Set(caseIds);
-    const blocks = await this.col.find({ uploadId: { $in: [...uploadIds] } }, { projection: { hour: 1, spans: 1, firstFailureAt: 1, firstPassAt: 1 }, readOnly: true });
+    const blocks = await this.col.find(
+      { uploadId: { $in: [...uploadIds] } },
+      { projection: { hour: 1, spans: 1, firstFailureAt: 1, firstPassAt: 1 }, readOnly: true },
+    );
     const out: { caseId: string; firstFailureAt: number | null; firstPassAt: number | null }[] = [];
     for (const block of blocks) {
       const h = block.hour.getTime();

@@ -8,9 +8,8 @@
 // twice.
 import { isDuplicateKeyError, type Database, type DocCollection, type StoredDoc } from '../../platform/database/collection.js';
 import type { HourBucket } from '../domain/detection/types.js';
-import type { JUnitOutcome } from '../formats/junit/types.js';
-import type { CaseRunRow, CaseRunUpload } from './case-run-repository.js';
-import type { BucketRow, BucketUpload } from './hour-bucket-repository.js';
+import type { RunOutcome } from '../domain/model.js';
+import type { BucketRow, BucketUpload, CaseRunRow, CaseRunUpload } from './upload-rows.js';
 
 export const LEGACY_RUNS = 'flaky_runs';
 export const LEGACY_COUNTERS = 'flaky_test_hours';
@@ -23,7 +22,7 @@ type LegacyRunDoc = StoredDoc &
   CaseRunUpload & {
     caseId: string;
     attempt: number;
-    outcome: JUnitOutcome;
+    outcome: RunOutcome;
     durationMs: number | null;
     at: Date;
     failureMessage: string | null;

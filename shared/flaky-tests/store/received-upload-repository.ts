@@ -2,42 +2,7 @@
 // (the native meta and report names, or the CLI bundle's claim; the bytes are blobs), the state of
 // the work, and its outcome — the answer the API gives, now or through the status endpoint.
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
-import type { ErrorDetail } from '../../platform/errors.js';
-import type { RepoRef } from '../../platform/repo-ref.js';
-import type { UploadMeta } from '../services/upload-meta.js';
-import type { UploadResult } from './upload-repository.js';
-
-export type ReceivedUploadState = 'queued' | 'processing' | 'complete' | 'failed';
-
-/** What arrived: blob i is report i (native), or blob 0 is the bundle. */
-export type ReceivedInput =
-  | { source: 'native'; meta: UploadMeta; reports: string[]; codeowners: string | null }
-  | { source: 'bundle'; bundleUploadId: string; repo: RepoRef };
-
-/** A refusal, kept as the API answers it. */
-export interface UploadRefusal {
-  kind: 'invalid' | 'too_large' | 'not_found';
-  code: string;
-  message: string;
-  details: ErrorDetail[];
-}
-
-export type UploadOutcome = { ok: true; result: UploadResult } | { ok: false; refusal: UploadRefusal };
-
-export interface ReceivedUpload {
-  /** The upload's id (also of its stored upload and runs). */
-  id: string;
-  orgId: string;
-  orgSlug: string;
-  repoId: string;
-  receivedAt: Date;
-  state: ReceivedUploadState;
-  /** Times the work started; a job that died mid-way leaves `processing` and one more attempt. */
-  attempts: number;
-  input: ReceivedInput;
-  outcome: UploadOutcome | null;
-  expiresAt: Date;
-}
+import type { ReceivedUpload, UploadOutcome } from '../domain/model.js';
 
 type ReceivedDoc = StoredDoc & Omit<ReceivedUpload, 'id'>;
 
@@ -88,7 +53,10 @@ export class ReceivedUploadRepository {
 
   /** Repositories with an upload still unfinished that arrived before `receivedBefore`. */
   async repositoriesWaitingSince(receivedBefore: Date): Promise<{ repoId: string; uploadId: string }[]> {
-    const docs = await this.col.find({ state: { $in: ['queued', 'processing'] }, receivedAt: { $lt: receivedBefore } }, { sort: { receivedAt: 1 }, limit: 1000, projection: { repoId: 1 } });
+    const docs = await this.col.find(
+      { state: { $in: ['queued', 'processing'] }, receivedAt: { $lt: receivedBefore } },
+      { sort: { receivedAt: 1 }, limit: 1000, projection: { repoId: 1 } },
+    );
     const byRepo = new Map<string, string>();
     for (const d of docs) if (!byRepo.has(d.repoId)) byRepo.set(d.repoId, d._id);
     return [...byRepo].map(([repoId, uploadId]) => ({ repoId, uploadId }));

@@ -7,33 +7,8 @@ import { isDuplicateKeyError } from '../../platform/database/collection.js';
 import type { RepoRef } from '../../platform/repo-ref.js';
 import { repoKey } from '../../platform/repo-ref.js';
 import { defaultDetectionConfig, type DetectionConfig } from '../domain/detection/config.js';
-import { DEFAULT_QUARANTINE_SETTINGS, type QuarantineSettings } from '../domain/detection/quarantine.js';
-
-export interface SettingsAudit {
-  at: Date;
-  actor: string;
-  change: string;
-  reason: string | null;
-}
-
-export interface FlakyRepo {
-  id: string;
-  orgId: string;
-  repo: RepoRef;
-  quarantine: QuarantineSettings;
-  detection: DetectionConfig;
-  /** Overrides FLAKY_TICKET_URL_TEMPLATE for this repository. */
-  ticketUrlTemplate: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  version: number;
-  history: SettingsAudit[];
-  /**
-   * No test of the repository needs a time-driven re-evaluation before this moment (a lower
-   * bound of the tests' `reevaluateAt`; NEVER_DUE when none does), so reads skip the search.
-   */
-  dueAt: Date;
-}
+import { DEFAULT_QUARANTINE_SETTINGS } from '../domain/detection/quarantine.js';
+import type { FlakyRepo, SettingsAudit } from '../domain/model.js';
 
 /** `dueAt` when nothing is due: a date rather than null, so `$min` can lower it. */
 export const NEVER_DUE = new Date('9999-12-31T00:00:00.000Z');

@@ -7,83 +7,22 @@
 // equality (or $in) on an indexed field, which both engines serve from the index.
 import { randomUUID } from 'node:crypto';
 import type { BulkOperation, Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
-import type { HealthStatus, MonitorState, StatusChange, TestHealth, TestStatus } from '../domain/detection/types.js';
+import type { HealthStatus, StatusChange, TestHealth } from '../domain/detection/types.js';
 import { initialHealth } from '../domain/detection/classify.js';
 import { onlyDuplicateKeys } from './duplicate-keys.js';
 import type { QuarantineOverride } from '../domain/detection/quarantine.js';
 import type { EmittedEvent } from '../../platform/events/event-types.js';
-import { collectionOutbox, LEAVE_FOR_SWEEP, outboxPush, OUTBOX_INDEX, toOutbox, type EventRelay, type OutboxEvent, type OutboxSource } from '../../platform/events/outbox.js';
-
-export interface QuarantineRecord {
-  override: QuarantineOverride;
-  reason: string;
-  actor: string;
-  at: Date;
-  /** After it the override no longer counts and the flaky-refresh job clears it; null: until changed. */
-  expiresAt?: Date | null;
-}
-
-/** An automatic quarantine released after clean days; cleared when the test fails again. */
-export interface QuarantineRelease {
-  at: Date;
-  /** The clean days that released it (the repository's setting then). */
-  cleanDays: number;
-  /** Its last failure when released: a later one quarantines it again. */
-  lastFailureAt: Date | null;
-}
-
-export interface QuarantineAudit {
-  at: Date;
-  actor: string;
-  from: QuarantineOverride | null;
-  to: QuarantineOverride | null;
-  reason: string;
-}
-
-export interface TicketLink {
-  externalId: string;
-  url: string;
-  linkedAt: Date;
-  actor: string;
-}
-
-/**
- * A test as stored. Its nested values may be the stored ones themselves (reads are not copied),
- * hence read-only: a change is a write through this repository, never an edit of what it answered.
- */
-export interface TestCase {
-  /** `<repoId>:<testId>`. */
-  id: string;
-  orgId: string;
-  repoId: string;
-  testId: string;
-  name: string;
-  classname: string | null;
-  parent: string | null;
-  file: string | null;
-  /** Location used for ownership and display when `file` is absent (not part of identity). */
-  fileHint: string | null;
-  variant: string;
-  codeowners: readonly string[];
-  createdAt: Date;
-  lastRunAt: Date;
-  status: Readonly<TestStatus>;
-  monitors: Readonly<Record<string, Readonly<MonitorState>>>;
-  reevaluateAt: Date | null;
-  statusHistory: readonly Readonly<StatusChange>[];
-  quarantine: Readonly<QuarantineRecord> | null;
-  /** Absent on tests stored before releases existed. */
-  quarantineRelease?: Readonly<QuarantineRelease> | null;
-  quarantineHistory: readonly Readonly<QuarantineAudit>[];
-  ticket: Readonly<TicketLink> | null;
-  version: number;
-  /**
-   * The newest failed run or pass-on-retry detection ingest knows of (null: none within the
-   * lookback window); absent on tests stored before it existed, which are evaluated until an
-   * evaluation records it. A test without recent evidence may skip evaluation (detection/quiet.ts).
-   */
-  lastEvidenceAt?: Date | null;
-}
+import {
+  collectionOutbox,
+  LEAVE_FOR_SWEEP,
+  outboxPush,
+  OUTBOX_INDEX,
+  toOutbox,
+  type EventRelay,
+  type OutboxEvent,
+  type OutboxSource,
+} from '../../platform/events/outbox.js';
+import type { QuarantineAudit, QuarantineRecord, QuarantineRelease, TestCase, TicketLink } from '../domain/model.js';
 
 type TestCaseDoc = StoredDoc &
   Omit<TestCase, 'id'> & {
@@ -115,7 +54,6 @@ export const TEST_CASE_INDEXES: IndexSpec[] = [
   OUTBOX_INDEX,
 ];
 
-export const caseIdOf = (repoId: string, testId: string) => `${repoId}:${testId}`;
 export const repoStatusKey = (repoId: string, value: HealthStatus) => `${repoId}|${value}`;
 const overrideKey = (repoId: string, override: QuarantineOverride | null) => (override ? `${repoId}|${override}` : null);
 
@@ -301,7 +239,10 @@ export class TestCaseRepository {
         } else if (!seenAt || seenAt < w.evidenceAt) max.lastEvidenceAt = w.evidenceAt;
       }
       if (Object.keys(max).length > 0) update.$max = max;
-      const push = { ...(w.changes.length > 0 ? { statusHistory: { $each: w.changes, $slice: -STATUS_HISTORY_LIMIT } } : {}), ...outboxPush(outboxes.get(w.caseId) ?? []) };
+      const push = {
+        ...(w.changes.length > 0 ? { statusHistory: { $each: w.changes, $slice: -STATUS_HISTORY_LIMIT } } : {}),
+        ...outboxPush(outboxes.get(w.caseId) ?? []),
+      };
       if (Object.keys(push).length > 0) update.$push = push;
       return { updateOne: { filter: { _id: w.caseId, version: w.expectedVersion }, update } };
     });
@@ -321,10 +262,7 @@ export class TestCaseRepository {
 
   /** Ids of the repository's tests with this status, ascending (the lists' order). */
   async idsWithStatus(repoId: string, values: readonly HealthStatus[]): Promise<string[]> {
-    const docs = await this.col.find(
-      { repoStatus: { $in: values.map((v) => repoStatusKey(repoId, v)) } },
-      { projection: { _id: 1 }, sort: { _id: 1 } },
-    );
+    const docs = await this.col.find({ repoStatus: { $in: values.map((v) => repoStatusKey(repoId, v)) } }, { projection: { _id: 1 }, sort: { _id: 1 } });
     return docs.map((d) => d._id);
   }
 
@@ -353,7 +291,12 @@ export class TestCaseRepository {
   }
 
   /** Compare-and-set of the quarantine override, with the events it announces; null when the test changed in between. */
-  async setQuarantine(current: TestCase, record: QuarantineRecord | null, audit: QuarantineAudit, events: readonly EmittedEvent[] = []): Promise<TestCase | null> {
+  async setQuarantine(
+    current: TestCase,
+    record: QuarantineRecord | null,
+    audit: QuarantineAudit,
+    events: readonly EmittedEvent[] = [],
+  ): Promise<TestCase | null> {
     const outbox = toOutbox(events, audit.at);
     const d = await this.col.findOneAndUpdate(
       { _id: current.id, version: current.version },
@@ -394,10 +337,7 @@ export class TestCaseRepository {
 
   /** Compare-and-set of the linked ticket; null when the test changed in between. */
   async setTicket(current: TestCase, ticket: TicketLink): Promise<TestCase | null> {
-    const d = await this.col.findOneAndUpdate(
-      { _id: current.id, version: current.version },
-      { $set: { ticket, pinned: true }, $inc: { version: 1 } },
-    );
+    const d = await this.col.findOneAndUpdate({ _id: current.id, version: current.version }, { $set: { ticket, pinned: true }, $inc: { version: 1 } });
     return d ? toTestCase(d) : null;
   }
 }

@@ -1,69 +1,7 @@
 // Uploads: one document per received report set (native multipart or CLI bundle) with what was
 // stored and what went wrong, so CI and operators can see why an upload was skipped.
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
-import type { BranchClass } from '../domain/branch-class.js';
-import type { UploadTotals } from '../domain/upload-accumulator.js';
-
-export interface UploadIssue {
-  level: 'error' | 'warning';
-  code: string;
-  message: string;
-  line?: number;
-}
-
-export interface UploadFileSummary {
-  name: string;
-  compressed: boolean;
-  runs: number;
-  passed: number;
-  failed: number;
-  skipped: number;
-  warnings: UploadIssue[];
-  errors: UploadIssue[];
-}
-
-/** An upload's counts (runs and distinct tests), as the accumulator totals them. */
-export type UploadCounts = UploadTotals;
-
-export interface Upload {
-  id: string;
-  orgId: string;
-  repoId: string;
-  source: 'native' | 'bundle';
-  sha: string;
-  branch: string;
-  branchClass: BranchClass;
-  prNumber: number | null;
-  variant: string;
-  jobName: string | null;
-  jobUrl: string | null;
-  ciAttempt: number | null;
-  /** The merge-queue test run whose test branch head is `sha` (null: none). */
-  testRunId: string | null;
-  /** Tree of `sha` when the upload is linked to a test run (re-tests share it). */
-  tree: string | null;
-  receivedAt: Date;
-  state: 'receiving' | 'complete' | 'failed';
-  counts: UploadCounts;
-  /** Excluded from detection and rates by infrastructure-failure protection. */
-  excluded: boolean;
-  files: UploadFileSummary[];
-  warnings: UploadIssue[];
-  expiresAt: Date;
-}
-
-/** What an upload's processing answers (the native upload's 200, the status endpoint). */
-export interface UploadResult {
-  uploadId: string;
-  repoId: string;
-  counts: UploadCounts;
-  /** Excluded from detection and rates by infrastructure-failure protection. */
-  excluded: boolean;
-  files: UploadFileSummary[];
-  warnings: UploadIssue[];
-  /** Tests whose status changed because of this upload. */
-  statusChanges: number;
-}
+import type { Upload } from '../domain/model.js';
 
 type UploadDoc = StoredDoc & Omit<Upload, 'id'>;
 

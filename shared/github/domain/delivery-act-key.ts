@@ -32,7 +32,13 @@ export function actKeyOf(event: string, payload: Payload): string | null {
     case 'pull_request':
       // A label has no id of its own: the pull request's update time tells a new labelling apart.
       if (action !== 'labeled' && action !== 'unlabeled') return null;
-      return parts(field(payload, 'repository', 'id'), field(payload, 'pull_request', 'number'), action, String(field(payload, 'label', 'name')).toLowerCase(), field(payload, 'pull_request', 'updated_at'));
+      return parts(
+        field(payload, 'repository', 'id'),
+        field(payload, 'pull_request', 'number'),
+        action,
+        String(field(payload, 'label', 'name')).toLowerCase(),
+        field(payload, 'pull_request', 'updated_at'),
+      );
     case 'push':
       return parts(field(payload, 'repository', 'id'), payload.ref, payload.before, payload.after);
     case 'status':
@@ -46,7 +52,8 @@ export function actKeyOf(event: string, payload: Payload): string | null {
 
 /** When a command's event happened, by its signed body; null when the body does not say. */
 export function commandTimeOf(event: string, payload: Payload): Date | null {
-  const text = event === 'issue_comment' ? field(payload, 'comment', 'created_at') : event === 'pull_request' ? field(payload, 'pull_request', 'updated_at') : null;
+  const text =
+    event === 'issue_comment' ? field(payload, 'comment', 'created_at') : event === 'pull_request' ? field(payload, 'pull_request', 'updated_at') : null;
   if (typeof text !== 'string') return null;
   const at = new Date(text);
   return Number.isNaN(at.getTime()) ? null : at;

@@ -6,7 +6,10 @@ import type { Logger } from '../../platform/logging.js';
 import type { GitHubModule } from '../github-module.js';
 import type { GitHubJobs } from './github-jobs.js';
 
-export function gitHubProcessors(github: Pick<GitHubModule, 'webhooks' | 'ciResults' | 'pullRequestFeedback' | 'testBranchPullRequests'> | null, logger: Logger): ProcessorRegistry<GitHubJobs> {
+export function gitHubProcessors(
+  github: Pick<GitHubModule, 'webhooks' | 'ciResults' | 'pullRequestFeedback' | 'testBranchPullRequests'> | null,
+  logger: Logger,
+): ProcessorRegistry<GitHubJobs> {
   return {
     // One recorded delivery (services/webhook-events.ts).
     'github-webhook': async (job) => {

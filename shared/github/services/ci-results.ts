@@ -44,7 +44,12 @@ export class GitHubCiResults {
     if (orgIds.length > 0) {
       // GitHub relays what CI set (a status's target_url, a check run's details_url): only http(s) links are kept.
       for (const check of checks) {
-        if (check.checkRun) await this.deps.checkRuns.record(repoKey(repo), sha.toLowerCase(), { ...check.checkRun, url: httpLinkOrNull(check.checkRun.url) ?? '', name: check.context });
+        if (check.checkRun)
+          await this.deps.checkRuns.record(repoKey(repo), sha.toLowerCase(), {
+            ...check.checkRun,
+            url: httpLinkOrNull(check.checkRun.url) ?? '',
+            name: check.context,
+          });
       }
     }
     for (const orgId of orgIds) {

@@ -51,7 +51,10 @@ export class GitHubRepositoryService {
       if (target.id !== orgId) {
         const queues = await this.deps.queues.listRefs(orgId, repo);
         if (queues.length > 0) {
-          throw conflict('repository_has_queues', `delete this organisation's queues on ${repo.owner}/${repo.name} first (${queues.map((q) => q.branch).join(', ')}): they cannot move with it`);
+          throw conflict(
+            'repository_has_queues',
+            `delete this organisation's queues on ${repo.owner}/${repo.name} first (${queues.map((q) => q.branch).join(', ')}): they cannot move with it`,
+          );
         }
         set.orgId = target.id;
       }

@@ -37,9 +37,7 @@ export function pollDue(times: { lastPolledAt: Date | null; lastDeliveryAt: Date
 }
 
 export class GitHubPollSchedule implements PollSchedule {
-  constructor(
-    private readonly deps: { state: PollStateRepository; api: Pick<GitHubApi, 'serves'>; intervals: PollIntervals },
-  ) {}
+  constructor(private readonly deps: { state: PollStateRepository; api: Pick<GitHubApi, 'serves'>; intervals: PollIntervals }) {}
 
   async due(queue: Queue, now: Date): Promise<boolean> {
     if (!this.deps.api.serves(queue.repo)) return true;

@@ -115,7 +115,12 @@ export class GitHubPullRequestCommands {
     // GitHub's label names are unique regardless of letter case.
     if (!queue?.enqueueingLabel || queue.enqueueingLabel.toLowerCase() !== delivery.label.toLowerCase()) return 'ignored';
     const verb = delivery.action === 'labeled' ? 'adding' : 'removing';
-    const request: Request = { ...delivery, source: 'label', text: `${verb} the label ${codeSpan(queue.enqueueingLabel)}`, via: `label ${queue.enqueueingLabel} ${delivery.action}` };
+    const request: Request = {
+      ...delivery,
+      source: 'label',
+      text: `${verb} the label ${codeSpan(queue.enqueueingLabel)}`,
+      via: `label ${queue.enqueueingLabel} ${delivery.action}`,
+    };
     return this.run(queue, request, delivery.action === 'labeled' ? { kind: 'merge', priority: undefined } : { kind: 'cancel' });
   }
 
@@ -139,7 +144,10 @@ export class GitHubPullRequestCommands {
       if (r.source === 'label' && NOT_QUEUED.includes(err.code)) return 'ignored';
       return this.refuse(r, `${r.text} was not carried out: ${err.message} (\`${err.code}\`).`);
     }
-    this.deps.logger.info({ repo: `${r.repo.owner}/${r.repo.name}`, prNumber: r.prNumber, login: r.login, via: r.via, action: action.kind }, 'pull request command carried out');
+    this.deps.logger.info(
+      { repo: `${r.repo.owner}/${r.repo.name}`, prNumber: r.prNumber, login: r.login, via: r.via, action: action.kind },
+      'pull request command carried out',
+    );
     return 'command_done';
   }
 

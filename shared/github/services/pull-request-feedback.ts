@@ -87,7 +87,13 @@ export class PullRequestFeedback {
 
   private async publishEntry(queue: Queue, entry: Entry): Promise<number> {
     const last = await this.deps.published.find(entry.id);
-    const next: PublishedFeedback = { entryId: entry.id, queueId: entry.queueId, status: last?.status ?? null, comment: last?.comment ?? null, commentId: last?.commentId ?? null };
+    const next: PublishedFeedback = {
+      entryId: entry.id,
+      queueId: entry.queueId,
+      status: last?.status ?? null,
+      comment: last?.comment ?? null,
+      commentId: last?.commentId ?? null,
+    };
     let posted = 0;
     if (queue.statusCheckEnabled && next.status !== entry.state) {
       const status = queueStatusOf(entry.state, entry.lastReason);

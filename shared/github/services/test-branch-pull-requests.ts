@@ -26,7 +26,13 @@ export interface TestBranchPullRequestsDeps {
 }
 
 /** The draft pull request's title and body: what it tests, and where to follow it. */
-export function draftPullRequestText(queue: Queue, run: TestRun, tested: Entry[], base: Entry[], links: { run: string; pull: (n: number) => string }): { title: string; body: string } {
+export function draftPullRequestText(
+  queue: Queue,
+  run: TestRun,
+  tested: Entry[],
+  base: Entry[],
+  links: { run: string; pull: (n: number) => string },
+): { title: string; body: string } {
   const numbers = tested.map((e) => `#${e.prNumber}`).join(', ');
   const line = (e: Entry) => `- #${e.prNumber} ${e.prTitle} ([queue](${links.pull(e.prNumber)}))`;
   const body = [

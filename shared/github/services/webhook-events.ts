@@ -93,7 +93,10 @@ export class GitHubWebhookEvents {
     const payload = (delivery.payload ?? {}) as Record<string, unknown>;
     const installationId = (payload.installation as { id?: unknown } | undefined)?.id;
     const repo = this.repoOf(payload);
-    await this.deps.pollState.deliveryArrived({ repoKey: repo ? repoKey(repo) : null, installationId: typeof installationId === 'number' ? installationId : null }, delivery.receivedAt);
+    await this.deps.pollState.deliveryArrived(
+      { repoKey: repo ? repoKey(repo) : null, installationId: typeof installationId === 'number' ? installationId : null },
+      delivery.receivedAt,
+    );
     if (INSTALLATION_EVENTS.has(delivery.event)) {
       // Repositories may have left (or joined) the installation: look them up again.
       if (typeof installationId === 'number') this.deps.clients.forgetInstallation(installationId);
@@ -107,12 +110,18 @@ export class GitHubWebhookEvents {
     if (delivery.event === 'status' && repo) {
       const { sha, context, state, target_url: targetUrl, description } = payload;
       if (!isStatusState(state) || typeof sha !== 'string' || typeof context !== 'string') return 'ignored';
-      const check = { context, state, targetUrl: typeof targetUrl === 'string' ? targetUrl : null, description: typeof description === 'string' ? description : null };
+      const check = {
+        context,
+        state,
+        targetUrl: typeof targetUrl === 'string' ? targetUrl : null,
+        description: typeof description === 'string' ? description : null,
+      };
       return this.recorded(await this.deps.ciResults.record(repo, sha, [check]));
     }
     if (delivery.event === 'check_run' && repo) {
       const run = payload.check_run as CheckRunPayload | undefined;
-      if (!run || typeof run.head_sha !== 'string' || typeof run.name !== 'string' || typeof run.status !== 'string' || typeof run.id !== 'number') return 'ignored';
+      if (!run || typeof run.head_sha !== 'string' || typeof run.name !== 'string' || typeof run.status !== 'string' || typeof run.id !== 'number')
+        return 'ignored';
       const conclusion = typeof run.conclusion === 'string' ? run.conclusion : null;
       const state = checkRunState(run.status, conclusion);
       const detailsUrl = typeof run.details_url === 'string' ? run.details_url : null;
@@ -145,7 +154,10 @@ export class GitHubWebhookEvents {
   private staleCommand(delivery: WebhookDelivery, payload: Record<string, unknown>): boolean {
     const at = commandTimeOf(delivery.event, payload);
     if (at === null || delivery.receivedAt.getTime() - at.getTime() <= COMMAND_MAX_AGE_MS) return false;
-    this.deps.logger.warn({ deliveryId: delivery.id, event: delivery.event, signedAt: at.toISOString() }, 'GitHub command ignored: its event is older than a redelivery can be (a replay)');
+    this.deps.logger.warn(
+      { deliveryId: delivery.id, event: delivery.event, signedAt: at.toISOString() },
+      'GitHub command ignored: its event is older than a redelivery can be (a replay)',
+    );
     return true;
   }
 
@@ -162,7 +174,8 @@ export class GitHubWebhookEvents {
   /** Labels change nothing the sync reads: only the queue's enqueueing label means anything. */
   private async label(repo: RepoRef, action: 'labeled' | 'unlabeled', payload: LabelPayload): Promise<WebhookOutcome> {
     const { pull_request: pull, label, sender } = payload;
-    if (typeof pull?.number !== 'number' || typeof pull.base?.ref !== 'string' || typeof label?.name !== 'string' || typeof sender?.login !== 'string') return 'ignored';
+    if (typeof pull?.number !== 'number' || typeof pull.base?.ref !== 'string' || typeof label?.name !== 'string' || typeof sender?.login !== 'string')
+      return 'ignored';
     const userType = typeof sender.type === 'string' ? sender.type : 'User';
     return this.deps.commands.label({ repo, action, prNumber: pull.number, baseBranch: pull.base.ref, label: label.name, login: sender.login, userType });
   }

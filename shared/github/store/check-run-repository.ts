@@ -51,6 +51,14 @@ export class CheckRunRepository {
   /** A commit's check runs, first seen first. */
   async forCommit(repoKey: string, sha: string): Promise<StoredCheckRun[]> {
     const docs = await this.col.find({ repoKey, sha }, { sort: { firstSeenAt: 1, checkRunId: 1 } });
-    return docs.map((d) => ({ checkRunId: d.checkRunId, suiteId: d.suiteId, name: d.name, url: d.url, status: d.status, conclusion: d.conclusion, firstSeenAt: d.firstSeenAt }));
+    return docs.map((d) => ({
+      checkRunId: d.checkRunId,
+      suiteId: d.suiteId,
+      name: d.name,
+      url: d.url,
+      status: d.status,
+      conclusion: d.conclusion,
+      firstSeenAt: d.firstSeenAt,
+    }));
   }
 }

@@ -17,5 +17,12 @@ export interface GitHubStore {
 }
 
 export function createGitHubStore(db: Database): GitHubStore {
-  return { checkRuns: new CheckRunRepository(db), deliveries: new GitHubDeliveryRepository(db), owners: new RepositoryOwners(db), pollState: new PollStateRepository(db), published: new PublishedFeedbackRepository(db), testBranchPulls: new TestBranchPullRequestRepository(db) };
+  return {
+    checkRuns: new CheckRunRepository(db),
+    deliveries: new GitHubDeliveryRepository(db),
+    owners: new RepositoryOwners(db),
+    pollState: new PollStateRepository(db),
+    published: new PublishedFeedbackRepository(db),
+    testBranchPulls: new TestBranchPullRequestRepository(db),
+  };
 }

@@ -21,7 +21,12 @@ export interface GitHubRepositoryRecord {
   allowForkPullRequests: boolean;
 }
 
-const toRecord = (d: OwnerDoc): GitHubRepositoryRecord => ({ repoKey: d._id, orgId: d.orgId, claimedAt: d.claimedAt, allowForkPullRequests: d.allowForkPullRequests ?? false });
+const toRecord = (d: OwnerDoc): GitHubRepositoryRecord => ({
+  repoKey: d._id,
+  orgId: d.orgId,
+  claimedAt: d.claimedAt,
+  allowForkPullRequests: d.allowForkPullRequests ?? false,
+});
 
 export class RepositoryOwners {
   private readonly col: DocCollection<OwnerDoc>;

@@ -27,7 +27,14 @@ interface TestBranchPullDoc extends StoredDoc {
   updatedAt: Date;
 }
 
-const toRecord = (d: TestBranchPullDoc): TestBranchPullRequest => ({ testRunId: d._id, queueId: d.queueId, repo: d.repo, branch: d.branch, prNumber: d.prNumber, state: d.state });
+const toRecord = (d: TestBranchPullDoc): TestBranchPullRequest => ({
+  testRunId: d._id,
+  queueId: d.queueId,
+  repo: d.repo,
+  branch: d.branch,
+  prNumber: d.prNumber,
+  state: d.state,
+});
 
 export class TestBranchPullRequestRepository {
   private readonly col: DocCollection<TestBranchPullDoc>;

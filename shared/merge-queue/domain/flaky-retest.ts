@@ -63,10 +63,7 @@ export function decideFailedRun(input: RetestInput): RetestDecision {
   if (real.length > 0) return { kind: 'fail', evidence: `failed tests not known as flaky: ${names(real)}` };
   const quarantined = failed.filter((t) => t.quarantined);
   const flaky = failed.filter((t) => !t.quarantined);
-  const parts = [
-    ...(flaky.length > 0 ? [`known flaky: ${names(flaky)}`] : []),
-    ...(quarantined.length > 0 ? [`quarantined: ${names(quarantined)}`] : []),
-  ];
+  const parts = [...(flaky.length > 0 ? [`known flaky: ${names(flaky)}`] : []), ...(quarantined.length > 0 ? [`quarantined: ${names(quarantined)}`] : [])];
   return {
     kind: 'retest',
     detail: `only tests known as flaky or quarantined failed (${parts.join('; ')}); testing again (re-test ${input.retriesUsed + 1} of ${input.flakyRetries})`,

@@ -109,21 +109,10 @@ export interface Queue extends QueueSettings {
   updatedAt: Date;
 }
 
-export const ENTRY_STATES = [
-  'not_ready',
-  'pending',
-  'testing',
-  'tests_passed',
-  'pending_failure',
-  'merged',
-  'failed',
-  'cancelled',
-] as const;
+export const ENTRY_STATES = ['not_ready', 'pending', 'testing', 'tests_passed', 'pending_failure', 'merged', 'failed', 'cancelled'] as const;
 export type EntryState = (typeof ENTRY_STATES)[number];
 export const TERMINAL_ENTRY_STATES: readonly EntryState[] = ['merged', 'failed', 'cancelled'];
-export const ACTIVE_ENTRY_STATES: readonly EntryState[] = ENTRY_STATES.filter(
-  (s) => !TERMINAL_ENTRY_STATES.includes(s),
-);
+export const ACTIVE_ENTRY_STATES: readonly EntryState[] = ENTRY_STATES.filter((s) => !TERMINAL_ENTRY_STATES.includes(s));
 
 export const PRIORITY_NAMES = ['urgent', 'high', 'medium', 'low'] as const;
 export type PriorityName = (typeof PRIORITY_NAMES)[number];

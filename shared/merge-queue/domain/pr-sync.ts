@@ -32,11 +32,7 @@ export function queueMayBeMerging(state: EntryState): boolean {
  * @param pr the pull request as the provider sees it now; null when it no longer exists
  * @param queue the queue's branch, the mode admission is judged in, and its target head now
  */
-export function syncDecision(
-  entry: Entry,
-  pr: ObservedPullRequest | null,
-  queue: { branch: string; mode: QueueMode; targetSha: string | null },
-): SyncDecision {
+export function syncDecision(entry: Entry, pr: ObservedPullRequest | null, queue: { branch: string; mode: QueueMode; targetSha: string | null }): SyncDecision {
   if (pr === null) return { kind: 'cancel', reason: 'pr_closed', detail: 'the pull request no longer exists' };
   if (pr.merged) {
     // A passed group may be in the middle of being merged by the queue itself: the merge step

@@ -3,11 +3,7 @@
 // (trunk_config), else the forge's branch protection (repo_provider_branch_protection).
 import type { RequiredStatusesSource } from './model.js';
 
-export type TrunkConfigStatuses =
-  | { kind: 'absent' }
-  | { kind: 'none' }
-  | { kind: 'statuses'; statuses: string[] }
-  | { kind: 'invalid'; message: string };
+export type TrunkConfigStatuses = { kind: 'absent' } | { kind: 'none' } | { kind: 'statuses'; statuses: string[] } | { kind: 'invalid'; message: string };
 
 export interface ResolvedRequiredStatuses {
   contexts: string[];

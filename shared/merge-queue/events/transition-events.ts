@@ -77,19 +77,42 @@ export function transitionEvent(f: EntryTransitionFacts): MergeQueueEvent | null
  * The batch event of the last pull request of `run` reaching `state`. Its id is fixed by run and
  * type: two writers that each see themselves as last store it once.
  */
-export function batchArrivalEvent(run: Pick<TestRun, 'id' | 'orgId' | 'queueId'>, state: BatchState, reason: Reason, at: Date): MergeQueueEvent & { id: string } {
+export function batchArrivalEvent(
+  run: Pick<TestRun, 'id' | 'orgId' | 'queueId'>,
+  state: BatchState,
+  reason: Reason,
+  at: Date,
+): MergeQueueEvent & { id: string } {
   const type = BATCH_EVENT_OF_STATE[state];
-  return { id: `${run.id}.${type}`, orgId: run.orgId, type, orderKey: runOrderKey(run.id), order: { at, version: 1 }, subject: { queueId: run.queueId, runId: run.id, reason } };
+  return {
+    id: `${run.id}.${type}`,
+    orgId: run.orgId,
+    type,
+    orderKey: runOrderKey(run.id),
+    order: { at, version: 1 },
+    subject: { queueId: run.queueId, runId: run.id, reason },
+  };
 }
 
 /** pull_request_batch.testing when a run of several pull requests starts. */
 export function batchStartedEvent(run: TestRun): MergeQueueEvent | null {
   if (!isBatch(run)) return null;
-  return { orgId: run.orgId, type: 'pull_request_batch.testing', orderKey: runOrderKey(run.id), order: { at: run.createdAt, version: 0 }, subject: { queueId: run.queueId, runId: run.id } };
+  return {
+    orgId: run.orgId,
+    type: 'pull_request_batch.testing',
+    orderKey: runOrderKey(run.id),
+    order: { at: run.createdAt, version: 0 },
+    subject: { queueId: run.queueId, runId: run.id },
+  };
 }
 
 /** pull_request_batch.failed / .canceled when such a run ends that way. */
-export function batchConcludedEvent(run: Pick<TestRun, 'id' | 'orgId' | 'queueId' | 'entryIds'>, status: TestRun['status'], reason: Reason, at: Date): MergeQueueEvent | null {
+export function batchConcludedEvent(
+  run: Pick<TestRun, 'id' | 'orgId' | 'queueId' | 'entryIds'>,
+  status: TestRun['status'],
+  reason: Reason,
+  at: Date,
+): MergeQueueEvent | null {
   if (!isBatch(run) || (status !== 'failed' && status !== 'cancelled')) return null;
   return {
     orgId: run.orgId,
@@ -100,7 +123,13 @@ export function batchConcludedEvent(run: Pick<TestRun, 'id' | 'orgId' | 'queueId
   };
 }
 
-export function queueStateChangedEvent(queue: { id: string; orgId: string }, previous: QueueState, state: QueueState, at: Date, version: number): MergeQueueEvent {
+export function queueStateChangedEvent(
+  queue: { id: string; orgId: string },
+  previous: QueueState,
+  state: QueueState,
+  at: Date,
+  version: number,
+): MergeQueueEvent {
   return {
     orgId: queue.orgId,
     type: 'queue.state_changed',

@@ -16,11 +16,16 @@ export async function renderMergeQueueMetrics(series: readonly QueueTypeSeries[]
   const registry = new Registry();
   const registers = [registry];
   const gauge = (name: string, help: string) => new Gauge({ name, help, labelNames: LABELS, registers });
-  const histogram = (name: string, help: string) =>
-    new Histogram({ name, help, labelNames: LABELS, buckets: [...DURATION_BUCKETS_SECONDS], registers });
+  const histogram = (name: string, help: string) => new Histogram({ name, help, labelNames: LABELS, buckets: [...DURATION_BUCKETS_SECONDS], registers });
 
-  const depth = gauge(MQ_SERIES.depth, 'Pull requests in the queue now (pending, testing, tests passed, pending failure); excludes those awaiting mergeability.');
-  const awaiting = gauge(MQ_SERIES.awaitingMergeability, 'Pull requests submitted but not yet admitted (not ready: waiting on mergeability or other prerequisites).');
+  const depth = gauge(
+    MQ_SERIES.depth,
+    'Pull requests in the queue now (pending, testing, tests passed, pending failure); excludes those awaiting mergeability.',
+  );
+  const awaiting = gauge(
+    MQ_SERIES.awaitingMergeability,
+    'Pull requests submitted but not yet admitted (not ready: waiting on mergeability or other prerequisites).',
+  );
   const testing = gauge(MQ_SERIES.testingSlotsActive, 'Pull requests in testing now.');
   const conclusions = new Gauge({
     name: MQ_SERIES.conclusions,
@@ -28,17 +33,29 @@ export async function renderMergeQueueMetrics(series: readonly QueueTypeSeries[]
     labelNames: [...LABELS, 'conclusion'] as const,
     registers,
   });
-  const restarts = gauge(MQ_SERIES.restarts, 'Restarts in the last hour: pull requests sent back from testing, tests passed or pending failure to pending (a rolling one-hour value).');
-  const wait = histogram(MQ_SERIES.waitDuration, 'Time from admission (or the last return to pending) to the start of testing, for tests started in the last hour; not-ready time excluded.');
+  const restarts = gauge(
+    MQ_SERIES.restarts,
+    'Restarts in the last hour: pull requests sent back from testing, tests passed or pending failure to pending (a rolling one-hour value).',
+  );
+  const wait = histogram(
+    MQ_SERIES.waitDuration,
+    'Time from admission (or the last return to pending) to the start of testing, for tests started in the last hour; not-ready time excluded.',
+  );
   const test = histogram(MQ_SERIES.testDuration, 'Time spent testing, for testing periods that ended in the last hour.');
-  const stalled = gauge(MQ_SERIES.statusNotReported, 'Test runs in progress with a required status not reported (not even as pending) within statusWaitMinutes: CI may not run on the test branches.');
+  const stalled = gauge(
+    MQ_SERIES.statusNotReported,
+    'Test runs in progress with a required status not reported (not even as pending) within statusWaitMinutes: CI may not run on the test branches.',
+  );
   const wasted = new Gauge({
     name: MQ_SERIES.wastedRuns,
     help: 'Test runs wasted in the last hour by cause: cancelled before a verdict, or failed and re-tested because only known-flaky tests failed (a rolling one-hour value, not a counter).',
     labelNames: [...LABELS, 'cause'] as const,
     registers,
   });
-  const inQueue = histogram(MQ_SERIES.timeInQueue, 'Time from admission to leaving the queue, for pull requests that left in the last hour; not-ready time excluded.');
+  const inQueue = histogram(
+    MQ_SERIES.timeInQueue,
+    'Time from admission to leaving the queue, for pull requests that left in the last hour; not-ready time excluded.',
+  );
 
   for (const s of series) {
     const labels = { ...s.labels };

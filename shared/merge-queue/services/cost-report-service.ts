@@ -27,7 +27,9 @@ export class CostReportService {
     const since = window.since ?? new Date(until.getTime() - DEFAULT_COST_WINDOW_DAYS * DAY_MS);
     if (since >= until) throw invalid('invalid_window', 'since must be before until', [{ path: '/since', message: 'must be before until' }]);
     if (until.getTime() - since.getTime() > MAX_COST_WINDOW_DAYS * DAY_MS) {
-      throw invalid('invalid_window', `the window may span at most ${MAX_COST_WINDOW_DAYS} days`, [{ path: '/since', message: `at most ${MAX_COST_WINDOW_DAYS} days before until` }]);
+      throw invalid('invalid_window', `the window may span at most ${MAX_COST_WINDOW_DAYS} days`, [
+        { path: '/since', message: `at most ${MAX_COST_WINDOW_DAYS} days before until` },
+      ]);
     }
     const queue = await this.deps.queues.get(orgId, repo, branch);
     return this.forQueue(queue, since, until);
@@ -36,10 +38,7 @@ export class CostReportService {
   /** The report of one queue over [since, until] (also used for the metrics' one-hour window). */
   async forQueue(queue: Queue, since: Date, until: Date): Promise<CostReport> {
     const { store } = this.deps;
-    const [created, merged] = await Promise.all([
-      store.testRuns.listCreatedSince(queue.id, since, MAX_RUNS),
-      store.entries.listMergedSince(queue.id, since),
-    ]);
+    const [created, merged] = await Promise.all([store.testRuns.listCreatedSince(queue.id, since, MAX_RUNS), store.entries.listMergedSince(queue.id, since)]);
     const runs = created.filter((r) => r.createdAt <= until);
     return computeCostReport({
       since,

@@ -34,9 +34,9 @@ export class MergeQueueMetricsService {
       store.entries.listHistoriesChangedSince(scope, since),
       Promise.all(queues.map((q) => store.testRuns.listOpen(q.id))),
     ]);
-    const stalledRuns = openRuns.flat().flatMap((r) =>
-      r.status === 'in_progress' && r.statusWatch ? [{ queueId: r.queueId, kind: r.kind, missing: r.statusWatch.missing }] : [],
-    );
+    const stalledRuns = openRuns
+      .flat()
+      .flatMap((r) => (r.status === 'in_progress' && r.statusWatch ? [{ queueId: r.queueId, kind: r.kind, missing: r.statusWatch.missing }] : []));
     return computeMergeQueueMetrics({ queues, activeEntries, recentEntries, stalledRuns, now });
   }
 }

@@ -10,7 +10,6 @@ import { describeActor, type Actor } from '../../platform/accounts/actor.js';
 import { requireRole } from '../../platform/accounts/policy.js';
 import { conflict, invalid, notFound, repositoryNotFound, forbidden } from '../../platform/errors.js';
 import { CAS_LOST, retryCompareAndSet } from '../../platform/compare-and-set.js';
-import { isDuplicateKeyError } from '../../platform/database/collection.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import type { ImpactedTargets } from '../store/impacted-targets-repository.js';
 import type { EntryPageQuery } from '../store/entry-repository.js';
@@ -84,8 +83,7 @@ export class PullRequestService {
           usedDefaultPriorityName: keepPriority ? active.usedDefaultPriorityName : priority.usedDefaultPriorityName,
           noBatch: noBatch ?? active.noBatch,
         };
-        const unchanged =
-          active.priorityValue === set.priorityValue && active.priorityName === set.priorityName && active.noBatch === set.noBatch;
+        const unchanged = active.priorityValue === set.priorityValue && active.priorityName === set.priorityName && active.noBatch === set.noBatch;
         if (unchanged) return active;
         const patched = await this.deps.store.entries.patch(active.id, active.version, set);
         if (!patched) return CAS_LOST;
@@ -104,17 +102,16 @@ export class PullRequestService {
         );
       }
       const entry = await this.newEntry(queue, pr, priority, noBatch ?? false, describeActor(actor));
-      try {
-        await this.deps.store.entries.insert(entry);
-      } catch (err) {
-        // Another submission of the same pull request won the race: treat this one as a resubmit.
-        if (isDuplicateKeyError(err)) return CAS_LOST;
-        throw err;
-      }
+      // Another submission of the same pull request won the race: this one is a resubmit.
+      if ((await this.deps.store.entries.insert(entry)) === 'exists') return CAS_LOST;
       this.deps.logger.info({ entryId: entry.id, queueId: queue.id, prNumber, sha: pr.headSha }, 'pull request submitted');
       if (!(await this.deps.store.queues.findById(queue.id))) {
         // The queue was deleted between our read and the insert: do not leave an orphan behind.
-        await this.deps.store.entries.transition(entry.id, { from: ACTIVE_ENTRY_STATES }, { to: 'cancelled', reason: 'user_requested', detail: 'the queue was deleted' });
+        await this.deps.store.entries.transition(
+          entry.id,
+          { from: ACTIVE_ENTRY_STATES },
+          { to: 'cancelled', reason: 'user_requested', detail: 'the queue was deleted' },
+        );
         throw notFound('queue_not_found', `no merge queue for branch "${branch}"`);
       }
       await this.deps.requestPlan(queue.id, `pull request #${prNumber} submitted`);
@@ -213,14 +210,7 @@ export class PullRequestService {
     return entry;
   }
 
-  async setImpactedTargets(
-    actor: Actor,
-    repo: RepoRef,
-    branch: string,
-    prNumber: number,
-    sha: string,
-    targets: ImpactedTargets,
-  ): Promise<void> {
+  async setImpactedTargets(actor: Actor, repo: RepoRef, branch: string, prNumber: number, sha: string, targets: ImpactedTargets): Promise<void> {
     requireRole(actor, 'write', 'uploading impacted targets');
     const queue = await this.deps.queues.get(actor.orgId, repo, branch);
     const provider = await this.providerOf(repo);
@@ -231,10 +221,7 @@ export class PullRequestService {
     const head = pr.headSha.toLowerCase();
     const forSha = head.startsWith(given) ? head : given;
     await this.deps.store.impactedTargets.set(queue.id, prNumber, forSha, targets);
-    this.deps.logger.info(
-      { queueId: queue.id, prNumber, sha: forSha, targets: targets === 'ALL' ? 'ALL' : targets.length },
-      'impacted targets stored',
-    );
+    this.deps.logger.info({ queueId: queue.id, prNumber, sha: forSha, targets: targets === 'ALL' ? 'ALL' : targets.length }, 'impacted targets stored');
     // Compare-and-set, retried: a concurrent change of the entry (a resubmission, the provider
     // poller) must not make this upload's readiness change vanish — nothing else would redo it
     // until the head or the target moved.
@@ -254,12 +241,7 @@ export class PullRequestService {
    * listPullRequests: newest submissions first, `take` at a time; the cursor is the id of the
    * last entry of the previous page.
    */
-  async list(
-    orgId: string,
-    repo: RepoRef,
-    branch: string,
-    opts: { state?: EntryState; since?: Date; cursor?: string; take: number },
-  ): Promise<ListPage> {
+  async list(orgId: string, repo: RepoRef, branch: string, opts: { state?: EntryState; since?: Date; cursor?: string; take: number }): Promise<ListPage> {
     const queue = await this.deps.queues.get(orgId, repo, branch);
     const query: EntryPageQuery = { limit: opts.take + 1 };
     if (opts.since) {
@@ -271,7 +253,8 @@ export class PullRequestService {
     }
     if (opts.cursor) {
       const after = await this.deps.store.entries.findById(opts.cursor);
-      if (!after || after.queueId !== queue.id) throw invalid('invalid_cursor', 'the cursor does not belong to this queue', [{ path: '/cursor', message: 'unknown cursor' }]);
+      if (!after || after.queueId !== queue.id)
+        throw invalid('invalid_cursor', 'the cursor does not belong to this queue', [{ path: '/cursor', message: 'unknown cursor' }]);
       query.beforeSeq = after.seq;
     }
     const entries = await this.deps.store.entries.listPage(queue.id, query);

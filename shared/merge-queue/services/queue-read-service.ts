@@ -31,7 +31,13 @@ export interface TestRunView {
 }
 
 export class QueueReadService {
-  constructor(private readonly deps: { store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'testRuns'>; orgs: Pick<OrgRepository, 'findById'>; queues: QueueService }) {}
+  constructor(
+    private readonly deps: {
+      store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'testRuns'>;
+      orgs: Pick<OrgRepository, 'findById'>;
+      queues: QueueService;
+    },
+  ) {}
 
   async organizationSlug(orgId: string): Promise<string> {
     const org = await this.deps.orgs.findById(orgId);

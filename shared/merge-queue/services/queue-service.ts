@@ -19,7 +19,6 @@ export type QueueSettingsPatch = Partial<Omit<QueueSettings, 'requiredStatuses'>
   deleteRequiredStatuses?: boolean;
 };
 
-
 export interface QueueServiceDeps {
   store: Pick<MergeQueueRepositories, 'queues' | 'entries'>;
   providers: ProviderRegistry;

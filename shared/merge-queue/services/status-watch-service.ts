@@ -63,8 +63,7 @@ export class StatusWatchService {
 
   private async neverReported(queue: Queue, run: TestRun, missing: readonly string[]): Promise<string[]> {
     const { store } = this.deps;
-    const shas = (await store.testRuns.listCurrentAndRecent(queue.id, RECENT_RUNS_LOOKED_AT))
-      .flatMap((r) => (r.id !== run.id && r.sha ? [r.sha] : []));
+    const shas = (await store.testRuns.listCurrentAndRecent(queue.id, RECENT_RUNS_LOOKED_AT)).flatMap((r) => (r.id !== run.id && r.sha ? [r.sha] : []));
     const byCommit = await store.commitStatuses.forCommits(run.orgId, repoKey(queue.repo), shas);
     const ever = new Set([...byCommit.values()].flat().map((s) => s.context));
     return missing.filter((c) => !ever.has(c));

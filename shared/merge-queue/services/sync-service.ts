@@ -53,11 +53,14 @@ export class SyncService {
   async poll(now = new Date()): Promise<PollOutcome> {
     const schedule = this.deps.pollSchedule;
     const outcome: PollOutcome = { polled: 0, skipped: 0 };
-    outcome.polled = await this.syncQueues(async (queue) => {
-      const due = !schedule || (await schedule.due(queue, now));
-      if (!due) outcome.skipped++;
-      return due;
-    }, schedule ? (queue) => schedule.polled(queue, now) : undefined);
+    outcome.polled = await this.syncQueues(
+      async (queue) => {
+        const due = !schedule || (await schedule.due(queue, now));
+        if (!due) outcome.skipped++;
+        return due;
+      },
+      schedule ? (queue) => schedule.polled(queue, now) : undefined,
+    );
     return outcome;
   }
 
@@ -71,7 +74,10 @@ export class SyncService {
       if (!queue) continue;
       try {
         if (!(await due(queue))) continue;
-        await this.syncQueue(queue, active.filter((e) => e.queueId === queueId));
+        await this.syncQueue(
+          queue,
+          active.filter((e) => e.queueId === queueId),
+        );
         count++;
         await synced?.(queue);
       } catch (err) {

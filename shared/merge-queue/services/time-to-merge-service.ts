@@ -24,7 +24,10 @@ export class TimeToMergeService {
     if (!ahead) return null;
     const position = ahead.length;
     if (queue.state === 'paused' || entry.state === 'not_ready') return { position, timeToMerge: null };
-    const recent = await this.deps.store.entries.listHistoriesChangedSince({ orgId: queue.orgId, queueIds: [queue.id] }, new Date(now.getTime() - SAMPLE_WINDOW_MS));
+    const recent = await this.deps.store.entries.listHistoriesChangedSince(
+      { orgId: queue.orgId, queueIds: [queue.id] },
+      new Date(now.getTime() - SAMPLE_WINDOW_MS),
+    );
     // The runs going at or ahead of it, once each (a batch's entries share one), in queue order.
     const running = new Map<string, number>();
     for (const e of ahead) {

@@ -28,7 +28,8 @@ export const STRATEGIES: Record<StrategyName, string> = {
   speculative: `(c) speculation without batching or bisection (GitHub's merge queue): ${RUNNERS} runs stacked on each other`,
   bors: '(d) batches, one at a time, failed batches bisected (bors): this engine with concurrency 1, batching, bisection without skipping',
   defaults: `(e) this engine's createQueue defaults with concurrency ${RUNNERS} (bisectionConcurrency follows it)`,
-  advised: "(f) this engine with the settings its advice picks (the cheapest in CI within 1.2 × the CI duration at p50, else the fastest), chosen on the cell's first pull requests",
+  advised:
+    "(f) this engine with the settings its advice picks (the cheapest in CI within 1.2 × the CI duration at p50, else the fastest), chosen on the cell's first pull requests",
 };
 
 export interface StrategyResult {

@@ -3,7 +3,16 @@
 // history, ordering, one active entry per pull request, a run concluding once. Stored objects are
 // cloned in and out, as a database would.
 import type { CommitStatus, CommitStatusRepository } from '../store/commit-status-repository.js';
-import { timelineNoteEntry, type EntryPageQuery, type EntryPatch, type EntryRepository, type EntryScope, type TimelineNote, type TransitionChange, type TransitionGuard } from '../store/entry-repository.js';
+import {
+  timelineNoteEntry,
+  type EntryPageQuery,
+  type EntryPatch,
+  type EntryRepository,
+  type EntryScope,
+  type TimelineNote,
+  type TransitionChange,
+  type TransitionGuard,
+} from '../store/entry-repository.js';
 import { headKey, type ImpactedTargets, type ImpactedTargetsRepository, type PullRequestHead } from '../store/impacted-targets-repository.js';
 import { newQueue, QueueExistsError, type QueueHistoryEntry, type QueuePatch, type QueueRepository } from '../store/queue-repository.js';
 import type { TestRunRepository } from '../store/test-run-repository.js';
@@ -32,7 +41,13 @@ class DuplicateKeyError extends Error {
 export class InMemoryQueueRepository implements QueueRepository {
   readonly rows = new Map<string, Queue & { history: QueueHistoryEntry[] }>();
 
-  async create(orgId: string, repo: RepoRef, branch: string, init: { mode: QueueMode; concurrency: number; targetSha: string }, now = new Date()): Promise<Queue> {
+  async create(
+    orgId: string,
+    repo: RepoRef,
+    branch: string,
+    init: { mode: QueueMode; concurrency: number; targetSha: string },
+    now = new Date(),
+  ): Promise<Queue> {
     if ([...this.rows.values()].some((q) => q.orgId === orgId && repoKey(q.repo) === repoKey(repo) && q.branch === branch)) {
       throw new QueueExistsError(`a merge queue already exists for branch "${branch}"`);
     }
@@ -56,17 +71,20 @@ export class InMemoryQueueRepository implements QueueRepository {
     return q ? this.out(q) : null;
   }
 
-  async listByOrg(orgId: string): Promise<Queue[]> {
+  /** The organisation's queues (of one repository), by repository key then branch, as the database sorts strings. */
+  private listed(orgId: string, repo: RepoRef | null): (Queue & { history: QueueHistoryEntry[] })[] {
+    const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     return [...this.rows.values()]
-      .filter((q) => q.orgId === orgId)
-      .sort((a, b) => repoKey(a.repo).localeCompare(repoKey(b.repo)) || a.branch.localeCompare(b.branch))
-      .map((q) => this.out(q));
+      .filter((q) => q.orgId === orgId && (!repo || repoKey(q.repo) === repoKey(repo)))
+      .sort((a, b) => byCodeUnit(repoKey(a.repo), repoKey(b.repo)) || byCodeUnit(a.branch, b.branch));
+  }
+
+  async listByOrg(orgId: string): Promise<Queue[]> {
+    return this.listed(orgId, null).map((q) => this.out(q));
   }
 
   async listRefs(orgId: string, repo: RepoRef | null): Promise<{ id: string; repo: RepoRef; branch: string }[]> {
-    return [...this.rows.values()]
-      .filter((q) => q.orgId === orgId && (!repo || repoKey(q.repo) === repoKey(repo)))
-      .map((q) => ({ id: q.id, repo: { ...q.repo }, branch: q.branch }));
+    return this.listed(orgId, repo).map((q) => ({ id: q.id, repo: { ...q.repo }, branch: q.branch }));
   }
 
   async update(id: string, expectedVersion: number, patch: QueuePatch, change: string, now = new Date()): Promise<Queue | null> {
@@ -110,12 +128,11 @@ export class InMemoryEntryRepository implements EntryRepository {
     return [...this.rows.values()].filter(pred).map(clone);
   }
 
-  async insert(entry: Entry): Promise<void> {
+  async insert(entry: Entry): Promise<'inserted' | 'exists'> {
     if (this.rows.has(entry.id)) throw new DuplicateKeyError(`duplicate _id ${entry.id}`);
-    if (isActive(entry) && [...this.rows.values()].some((e) => e.queueId === entry.queueId && e.prNumber === entry.prNumber && isActive(e))) {
-      throw new DuplicateKeyError('one_active_entry_per_pr');
-    }
+    if (isActive(entry) && [...this.rows.values()].some((e) => e.queueId === entry.queueId && e.prNumber === entry.prNumber && isActive(e))) return 'exists';
     this.rows.set(entry.id, clone(entry));
+    return 'inserted';
   }
 
   async findById(id: string): Promise<Entry | null> {
@@ -153,7 +170,9 @@ export class InMemoryEntryRepository implements EntryRepository {
   }
 
   async listWaitingJudgedWith(queueId: string, impactedTargetsRequired: boolean): Promise<Entry[]> {
-    return this.all((e) => e.queueId === queueId && (e.state === 'not_ready' || e.state === 'pending') && e.readiness.requiresImpactedTargets === impactedTargetsRequired).sort(byQueueOrder);
+    return this.all(
+      (e) => e.queueId === queueId && (e.state === 'not_ready' || e.state === 'pending') && e.readiness.requiresImpactedTargets === impactedTargetsRequired,
+    ).sort(byQueueOrder);
   }
 
   async listAwaitingMergeability(queueId: string): Promise<Entry[]> {
@@ -193,7 +212,11 @@ export class InMemoryEntryRepository implements EntryRepository {
   }
 
   async listActiveStates(scope: EntryScope): Promise<{ queueId: string; state: EntryState; inBisection: boolean }[]> {
-    return this.all((e) => this.inScope(scope)(e) && isActive(e)).map((e) => ({ queueId: e.queueId, state: e.state, inBisection: typeof e.bisectionOf === 'string' }));
+    return this.all((e) => this.inScope(scope)(e) && isActive(e)).map((e) => ({
+      queueId: e.queueId,
+      state: e.state,
+      inBisection: typeof e.bisectionOf === 'string',
+    }));
   }
 
   async listHistoriesChangedSince(scope: EntryScope, since: Date): Promise<{ id: string; queueId: string; history: HistoryEntry[] }[]> {
@@ -290,7 +313,14 @@ export class InMemoryTestRunRepository implements TestRunRepository {
     return [...runs.filter((r) => r.status === 'in_progress'), ...runs.filter((r) => r.status !== 'in_progress').slice(0, limit)];
   }
 
-  async conclude(id: string, status: Exclude<TestRunStatus, 'in_progress'>, reason: Reason, now = new Date(), culpritEntryIds?: string[], detail?: string): Promise<TestRun | null> {
+  async conclude(
+    id: string,
+    status: Exclude<TestRunStatus, 'in_progress'>,
+    reason: Reason,
+    now = new Date(),
+    culpritEntryIds?: string[],
+    detail?: string,
+  ): Promise<TestRun | null> {
     const r = this.rows.get(id);
     if (!r || r.status !== 'in_progress') return null;
     Object.assign(r, { status, conclusionReason: reason, concludedAt: now, version: r.version + 1 });

@@ -49,7 +49,10 @@ export async function readQueueHistory(store: HistoryRepositories, queueId: stri
   const sampled = page.length > limits.maxPullRequests;
   const entries = page.slice(0, limits.maxPullRequests).filter((e) => e.submittedAt >= from);
   const runs = await store.testRuns.listCreatedSince(queueId, from, limits.maxRuns);
-  const uploads = await store.impactedTargets.getMany(queueId, entries.map((e) => ({ prNumber: e.prNumber, sha: e.prSha })));
+  const uploads = await store.impactedTargets.getMany(
+    queueId,
+    entries.map((e) => ({ prNumber: e.prNumber, sha: e.prSha })),
+  );
   const targets = new Map<string, ImpactedTargetSet>();
   for (const e of entries) {
     const t = uploads.get(headKey({ prNumber: e.prNumber, sha: e.prSha }));
@@ -61,11 +64,18 @@ export async function readQueueHistory(store: HistoryRepositories, queueId: stri
 }
 
 /** The workload a history describes (pure: the entries and runs are given). */
-export function inferWorkload(entries: Entry[], runs: TestRun[], targets: ReadonlyMap<string, ImpactedTargetSet>, from: Date): { workload: Workload; notes: string[] } {
+export function inferWorkload(
+  entries: Entry[],
+  runs: TestRun[],
+  targets: ReadonlyMap<string, ImpactedTargetSet>,
+  from: Date,
+): { workload: Workload; notes: string[] } {
   const notes: string[] = [];
   const ordered = [...entries].sort((a, b) => a.submittedAt.getTime() - b.submittedAt.getTime() || a.seq - b.seq);
   const start = ordered[0]?.submittedAt.getTime() ?? from.getTime();
-  const finished = runs.filter((r) => r.concludedAt && (r.status === 'succeeded' || (r.status === 'failed' && r.conclusionReason !== 'start_test_run_merge_conflict')));
+  const finished = runs.filter(
+    (r) => r.concludedAt && (r.status === 'succeeded' || (r.status === 'failed' && r.conclusionReason !== 'start_test_run_merge_conflict')),
+  );
   const ciMinutes = finished.map((r) => Math.max(1, Math.round((r.concludedAt!.getTime() - r.createdAt.getTime()) / MINUTE)));
   if (ciMinutes.length === 0) notes.push(`no finished CI run in the window: CI is taken to take ${DEFAULT_CI_MINUTES} minutes`);
   // A failed pull request resubmitted unchanged (same head) that then merged was innocent.
@@ -93,7 +103,9 @@ export function inferWorkload(entries: Entry[], runs: TestRun[], targets: Readon
   if (userFailed > 0) notes.push(`${userFailed} pull requests failed for reasons outside CI; they are replayed as good changes`);
   // Runs cut short by a push to the target branch mark the pushes (one per distinct minute).
   const pushMinutes = new Set(
-    runs.filter((r) => r.conclusionReason === 'manual_push_to_target_branch' && r.concludedAt).map((r) => Math.round((r.concludedAt!.getTime() - start) / MINUTE)),
+    runs
+      .filter((r) => r.conclusionReason === 'manual_push_to_target_branch' && r.concludedAt)
+      .map((r) => Math.round((r.concludedAt!.getTime() - start) / MINUTE)),
   );
   const outsidePushes = [...pushMinutes].filter((m) => m >= 0).sort((a, b) => a - b);
   notes.push(

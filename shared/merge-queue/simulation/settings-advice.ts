@@ -80,7 +80,11 @@ export async function adviseSettings(history: QueueHistory, current: FullSetting
   const tried = (await playGrid(history, current, maxConcurrency)).sort(ranking(goal));
   const best = bestFor(goal, tried);
   const reasons = [`now: ${numbers(now)}`];
-  if (best) reasons.push(`advised: ${numbers(best)}`, `chosen for ${goal.kind === 'lowest_latency' ? 'the lowest time in queue' : `the fewest CI minutes with p50 ≤ ${goal.maxP50Minutes} min`} among ${tried.length} settings replayed on the same history`);
+  if (best)
+    reasons.push(
+      `advised: ${numbers(best)}`,
+      `chosen for ${goal.kind === 'lowest_latency' ? 'the lowest time in queue' : `the fewest CI minutes with p50 ≤ ${goal.maxP50Minutes} min`} among ${tried.length} settings replayed on the same history`,
+    );
   else reasons.push(`none of the ${tried.length} settings tried meets p50 ≤ ${goal.kind === 'lowest_ci_cost' ? goal.maxP50Minutes : 0} min on this history`);
   return { goal, current: now, best, reasons, tried };
 }

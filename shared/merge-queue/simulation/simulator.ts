@@ -276,7 +276,13 @@ export class Simulator {
 export async function finish(sim: Simulator, prs: number[], verdict: 'succeeded' | 'failed'): Promise<TestRun> {
   const ids = prs.map((n) => `e${n}`).join(',');
   const r = sim.inProgress().find((x) => x.entryIds.join(',') === ids);
-  if (!r) throw new Error(`no run in progress tests ${ids}; running: ${sim.inProgress().map((x) => x.entryIds.join(',')).join(' / ')}`);
+  if (!r)
+    throw new Error(
+      `no run in progress tests ${ids}; running: ${sim
+        .inProgress()
+        .map((x) => x.entryIds.join(','))
+        .join(' / ')}`,
+    );
   await sim.conclude(r.id, verdict, verdict === 'succeeded' ? 'test_run_passed' : 'test_run_failed');
   return r;
 }

@@ -1,6 +1,7 @@
 // Queue entries (the v1 "merge items"). Every state change is one compare-and-set on the
 // entry's state (and version when given) that appends a history entry with its reason code and
 // writes the event it announces into the entry's outbox (shared/events/outbox.ts).
+import { isDuplicateKeyError } from '../../platform/database/collection.js';
 import type { Database, DocCollection, Filter, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
 import type { Entry, EntryState, HistoryEntry, Reason, TestRun } from '../domain/model.js';
 import { TERMINAL_ENTRY_STATES } from '../domain/model.js';
@@ -88,8 +89,8 @@ export interface EntryPageQuery {
 
 /** Queue entries as the merge-queue services see them: named reads and compare-and-set writes. */
 export interface EntryRepository {
-  /** Throws a duplicate-key error (isDuplicateKeyError) if the PR already has an active entry. */
-  insert(entry: Entry, now?: Date): Promise<void>;
+  /** 'exists' (and nothing written) when the pull request already has an active entry in the queue. */
+  insert(entry: Entry, now?: Date): Promise<'inserted' | 'exists'>;
   findById(id: string): Promise<Entry | null>;
   findByIds(ids: readonly string[]): Promise<Entry[]>;
   findActiveByPr(queueId: string, prNumber: number): Promise<Entry | null>;
@@ -142,12 +143,19 @@ export class DbEntryRepository implements EntryRepository {
   }
 
   /** Inserts a new entry with its `submitted` event; throws a duplicate-key error (11000) if the PR already has an active one. */
-  async insert(entry: Entry, now = new Date()): Promise<void> {
+  async insert(entry: Entry, now = new Date()): Promise<'inserted' | 'exists'> {
     const { id, ...rest } = entry;
     const outbox = toOutbox([submittedEvent(entry)], now);
-    await this.col.insertOne({ _id: id, ...rest, active: !TERMINAL_ENTRY_STATES.includes(entry.state), outbox });
+    try {
+      await this.col.insertOne({ _id: id, ...rest, active: !TERMINAL_ENTRY_STATES.includes(entry.state), outbox });
+    } catch (err) {
+      // Ids are random: the only key two entries can share is one_active_entry_per_pr.
+      if (isDuplicateKeyError(err)) return 'exists';
+      throw err;
+    }
     await this.revisions.bump(entry.queueId);
     await this.deps.relay.relay(this.outbox, id, outbox);
+    return 'inserted';
   }
 
   /**
@@ -155,9 +163,22 @@ export class DbEntryRepository implements EntryRepository {
    * pull request of a batch run to reach merged or pending failure (read before the write: the
    * others are already there; a second writer that also sees itself last writes the same event id).
    */
-  private async eventsOf(before: Pick<EntryDoc, '_id' | 'orgId' | 'queueId' | 'prNumber' | 'currentRunId' | 'verifiedByTestRun'>, change: TransitionChange, at: Date, version: number): Promise<(EmittedEvent & { id?: string })[]> {
+  private async eventsOf(
+    before: Pick<EntryDoc, '_id' | 'orgId' | 'queueId' | 'prNumber' | 'currentRunId' | 'verifiedByTestRun'>,
+    change: TransitionChange,
+    at: Date,
+    version: number,
+  ): Promise<(EmittedEvent & { id?: string })[]> {
     const entry = { ...before, id: before._id };
-    const facts = { entry, to: change.to, reason: change.reason, at, version, ...(change.detail !== undefined ? { detail: change.detail } : {}), ...(change.testRunId !== undefined ? { testRunId: change.testRunId } : {}) };
+    const facts = {
+      entry,
+      to: change.to,
+      reason: change.reason,
+      at,
+      version,
+      ...(change.detail !== undefined ? { detail: change.detail } : {}),
+      ...(change.testRunId !== undefined ? { testRunId: change.testRunId } : {}),
+    };
     const events: (EmittedEvent & { id?: string })[] = [];
     const own = transitionEvent(facts);
     if (own) events.push(own);
@@ -167,7 +188,8 @@ export class DbEntryRepository implements EntryRepository {
       const others = run && isBatch(run) ? run.entryIds.filter((id) => id !== before._id) : [];
       if (run && others.length > 0) {
         const siblings = await this.col.find({ _id: { $in: others } }, { projection: { state: 1 } });
-        if (siblings.length === others.length && siblings.every((s) => s.state === change.to)) events.push(batchArrivalEvent(run, change.to, change.reason, at));
+        if (siblings.length === others.length && siblings.every((s) => s.state === change.to))
+          events.push(batchArrivalEvent(run, change.to, change.reason, at));
       }
     }
     return events;
@@ -271,7 +293,10 @@ export class DbEntryRepository implements EntryRepository {
   async transition(id: string, guard: TransitionGuard, change: TransitionChange, now = new Date()): Promise<Entry | null> {
     // Read, check the guard, then write conditioned on the version read: the version pins the
     // state too, so the history entry's `from` is exactly the state that was replaced.
-    const before = await this.col.findOne({ _id: id }, { projection: { state: 1, version: 1, stateChangedAt: 1, orgId: 1, queueId: 1, prNumber: 1, currentRunId: 1, verifiedByTestRun: 1 } });
+    const before = await this.col.findOne(
+      { _id: id },
+      { projection: { state: 1, version: 1, stateChangedAt: 1, orgId: 1, queueId: 1, prNumber: 1, currentRunId: 1, verifiedByTestRun: 1 } },
+    );
     if (!before || !guard.from.includes(before.state)) return null;
     if (guard.version !== undefined && before.version !== guard.version) return null;
     // A planning pass stamps its transitions with the time it started, which can precede a

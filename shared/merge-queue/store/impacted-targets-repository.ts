@@ -107,8 +107,7 @@ export class DbImpactedTargetsRepository implements ImpactedTargetsRepository {
     if (heads.length === 0) return found;
     const headers = await this.headers.find({ _id: { $in: heads.map((h) => headerId(queueId, h.prNumber, h.sha)) } });
     const listed = headers.filter((h) => !h.all);
-    const chunks =
-      listed.length === 0 ? [] : await this.chunks.find({ headerId: { $in: listed.map((h) => h._id) } }, { sort: { headerId: 1, index: 1 } });
+    const chunks = listed.length === 0 ? [] : await this.chunks.find({ headerId: { $in: listed.map((h) => h._id) } }, { sort: { headerId: 1, index: 1 } });
     const generationOf = new Map(listed.map((h) => [h._id, h.generation]));
     const targetsOf = new Map<string, string[]>(listed.map((h) => [h._id, []]));
     for (const c of chunks) if (generationOf.get(c.headerId) === c.generation) targetsOf.get(c.headerId)!.push(...c.targets);

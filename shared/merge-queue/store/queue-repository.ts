@@ -151,18 +151,15 @@ export class DbQueueRepository implements QueueRepository {
    * Compare-and-set: applies `patch` only if the queue is still at `expectedVersion`.
    * Returns the new queue, or null when another writer got there first.
    */
-  async update(
-    id: string,
-    expectedVersion: number,
-    patch: QueuePatch,
-    change: string,
-    now = new Date(),
-  ): Promise<Queue | null> {
+  async update(id: string, expectedVersion: number, patch: QueuePatch, change: string, now = new Date()): Promise<Queue | null> {
     // A change of state announces itself: read the state it replaces (the version pins it).
     const before = patch.state !== undefined ? await this.col.findOne({ _id: id, version: expectedVersion }, { projection: { orgId: 1, state: 1 } }) : null;
     if (patch.state !== undefined && !before) return null;
     const changed = before && patch.state !== undefined && before.state !== patch.state;
-    const outbox = toOutbox(changed && patch.state ? [queueStateChangedEvent({ id, orgId: before.orgId }, before.state, patch.state, now, expectedVersion + 1)] : [], now);
+    const outbox = toOutbox(
+      changed && patch.state ? [queueStateChangedEvent({ id, orgId: before.orgId }, before.state, patch.state, now, expectedVersion + 1)] : [],
+      now,
+    );
     const d = await this.col.findOneAndUpdate(
       { _id: id, version: expectedVersion },
       {

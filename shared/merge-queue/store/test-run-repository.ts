@@ -44,7 +44,14 @@ export interface TestRunRepository {
   /** Runs of the queue in progress, then the `limit` most recently concluded; newest first within each. */
   listCurrentAndRecent(queueId: string, limit: number): Promise<TestRun[]>;
   /** Null when the run already concluded. */
-  conclude(id: string, status: Exclude<TestRunStatus, 'in_progress'>, reason: Reason, now?: Date, culpritEntryIds?: string[], detail?: string): Promise<TestRun | null>;
+  conclude(
+    id: string,
+    status: Exclude<TestRunStatus, 'in_progress'>,
+    reason: Reason,
+    now?: Date,
+    culpritEntryIds?: string[],
+    detail?: string,
+  ): Promise<TestRun | null>;
   /** Null when another build already recorded the branch's head. */
   recordBuild(id: string, sha: string, tree: string): Promise<TestRun | null>;
   markBranchDeleted(id: string): Promise<void>;
@@ -153,7 +160,12 @@ export class DbTestRunRepository implements TestRunRepository {
     if (!run) return null;
     const ended = batchConcludedEvent({ ...run, id }, status, reason, now);
     const outbox = toOutbox(ended ? [ended] : [], now);
-    const written = await this.changed(await this.col.findOneAndUpdate({ _id: id, status: 'in_progress' }, { $set: set, $inc: { version: 1 }, ...(outbox.length > 0 ? { $push: outboxPush(outbox) } : {}) }));
+    const written = await this.changed(
+      await this.col.findOneAndUpdate(
+        { _id: id, status: 'in_progress' },
+        { $set: set, $inc: { version: 1 }, ...(outbox.length > 0 ? { $push: outboxPush(outbox) } : {}) },
+      ),
+    );
     if (written) await this.relay.relay(this.outbox, id, outbox);
     return written;
   }

@@ -27,7 +27,7 @@ interface TokenDoc extends StoredDoc {
 export const TOKEN_INDEXES: IndexSpec[] = [
   { key: { hashPrefix: 1 }, name: 'hash_prefix', comment: 'authenticate a request: candidates by hash prefix' },
   { key: { hash: 1 }, name: 'hash_unique', unique: true, comment: 'register API_TOKEN idempotently' },
-  { key: { orgId: 1, createdAt: 1 }, name: 'org_created', comment: 'list an organisation\'s tokens' },
+  { key: { orgId: 1, createdAt: 1 }, name: 'org_created', comment: "list an organisation's tokens" },
 ];
 
 const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');

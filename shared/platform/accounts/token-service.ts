@@ -21,7 +21,13 @@ export class TokenService {
     requireRole(actor, 'admin', 'creating a token');
     const value = generateToken();
     const token = await this.deps.tokens.register(actor.orgId, value, init.name, { role: init.role });
-    await this.deps.audit.record({ orgId: actor.orgId, actor: auditActorOf(actor), action: 'token.created', target: token.id, detail: { name: init.name, role: init.role } });
+    await this.deps.audit.record({
+      orgId: actor.orgId,
+      actor: auditActorOf(actor),
+      action: 'token.created',
+      target: token.id,
+      detail: { name: init.name, role: init.role },
+    });
     return { token, value };
   }
 

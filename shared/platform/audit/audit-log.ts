@@ -64,9 +64,7 @@ interface AuditDoc extends StoredDoc, Omit<AuditRecord, 'actor'> {
   actor: Omit<AuditActor, 'kind'> & { kind?: AuditActor['kind'] };
 }
 
-export const AUDIT_INDEXES: IndexSpec[] = [
-  { key: { orgId: 1, _id: -1 }, name: 'org_newest', comment: 'list an organisation\'s audit trail, newest first' },
-];
+export const AUDIT_INDEXES: IndexSpec[] = [{ key: { orgId: 1, _id: -1 }, name: 'org_newest', comment: "list an organisation's audit trail, newest first" }];
 
 export class DbAuditRepository implements AuditRepository {
   private readonly col: DocCollection<AuditDoc>;

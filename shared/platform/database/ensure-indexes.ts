@@ -11,5 +11,11 @@ function hasIndexes(value: unknown): value is WithIndexes {
 
 /** Creates the indexes of every repository in the given sets (idempotent); run before serving. */
 export async function ensureIndexes(...repositorySets: object[]): Promise<void> {
-  await Promise.all(repositorySets.flatMap((set) => Object.values(set).filter(hasIndexes).map((r) => r.ensureIndexes())));
+  await Promise.all(
+    repositorySets.flatMap((set) =>
+      Object.values(set)
+        .filter(hasIndexes)
+        .map((r) => r.ensureIndexes()),
+    ),
+  );
 }

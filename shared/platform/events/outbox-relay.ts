@@ -33,7 +33,10 @@ export class OutboxRelay implements EventRelay {
       await this.move(source, docId, events);
     } catch (err) {
       // The state and its events are written; the sweep moves them on.
-      this.deps.logger.warn({ err: err instanceof Error ? err.message : String(err), source: source.name, docId }, 'events not relayed yet; the event sweep relays them');
+      this.deps.logger.warn(
+        { err: err instanceof Error ? err.message : String(err), source: source.name, docId },
+        'events not relayed yet; the event sweep relays them',
+      );
     }
   }
 
@@ -47,7 +50,10 @@ export class OutboxRelay implements EventRelay {
       try {
         await this.deps.requestPublish(event.id);
       } catch (err) {
-        this.deps.logger.warn({ err: err instanceof Error ? err.message : String(err), eventId: event.id }, 'publish job not enqueued; the event sweep publishes the event');
+        this.deps.logger.warn(
+          { err: err instanceof Error ? err.message : String(err), eventId: event.id },
+          'publish job not enqueued; the event sweep publishes the event',
+        );
       }
     }
   }

@@ -16,7 +16,11 @@ export interface OutboxEvent extends EmittedEvent {
 export const OUTBOX_FIELD = 'outbox';
 
 /** Documents with events waiting, oldest first: what the sweep reads (a document without events has no entry in range). */
-export const OUTBOX_INDEX: IndexSpec = { key: { 'outbox.createdAt': 1 }, name: 'outbox_pending', comment: 'the event sweep: documents whose events were not relayed' };
+export const OUTBOX_INDEX: IndexSpec = {
+  key: { 'outbox.createdAt': 1 },
+  name: 'outbox_pending',
+  comment: 'the event sweep: documents whose events were not relayed',
+};
 
 /**
  * Events to write with a state change. An id is time-ordered (UUIDv7) unless the event has one

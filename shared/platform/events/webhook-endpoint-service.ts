@@ -53,7 +53,12 @@ export class WebhookEndpointService {
     requireRole(actor, 'admin', 'creating a webhook endpoint');
     await this.checkDestination(init.url);
     const endpoint = await this.deps.endpoints.create(actor.orgId, init);
-    await this.audit(actor, 'webhook.created', endpoint.id, { destination: destinationOf(init.url), kind: init.kind, events: init.events, description: init.description });
+    await this.audit(actor, 'webhook.created', endpoint.id, {
+      destination: destinationOf(init.url),
+      kind: init.kind,
+      events: init.events,
+      description: init.description,
+    });
     return endpoint;
   }
 

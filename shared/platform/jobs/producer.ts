@@ -44,14 +44,18 @@ export class JobProducer<C extends JobCatalogue> {
     const jobId = spec.jobId?.(payload, runAt);
     const requestId = currentRequestId();
     try {
-      await this.queue(name).add(name, { ...payload, ...(requestId ? { requestId } : {}) }, {
-        ...retentionOf(spec),
-        attempts: spec.attempts,
-        ...(spec.backoffMs > 0 ? { backoff: { type: 'exponential', delay: spec.backoffMs } } : {}),
-        ...(opts.runAt ? { delay: Math.max(0, runAt - Date.now()) } : {}),
-        ...(dedupId ? { deduplication: { id: dedupId, keepLastIfActive: true } } : {}),
-        ...(jobId ? { jobId } : {}),
-      });
+      await this.queue(name).add(
+        name,
+        { ...payload, ...(requestId ? { requestId } : {}) },
+        {
+          ...retentionOf(spec),
+          attempts: spec.attempts,
+          ...(spec.backoffMs > 0 ? { backoff: { type: 'exponential', delay: spec.backoffMs } } : {}),
+          ...(opts.runAt ? { delay: Math.max(0, runAt - Date.now()) } : {}),
+          ...(dedupId ? { deduplication: { id: dedupId, keepLastIfActive: true } } : {}),
+          ...(jobId ? { jobId } : {}),
+        },
+      );
     } catch (err) {
       throw unavailable('queue_unavailable', `the job queue (Redis) is unavailable: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -63,7 +63,8 @@ async function answer(deps: Pick<OperatorServerDeps, 'metrics' | 'logger'>, req:
     res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
     res.end(req.method === 'HEAD' ? undefined : body);
   };
-  if (path !== '/metrics' && path !== '/healthz') return send(404, 'text/plain; charset=utf-8', 'not found: the operator endpoint serves /metrics and /healthz\n');
+  if (path !== '/metrics' && path !== '/healthz')
+    return send(404, 'text/plain; charset=utf-8', 'not found: the operator endpoint serves /metrics and /healthz\n');
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('Allow', 'GET, HEAD');
     return send(405, 'text/plain; charset=utf-8', 'method not allowed\n');

@@ -12,7 +12,12 @@ export type StatusColor = 'green' | 'yellow' | 'red';
 export interface ServiceStatus {
   overallStatus:
     | { type: 'up'; color: 'green'; overallStatusDescription: 'All systems operational' }
-    | { type: 'impacted'; color: 'yellow' | 'red'; overallStatusDescription: 'Impacted'; impactedStatuses: { name: string; color: 'yellow' | 'red'; statusDescription: string }[] };
+    | {
+        type: 'impacted';
+        color: 'yellow' | 'red';
+        overallStatusDescription: 'Impacted';
+        impactedStatuses: { name: string; color: 'yellow' | 'red'; statusDescription: string }[];
+      };
   statuses: { name: string; color: StatusColor; statusDescription: string }[];
 }
 

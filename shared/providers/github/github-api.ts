@@ -51,14 +51,24 @@ export class GitHubApi {
       if (isStatusState(s.state)) checks.push({ context: s.context, state: s.state, targetUrl: s.target_url, description: s.description });
     }
     for (const r of runs) {
-      const checkRun = { checkRunId: r.id, suiteId: r.check_suite?.id ?? null, url: r.html_url ?? r.details_url ?? '', status: r.status, conclusion: r.conclusion };
+      const checkRun = {
+        checkRunId: r.id,
+        suiteId: r.check_suite?.id ?? null,
+        url: r.html_url ?? r.details_url ?? '',
+        status: r.status,
+        conclusion: r.conclusion,
+      };
       checks.push({ context: r.name, state: checkRunState(r.status, r.conclusion), targetUrl: r.details_url ?? r.html_url, checkRun });
     }
     return checks;
   }
 
   /** Posts a commit status (the queue's own status on a pull request head). */
-  async postCommitStatus(repo: RepoRef, sha: string, status: { context: string; state: 'pending' | 'success' | 'failure' | 'error'; description: string; targetUrl?: string }): Promise<void> {
+  async postCommitStatus(
+    repo: RepoRef,
+    sha: string,
+    status: { context: string; state: 'pending' | 'success' | 'failure' | 'error'; description: string; targetUrl?: string },
+  ): Promise<void> {
     const { octokit } = await this.access(repo);
     await octokit.rest.repos.createCommitStatus({
       owner: repo.owner,
@@ -85,7 +95,15 @@ export class GitHubApi {
       if (existing !== null) return existing;
       const { octokit } = await this.access(repo);
       try {
-        const { data } = await octokit.rest.pulls.create({ owner: repo.owner, repo: repo.name, head: pr.head, base: pr.base, title: pr.title, body: pr.body, draft: true });
+        const { data } = await octokit.rest.pulls.create({
+          owner: repo.owner,
+          repo: repo.name,
+          head: pr.head,
+          base: pr.base,
+          title: pr.title,
+          body: pr.body,
+          draft: true,
+        });
         return data.number;
       } catch (err) {
         // 422 "A pull request already exists": an earlier try's request landed after all.

@@ -274,7 +274,12 @@ export class GitHubProvider implements GitProvider {
       const { git, token } = await this.clone(repo);
       const current = await this.cache.fetchBranch(git, repo, token, input.targetBranch);
       if (current !== input.expectedHeadSha) return { ok: false, reason: 'target_moved', actualHeadSha: current };
-      await this.cache.ensureCommits(git, repo, token, input.pullRequests.map((p) => p.headSha));
+      await this.cache.ensureCommits(
+        git,
+        repo,
+        token,
+        input.pullRequests.map((p) => p.headSha),
+      );
       // The whole result, computed (and checked against the tested tree) before anything is written.
       const computed = await this.plumbing.mergePullRequests(repo, input);
       if (!computed.ok) return computed;
@@ -310,7 +315,10 @@ export class GitHubProvider implements GitProvider {
         (await git.treeOf(mergedSha)) === (await git.treeOf(expected)) &&
         (method === 'squash' ? (await git.rawCommit(mergedSha)).parents[0] === head : await git.isAncestor(head, mergedSha));
       if (!verified) {
-        this.logger.error({ repo, prNumber: pr.number, mergedSha, expected }, 'GitHub merged something else than the tested result (the target moved during the merge)');
+        this.logger.error(
+          { repo, prNumber: pr.number, mergedSha, expected },
+          'GitHub merged something else than the tested result (the target moved during the merge)',
+        );
         return { ok: false, reason: 'target_moved', actualHeadSha: mergedSha };
       }
       mergedShas[pr.number] = mergedSha;

@@ -32,6 +32,7 @@ export function branchName(value: string): string {
   if (value.startsWith('-')) bad('may not start with "-"');
   if (value === '@') bad('may not be "@"');
   // Control characters, space and the characters git reserves for revision syntax.
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
   if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(value)) bad('contains a space, control character or one of ~^:?*[\\');
   if (value.includes('..')) bad('may not contain ".."');
   if (value.includes('@{')) bad('may not contain "@{"');
@@ -60,6 +61,7 @@ export function pullNumber(value: number): number {
  */
 export function treePath(value: string): string {
   if (value.length === 0 || value.length > 4096) throw new InvalidGitNameError('file path must be 1–4096 characters');
+  // eslint-disable-next-line no-control-regex -- NUL is what this refuses
   if (/[\u0000\n\r]/.test(value)) throw new InvalidGitNameError('file path may not contain NUL or line breaks');
   for (const component of value.split('/')) {
     if (component === '' || component === '.' || component === '..') {

@@ -16,6 +16,7 @@ export class InvalidRepositoryNameError extends AppError {
 
 const MAX_SEGMENT = 255;
 /** Characters no segment may hold: path separators of any platform, NUL and control characters. */
+// eslint-disable-next-line no-control-regex -- control characters are what this refuses
 const FORBIDDEN = /[\\/\u0000-\u001f\u007f]/;
 
 function checkSegment(kind: string, segment: string): void {

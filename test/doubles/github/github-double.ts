@@ -98,7 +98,14 @@ export interface CommentRecord {
 export type DoublePermission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
 
 /** The legacy base role GitHub answers in `permission` beside `role_name`. */
-const LEGACY_PERMISSION: Readonly<Record<DoublePermission, string>> = { admin: 'admin', maintain: 'write', write: 'write', triage: 'read', read: 'read', none: 'none' };
+const LEGACY_PERMISSION: Readonly<Record<DoublePermission, string>> = {
+  admin: 'admin',
+  maintain: 'write',
+  write: 'write',
+  triage: 'read',
+  read: 'read',
+  none: 'none',
+};
 
 export interface GitHubDoubleOptions {
   /** The repository host the double plays (default github.com). */
@@ -135,7 +142,14 @@ export class GitHubDouble {
   readonly checkRuns: CheckRunRecord[] = [];
   readonly comments: CommentRecord[] = [];
   readonly createdPulls: CreatedPullRecord[] = [];
-  readonly faults: DoubleFaults = { mergeableNull: false, secondaryLimit: null, mergeServerError: null, lostEvents: new Set(), mergeRefusal: null, lostAnswer: null };
+  readonly faults: DoubleFaults = {
+    mergeableNull: false,
+    secondaryLimit: null,
+    mergeServerError: null,
+    lostEvents: new Set(),
+    mergeRefusal: null,
+    lostAnswer: null,
+  };
   /** Required status checks per `owner/name/branch`: from rulesets and from classic protection. */
   readonly protection = new Map<string, { rulesets: string[]; classic: string[] | null }>();
   /** Permissions of users on repositories: `owner/name:login` (lower case) → role; anyone else reads (a public repository). */
@@ -291,7 +305,18 @@ export class GitHubDouble {
       limit.remaining--;
       res.setHeader('retry-after', String(limit.retryAfterSeconds));
       // Deliberate: the documented 403 answer, with GitHub's secondary-limit message.
-      return this.send(res, op, 403, { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' }, req.method ?? '', pathname, body);
+      return this.send(
+        res,
+        op,
+        403,
+        {
+          message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+          documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api',
+        },
+        req.method ?? '',
+        pathname,
+        body,
+      );
     }
     const [status, answer] = await this.route(op, req, url.searchParams, body);
     const lost = this.faults.lostAnswer;
@@ -302,7 +327,15 @@ export class GitHubDouble {
     return this.send(res, op, status, answer, req.method ?? '', pathname, body);
   }
 
-  private send(res: http.ServerResponse, op: MatchedOperation | null, status: number, answer: Json | undefined, method: string, pathname: string, body: Json | undefined): void {
+  private send(
+    res: http.ServerResponse,
+    op: MatchedOperation | null,
+    status: number,
+    answer: Json | undefined,
+    method: string,
+    pathname: string,
+    body: Json | undefined,
+  ): void {
     this.requests.push({ method, path: pathname, status, body });
     // A 500 or 502 is a fault the test switched on; it is not part of the description.
     if (op && status !== 500 && status !== 502) for (const p of responseProblems(op, status, answer)) this.problems.push(`${method} ${pathname} → ${p}`);
@@ -330,7 +363,14 @@ export class GitHubDouble {
     const name = repoGit.replace(/\.git$/, '');
     const receiving = rest === '/git-receive-pack';
     const before = receiving ? await this.branchHeads(owner, name) : null;
-    await serveGitHttp({ req, res, projectRoot: path.join(this.root, this.host), pathInfo: `/${owner}/${repoGit}${rest}`, query: url.search.slice(1), user: user });
+    await serveGitHttp({
+      req,
+      res,
+      projectRoot: path.join(this.root, this.host),
+      pathInfo: `/${owner}/${repoGit}${rest}`,
+      query: url.search.slice(1),
+      user: user,
+    });
     if (before) await this.afterPush(owner, name, before);
   }
 
@@ -380,20 +420,25 @@ export class GitHubDouble {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private async post(webhook: { url: string; secret: string }, event: string, payload: JsonObject, opts: { secret?: string; deliveryId?: string }): Promise<number | null> {
+  private async post(
+    webhook: { url: string; secret: string },
+    event: string,
+    payload: JsonObject,
+    opts: { secret?: string; deliveryId?: string },
+  ): Promise<number | null> {
     const body = JSON.stringify(payload);
     const signature = await signPayload(opts.secret ?? webhook.secret, body);
     let res: Response;
     try {
       res = await fetch(webhook.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'GitHub-Hookshot/double',
-        'x-github-event': event,
-        'x-github-delivery': opts.deliveryId ?? randomBytes(16).toString('hex'),
-        'x-hub-signature-256': signature,
-      },
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'GitHub-Hookshot/double',
+          'x-github-event': event,
+          'x-github-delivery': opts.deliveryId ?? randomBytes(16).toString('hex'),
+          'x-hub-signature-256': signature,
+        },
         body,
       });
     } catch {
@@ -411,13 +456,27 @@ export class GitHubDouble {
 
   private pushPayload(owner: string, name: string, ref: string, before: string | null, after: string | null): JsonObject {
     const zero = '0'.repeat(40);
-    return this.event('push', undefined, owner, name, { ref, before: before ?? zero, after: after ?? zero, created: before === null, deleted: after === null, forced: false, commits: [], head_commit: null });
+    return this.event('push', undefined, owner, name, {
+      ref,
+      before: before ?? zero,
+      after: after ?? zero,
+      created: before === null,
+      deleted: after === null,
+      forced: false,
+      commits: [],
+      head_commit: null,
+    });
   }
 
   /** A pull_request event payload for the pull request as it is now. */
   async pullPayload(owner: string, name: string, number: number, action: string, extra: JsonObject = {}): Promise<JsonObject> {
     const pull = await this.pullObject(owner, name, number);
-    return this.event('pull_request', action === 'synchronize' || action === 'edited' ? 'opened' : action, owner, name, { action, number, pull_request: pull, ...extra });
+    return this.event('pull_request', action === 'synchronize' || action === 'edited' ? 'opened' : action, owner, name, {
+      action,
+      number,
+      pull_request: pull,
+      ...extra,
+    });
   }
 
   // ---- REST -----------------------------------------------------------------------------
@@ -436,7 +495,8 @@ export class GitHubDouble {
       // GitHub hides repositories a token cannot see.
       return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
     }
-    if (!(await this.git.repositoryExists(this.repoRef(owner, name)))) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+    if (!(await this.git.repositoryExists(this.repoRef(owner, name))))
+      return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
     switch (`${op.method} ${op.path}`) {
       case 'get /repos/{owner}/{repo}':
         return [200, this.repoObject(owner, name)];
@@ -448,7 +508,9 @@ export class GitHubDouble {
         return this.updatePull(owner, name, Number(op.params.pull_number), body as JsonObject);
       case 'get /repos/{owner}/{repo}/pulls/{pull_number}': {
         const pull = await this.git.getPullRequest(this.repoRef(owner, name), Number(op.params.pull_number));
-        return pull ? [200, await this.pullObject(owner, name, pull.number)] : [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+        return pull
+          ? [200, await this.pullObject(owner, name, pull.number)]
+          : [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
       }
       case 'put /repos/{owner}/{repo}/pulls/{pull_number}/merge':
         return this.merge(owner, name, Number(op.params.pull_number), (body ?? {}) as JsonObject);
@@ -469,7 +531,13 @@ export class GitHubDouble {
       case 'get /repos/{owner}/{repo}/commits/{ref}/check-runs':
         return [200, this.listCheckRuns(op)];
       case 'post /repos/{owner}/{repo}/issues/{issue_number}/comments':
-        return this.createComment(op, owner, name, String((body as JsonObject).body), scope === '*' ? { login: TOKEN_USER, type: 'User' } : { login: APP_BOT, type: 'Bot' });
+        return this.createComment(
+          op,
+          owner,
+          name,
+          String((body as JsonObject).body),
+          scope === '*' ? { login: TOKEN_USER, type: 'User' } : { login: APP_BOT, type: 'Bot' },
+        );
       case 'patch /repos/{owner}/{repo}/issues/comments/{comment_id}':
         return this.editComment(op, owner, name, String((body as JsonObject).body));
       case 'post /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions':
@@ -491,12 +559,22 @@ export class GitHubDouble {
     this.issued.set(token, { owner, installationId: id, expiresAt });
     const example = documentedExample<JsonObject>(op, 201);
     delete example.repositories;
-    return [201, { ...example, token, expires_at: new Date(expiresAt).toISOString(), repository_selection: 'all', permissions: { contents: 'write', pull_requests: 'write', statuses: 'write', checks: 'write', metadata: 'read' } }];
+    return [
+      201,
+      {
+        ...example,
+        token,
+        expires_at: new Date(expiresAt).toISOString(),
+        repository_selection: 'all',
+        permissions: { contents: 'write', pull_requests: 'write', statuses: 'write', checks: 'write', metadata: 'read' },
+      },
+    ];
   }
 
   private async getInstallation(op: MatchedOperation): Promise<[number, Json]> {
     const owner = op.params.owner ?? '';
-    if (!(await this.git.repositoryExists(this.repoRef(owner, op.params.repo ?? '')))) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+    if (!(await this.git.repositoryExists(this.repoRef(owner, op.params.repo ?? ''))))
+      return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
     const example = documentedExample<JsonObject>(op, 200);
     return [200, { ...example, id: this.installationId(owner), app_id: Number(this.appId), account: { ...(example.account as JsonObject), login: owner } }];
   }
@@ -511,7 +589,14 @@ export class GitHubDouble {
     // GitHub's example omits `language`, which its own schema requires; a fork's source/parent do not apply.
     delete example.source;
     delete example.parent;
-    return { ...example, name, full_name: `${owner}/${name}`, owner: { ...(example.owner as JsonObject), login: owner }, default_branch: 'main', language: null };
+    return {
+      ...example,
+      name,
+      full_name: `${owner}/${name}`,
+      owner: { ...(example.owner as JsonObject), login: owner },
+      default_branch: 'main',
+      language: null,
+    };
   }
 
   private async pullObject(owner: string, name: string, number: number): Promise<JsonObject> {
@@ -520,8 +605,11 @@ export class GitHubDouble {
     const example = documentedExample<JsonObject>({ method: 'get', path: '/repos/{owner}/{repo}/pulls/{pull_number}' }, 200);
     const base = pr.baseBranch ?? 'main';
     const baseSha = (await this.git.branchHead(repo, base)) ?? pr.headSha;
-    const mergedRef = await new GitRepository(this.repoDir(owner, name), { name: 'GitHub', email: 'noreply@github.com' }).refTarget(`refs/pull/${number}/merged`);
-    const mergeable = pr.state === 'open' && !this.faults.mergeableNull ? (await this.git.mergeability(repo, { baseSha, headSha: pr.headSha })) === 'mergeable' : null;
+    const mergedRef = await new GitRepository(this.repoDir(owner, name), { name: 'GitHub', email: 'noreply@github.com' }).refTarget(
+      `refs/pull/${number}/merged`,
+    );
+    const mergeable =
+      pr.state === 'open' && !this.faults.mergeableNull ? (await this.git.mergeability(repo, { baseSha, headSha: pr.headSha })) === 'mergeable' : null;
     const exHead = example.head as JsonObject;
     const exBase = example.base as JsonObject;
     // A fork's head lives in its owner's copy of the repository (GitHub serves it as refs/pull/N/head here).
@@ -530,7 +618,13 @@ export class GitHubDouble {
     const [labelTemplate] = example.labels as JsonObject[];
     return {
       ...example,
-      labels: (this.labels.get(`${owner}/${name}#${number}`) ?? []).map((label, i) => ({ ...labelTemplate, id: i + 1, name: label, url: `${this.apiUrl}/repos/${owner}/${name}/labels/${encodeURIComponent(label)}`, default: false })),
+      labels: (this.labels.get(`${owner}/${name}#${number}`) ?? []).map((label, i) => ({
+        ...labelTemplate,
+        id: i + 1,
+        name: label,
+        url: `${this.apiUrl}/repos/${owner}/${name}/labels/${encodeURIComponent(label)}`,
+        default: false,
+      })),
       // The example's teams lack fields the schema requires; the double's pull requests request no reviews.
       requested_teams: [],
       requested_reviewers: [],
@@ -587,16 +681,39 @@ export class GitHubDouble {
     const base = String(body.base ?? '');
     const headSha = await this.git.branchHead(repo, branch);
     if (!headSha || !(await this.git.branchHead(repo, base))) {
-      return [422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', field: headSha ? 'base' : 'head', code: 'invalid' }], documentation_url: 'https://docs.github.com/rest' }];
+      return [
+        422,
+        {
+          message: 'Validation Failed',
+          errors: [{ resource: 'PullRequest', field: headSha ? 'base' : 'head', code: 'invalid' }],
+          documentation_url: 'https://docs.github.com/rest',
+        },
+      ];
     }
     const open = await this.git.listOpenPullRequests(repo);
     if (open.some((pr) => pr.headBranch === branch && (pr.baseBranch ?? 'main') === base)) {
-      return [422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${owner}:${branch}.` }], documentation_url: 'https://docs.github.com/rest' }];
+      return [
+        422,
+        {
+          message: 'Validation Failed',
+          errors: [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${owner}:${branch}.` }],
+          documentation_url: 'https://docs.github.com/rest',
+        },
+      ];
     }
     const git = new GitRepository(this.repoDir(owner, name), { name: 'GitHub', email: 'noreply@github.com' });
     const numbers = (await git.refs(['refs/pull/'])).map((r) => Number(/^refs\/pull\/(\d+)\//.exec(r.ref)?.[1] ?? 0));
     const number = Math.max(API_PULL_NUMBERS_FROM, ...numbers) + 1;
-    const record: CreatedPullRecord = { repo: `${owner}/${name}`, number, head: branch, base, title: String(body.title ?? ''), body: String(body.body ?? ''), draft: body.draft === true, state: 'open' };
+    const record: CreatedPullRecord = {
+      repo: `${owner}/${name}`,
+      number,
+      head: branch,
+      base,
+      title: String(body.title ?? ''),
+      body: String(body.body ?? ''),
+      draft: body.draft === true,
+      state: 'open',
+    };
     await this.writePull(owner, name, record);
     await git.updateRefs([{ ref: `refs/pull/${number}/head`, newSha: headSha }], 'double: pull request opened');
     this.createdPulls.push(record);
@@ -608,7 +725,8 @@ export class GitHubDouble {
   private async updatePull(owner: string, name: string, number: number, body: JsonObject): Promise<[number, Json]> {
     const record = this.createdPulls.find((p) => p.repo === `${owner}/${name}` && p.number === number);
     if (!record) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
-    if (Object.keys(body).some((k) => k !== 'state') || body.state !== 'closed') this.problems.push(`the double only closes pull requests: ${JSON.stringify(body)}`);
+    if (Object.keys(body).some((k) => k !== 'state') || body.state !== 'closed')
+      this.problems.push(`the double only closes pull requests: ${JSON.stringify(body)}`);
     if (body.state === 'closed' && record.state === 'open') {
       record.state = 'closed';
       await this.writePull(owner, name, record);
@@ -673,7 +791,10 @@ export class GitHubDouble {
     }
     const content = (await runGit(['cat-file', 'blob', `${ref}:${file}`], { gitDir: this.repoDir(owner, name) })).stdout;
     const example = documentedExample<JsonObject>(op, 200, 'response-if-content-is-a-file');
-    return [200, { ...example, type: 'file', encoding: 'base64', size: content.length, name: path.posix.basename(file), path: file, content: content.toString('base64') }];
+    return [
+      200,
+      { ...example, type: 'file', encoding: 'base64', size: content.length, name: path.posix.basename(file), path: file, content: content.toString('base64') },
+    ];
   }
 
   private rules(owner: string, name: string, branch: string): Json {
@@ -699,16 +820,40 @@ export class GitHubDouble {
 
   private async createStatus(op: MatchedOperation, owner: string, name: string, body: JsonObject): Promise<[number, Json]> {
     const sha = op.params.sha ?? '';
-    const record = { sha, context: String(body.context ?? 'default'), state: String(body.state), target_url: typeof body.target_url === 'string' ? body.target_url : null };
+    const record = {
+      sha,
+      context: String(body.context ?? 'default'),
+      state: String(body.state),
+      target_url: typeof body.target_url === 'string' ? body.target_url : null,
+    };
     this.statuses.push(record);
     const example = documentedExample<JsonObject>(op, 201);
-    await this.deliver('status', this.event('status', undefined, owner, name, { id: this.statuses.length, sha, name: `${owner}/${name}`, context: record.context, state: record.state, target_url: null, description: null, branches: [] }));
+    await this.deliver(
+      'status',
+      this.event('status', undefined, owner, name, {
+        id: this.statuses.length,
+        sha,
+        name: `${owner}/${name}`,
+        context: record.context,
+        state: record.state,
+        target_url: null,
+        description: null,
+        branches: [],
+      }),
+    );
     return [201, { ...example, state: record.state, context: record.context }];
   }
 
-  private async createComment(op: MatchedOperation, owner: string, name: string, text: string, author: { login: string; type: 'User' | 'Bot' }): Promise<[number, Json]> {
+  private async createComment(
+    op: MatchedOperation,
+    owner: string,
+    name: string,
+    text: string,
+    author: { login: string; type: 'User' | 'Bot' },
+  ): Promise<[number, Json]> {
     const issue = Number(op.params.issue_number);
-    if (!(await this.git.getPullRequest(this.repoRef(owner, name), issue))) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+    if (!(await this.git.getPullRequest(this.repoRef(owner, name), issue)))
+      return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
     const record = await this.addComment(owner, name, issue, text, author);
     return [201, { ...documentedExample<JsonObject>(op, 201), id: record.id, body: text }];
   }
@@ -717,7 +862,14 @@ export class GitHubDouble {
    * A person comments on pull request `issue` (as in GitHub's web page); GitHub delivers
    * `issue_comment` (created) as it does for every comment, the service's own included.
    */
-  async comment(owner: string, name: string, issue: number, login: string, text: string, opts: { writtenAt?: Date } = {}): Promise<{ comment: CommentRecord; deliveryId: string }> {
+  async comment(
+    owner: string,
+    name: string,
+    issue: number,
+    login: string,
+    text: string,
+    opts: { writtenAt?: Date } = {},
+  ): Promise<{ comment: CommentRecord; deliveryId: string }> {
     const deliveryId = randomBytes(16).toString('hex');
     return { comment: await this.addComment(owner, name, issue, text, { login, type: 'User' }, deliveryId, opts.writtenAt), deliveryId };
   }
@@ -732,7 +884,12 @@ export class GitHubDouble {
     const hook = examplePayload('pull_request', action);
     const deliveryId = randomBytes(16).toString('hex');
     const sender = { ...((hook.sender ?? {}) as JsonObject), login, type: 'User' };
-    const labelObject = { ...(hook.label as JsonObject), name: label, url: `${this.apiUrl}/repos/${owner}/${name}/labels/${encodeURIComponent(label)}`, default: false };
+    const labelObject = {
+      ...(hook.label as JsonObject),
+      name: label,
+      url: `${this.apiUrl}/repos/${owner}/${name}/labels/${encodeURIComponent(label)}`,
+      default: false,
+    };
     await this.deliver('pull_request', await this.pullPayload(owner, name, number, action, { label: labelObject, sender }), { deliveryId });
     return { deliveryId };
   }
@@ -765,8 +922,27 @@ export class GitHubDouble {
       'issue_comment',
       this.event('issue_comment', 'created', owner, name, {
         // A pull request's comments are issue comments whose issue has `pull_request`.
-        issue: { ...(hook.issue as JsonObject), number: issue, html_url: html, pull_request: { url: `${this.apiUrl}/repos/${owner}/${name}/pulls/${issue}`, html_url: html, diff_url: `${html}.diff`, patch_url: `${html}.patch`, merged_at: null } },
-        comment: { ...(hook.comment as JsonObject), id: record.id, body: text, user, html_url: `${html}#issuecomment-${record.id}`, created_at: record.createdAt, updated_at: record.createdAt },
+        issue: {
+          ...(hook.issue as JsonObject),
+          number: issue,
+          html_url: html,
+          pull_request: {
+            url: `${this.apiUrl}/repos/${owner}/${name}/pulls/${issue}`,
+            html_url: html,
+            diff_url: `${html}.diff`,
+            patch_url: `${html}.patch`,
+            merged_at: null,
+          },
+        },
+        comment: {
+          ...(hook.comment as JsonObject),
+          id: record.id,
+          body: text,
+          user,
+          html_url: `${html}#issuecomment-${record.id}`,
+          created_at: record.createdAt,
+          updated_at: record.createdAt,
+        },
         sender: user,
       }),
       deliveryId ? { deliveryId } : {},
@@ -807,9 +983,20 @@ export class GitHubDouble {
     for (const st of this.statuses) if (st.sha === sha) latest.set(st.context, st);
     const example = documentedExample<JsonObject>(op, 200);
     const [template] = example.statuses as JsonObject[];
-    const statuses = [...latest.values()].map((st, i) => ({ ...template, id: i + 1, state: st.state, context: st.context, target_url: st.target_url, description: null }));
+    const statuses = [...latest.values()].map((st, i) => ({
+      ...template,
+      id: i + 1,
+      state: st.state,
+      context: st.context,
+      target_url: st.target_url,
+      description: null,
+    }));
     const states = statuses.map((st) => st.state);
-    const state = states.some((x) => x === 'failure' || x === 'error') ? 'failure' : states.length > 0 && states.every((x) => x === 'success') ? 'success' : 'pending';
+    const state = states.some((x) => x === 'failure' || x === 'error')
+      ? 'failure'
+      : states.length > 0 && states.every((x) => x === 'success')
+        ? 'success'
+        : 'pending';
     return { ...example, sha, state, statuses, total_count: statuses.length };
   }
 
@@ -854,8 +1041,21 @@ export class GitHubDouble {
     const action = record.status === 'completed' ? 'completed' : 'created';
     const hook = examplePayload('check_run', action);
     const hookRun = hook.check_run as JsonObject;
-    const fields = { id: run.id, head_sha: run.head_sha, name: run.name, status: run.status, conclusion: run.conclusion, html_url: run.html_url, details_url: run.details_url } as JsonObject;
-    await this.deliver('check_run', this.event('check_run', action, owner, name, { check_run: { ...hookRun, ...fields, check_suite: { ...(hookRun.check_suite as JsonObject), id: record.suiteId } } }));
+    const fields = {
+      id: run.id,
+      head_sha: run.head_sha,
+      name: run.name,
+      status: run.status,
+      conclusion: run.conclusion,
+      html_url: run.html_url,
+      details_url: run.details_url,
+    } as JsonObject;
+    await this.deliver(
+      'check_run',
+      this.event('check_run', action, owner, name, {
+        check_run: { ...hookRun, ...fields, check_suite: { ...(hookRun.check_suite as JsonObject), id: record.suiteId } },
+      }),
+    );
     return [201, run];
   }
 }

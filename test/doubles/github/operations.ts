@@ -1,6 +1,6 @@
 // The GitHub REST operations the provider, the webhooks' fallbacks and the test CI use: the
 // double serves exactly these (anything else fails the test) and the committed OpenAPI subset
-// holds exactly these (scripts/extract-github-openapi.ts).
+// holds exactly these (test/doubles/github/extract-openapi.ts).
 
 export const OPENAPI_PACKAGE = '@octokit/openapi@23.0.2';
 

@@ -22,13 +22,23 @@ export function examplePayload(event: string, action?: string): JsonObject {
 }
 
 /** The example with its repository, installation and top-level fields replaced. */
-export function payloadFor(event: string, action: string | undefined, repo: { owner: string; name: string; installationId: number }, fields: JsonObject): JsonObject {
+export function payloadFor(
+  event: string,
+  action: string | undefined,
+  repo: { owner: string; name: string; installationId: number },
+  fields: JsonObject,
+): JsonObject {
   const example = examplePayload(event, action);
   const repository = (example.repository ?? {}) as JsonObject;
   return {
     ...example,
     ...fields,
-    repository: { ...repository, name: repo.name, full_name: `${repo.owner}/${repo.name}`, owner: { ...((repository.owner ?? {}) as JsonObject), login: repo.owner } },
+    repository: {
+      ...repository,
+      name: repo.name,
+      full_name: `${repo.owner}/${repo.name}`,
+      owner: { ...((repository.owner ?? {}) as JsonObject), login: repo.owner },
+    },
     installation: { ...((example.installation ?? {}) as JsonObject), id: repo.installationId },
   };
 }

@@ -11,7 +11,17 @@ const samples: Record<string, unknown> = {
   flat: { _id: 'u1:0', n: 1, f: 1.5, big: 2 ** 53 - 1, neg: -3, t: true, no: false, nil: null, s: 'a "quoted"\nline\u2028' },
   dates: { at: new Date(Date.UTC(2026, 10, 23, 1, 2, 3, 4)), epoch: new Date(0), before1970: new Date(-5), far: new Date(253402300800001) },
   nested: { a: [1, [2, { b: new Date(5) }], null], o: { p: { q: 'r' } }, empty: {}, none: [] },
-  special: { nan: NaN, inf: Infinity, ninf: -Infinity, negZero: -0, oid: new ObjectId(), long: Long.fromNumber(7), dec: Decimal128.fromString('1.10'), re: /x+/i, bin: Buffer.from([1, 2, 3]) },
+  special: {
+    nan: NaN,
+    inf: Infinity,
+    ninf: -Infinity,
+    negZero: -0,
+    oid: new ObjectId(),
+    long: Long.fromNumber(7),
+    dec: Decimal128.fromString('1.10'),
+    re: /x+/i,
+    bin: Buffer.from([1, 2, 3]),
+  },
   undefinedFields: { a: undefined, b: [undefined, 1] },
   columns: { nums: [1, 2, 3.5, -4], strs: ['a', 'b'], mixed: [1, 'a', null, true], dateLate: [1, 2, new Date(7), 4], obj: { x: 1, y: new Date(8), z: 'q' } },
 };
@@ -44,9 +54,31 @@ describe('embedded database: value helpers', () => {
 
   describe('sameValue', () => {
     const values: unknown[] = [
-      null, undefined, 0, -0, 1, 1.5, NaN, 'a', 'b', '1', true, false,
-      new Date(1), new Date(2), [1, 2], [2, 1], [1, [2]], { a: 1, b: 2 }, { b: 2, a: 1 }, { a: 1 }, { a: null }, { a: undefined }, {},
-      new ObjectId('0123456789abcdef01234567'), new ObjectId('0123456789abcdef01234568'),
+      null,
+      undefined,
+      0,
+      -0,
+      1,
+      1.5,
+      NaN,
+      'a',
+      'b',
+      '1',
+      true,
+      false,
+      new Date(1),
+      new Date(2),
+      [1, 2],
+      [2, 1],
+      [1, [2]],
+      { a: 1, b: 2 },
+      { b: 2, a: 1 },
+      { a: 1 },
+      { a: null },
+      { a: undefined },
+      {},
+      new ObjectId('0123456789abcdef01234567'),
+      new ObjectId('0123456789abcdef01234568'),
     ];
     it('agrees with valueKey equality on every pair', () => {
       for (const a of values) {

@@ -1,7 +1,13 @@
 // Outbound webhook destinations (issue 22 §2), checked on address literals and through a stubbed
 // resolver only: nothing here resolves a name or sends a packet.
 import { expect } from 'chai';
-import { DestinationPolicy, DestinationRefused, nonPublicKind, parseAllowedDestinations, type Resolver } from '../../../shared/platform/events/egress/destination-policy.js';
+import {
+  DestinationPolicy,
+  DestinationRefused,
+  nonPublicKind,
+  parseAllowedDestinations,
+  type Resolver,
+} from '../../../shared/platform/events/egress/destination-policy.js';
 
 /** A resolver that answers from a table and records every name it was asked. */
 function tableResolver(table: Record<string, string[]>): Resolver & { asked: string[] } {
@@ -59,7 +65,9 @@ describe('outbound webhook destinations', () => {
     const policy = new DestinationPolicy(undefined, resolver);
     for (const url of INTERNAL) {
       const why = await refusal(policy, url);
-      expect(why, url).to.match(/^the URL names a .+ address \(.+\): webhooks are not sent to internal addresses unless WEBHOOK_ALLOWED_DESTINATIONS allows them$/);
+      expect(why, url).to.match(
+        /^the URL names a .+ address \(.+\): webhooks are not sent to internal addresses unless WEBHOOK_ALLOWED_DESTINATIONS allows them$/,
+      );
     }
     expect(resolver.asked).to.deep.equal([]);
     expect(await refusal(policy, 'http://127.0.0.1/')).to.include('a loopback address (127.0.0.1)');
@@ -68,7 +76,11 @@ describe('outbound webhook destinations', () => {
   });
 
   it('accepts a public unicast address, and a name only when every address it resolves to is public', async () => {
-    const resolver = tableResolver({ 'hooks.example.test': ['203.0.113.10'], 'mixed.example.test': ['203.0.113.11', '10.0.0.5'], 'v6.example.test': ['2001:db8::1'] });
+    const resolver = tableResolver({
+      'hooks.example.test': ['203.0.113.10'],
+      'mixed.example.test': ['203.0.113.11', '10.0.0.5'],
+      'v6.example.test': ['2001:db8::1'],
+    });
     const policy = new DestinationPolicy(undefined, resolver);
     expect(nonPublicKind('8.8.8.8')).to.equal(null);
     expect(await refusal(policy, 'https://8.8.8.8/hook')).to.equal(null);

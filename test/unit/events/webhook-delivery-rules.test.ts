@@ -14,7 +14,8 @@ import type { Queue } from '../../../shared/merge-queue/domain/model.js';
 import { run } from '../../../shared/merge-queue/simulation/builders.js';
 
 /** The Slack lines of both products' events, as the dispatcher picks them. */
-const slackMessage = (payload: EventPayload) => slackMessageOf([{ types: MERGE_QUEUE_EVENT_TYPES, slackText: mergeQueueSlackText }, flakyTestsEventFormat], payload);
+const slackMessage = (payload: EventPayload) =>
+  slackMessageOf([{ types: MERGE_QUEUE_EVENT_TYPES, slackText: mergeQueueSlackText }, flakyTestsEventFormat], payload);
 
 describe('webhook delivery rules', () => {
   it('retries first within 30 s and keeps retrying, ever more slowly, for about a day (defaults)', () => {
@@ -56,7 +57,14 @@ describe('webhook delivery rules', () => {
 
   it('renders a batch event with its pull requests and test branch', () => {
     const batch = run('r1', [1, 2], [], { status: 'failed' });
-    const payload = renderPayload(event({}), { queue: queue as Queue, entry: null, run: batch, runPrNumbers: [3, 4], baseUrl: 'https://mq.example', orgSlug: 'acme' });
+    const payload = renderPayload(event({}), {
+      queue: queue as Queue,
+      entry: null,
+      run: batch,
+      runPrNumbers: [3, 4],
+      baseUrl: 'https://mq.example',
+      orgSlug: 'acme',
+    });
     expect(payload).to.deep.equal({
       type: 'pull_request_batch.failed',
       action: 'failed',
@@ -91,12 +99,23 @@ describe('webhook delivery rules', () => {
     });
   });
 
-  it('writes a Slack message for a test\'s status change and a merged batch', () => {
+  it("writes a Slack message for a test's status change and a merged batch", () => {
     const repository = { host: 'github.com', owner: 'acme', name: 'app' };
-    expect(slackMessage({ type: 'test.status_changed', repository, test: { id: 't1', name: 'adds', status: 'flaky' }, from: 'healthy', to: 'flaky', reason: 'Failed once on main' })).to.deep.equal({
+    expect(
+      slackMessage({
+        type: 'test.status_changed',
+        repository,
+        test: { id: 't1', name: 'adds', status: 'flaky' },
+        from: 'healthy',
+        to: 'flaky',
+        reason: 'Failed once on main',
+      }),
+    ).to.deep.equal({
       text: 'Test “adds” of acme/app is now flaky (was healthy) — Failed once on main',
     });
-    expect(slackMessage({ type: 'pull_request_batch.merged', repository, target_branch: 'main', pr_numbers: [1, 2], merged_reason: 'MERGE_GRAPH_MERGE' })).to.deep.equal({
+    expect(
+      slackMessage({ type: 'pull_request_batch.merged', repository, target_branch: 'main', pr_numbers: [1, 2], merged_reason: 'MERGE_GRAPH_MERGE' }),
+    ).to.deep.equal({
       text: 'Pull requests #1, #2 (acme/app → main) were merged together — merge graph merge',
     });
   });

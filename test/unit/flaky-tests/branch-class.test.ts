@@ -1,11 +1,5 @@
 import { expect } from 'chai';
-import {
-  branchPatternMatches,
-  classifyBranch,
-  cleanBranchName,
-  isMergeQueueBranch,
-  parsePrNumber,
-} from '../../../shared/flaky-tests/domain/branch-class.js';
+import { branchPatternMatches, classifyBranch, cleanBranchName, isMergeQueueBranch, parsePrNumber } from '../../../shared/flaky-tests/domain/branch-class.js';
 
 describe('flaky/branch-class', () => {
   it('cleans ref prefixes like the CLI', () => {

@@ -224,10 +224,22 @@ describe('flaky/bundle', () => {
 
     it('rejects frames declaring windows over the limit before decoding (no huge allocation)', async () => {
       const huge = zstdRawFrame(Buffer.from('x'), { windowExponent: 21 }); // 2 GiB window
-      expect((await bundleError(async () => { for await (const _ of decompressZstd(chunked(huge))) void _; })).code).to.equal('zstd-window-too-large');
+      expect(
+        (
+          await bundleError(async () => {
+            for await (const _ of decompressZstd(chunked(huge))) void _;
+          })
+        ).code,
+      ).to.equal('zstd-window-too-large');
       // Single-segment frame whose content size (= window) is 1 GiB.
       const ss = Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0xa0, 0, 0, 0, 0x40, 0x01, 0x00, 0x00]);
-      expect((await bundleError(async () => { for await (const _ of decompressZstd(chunked(ss))) void _; })).code).to.equal('zstd-window-too-large');
+      expect(
+        (
+          await bundleError(async () => {
+            for await (const _ of decompressZstd(chunked(ss))) void _;
+          })
+        ).code,
+      ).to.equal('zstd-window-too-large');
     });
 
     it('rejects dictionaries, bad magic, reserved bits and truncation with precise codes', async () => {
@@ -309,7 +321,11 @@ describe('flaky/bundle', () => {
 
     it('handles a tar split over several frames with a skippable frame between', async () => {
       const tar = await sampleTar();
-      const compressed = Buffer.concat([zstdRawFrame(tar.subarray(0, 1500)), skippableFrame(Buffer.alloc(3)), zstdRawFrame(tar.subarray(1500), { checksum: true })]);
+      const compressed = Buffer.concat([
+        zstdRawFrame(tar.subarray(0, 1500)),
+        skippableFrame(Buffer.alloc(3)),
+        zstdRawFrame(tar.subarray(1500), { checksum: true }),
+      ]);
       const { files } = await openBundle(chunked(compressed));
       const paths: string[] = [];
       for await (const f of files) paths.push(f.path);
@@ -343,7 +359,10 @@ describe('flaky/bundle', () => {
     });
 
     it('requires meta.json as the first entry and valid JSON object content', async () => {
-      const noMeta = await tarOf([{ name: 'junit/0', body: JUNIT_A }, { name: 'meta.json', body: '{}' }]);
+      const noMeta = await tarOf([
+        { name: 'junit/0', body: JUNIT_A },
+        { name: 'meta.json', body: '{}' },
+      ]);
       expect((await bundleError(() => openBundle(chunked(zstdRawFrame(noMeta))))).code).to.equal('missing-meta');
       expect((await bundleError(() => openBundle(chunked(zstdRawFrame(Buffer.alloc(1024)))))).code).to.equal('missing-meta');
       for (const body of ['{not json', '[1,2]', '{"file_sets": {}}', '{"variant": 3}', '{"file_sets": [{"files": [1]}]}']) {
@@ -370,9 +389,15 @@ describe('flaky/bundle', () => {
     });
 
     it('streams a large report out of a bundle', async () => {
-      const cases = Array.from({ length: 20_000 }, (_, i) => `<testcase classname="C" name="t${i}" time="0.001"><system-out>${'o'.repeat(200)}</system-out></testcase>`).join('\n');
+      const cases = Array.from(
+        { length: 20_000 },
+        (_, i) => `<testcase classname="C" name="t${i}" time="0.001"><system-out>${'o'.repeat(200)}</system-out></testcase>`,
+      ).join('\n');
       const xml = `<testsuite name="big">${cases}</testsuite>`;
-      const tar = await tarOf([{ name: 'meta.json', body: '{}' }, { name: 'junit/0', body: xml }]);
+      const tar = await tarOf([
+        { name: 'meta.json', body: '{}' },
+        { name: 'junit/0', body: xml },
+      ]);
       const { files } = await openBundle(chunked(zstdRawFrame(tar), [65536]));
       let runs = 0;
       for await (const f of files) runs += (await collectJUnit(f.stream)).runs.length;

@@ -21,7 +21,16 @@ describe('flaky/codeowners — GitHub syntax', () => {
   it('detects the GitHub dialect and reads every rule', () => {
     expect(co.syntax).to.equal('github');
     expect(co.rules.map((r) => r.pattern)).to.deep.equal([
-      '*', '*.js', '**/logs', '/build/logs/', 'docs/*', 'apps/', '/scripts/', '/apps/github', 'path with spaces/', 'src/**/fixtures/*.json',
+      '*',
+      '*.js',
+      '**/logs',
+      '/build/logs/',
+      'docs/*',
+      'apps/',
+      '/scripts/',
+      '/apps/github',
+      'path with spaces/',
+      'src/**/fixtures/*.json',
     ]);
     expect(co.problems).to.deep.equal([]);
   });
@@ -132,9 +141,7 @@ describe('flaky/codeowners — GitLab syntax', () => {
   });
 
   it('unions the owners of every matching section, last match per section', () => {
-    expect(ownersOf(co, 'README.md')).to.deep.equal([
-      '@default-codeowner', '@readme-docs', '@gl-database', '@opt-owner', '@config-owner', '@gl-docs',
-    ]);
+    expect(ownersOf(co, 'README.md')).to.deep.equal(['@default-codeowner', '@readme-docs', '@gl-database', '@opt-owner', '@config-owner', '@gl-docs']);
     expect(ownersOf(co, 'app/models/user.rb')).to.deep.equal(['@ruby-owner']);
     expect(ownersOf(co, 'docs/guide/intro.md')).to.deep.equal(['@all-docs', '@gl-docs', '@opt-owner']);
   });

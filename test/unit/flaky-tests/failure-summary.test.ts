@@ -1,11 +1,5 @@
 import { expect } from 'chai';
-import {
-  failureSignature,
-  fnv1a64,
-  mostCommonFailures,
-  normalizeFailureText,
-  summarizeFailure,
-} from '../../../shared/flaky-tests/domain/failure-summary.js';
+import { failureSignature, fnv1a64, mostCommonFailures, normalizeFailureText, summarizeFailure } from '../../../shared/flaky-tests/domain/failure-summary.js';
 
 describe('flaky/failure-summary', () => {
   describe('normalizeFailureText', () => {
@@ -16,17 +10,18 @@ describe('flaky/failure-summary', () => {
         'commit 9f86d081884c7d65 on 10.0.0.12:5432 after 1m30.5s (timeout 250 ms, 3 seconds)',
         'expected 42 but was 43.5',
       ].join('\n');
-      expect(normalizeFailureText(text)).to.equal([
-        'at <TIME> and <TIME>, clock <TIME>',
-        'request <UUID> failed at <ADDR>',
-        'commit <HEX> on <IP> after <DURATION> (timeout <DURATION>, <DURATION>)',
-        'expected <NUM> but was <NUM>',
-      ].join('\n'));
+      expect(normalizeFailureText(text)).to.equal(
+        [
+          'at <TIME> and <TIME>, clock <TIME>',
+          'request <UUID> failed at <ADDR>',
+          'commit <HEX> on <IP> after <DURATION> (timeout <DURATION>, <DURATION>)',
+          'expected <NUM> but was <NUM>',
+        ].join('\n'),
+      );
     });
 
     it('replaces temporary paths on every OS', () => {
-      expect(normalizeFailureText('open /tmp/pytest-of-me/pytest-12/test_x0/data.json: no such file'))
-        .to.equal('open <TMP> no such file');
+      expect(normalizeFailureText('open /tmp/pytest-of-me/pytest-12/test_x0/data.json: no such file')).to.equal('open <TMP> no such file');
       expect(normalizeFailureText('wrote /private/var/folders/zz/abc123/T/out.txt')).to.equal('wrote <TMP>');
       expect(normalizeFailureText('C:\\Users\\me\\AppData\\Local\\Temp\\jest_abc\\x.js missing')).to.equal('<TMP> missing');
     });
@@ -42,21 +37,22 @@ describe('flaky/failure-summary', () => {
 
   describe('summarizeFailure', () => {
     it('prefers the message attribute and prefixes exception types', () => {
-      expect(summarizeFailure({ message: 'expected [1.2.1] but found [1.2.0]', type: 'java.lang.AssertionError' }))
-        .to.equal('java.lang.AssertionError: expected [1.2.1] but found [1.2.0]');
-      expect(summarizeFailure({ message: 'AssertionError: assert 1 == 2', type: 'AssertionError' }))
-        .to.equal('AssertionError: assert 1 == 2');
-      expect(summarizeFailure({ message: 'REQUIRE(v == 1) expands to 0 == 10', type: 'REQUIRE' }))
-        .to.equal('REQUIRE(v == 1) expands to 0 == 10');
+      expect(summarizeFailure({ message: 'expected [1.2.1] but found [1.2.0]', type: 'java.lang.AssertionError' })).to.equal(
+        'java.lang.AssertionError: expected [1.2.1] but found [1.2.0]',
+      );
+      expect(summarizeFailure({ message: 'AssertionError: assert 1 == 2', type: 'AssertionError' })).to.equal('AssertionError: assert 1 == 2');
+      expect(summarizeFailure({ message: 'REQUIRE(v == 1) expands to 0 == 10', type: 'REQUIRE' })).to.equal('REQUIRE(v == 1) expands to 0 == 10');
     });
 
     it('skips generic messages and runner chatter (gotestsum)', () => {
-      const text = '=== RUN   TestPassEveryThirdExecution\n    counter_test.go:74: current count is 1 for runner GOTESTSUM\n--- FAIL: TestPassEveryThirdExecution (0.20s)\n';
+      const text =
+        '=== RUN   TestPassEveryThirdExecution\n    counter_test.go:74: current count is 1 for runner GOTESTSUM\n--- FAIL: TestPassEveryThirdExecution (0.20s)\n';
       expect(summarizeFailure({ message: 'Failed', text })).to.equal('counter_test.go:74: current count is 1 for runner GOTESTSUM');
     });
 
     it('uses the pytest "E" line, also inside a multi-line message', () => {
-      const msg = 'self = <x>\n\n    def test_rsh_events(self):\n>       self.do_test_rsh_events(3)\n\ntest_spark.py:852: in do_test_rsh\nE   AssertionError: 143 != 0';
+      const msg =
+        'self = <x>\n\n    def test_rsh_events(self):\n>       self.do_test_rsh_events(3)\n\ntest_spark.py:852: in do_test_rsh\nE   AssertionError: 143 != 0';
       expect(summarizeFailure({ message: msg })).to.equal('AssertionError: 143 != 0');
     });
 
@@ -67,10 +63,10 @@ describe('flaky/failure-summary', () => {
     });
 
     it('skips leading blank lines and stack frames (Surefire)', () => {
-      expect(summarizeFailure({ message: '\nExpected: <false>\n     but: was <true>', type: 'java.lang.AssertionError' }))
-        .to.equal('java.lang.AssertionError: Expected: <false>');
-      expect(summarizeFailure({ text: '\n\tat foo.Bar(Bar.java:1)\njava.lang.IllegalStateException: boom' }))
-        .to.equal('java.lang.IllegalStateException: boom');
+      expect(summarizeFailure({ message: '\nExpected: <false>\n     but: was <true>', type: 'java.lang.AssertionError' })).to.equal(
+        'java.lang.AssertionError: Expected: <false>',
+      );
+      expect(summarizeFailure({ text: '\n\tat foo.Bar(Bar.java:1)\njava.lang.IllegalStateException: boom' })).to.equal('java.lang.IllegalStateException: boom');
     });
 
     it('falls back to the type, then to null', () => {

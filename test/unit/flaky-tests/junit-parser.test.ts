@@ -80,7 +80,10 @@ describe('flaky/junit parser', () => {
     it('continues after well-formedness errors, reporting each distinct one once', async () => {
       const xml = '<testsuite name="s"><testcase name="a" x="1<2"/><testcase name="b"><failure>&nbsp; &nbsp;</failure></testcase></testsuite>';
       const { runs, issues } = await collectJUnitString(xml);
-      expect(runs.map((r) => [r.name, r.outcome])).to.deep.equal([['a', 'passed'], ['b', 'failed']]);
+      expect(runs.map((r) => [r.name, r.outcome])).to.deep.equal([
+        ['a', 'passed'],
+        ['b', 'failed'],
+      ]);
       expect(issues.every((i) => i.code === 'malformed-xml' && i.level === 'warning')).to.equal(true);
       expect(issues.map((i) => i.message)).to.deep.equal(['disallowed character.', 'undefined entity.']);
     });
@@ -90,7 +93,11 @@ describe('flaky/junit parser', () => {
     it('parses a <testsuites> report: outcomes, texts, entities, CDATA, durations, timestamps', async () => {
       const { runs, issues } = await collectJUnitString(SIMPLE);
       expect(issues).to.deep.equal([]);
-      expect(runs.map((r) => [r.name, r.outcome, r.durationMs])).to.deep.equal([['a', 'passed', 500], ['b', 'failed', 1000], ['c', 'skipped', null]]);
+      expect(runs.map((r) => [r.name, r.outcome, r.durationMs])).to.deep.equal([
+        ['a', 'passed', 500],
+        ['b', 'failed', 1000],
+        ['c', 'skipped', null],
+      ]);
       const b = runs[1]!;
       expect(b.failureKind).to.equal('failure');
       expect(b.detail).to.deep.include({ element: 'failure', message: 'boom', type: 'AssertionError', text: 'stack & <raw> tail' });
@@ -101,20 +108,29 @@ describe('flaky/junit parser', () => {
     });
 
     it('accepts a bare <testsuite> root and several of them (with a warning)', async () => {
-      const { runs, issues } = await collectJUnitString('<testsuite name="one"><testcase name="a"/></testsuite>\n<testsuite name="two"><testcase name="b"/></testsuite>');
-      expect(runs.map((r) => [r.parent, r.name])).to.deep.equal([['one', 'a'], ['two', 'b']]);
+      const { runs, issues } = await collectJUnitString(
+        '<testsuite name="one"><testcase name="a"/></testsuite>\n<testsuite name="two"><testcase name="b"/></testsuite>',
+      );
+      expect(runs.map((r) => [r.parent, r.name])).to.deep.equal([
+        ['one', 'a'],
+        ['two', 'b'],
+      ]);
       expect(codes(issues)).to.deep.equal(['multiple-roots']);
       expect(issues[0]!.level).to.equal('warning');
     });
 
     it('flags more than one <testsuites> report as an error but still reads it', async () => {
-      const { runs, issues } = await collectJUnitString('<testsuites><testsuite name="a"><testcase name="x"/></testsuite></testsuites><testsuites><testsuite name="b"><testcase name="y"/></testsuite></testsuites>');
+      const { runs, issues } = await collectJUnitString(
+        '<testsuites><testsuite name="a"><testcase name="x"/></testsuite></testsuites><testsuites><testsuite name="b"><testcase name="y"/></testsuite></testsuites>',
+      );
       expect(runs).to.have.length(2);
       expect(codes(issues)).to.deep.equal(['multiple-reports']);
     });
 
     it('drops testcases outside a suite, like the CLI', async () => {
-      const { runs, issues } = await collectJUnitString('<testsuites><testcase name="orphan"/><testsuite name="s"><testcase name="ok"/></testsuite></testsuites>');
+      const { runs, issues } = await collectJUnitString(
+        '<testsuites><testcase name="orphan"/><testsuite name="s"><testcase name="ok"/></testsuite></testsuites>',
+      );
       expect(runs.map((r) => r.name)).to.deep.equal(['ok']);
       expect(codes(issues)).to.deep.equal(['testcase-outside-suite']);
     });
@@ -174,7 +190,8 @@ describe('flaky/junit parser', () => {
     });
 
     it('gives a single failing testcase its suite output (Bazel test.xml), and only then', async () => {
-      const single = '<testsuite name="//pkg:t"><testcase name="//pkg:t"><error message="exit 1"/></testcase><system-out>log here</system-out><system-err>err here</system-err></testsuite>';
+      const single =
+        '<testsuite name="//pkg:t"><testcase name="//pkg:t"><error message="exit 1"/></testcase><system-out>log here</system-out><system-err>err here</system-err></testsuite>';
       const one = (await collectJUnitString(single)).runs;
       expect(one.map((r) => [r.systemOut, r.systemErr])).to.deep.equal([['log here', 'err here']]);
       const two = '<testsuite name="s"><testcase name="a"><failure/></testcase><testcase name="b"/><system-out>shared</system-out></testsuite>';
@@ -203,7 +220,9 @@ describe('flaky/junit parser', () => {
         <flakyError message="second"><stackTrace>trace 2</stackTrace></flakyError>
         <system-out>final out</system-out></testcase></testsuite>`;
       const { runs } = await collectJUnitString(xml);
-      expect(runs.map((r) => [r.outcome, r.failureKind, r.rerunElement, r.attempt, r.attemptInTestcase, r.attemptsInTestcase, r.durationMs, r.systemOut])).to.deep.equal([
+      expect(
+        runs.map((r) => [r.outcome, r.failureKind, r.rerunElement, r.attempt, r.attemptInTestcase, r.attemptsInTestcase, r.durationMs, r.systemOut]),
+      ).to.deep.equal([
         ['failed', 'failure', 'flakyFailure', 0, 0, 3, 500, 'o1'],
         ['failed', 'error', 'flakyError', 1, 1, 3, null, null],
         ['passed', null, null, 2, 2, 3, 2000, 'final out'],
@@ -218,7 +237,9 @@ describe('flaky/junit parser', () => {
       for (const xml of [surefire, playwright]) {
         const { runs } = await collectJUnitString(xml);
         expect(runs.map((r) => [r.outcome, r.detail?.message, r.attempt])).to.deep.equal([
-          ['failed', 'm0', 0], ['failed', 'm1', 1], ['failed', 'm2', 2],
+          ['failed', 'm0', 0],
+          ['failed', 'm1', 1],
+          ['failed', 'm2', 2],
         ]);
         expect(tallyRuns(runs)).to.include({ runs: 3, flakyTests: 0, failingTests: 1 });
       }
@@ -233,13 +254,19 @@ describe('flaky/junit parser', () => {
       </testsuite>`;
       const { runs } = await collectJUnitString(xml);
       expect(runs.map((r) => [r.classname, r.outcome, r.attempt, r.testcaseOccurrence])).to.deep.equal([
-        ['C', 'failed', 0, 0], ['C', 'passed', 1, 0], ['Other', 'passed', 0, 0], ['C', 'failed', 2, 1], ['C', 'passed', 3, 2],
+        ['C', 'failed', 0, 0],
+        ['C', 'passed', 1, 0],
+        ['Other', 'passed', 0, 0],
+        ['C', 'failed', 2, 1],
+        ['C', 'passed', 3, 2],
       ]);
     });
 
     it('caps rerun elements per testcase', async () => {
       const reruns = '<rerunFailure/>'.repeat(5);
-      const { runs, issues } = await collectJUnitString(`<testsuite><testcase name="t"><failure/>${reruns}</testcase></testsuite>`, { maxRerunsPerTestcase: 2 });
+      const { runs, issues } = await collectJUnitString(`<testsuite><testcase name="t"><failure/>${reruns}</testcase></testsuite>`, {
+        maxRerunsPerTestcase: 2,
+      });
       expect(runs).to.have.length(3);
       expect(codes(issues)).to.deep.equal(['too-many-reruns']);
     });
@@ -247,18 +274,30 @@ describe('flaky/junit parser', () => {
     it('stops numbering new identities past the tracking cap, with one warning', async () => {
       const xml = `<testsuite>${'<testcase name="a"/><testcase name="b"/><testcase name="c"/><testcase name="a"/><testcase name="c"/>'}</testsuite>`;
       const { runs, issues } = await collectJUnitString(xml, { maxTrackedIdentities: 2 });
-      expect(runs.map((r) => [r.name, r.attempt])).to.deep.equal([['a', 0], ['b', 0], ['c', 0], ['a', 1], ['c', 0]]);
+      expect(runs.map((r) => [r.name, r.attempt])).to.deep.equal([
+        ['a', 0],
+        ['b', 0],
+        ['c', 0],
+        ['a', 1],
+        ['c', 0],
+      ]);
       expect(codes(issues)).to.deep.equal(['identity-tracking-full']);
     });
   });
 
   describe('encodings and chunking', () => {
     it('strips a UTF-8 BOM and decodes multi-byte characters split across chunks', async () => {
-      const xml = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('<?xml version="1.0"?><testsuite name="ünï"><testcase name="日本語 ✓ 😀"/></testsuite>')]);
+      const xml = Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from('<?xml version="1.0"?><testsuite name="ünï"><testcase name="日本語 ✓ 😀"/></testsuite>'),
+      ]);
       for (const size of [1, 2, 3, 7, 1000]) {
         const { runs, issues } = await collectJUnit(chunksOf(xml, size));
         expect(issues, `chunk ${size}`).to.deep.equal([]);
-        expect(runs.map((r) => [r.parent, r.name]), `chunk ${size}`).to.deep.equal([['ünï', '日本語 ✓ 😀']]);
+        expect(
+          runs.map((r) => [r.parent, r.name]),
+          `chunk ${size}`,
+        ).to.deep.equal([['ünï', '日本語 ✓ 😀']]);
       }
     });
 
@@ -339,6 +378,7 @@ describe('flaky/junit parser', () => {
     });
 
     it('reports only read-failed when the source fails before any byte', async () => {
+      // eslint-disable-next-line require-yield -- a source that fails before its first byte
       async function* broken(): AsyncGenerator<string> {
         throw new Error('ENOENT');
       }

@@ -78,7 +78,10 @@ const EXPECTED: Record<string, Expectation> = {
     // The same testcase twice: skipped, then failed — two attempts of one test.
     tally: t(2, 2, 0, 1, 1, { tests: 1, retriedTests: 1 }),
     check: (runs) => {
-      expect(runs.map((r) => [r.outcome, r.attempt, r.testcaseOccurrence])).to.deep.equal([['skipped', 0, 0], ['failed', 1, 1]]);
+      expect(runs.map((r) => [r.outcome, r.attempt, r.testcaseOccurrence])).to.deep.equal([
+        ['skipped', 0, 0],
+        ['failed', 1, 1],
+      ]);
       expect(runs[0]!.startedAt?.toISOString()).to.equal('2021-03-07T10:36:56.000Z');
     },
   },
@@ -160,7 +163,11 @@ const EXPECTED: Record<string, Expectation> = {
     // gotestsum --rerun-fails: fail, fail, pass of one test = pass-on-retry in one upload.
     tally: t(3, 3, 1, 2, 0, { tests: 1, retriedTests: 1, flakyTests: 1, failingTests: 0 }),
     check: (runs) => {
-      expect(runs.map((r) => [r.outcome, r.attempt])).to.deep.equal([['failed', 0], ['failed', 1], ['passed', 2]]);
+      expect(runs.map((r) => [r.outcome, r.attempt])).to.deep.equal([
+        ['failed', 0],
+        ['failed', 1],
+        ['passed', 2],
+      ]);
       expect(runs[0]!.startedAt?.toISOString()).to.equal('2024-08-27T19:17:59.000Z');
     },
   },
@@ -285,10 +292,11 @@ const EXPECTED: Record<string, Expectation> = {
   },
   'trunk-cli_googletest_junit1_fail.xml': {
     tally: t(2, 2, 0, 2, 0),
-    check: (runs) => expect(runs.map((r) => [r.name, r.classname, r.parent])).to.deep.equal([
-      ['Hello', 'HelloTest', 'HelloTest'],
-      ['Goodbye', 'HelloTest', 'GoodbyeTest'],
-    ]),
+    check: (runs) =>
+      expect(runs.map((r) => [r.name, r.classname, r.parent])).to.deep.equal([
+        ['Hello', 'HelloTest', 'HelloTest'],
+        ['Goodbye', 'HelloTest', 'GoodbyeTest'],
+      ]),
   },
   'trunk-cli_googletest_junit1_pass.xml': { tally: t(2, 2, 2, 0, 0) },
   'trunk-cli_xcresult_swift-testing-mix.junit.xml': {
@@ -297,7 +305,9 @@ const EXPECTED: Record<string, Expectation> = {
       expect(runs[1]!.file).to.contain('swift%20testing%20example');
       expect(runs[1]!.detail?.message).to.equal('swift_testing_exampleTests.swift:31: Expectation failed: (greeting → "Hello, world!") == "Hello"');
       // A v5 `id` attribute is the test id when there is no variant.
-      expect(testId({ orgUrlSlug: 'o', repoFullName: 'r', name: runs[1]!.name, infoId: runs[1]!.idAttribute })).to.equal('895f83b5-094f-5899-b004-5da75e1c1019');
+      expect(testId({ orgUrlSlug: 'o', repoFullName: 'r', name: runs[1]!.name, infoId: runs[1]!.idAttribute })).to.equal(
+        '895f83b5-094f-5899-b004-5da75e1c1019',
+      );
     },
   },
   'trunk-cli_xcresult_test1.junit.xml': {
@@ -307,12 +317,20 @@ const EXPECTED: Record<string, Expectation> = {
 };
 
 describe('flaky/junit reference samples', () => {
-  const files = readdirSync(SAMPLES_DIR).filter((f) => f.endsWith('.xml')).sort();
+  const files = readdirSync(SAMPLES_DIR)
+    .filter((f) => f.endsWith('.xml'))
+    .sort();
 
   it('finds the sample directory and has expectations for every sample (and no stale ones)', () => {
     expect(files.length).to.be.greaterThan(40);
-    expect(files.filter((f) => !(f in EXPECTED)), 'samples without expectations').to.deep.equal([]);
-    expect(Object.keys(EXPECTED).filter((f) => !files.includes(f)), 'expectations without samples').to.deep.equal([]);
+    expect(
+      files.filter((f) => !(f in EXPECTED)),
+      'samples without expectations',
+    ).to.deep.equal([]);
+    expect(
+      Object.keys(EXPECTED).filter((f) => !files.includes(f)),
+      'expectations without samples',
+    ).to.deep.equal([]);
   });
 
   for (const file of files) {

@@ -26,9 +26,9 @@ const EXAMPLE: TestIdentityInput = {
 describe('flaky/test-identity', () => {
   it('hashes the base tuple with UUIDv5 in the URL namespace', () => {
     expect(testId(EXAMPLE)).to.equal('06cb6db5-f807-5198-b072-af67a0636f8a');
-    expect(identityChecksum([
-      'example_org', 'example_repo', 'src/lib.rs', 'ExampleClass', 'parent/fact/path', 'example_name', 'JUNIT_TESTCASE',
-    ])).to.equal('06cb6db5-f807-5198-b072-af67a0636f8a');
+    expect(identityChecksum(['example_org', 'example_repo', 'src/lib.rs', 'ExampleClass', 'parent/fact/path', 'example_name', 'JUNIT_TESTCASE'])).to.equal(
+      '06cb6db5-f807-5198-b072-af67a0636f8a',
+    );
   });
 
   it('computes the same UUIDv5 as the uuid package for any name: ASCII, accents, CJK, emoji, empty, long', () => {
@@ -68,14 +68,16 @@ describe('flaky/test-identity', () => {
 
   it('reproduces the real staging test (no file, classname = parent = path)', () => {
     const path = 'modules/settings/repoName/__tests__/ticketing-integration.vitest.tsx';
-    expect(testId({
-      orgUrlSlug: 'trunk-staging-org',
-      repoFullName: 'github.com/trunk-io/trunk',
-      file: null,
-      classname: path,
-      parent: path,
-      name: 'Ticketing Integration > should allow you to select a ticketing system',
-    })).to.equal('3f507aef-e834-523b-a8ad-edaba6b137be');
+    expect(
+      testId({
+        orgUrlSlug: 'trunk-staging-org',
+        repoFullName: 'github.com/trunk-io/trunk',
+        file: null,
+        classname: path,
+        parent: path,
+        name: 'Ticketing Integration > should allow you to select a ticketing system',
+      }),
+    ).to.equal('3f507aef-e834-523b-a8ad-edaba6b137be');
   });
 
   it('reproduces the worked googletest sample, with and without variant', () => {

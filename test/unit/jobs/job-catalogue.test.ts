@@ -2,7 +2,14 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { UnrecoverableError, type Job } from 'bullmq';
 import Type from 'typebox';
-import { joinCatalogues, jobSpec, retentionOf, type JobProcessor, type PayloadOf, type ProcessorRegistry } from '../../../shared/platform/jobs/job-catalogue.js';
+import {
+  joinCatalogues,
+  jobSpec,
+  retentionOf,
+  type JobProcessor,
+  type PayloadOf,
+  type ProcessorRegistry,
+} from '../../../shared/platform/jobs/job-catalogue.js';
 import { JOB_FAILURE_ACTIONS, jobFailureAction } from '../../../shared/platform/jobs/job-failures.js';
 import { AppError, conflict, invalid, notFound, unavailable } from '../../../shared/platform/errors.js';
 import { guardedProcessor } from '../../../workers/job-processor.js';
@@ -16,7 +23,23 @@ const JOB_NAMES = Object.keys(JOB_SPECS) as (keyof ServiceJobs)[];
 
 describe('job catalogue', () => {
   it('gives every job a spec with attempts, retention and a concurrency', () => {
-    expect(JOB_NAMES).to.have.members(['plan', 'timeout', 'wake', 'status-watch', 'sync', 'reconcile', 'flaky-ingest', 'flaky-refresh', 'github-webhook', 'github-ci-results', 'github-pr-feedback', 'github-test-branch-prs', 'publish-event', 'deliver-webhook', 'event-sweep']);
+    expect(JOB_NAMES).to.have.members([
+      'plan',
+      'timeout',
+      'wake',
+      'status-watch',
+      'sync',
+      'reconcile',
+      'flaky-ingest',
+      'flaky-refresh',
+      'github-webhook',
+      'github-ci-results',
+      'github-pr-feedback',
+      'github-test-branch-prs',
+      'publish-event',
+      'deliver-webhook',
+      'event-sweep',
+    ]);
     for (const name of JOB_NAMES) {
       const spec = JOB_SPECS[name];
       expect(spec.attempts, name).to.be.at.least(1);
@@ -41,10 +64,24 @@ describe('job catalogue', () => {
   });
 
   it('schedules exactly the periodic jobs, at the configured periods', () => {
-    expect(JOB_NAMES.filter((n) => JOB_SPECS[n].everySeconds)).to.have.members(['sync', 'reconcile', 'flaky-refresh', 'github-ci-results', 'github-pr-feedback', 'github-test-branch-prs', 'event-sweep']);
+    expect(JOB_NAMES.filter((n) => JOB_SPECS[n].everySeconds)).to.have.members([
+      'sync',
+      'reconcile',
+      'flaky-refresh',
+      'github-ci-results',
+      'github-pr-feedback',
+      'github-test-branch-prs',
+      'event-sweep',
+    ]);
     const config = loadConfig({ PROVIDER_POLL_SECONDS: '45', RECONCILE_SECONDS: '90', FLAKY_REFRESH_SECONDS: '600' });
     const jobs = serviceJobs(config);
-    expect([jobs.sync.everySeconds, jobs.reconcile.everySeconds, jobs['flaky-refresh'].everySeconds, jobs['github-pr-feedback'].everySeconds, jobs['event-sweep'].everySeconds]).to.deep.equal([45, 90, 600, 45, 90]);
+    expect([
+      jobs.sync.everySeconds,
+      jobs.reconcile.everySeconds,
+      jobs['flaky-refresh'].everySeconds,
+      jobs['github-pr-feedback'].everySeconds,
+      jobs['event-sweep'].everySeconds,
+    ]).to.deep.equal([45, 90, 600, 45, 90]);
   });
 
   it('refuses to join two modules that name a job alike (one queue would serve two payloads)', () => {
@@ -85,7 +122,13 @@ describe('a processor as workers run it', () => {
   let lines: Record<string, unknown>[];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
-      lines.push(...chunk.toString().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>));
+      lines.push(
+        ...chunk
+          .toString()
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
+      );
       done();
     },
   });
@@ -127,14 +170,20 @@ describe('a processor as workers run it', () => {
   });
 
   it('fails at once, without retries, on invalid data', async () => {
-    const err = await failingWith(invalid('bad', 'bad data'))(planJob).then(() => null, (e: unknown) => e);
+    const err = await failingWith(invalid('bad', 'bad data'))(planJob).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(UnrecoverableError);
     expect((err as Error).message).to.equal('bad data');
   });
 
   it('rethrows what may pass on a retry', async () => {
     const lost = conflict('concurrent_update', 'lost a race');
-    const err = await failingWith(lost)(planJob).then(() => null, (e: unknown) => e);
+    const err = await failingWith(lost)(planJob).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).to.equal(lost);
   });
 });

@@ -7,10 +7,25 @@ const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 
 function run(id: string, status: TestRun['status'], start: number, end: number | null, reason: Reason | null = null, detail?: string): TestRun {
   return {
-    id, orgId: 'o', queueId: 'q', kind: 'main', entryIds: [`e-${id}`], baseEntryIds: [], targetSha: 'a'.repeat(40),
-    branch: `trunk-merge/pr-1/${id}`, sha: 'b'.repeat(40), status, requiredStatuses: ['ci'], requiredStatusesSource: 'merge_instance',
-    deadlineAt: null, createdAt: at(start), concludedAt: end === null ? null : at(end), conclusionReason: reason,
-    ...(detail !== undefined ? { conclusionDetail: detail } : {}), branchDeleted: false, version: 1,
+    id,
+    orgId: 'o',
+    queueId: 'q',
+    kind: 'main',
+    entryIds: [`e-${id}`],
+    baseEntryIds: [],
+    targetSha: 'a'.repeat(40),
+    branch: `trunk-merge/pr-1/${id}`,
+    sha: 'b'.repeat(40),
+    status,
+    requiredStatuses: ['ci'],
+    requiredStatusesSource: 'merge_instance',
+    deadlineAt: null,
+    createdAt: at(start),
+    concludedAt: end === null ? null : at(end),
+    conclusionReason: reason,
+    ...(detail !== undefined ? { conclusionDetail: detail } : {}),
+    branchDeleted: false,
+    version: 1,
   };
 }
 
@@ -62,21 +77,50 @@ describe('CI cost by cause', () => {
   it('every cause is reachable and an unknown reason is "other"', () => {
     expect(wasteCauseOf('test_run_lost')).to.equal('other');
     expect(wasteCauseOf(null)).to.equal('other');
-    const reached = new Set(['flaky_retest', 'other', ...(['prerequisite_merge_item_failed', 'prerequisite_merge_item_cancelled', 'skip_the_line_interrupted', 'manual_push_to_target_branch', 'pr_pushed_to', 'test_run_timeout', 'tests_restarted_by_api_request', 'user_requested', 'bisection_required'] as Reason[]).map(wasteCauseOf)]);
+    const reached = new Set([
+      'flaky_retest',
+      'other',
+      ...(
+        [
+          'prerequisite_merge_item_failed',
+          'prerequisite_merge_item_cancelled',
+          'skip_the_line_interrupted',
+          'manual_push_to_target_branch',
+          'pr_pushed_to',
+          'test_run_timeout',
+          'tests_restarted_by_api_request',
+          'user_requested',
+          'bisection_required',
+        ] as Reason[]
+      ).map(wasteCauseOf),
+    ]);
     expect([...reached].sort()).to.deep.equal([...WASTE_CAUSES].sort());
   });
 
   it('counts wasted runs from timelines: once per run, only transitions that leave a run without a verdict', () => {
-    const h = (minute: number, from: 'testing' | 'pending' | 'pending_failure', to: 'pending' | 'cancelled' | 'failed', reason: Reason, testRunId?: string) =>
-      ({ at: at(minute), from, to, reason, ...(testRunId ? { testRunId } : {}) });
+    const h = (
+      minute: number,
+      from: 'testing' | 'pending' | 'pending_failure',
+      to: 'pending' | 'cancelled' | 'failed',
+      reason: Reason,
+      testRunId?: string,
+    ) => ({ at: at(minute), from, to, reason, ...(testRunId ? { testRunId } : {}) });
     const counts = wastedRunsByCause(
       [
         [h(10, 'testing', 'pending', 'prerequisite_merge_item_failed', 'r1'), h(20, 'testing', 'failed', 'test_run_required_status_failed', 'r2')],
         [h(11, 'testing', 'pending', 'prerequisite_merge_item_failed', 'r1'), h(12, 'pending_failure', 'pending', 'test_run_retried_known_flaky', 'r3')],
-        [h(13, 'pending', 'cancelled', 'user_requested'), h(14, 'testing', 'cancelled', 'pr_pushed_to', 'r4'), h(200, 'testing', 'pending', 'skip_the_line_interrupted', 'r5')],
+        [
+          h(13, 'pending', 'cancelled', 'user_requested'),
+          h(14, 'testing', 'cancelled', 'pr_pushed_to', 'r4'),
+          h(200, 'testing', 'pending', 'skip_the_line_interrupted', 'r5'),
+        ],
       ],
       { start: at(0).getTime(), end: at(60).getTime() },
     );
-    expect(Object.entries(counts).filter(([, n]) => n > 0)).to.deep.equal([['failure_ahead', 1], ['flaky_retest', 1], ['push_to_pull_request', 1]]);
+    expect(Object.entries(counts).filter(([, n]) => n > 0)).to.deep.equal([
+      ['failure_ahead', 1],
+      ['flaky_retest', 1],
+      ['push_to_pull_request', 1],
+    ]);
   });
 });

@@ -5,7 +5,10 @@ import { makeEntry } from '../../../scripts/lib/entries.js';
 
 function entry(state: EntryState, over: Partial<Entry> = {}): Entry {
   return makeEntry({
-    orgId: 'o', queueId: 'q', prSha: 'aaa', state,
+    orgId: 'o',
+    queueId: 'q',
+    prSha: 'aaa',
+    state,
     readinessBasis: { targetSha: 't1', headSha: 'aaa', mode: 'single' },
     ...over,
   });

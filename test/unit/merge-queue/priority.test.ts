@@ -10,7 +10,12 @@ describe('priority', () => {
   });
 
   it('maps each name to its value, in any letter case', () => {
-    const cases: [string, number][] = [['urgent', 0], ['HIGH', 10], ['Medium', 100], ['low', 200]];
+    const cases: [string, number][] = [
+      ['urgent', 0],
+      ['HIGH', 10],
+      ['Medium', 100],
+      ['low', 200],
+    ];
     for (const [name, value] of cases) {
       const r = resolvePriority(name);
       expect(r.ok && r.priority.value, name).to.equal(value);
@@ -22,9 +27,7 @@ describe('priority', () => {
   it('accepts numbers 0–255 and names them by band', () => {
     expect(resolvePriority(0)).to.deep.include({ ok: true });
     expect(resolvePriority(255)).to.deep.include({ ok: true });
-    expect([0, 1, 10, 11, 100, 101, 200, 255].map(nameForValue)).to.deep.equal([
-      'urgent', 'high', 'high', 'medium', 'medium', 'low', 'low', 'low',
-    ]);
+    expect([0, 1, 10, 11, 100, 101, 200, 255].map(nameForValue)).to.deep.equal(['urgent', 'high', 'high', 'medium', 'medium', 'low', 'low', 'low']);
   });
 
   it('rejects out-of-range numbers, fractions and unknown names', () => {

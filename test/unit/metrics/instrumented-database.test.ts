@@ -8,7 +8,10 @@ import { isDuplicateKeyError, type Database } from '../../../shared/platform/dat
 
 async function countOf(metrics: OperatorMetrics, collection: string, operation: string): Promise<number> {
   const { values } = await metrics.dbDuration.get();
-  return values.find((v) => v.metricName === 'openmq_db_operation_duration_seconds_count' && v.labels.collection === collection && v.labels.operation === operation)?.value ?? 0;
+  return (
+    values.find((v) => v.metricName === 'openmq_db_operation_duration_seconds_count' && v.labels.collection === collection && v.labels.operation === operation)
+      ?.value ?? 0
+  );
 }
 
 async function errorsOf(metrics: OperatorMetrics, collection: string, operation: string): Promise<number> {
@@ -36,7 +39,10 @@ describe('metrics: instrumented database', () => {
     expect(things.name).to.equal('things');
     expect(db.collection('things')).to.equal(things);
     await things.insertOne({ _id: 'a', n: 1 });
-    await things.insertMany([{ _id: 'b', n: 2 }, { _id: 'c', n: 3 }]);
+    await things.insertMany([
+      { _id: 'b', n: 2 },
+      { _id: 'c', n: 3 },
+    ]);
     expect((await things.find({ n: { $gte: 2 } }, { sort: { n: 1 } })).map((d) => d._id)).to.deep.equal(['b', 'c']);
     expect(await things.countDocuments({})).to.equal(3);
     expect(await things.aggregate([{ $group: { _id: null, total: { $sum: '$n' } } }])).to.deep.equal([{ _id: null, total: 6 }]);
@@ -51,12 +57,18 @@ describe('metrics: instrumented database', () => {
   it('rethrows errors, counting all but duplicate-key rejections', async () => {
     const things = db.collection<{ _id: string; n: number }>('things');
     await things.insertOne({ _id: 'a', n: 1 });
-    const dup = await things.insertOne({ _id: 'a', n: 2 }).then(() => null, (err: unknown) => err);
+    const dup = await things.insertOne({ _id: 'a', n: 2 }).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(isDuplicateKeyError(dup)).to.equal(true);
     expect(await errorsOf(metrics, 'things', 'insertOne')).to.equal(0);
     expect(await countOf(metrics, 'things', 'insertOne')).to.equal(2);
 
-    const bad = await things.aggregate([{ $noSuchStage: {} }]).then(() => null, (err: unknown) => err);
+    const bad = await things.aggregate([{ $noSuchStage: {} }]).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(bad).to.be.instanceOf(Error);
     expect(await errorsOf(metrics, 'things', 'aggregate')).to.equal(1);
   });

@@ -3,7 +3,14 @@ import { expect } from 'chai';
 import { gitEnvironment } from '../../../shared/providers/local/git-runner.js';
 
 describe('the environment git runs in', () => {
-  const SECRETS = { GITHUB_APP_PRIVATE_KEY: '-----BEGIN KEY-----', GITHUB_TOKEN: 'ghp_x', GITHUB_WEBHOOK_SECRET: 'w', API_TOKEN: 'omq_x', MONGO_URL: 'mongodb://u:p@db', GIT_DIR: '/elsewhere' };
+  const SECRETS = {
+    GITHUB_APP_PRIVATE_KEY: '-----BEGIN KEY-----',
+    GITHUB_TOKEN: 'ghp_x',
+    GITHUB_WEBHOOK_SECRET: 'w',
+    API_TOKEN: 'omq_x',
+    MONGO_URL: 'mongodb://u:p@db',
+    GIT_DIR: '/elsewhere',
+  };
   const saved: Record<string, string | undefined> = {};
   before(() => {
     for (const [key, value] of Object.entries(SECRETS)) {

@@ -15,7 +15,10 @@ describe('GitHub comment commands: parsing', () => {
     ['/trunk frobnicate', { kind: 'unknown', text: '/trunk frobnicate', problem: '`frobnicate` is not a command' }],
     ['/trunk merge --force', { kind: 'unknown', text: '/trunk merge --force', problem: '`--force` is not an option of `/trunk merge`' }],
     ['/trunk merge --priority', { kind: 'unknown', text: '/trunk merge --priority', problem: '`--priority` takes one value' }],
-    ['/trunk merge --priority=low --priority=high', { kind: 'unknown', text: '/trunk merge --priority=low --priority=high', problem: '`--priority` takes one value' }],
+    [
+      '/trunk merge --priority=low --priority=high',
+      { kind: 'unknown', text: '/trunk merge --priority=low --priority=high', problem: '`--priority` takes one value' },
+    ],
   ];
   for (const [body, expected] of table) {
     it(`${JSON.stringify(body)}`, () => {

@@ -18,7 +18,11 @@ describe('GitHub installation events', () => {
     const synced: string[] = [];
     const forgotten: number[] = [];
     for (const name of ['widgets', 'gadgets', 'gizmos']) {
-      const queue = await store.queues.create('org1', { host: HOST, owner: 'acme', name }, 'main', { mode: 'single', concurrency: 1, targetSha: 'a'.repeat(40) });
+      const queue = await store.queues.create('org1', { host: HOST, owner: 'acme', name }, 'main', {
+        mode: 'single',
+        concurrency: 1,
+        targetSha: 'a'.repeat(40),
+      });
       await store.entries.insert(makeEntry({ queueId: queue.id, orgId: 'org1', prNumber: 1, state: 'pending' }));
     }
     const events = new GitHubWebhookEvents({
@@ -43,10 +47,15 @@ describe('GitHub installation events', () => {
 
   it('installation_repositories syncs the queues of the repositories added and removed, and forgets the installation', async () => {
     const { events, synced, forgotten } = await setUp();
-    const payload = payloadFor('installation_repositories', 'added', { owner: 'acme', name: 'widgets', installationId: 77 }, {
-      repositories_added: [{ id: 1, node_id: 'R1', name: 'widgets', full_name: 'acme/widgets', private: false }],
-      repositories_removed: [{ id: 2, node_id: 'R2', name: 'gizmos', full_name: 'acme/gizmos', private: false }],
-    });
+    const payload = payloadFor(
+      'installation_repositories',
+      'added',
+      { owner: 'acme', name: 'widgets', installationId: 77 },
+      {
+        repositories_added: [{ id: 1, node_id: 'R1', name: 'widgets', full_name: 'acme/widgets', private: false }],
+        repositories_removed: [{ id: 2, node_id: 'R2', name: 'gizmos', full_name: 'acme/gizmos', private: false }],
+      },
+    );
     expect(await events.handle(delivery('installation_repositories', payload))).to.equal('synced');
     expect(synced.sort()).to.deep.equal(['github.com/acme/gizmos', 'github.com/acme/widgets']);
     expect(forgotten).to.deep.equal([77]);
@@ -54,14 +63,24 @@ describe('GitHub installation events', () => {
 
   it('installation syncs only the repositories it lists, and nothing when it lists none the service queues', async () => {
     const { events, synced } = await setUp();
-    const created = payloadFor('installation', 'created', { owner: 'acme', name: 'widgets', installationId: 78 }, {
-      repositories: [{ id: 3, node_id: 'R3', name: 'gadgets', full_name: 'acme/gadgets', private: false }],
-    });
+    const created = payloadFor(
+      'installation',
+      'created',
+      { owner: 'acme', name: 'widgets', installationId: 78 },
+      {
+        repositories: [{ id: 3, node_id: 'R3', name: 'gadgets', full_name: 'acme/gadgets', private: false }],
+      },
+    );
     expect(await events.handle(delivery('installation', created))).to.equal('synced');
     expect(synced).to.deep.equal(['github.com/acme/gadgets']);
-    const elsewhere = payloadFor('installation', 'created', { owner: 'other', name: 'thing', installationId: 79 }, {
-      repositories: [{ id: 4, node_id: 'R4', name: 'thing', full_name: 'other/thing', private: false }],
-    });
+    const elsewhere = payloadFor(
+      'installation',
+      'created',
+      { owner: 'other', name: 'thing', installationId: 79 },
+      {
+        repositories: [{ id: 4, node_id: 'R4', name: 'thing', full_name: 'other/thing', private: false }],
+      },
+    );
     expect(await events.handle(delivery('installation', elsewhere))).to.equal('ignored');
     expect(synced).to.deep.equal(['github.com/acme/gadgets']);
   });

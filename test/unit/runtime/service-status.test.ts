@@ -4,7 +4,9 @@ import { serviceStatus } from '../../../shared/platform/runtime/service-status.j
 describe('service status', () => {
   it('is up when every dependency answers', () => {
     expect(serviceStatus([{ name: 'mongodb', ok: true, detail: 'ok' }]).overallStatus).to.deep.equal({
-      type: 'up', color: 'green', overallStatusDescription: 'All systems operational',
+      type: 'up',
+      color: 'green',
+      overallStatusDescription: 'All systems operational',
     });
   });
 
@@ -14,7 +16,9 @@ describe('service status', () => {
       { name: 'redis', ok: false, detail: 'unavailable: connection refused' },
     ]);
     expect(s.overallStatus).to.deep.equal({
-      type: 'impacted', color: 'red', overallStatusDescription: 'Impacted',
+      type: 'impacted',
+      color: 'red',
+      overallStatusDescription: 'Impacted',
       impactedStatuses: [{ name: 'redis', color: 'red', statusDescription: 'unavailable: connection refused' }],
     });
     expect(s.statuses.map((x) => x.color)).to.deep.equal(['green', 'red']);

@@ -45,10 +45,36 @@ describe('scale-out benchmark: command line', () => {
 
   it('reads every option', () => {
     const opts = parseScaleOutArgs([
-      '--workers', '4', '--runs', '5', '--pull-requests', '1000', '--ci-seconds', '0', '--concurrency', '16',
-      '--get-queue-connections', '20', '--timeout-minutes', '60', '--keep', '--api-url', 'http://10.0.0.5:8080',
+      '--workers',
+      '4',
+      '--runs',
+      '5',
+      '--pull-requests',
+      '1000',
+      '--ci-seconds',
+      '0',
+      '--concurrency',
+      '16',
+      '--get-queue-connections',
+      '20',
+      '--timeout-minutes',
+      '60',
+      '--keep',
+      '--api-url',
+      'http://10.0.0.5:8080',
     ]);
-    expect(opts).to.deep.include({ target: 'compose', workers: 4, runs: 5, pullRequests: 1000, ciSeconds: 0, concurrency: 16, getQueueConnections: 20, timeoutMinutes: 60, keep: true, apiUrl: 'http://10.0.0.5:8080' });
+    expect(opts).to.deep.include({
+      target: 'compose',
+      workers: 4,
+      runs: 5,
+      pullRequests: 1000,
+      ciSeconds: 0,
+      concurrency: 16,
+      getQueueConnections: 20,
+      timeoutMinutes: 60,
+      keep: true,
+      apiUrl: 'http://10.0.0.5:8080',
+    });
     expect(parseScaleOutArgs(['--embedded', '--pull-requests', '20']).target).to.equal('embedded');
   });
 

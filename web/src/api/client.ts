@@ -1,6 +1,7 @@
 // The dashboard's only way to the service: the public API, same origin, the token in the
 // x-api-token header (never in a URL). A 401 ends the session.
 import { readToken } from '../session-storage';
+import type { AnswerOf, OperationName, RequestOf } from '../../../openapi/wire';
 
 export class ApiError extends Error {
   constructor(
@@ -18,7 +19,8 @@ export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
-export async function call<T>(operation: string, body: object = {}, token = readToken()): Promise<T> {
+/** Calls one operation with its body; answers what it answers (both typed by the API's description). */
+export async function call<N extends OperationName>(operation: N, body: RequestOf<N>, token = readToken()): Promise<AnswerOf<N>> {
   const res = await fetch(`/v1/${operation}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-token': token ?? '' },
@@ -30,5 +32,5 @@ export async function call<T>(operation: string, body: object = {}, token = read
     if (res.status === 401) onUnauthorized();
     throw new ApiError(res.status, error?.code ?? 'http_error', error?.message ?? `the service answered ${res.status}`);
   }
-  return payload as T;
+  return payload as AnswerOf<N>;
 }

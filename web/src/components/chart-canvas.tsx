@@ -28,7 +28,10 @@ export function Sparkline({ values, label }: { values: number[]; label: string }
     if (!canvas.current) return;
     const chart = new Chart(canvas.current, {
       type: 'line',
-      data: { labels: values.map((_, i) => i), datasets: [{ data: values, borderColor: '#2563eb', borderWidth: 1.5, pointRadius: 0, fill: false, tension: 0.3 }] },
+      data: {
+        labels: values.map((_, i) => i),
+        datasets: [{ data: values, borderColor: '#2563eb', borderWidth: 1.5, pointRadius: 0, fill: false, tension: 0.3 }],
+      },
       options: {
         responsive: false,
         plugins: { legend: { display: false }, tooltip: { enabled: false } },

@@ -37,8 +37,8 @@ export function SignedInLayout() {
           <section className="notice" role="alert">
             <h1>Another organisation</h1>
             <p>
-              This page belongs to the organisation <strong>{org}</strong>; your API token is for <strong>{session.org}</strong>. Sign out and sign in
-              with a token of {org}, or go to <Link to={paths.queues(session.org)}>your queues</Link>.
+              This page belongs to the organisation <strong>{org}</strong>; your API token is for <strong>{session.org}</strong>. Sign out and sign in with a
+              token of {org}, or go to <Link to={paths.queues(session.org)}>your queues</Link>.
             </p>
           </section>
         ) : (

@@ -76,7 +76,11 @@ export function QueueSettingsForm({ queueRef, settings }: { queueRef: QueueRef; 
       ))}
       {BOOLEANS.map(({ field, label }) => (
         <label key={field} className="check">
-          <input type="checkbox" checked={draft.booleans[field]} onChange={(e) => setDraft({ ...draft, booleans: { ...draft.booleans, [field]: e.target.checked } })} />
+          <input
+            type="checkbox"
+            checked={draft.booleans[field]}
+            onChange={(e) => setDraft({ ...draft, booleans: { ...draft.booleans, [field]: e.target.checked } })}
+          />
           {label}
         </label>
       ))}

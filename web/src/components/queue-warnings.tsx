@@ -14,7 +14,11 @@ export function QueueWarnings({ warnings, runPath }: { warnings: QueueWarning[];
           <li key={`${w.code}-${w.testRunIds.join(',')}`}>
             <p>{w.message}</p>
             <p className="muted small">
-              Since {when(w.since)} · missing: {w.contexts.map((c) => <code key={c}>{c}</code>)} · runs:{' '}
+              Since {when(w.since)} · missing:{' '}
+              {w.contexts.map((c) => (
+                <code key={c}>{c}</code>
+              ))}{' '}
+              · runs:{' '}
               {w.testRunIds.map((id) => (
                 <Link key={id} to={runPath(id)}>
                   {id.slice(0, 8)}

@@ -49,7 +49,14 @@ export function RunGraph({ runs, branch, linkTo }: Props) {
         </marker>
       </defs>
       {layout.edges.map((points, i) => (
-        <polyline key={i} points={points.map((p: { x: number; y: number }) => `${p.x},${p.y}`).join(' ')} fill="none" stroke="#94a3b8" strokeWidth={1.5} markerEnd="url(#arrow)" />
+        <polyline
+          key={i}
+          points={points.map((p: { x: number; y: number }) => `${p.x},${p.y}`).join(' ')}
+          fill="none"
+          stroke="#94a3b8"
+          strokeWidth={1.5}
+          markerEnd="url(#arrow)"
+        />
       ))}
       <g transform={`translate(${layout.root.x - 60},${layout.root.y - NODE_H / 2})`}>
         <rect width={120} height={NODE_H} rx={6} className="node-target" />

@@ -5,17 +5,17 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { ChartConfiguration } from 'chart.js';
 import { call } from '../api/client';
-import type { FlakyTest, QuarantineOverride, RepoRef } from '../api/types';
+import type { RepoRef } from '../api/types';
+import type { RequestOf } from '../../../openapi/wire';
 import { useSession, useIsAdmin } from '../session';
 import { externalHref, parseFlakyRepo, paths } from '../links';
 import { ErrorMessage, Loading } from '../components/status';
 import { ChartCanvas } from '../components/chart-canvas';
 import { ago, percent, when } from '../format';
 
-interface TestHistory {
-  status_history: { at: string; from: string; to: string; reason: string }[];
-  daily_runs: { day: string; passed: number; failed: number; skipped: number }[];
-}
+type OverrideChoice = RequestOf<'flaky-tests/set-quarantine-override'>['override'];
+const OVERRIDE_CHOICES: readonly OverrideChoice[] = ['ALWAYS_QUARANTINE', 'NEVER_QUARANTINE', 'UNSPECIFIED'];
+const isOverrideChoice = (value: string): value is OverrideChoice => (OVERRIDE_CHOICES as readonly string[]).includes(value);
 
 export function FlakyTestPage() {
   const [params] = useSearchParams();
@@ -28,8 +28,8 @@ export function FlakyTestPage() {
 function FlakyTestDetails({ repo, id }: { repo: RepoRef; id: string }) {
   const org = useSession().session!.org;
   const body = { repo, org_url_slug: org, test_id: id };
-  const details = useQuery({ queryKey: ['flaky-test', repo, id], queryFn: () => call<{ test: FlakyTest }>('flaky-tests/get-test-details', body) });
-  const history = useQuery({ queryKey: ['flaky-history', repo, id], queryFn: () => call<TestHistory>('flaky-tests/get-test-history', body) });
+  const details = useQuery({ queryKey: ['flaky-test', repo, id], queryFn: () => call('flaky-tests/get-test-details', body) });
+  const history = useQuery({ queryKey: ['flaky-history', repo, id], queryFn: () => call('flaky-tests/get-test-history', body) });
   const runsChart = useMemo<ChartConfiguration | null>(
     () =>
       history.data
@@ -88,8 +88,8 @@ function FlakyTestDetails({ repo, id }: { repo: RepoRef; id: string }) {
         <dd>{t.codeowners.join(', ') || 'none known (upload a CODEOWNERS file with the results)'}</dd>
         <dt>Failure rate</dt>
         <dd>
-          {percent(t.failure_rate_last_24h ?? 0)} last 24 h, {percent(t.failure_rate_last_7d ?? 0)} last 7 days · {t.pull_requests_impacted_last_7d} pull requests
-          impacted
+          {percent(t.failure_rate_last_24h ?? 0)} last 24 h, {percent(t.failure_rate_last_7d ?? 0)} last 7 days · {t.pull_requests_impacted_last_7d} pull
+          requests impacted
         </dd>
         <dt>Ticket</dt>
         <dd>
@@ -105,7 +105,13 @@ function FlakyTestDetails({ repo, id }: { repo: RepoRef; id: string }) {
 
       <section aria-labelledby="run-history">
         <h2 id="run-history">Runs per day</h2>
-        {runsChart ? <ChartCanvas config={runsChart} label="Passed, failed and skipped runs per day" /> : history.isError ? <ErrorMessage error={history.error} /> : <Loading what="history" />}
+        {runsChart ? (
+          <ChartCanvas config={runsChart} label="Passed, failed and skipped runs per day" />
+        ) : history.isError ? (
+          <ErrorMessage error={history.error} />
+        ) : (
+          <Loading what="history" />
+        )}
       </section>
 
       <section aria-labelledby="failures">
@@ -150,14 +156,14 @@ function QuarantineSection({ repo, id, org }: { repo: RepoRef; id: string; org: 
   const client = useQueryClient();
   const key = ['flaky-override', repo, id];
   const body = { repo, org_url_slug: org, test_id: id };
-  const override = useQuery({ queryKey: key, queryFn: () => call<QuarantineOverride>('flaky-tests/get-quarantine-override', body) });
-  const [choice, setChoice] = useState('ALWAYS_QUARANTINE');
+  const override = useQuery({ queryKey: key, queryFn: () => call('flaky-tests/get-quarantine-override', body) });
+  const [choice, setChoice] = useState<OverrideChoice>('ALWAYS_QUARANTINE');
   const [reason, setReason] = useState('');
   const [until, setUntil] = useState('');
   const isAdmin = useIsAdmin();
   const save = useMutation({
     mutationFn: () =>
-      call<QuarantineOverride>('flaky-tests/set-quarantine-override', {
+      call('flaky-tests/set-quarantine-override', {
         ...body,
         override: choice,
         reason: reason.trim(),
@@ -186,32 +192,35 @@ function QuarantineSection({ repo, id, org }: { repo: RepoRef; id: string; org: 
         <>
           <p data-testid="override">
             Override: <strong>{override.data.override.toLowerCase().replaceAll('_', ' ')}</strong>
-            {override.data.reason && ` — “${override.data.reason}” by ${override.data.updated_by}`} · {override.data.quarantined ? 'quarantined now' : 'not quarantined'}
+            {override.data.reason && ` — “${override.data.reason}” by ${override.data.updated_by}`} ·{' '}
+            {override.data.quarantined ? 'quarantined now' : 'not quarantined'}
             {!override.data.quarantining_enabled && ' (quarantining is off for this repository)'}
             {override.data.expires_at && ` · until ${when(override.data.expires_at)}`}
             {override.data.released_at && ` · released from automatic quarantine ${when(override.data.released_at)} after clean days`}
           </p>
-          {isAdmin ? <form className="inline" onSubmit={submit}>
-            <label>
-              Override{' '}
-              <select value={choice} onChange={(e) => setChoice(e.target.value)}>
-                <option value="ALWAYS_QUARANTINE">always quarantine</option>
-                <option value="NEVER_QUARANTINE">never quarantine</option>
-                <option value="UNSPECIFIED">automatic</option>
-              </select>
-            </label>{' '}
-            <label>
-              Reason{' '}
-              <input type="text" required maxLength={256} value={reason} onChange={(e) => setReason(e.target.value)} />
-            </label>{' '}
-            <label>
-              Until (optional){' '}
-              <input type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} />
-            </label>{' '}
-            <button type="submit" disabled={save.isPending}>
-              Set override
-            </button>
-          </form> : <p className="muted small">An admin token can set the quarantine override.</p>}
+          {isAdmin ? (
+            <form className="inline" onSubmit={submit}>
+              <label>
+                Override{' '}
+                <select value={choice} onChange={(e) => isOverrideChoice(e.target.value) && setChoice(e.target.value)}>
+                  <option value="ALWAYS_QUARANTINE">always quarantine</option>
+                  <option value="NEVER_QUARANTINE">never quarantine</option>
+                  <option value="UNSPECIFIED">automatic</option>
+                </select>
+              </label>{' '}
+              <label>
+                Reason <input type="text" required maxLength={256} value={reason} onChange={(e) => setReason(e.target.value)} />
+              </label>{' '}
+              <label>
+                Until (optional) <input type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} />
+              </label>{' '}
+              <button type="submit" disabled={save.isPending}>
+                Set override
+              </button>
+            </form>
+          ) : (
+            <p className="muted small">An admin token can set the quarantine override.</p>
+          )}
           {save.isError && <ErrorMessage error={save.error} />}
           {override.data.history.length > 0 && (
             <ul className="small">

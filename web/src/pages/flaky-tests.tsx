@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError, call } from '../api/client';
-import type { FlakyPage, FlakyTest, QuarantinedTest, QueueSummary, RepoRef } from '../api/types';
+import type { FlakyPage, RepoRef } from '../api/types';
 import { useSession } from '../session';
 import { parseFlakyRepo, paths } from '../links';
 import { EmptyState, ErrorMessage, Loading } from '../components/status';
@@ -55,12 +55,10 @@ export function FlakyTestsPage() {
           </div>
           <div className="filters">
             <label>
-              Search{' '}
-              <input type="search" value={params.get('q') ?? ''} onChange={(e) => setParam('q', e.target.value)} placeholder="test name or file" />
+              Search <input type="search" value={params.get('q') ?? ''} onChange={(e) => setParam('q', e.target.value)} placeholder="test name or file" />
             </label>
             <label>
-              Owner{' '}
-              <input type="text" value={params.get('owner') ?? ''} onChange={(e) => setParam('owner', e.target.value)} placeholder="@team" />
+              Owner <input type="text" value={params.get('owner') ?? ''} onChange={(e) => setParam('owner', e.target.value)} placeholder="@team" />
             </label>
           </div>
           <TestList org={org} repo={repo} tab={tab} search={params.get('q') ?? ''} owner={params.get('owner') ?? ''} />
@@ -71,7 +69,7 @@ export function FlakyTestsPage() {
 }
 
 function RepoPicker({ repo, onPick }: { repo: RepoRef | null; onPick: (r: RepoRef) => void }) {
-  const queues = useQuery({ queryKey: ['listQueues'], queryFn: () => call<{ queues: QueueSummary[] }>('listQueues') });
+  const queues = useQuery({ queryKey: ['listQueues'], queryFn: () => call('listQueues', {}) });
   const [value, setValue] = useState(repo ? `${repo.host}/${repo.owner}/${repo.name}` : '');
   const known = [...new Set((queues.data?.queues ?? []).map((q) => `${q.repo.host}/${q.repo.owner}/${q.repo.name}`))];
   function submit(e: FormEvent) {
@@ -83,7 +81,15 @@ function RepoPicker({ repo, onPick }: { repo: RepoRef | null; onPick: (r: RepoRe
   return (
     <form className="inline" onSubmit={submit}>
       <label htmlFor="repo">Repository (host/owner/name)</label>{' '}
-      <input id="repo" list="known-repos" value={value} onChange={(e) => setValue(e.target.value)} placeholder="github.com/acme/app" required pattern="[^/]+/.+/[^/]+" />
+      <input
+        id="repo"
+        list="known-repos"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        placeholder="github.com/acme/app"
+        required
+        pattern="[^/]+/.+/[^/]+"
+      />
       <datalist id="known-repos">
         {known.map((k) => (
           <option key={k} value={k} />
@@ -172,7 +178,7 @@ function TestList({ org, repo, tab, search, owner }: { org: string; repo: RepoRe
 async function fetchList(org: string, repo: RepoRef, tab: Tab, token: string): Promise<{ rows: Row[]; page: FlakyPage }> {
   const base = { repo, org_url_slug: org, page_query: { page_size: 100, page_token: token } };
   if (tab === 'quarantined') {
-    const r = await call<{ quarantined_tests: QuarantinedTest[]; page: FlakyPage }>('flaky-tests/list-quarantined-tests', base);
+    const r = await call('flaky-tests/list-quarantined-tests', base);
     return {
       page: r.page,
       rows: r.quarantined_tests.map((t) => ({
@@ -187,12 +193,12 @@ async function fetchList(org: string, repo: RepoRef, tab: Tab, token: string): P
   }
   const r =
     tab === 'failing'
-      ? await call<{ tests: FlakyTest[]; page: FlakyPage }>('flaky-tests/list-failing-tests', {
+      ? await call('flaky-tests/list-failing-tests', {
           ...base,
           start_time: new Date(Date.now() - WEEK_MS + 60_000).toISOString(),
           end_time: new Date().toISOString(),
         })
-      : await call<{ tests: FlakyTest[]; page: FlakyPage }>('flaky-tests/list-unhealthy-tests', { ...base, status: tab.toUpperCase() });
+      : await call('flaky-tests/list-unhealthy-tests', { ...base, status: tab });
   return {
     page: r.page,
     rows: r.tests.map((t) => ({
@@ -202,7 +208,7 @@ async function fetchList(org: string, repo: RepoRef, tab: Tab, token: string): P
       status: t.status.value,
       codeowners: t.codeowners,
       detail: [
-        t.failure_rate_last_7d !== undefined ? `fails ${percent(t.failure_rate_last_7d)} (7 days)` : null,
+        'failure_rate_last_7d' in t && typeof t.failure_rate_last_7d === 'number' ? `fails ${percent(t.failure_rate_last_7d)} (7 days)` : null,
         `${t.pull_requests_impacted_last_7d} PRs impacted`,
         t.quarantined ? 'quarantined' : null,
       ]

@@ -23,7 +23,9 @@ const WINDOWS = [
 
 const bucketLabel = (iso: string, hours: number) => {
   const d = new Date(iso);
-  return hours <= 48 ? d.toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }) : d.toLocaleDateString('en', { month: 'short', day: 'numeric' });
+  return hours <= 48
+    ? d.toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    : d.toLocaleDateString('en', { month: 'short', day: 'numeric' });
 };
 
 export function HealthPage() {
@@ -33,7 +35,7 @@ export function HealthPage() {
   const hours = WINDOWS.some((w) => String(w.hours) === params.get('window')) ? Number(params.get('window')) : 24;
   const health = useQuery({
     queryKey: ['getQueueHealth', ref ? queueKey(ref) : '', hours],
-    queryFn: () => call<QueueHealth>('getQueueHealth', { ...ref!, windowHours: hours, buckets: 24 }),
+    queryFn: () => call('getQueueHealth', { ...ref!, windowHours: hours, buckets: 24 }),
     enabled: ref !== null,
     refetchInterval: 30_000,
   });
@@ -43,7 +45,11 @@ export function HealthPage() {
   return (
     <>
       <nav aria-label="Breadcrumb" className="crumbs">
-        <Link to={paths.queues(org)}>Merge queues</Link> / <Link to={paths.queue(org, ref.repo, ref.targetBranch)}>{ref.repo.owner}/{ref.repo.name} → {ref.targetBranch}</Link> /
+        <Link to={paths.queues(org)}>Merge queues</Link> /{' '}
+        <Link to={paths.queue(org, ref.repo, ref.targetBranch)}>
+          {ref.repo.owner}/{ref.repo.name} → {ref.targetBranch}
+        </Link>{' '}
+        /
       </nav>
       <h1>Queue health</h1>
       <label className="inline">
@@ -93,7 +99,11 @@ export function HealthPage() {
             </figure>
             <figure>
               <figcaption>Failures by reason</figcaption>
-              {health.data.failuresByReason.length === 0 ? <p className="muted">No failure in this window.</p> : <ChartCanvas config={charts!.failures} label="Failures by reason" />}
+              {health.data.failuresByReason.length === 0 ? (
+                <p className="muted">No failure in this window.</p>
+              ) : (
+                <ChartCanvas config={charts!.failures} label="Failures by reason" />
+              )}
             </figure>
             <figure>
               <figcaption>CI runs per merged pull request</figcaption>
@@ -166,7 +176,9 @@ function chartsOf(h: QueueHealth, hours: number): Record<'timeInQueue' | 'merges
       type: 'line',
       data: {
         labels,
-        datasets: [{ label: 'runs per merge', data: h.buckets.map((b) => (b.merged === 0 ? null : b.testRuns / b.merged)), borderColor: '#7c3aed', spanGaps: true }],
+        datasets: [
+          { label: 'runs per merge', data: h.buckets.map((b) => (b.merged === 0 ? null : b.testRuns / b.merged)), borderColor: '#7c3aed', spanGaps: true },
+        ],
       },
       options: { scales: axis, plugins: { legend: { display: false } } },
     },

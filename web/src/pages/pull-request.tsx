@@ -4,7 +4,6 @@ import { RunTestResultsView } from '../components/run-test-results';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { call } from '../api/client';
-import type { SubmittedPullRequest, TestingDetails } from '../api/types';
 import { useSession } from '../session';
 import { queueKey, useQueueRef, type QueueRef } from '../queue-ref';
 import { externalHref, paths } from '../links';
@@ -26,14 +25,14 @@ function PullRequest({ queueRef, number }: { queueRef: QueueRef; number: number 
   const key = queueKey(queueRef);
   const pr = useQuery({
     queryKey: ['getSubmittedPullRequest', key, number],
-    queryFn: () => call<SubmittedPullRequest>('getSubmittedPullRequest', { ...queueRef, pr: { number }, includeTimeline: true }),
+    queryFn: () => call('getSubmittedPullRequest', { ...queueRef, pr: { number }, includeTimeline: true }),
     refetchInterval: POLL_MS,
   });
   const runIds = [...new Set((pr.data?.timeline ?? []).flatMap((t) => (t.testRunId ? [t.testRunId] : [])))];
   const runs = useQueries({
     queries: runIds.map((id) => ({
       queryKey: ['getMergeQueueTestingDetails', key, id],
-      queryFn: () => call<TestingDetails>('getMergeQueueTestingDetails', { ...queueRef, testRunId: id }),
+      queryFn: () => call('getMergeQueueTestingDetails', { ...queueRef, testRunId: id }),
       refetchInterval: POLL_MS,
     })),
   });
@@ -45,13 +44,19 @@ function PullRequest({ queueRef, number }: { queueRef: QueueRef; number: number 
   const checklist = [
     { ok: r.doesBaseBranchMatch, text: `Base branch is ${queueRef.targetBranch}`, detail: r.doesBaseBranchMatch ? '' : `it is ${p.prBaseBranch}` },
     { ok: r.gitHubMergeability === 'mergeable', text: 'The forge can merge it', detail: r.gitHubMergeability.replaceAll('_', ' ') },
-    ...(r.requiresImpactedTargets ? [{ ok: r.hasImpactedTargets, text: 'Impacted targets uploaded (parallel mode)', detail: r.hasImpactedTargets ? '' : 'call setImpactedTargets from CI' }] : []),
+    ...(r.requiresImpactedTargets
+      ? [{ ok: r.hasImpactedTargets, text: 'Impacted targets uploaded (parallel mode)', detail: r.hasImpactedTargets ? '' : 'call setImpactedTargets from CI' }]
+      : []),
   ];
 
   return (
     <>
       <nav aria-label="Breadcrumb" className="crumbs">
-        <Link to={paths.queues(org)}>Merge queues</Link> / <Link to={paths.queue(org, queueRef.repo, queueRef.targetBranch)}>{queueRef.repo.owner}/{queueRef.repo.name} → {queueRef.targetBranch}</Link> /
+        <Link to={paths.queues(org)}>Merge queues</Link> /{' '}
+        <Link to={paths.queue(org, queueRef.repo, queueRef.targetBranch)}>
+          {queueRef.repo.owner}/{queueRef.repo.name} → {queueRef.targetBranch}
+        </Link>{' '}
+        /
       </nav>
       <h1>
         #{p.prNumber} {p.prTitle}
@@ -76,7 +81,7 @@ function PullRequest({ queueRef, number }: { queueRef: QueueRef; number: number 
       <section aria-labelledby="timeline">
         <h2 id="timeline">Timeline</h2>
         <ol className="timeline" reversed>
-          {p.timeline.map((t, i) => (
+          {(p.timeline ?? []).map((t, i) => (
             <li key={i}>
               <time dateTime={t.timestamp}>{when(t.timestamp)}</time> <StateBadge state={t.state} />
               <div>

@@ -5,7 +5,7 @@ import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/rea
 import { QueueWarnings } from '../components/queue-warnings';
 import { Link } from 'react-router';
 import { call } from '../api/client';
-import type { EnqueuedPullRequest, QueueBody, QueueState, SubmittedPullRequest, TestRunSummary } from '../api/types';
+import type { EnqueuedPullRequest, QueueState, SubmittedPullRequest } from '../api/types';
 import { useIsAdmin, useSession } from '../session';
 import { useQueueRef, queueKey, type QueueRef } from '../queue-ref';
 import { paths } from '../links';
@@ -32,15 +32,15 @@ function Queue({ queueRef }: { queueRef: QueueRef }) {
   const org = useSession().session!.org;
   const isAdmin = useIsAdmin();
   const key = queueKey(queueRef);
-  const queue = useQuery({ queryKey: ['getQueue', key], queryFn: () => call<QueueBody>('getQueue', queueRef), refetchInterval: POLL_MS });
+  const queue = useQuery({ queryKey: ['getQueue', key], queryFn: () => call('getQueue', queueRef), refetchInterval: POLL_MS });
   const runs = useQuery({
     queryKey: ['listTestRuns', key],
-    queryFn: () => call<{ testRuns: TestRunSummary[] }>('listTestRuns', queueRef),
+    queryFn: () => call('listTestRuns', queueRef),
     refetchInterval: POLL_MS,
   });
   const recent = useQuery({
     queryKey: ['listPullRequests', key, 'recent'],
-    queryFn: () => call<{ pullRequests: EnqueuedPullRequest[] }>('listPullRequests', { ...queueRef, since: new Date(Date.now() - WEEK_MS).toISOString(), take: 20 }),
+    queryFn: () => call('listPullRequests', { ...queueRef, since: new Date(Date.now() - WEEK_MS).toISOString(), take: 20 }),
     refetchInterval: POLL_MS,
   });
 
@@ -72,8 +72,8 @@ function Queue({ queueRef }: { queueRef: QueueRef }) {
         <section className="notice" aria-label="Setup">
           <h2>No required statuses on the queue</h2>
           <p>
-            The queue takes the statuses that must pass from <code>merge.required_statuses</code> in the repository’s <code>.trunk/trunk.yaml</code>, or
-            from branch protection. If neither names any, a test run fails at once with “no required statuses”: set them below or in the file.
+            The queue takes the statuses that must pass from <code>merge.required_statuses</code> in the repository’s <code>.trunk/trunk.yaml</code>, or from
+            branch protection. If neither names any, a test run fails at once with “no required statuses”: set them below or in the file.
           </p>
         </section>
       )}
@@ -147,7 +147,16 @@ function Queue({ queueRef }: { queueRef: QueueRef }) {
         )}
       </section>
 
-      {waiting.length > 0 && <WaitReasons queueRef={queueRef} queueState={q.state} concurrency={q.concurrency} inFlight={entries.filter((e) => IN_FLIGHT.includes(e.state)).length} waiting={waiting} prLink={prLink} />}
+      {waiting.length > 0 && (
+        <WaitReasons
+          queueRef={queueRef}
+          queueState={q.state}
+          concurrency={q.concurrency}
+          inFlight={entries.filter((e) => IN_FLIGHT.includes(e.state)).length}
+          waiting={waiting}
+          prLink={prLink}
+        />
+      )}
 
       <section aria-labelledby="recent">
         <h2 id="recent">Recently merged, failed and cancelled</h2>
@@ -157,7 +166,11 @@ function Queue({ queueRef }: { queueRef: QueueRef }) {
           <ul className="recent">
             {(recent.data?.pullRequests ?? []).map((e) => (
               <li key={e.id}>
-                <StateBadge state={e.state} /> <Link to={prLink(e.prNumber)}>#{e.prNumber} {e.prTitle}</Link> <span className="muted">{ago(e.stateChangedAt)}</span>
+                <StateBadge state={e.state} />{' '}
+                <Link to={prLink(e.prNumber)}>
+                  #{e.prNumber} {e.prTitle}
+                </Link>{' '}
+                <span className="muted">{ago(e.stateChangedAt)}</span>
               </li>
             ))}
           </ul>
@@ -172,7 +185,19 @@ function Queue({ queueRef }: { queueRef: QueueRef }) {
   );
 }
 
-function QueueControls({ queueRef, state, mode, concurrency, canChange }: { queueRef: QueueRef; state: QueueState; mode: string; concurrency: number; canChange: boolean }) {
+function QueueControls({
+  queueRef,
+  state,
+  mode,
+  concurrency,
+  canChange,
+}: {
+  queueRef: QueueRef;
+  state: QueueState;
+  mode: string;
+  concurrency: number;
+  canChange: boolean;
+}) {
   const client = useQueryClient();
   const change = useMutation({
     mutationFn: (next: 'running' | 'paused' | 'draining') => call('updateQueue', { ...queueRef, state: next }),
@@ -181,25 +206,33 @@ function QueueControls({ queueRef, state, mode, concurrency, canChange }: { queu
   return (
     <div className="controls">
       <p>
-        State: <span className={`badge queue-${state}`} data-testid="queue-state">{state.replaceAll('_', ' ')}</span> · Mode: {mode}, {concurrency} at a time
+        State:{' '}
+        <span className={`badge queue-${state}`} data-testid="queue-state">
+          {state.replaceAll('_', ' ')}
+        </span>{' '}
+        · Mode: {mode}, {concurrency} at a time
       </p>
-      {canChange ? <div role="group" aria-label="Queue state">
-        {state !== 'running' && (
-          <button type="button" onClick={() => change.mutate('running')} disabled={change.isPending}>
-            Resume
-          </button>
-        )}
-        {state !== 'paused' && (
-          <button type="button" className="secondary" onClick={() => change.mutate('paused')} disabled={change.isPending}>
-            Pause
-          </button>
-        )}
-        {state !== 'draining' && (
-          <button type="button" className="secondary" onClick={() => change.mutate('draining')} disabled={change.isPending}>
-            Drain
-          </button>
-        )}
-      </div> : <p className="muted small">An admin token can pause, drain or resume the queue.</p>}
+      {canChange ? (
+        <div role="group" aria-label="Queue state">
+          {state !== 'running' && (
+            <button type="button" onClick={() => change.mutate('running')} disabled={change.isPending}>
+              Resume
+            </button>
+          )}
+          {state !== 'paused' && (
+            <button type="button" className="secondary" onClick={() => change.mutate('paused')} disabled={change.isPending}>
+              Pause
+            </button>
+          )}
+          {state !== 'draining' && (
+            <button type="button" className="secondary" onClick={() => change.mutate('draining')} disabled={change.isPending}>
+              Drain
+            </button>
+          )}
+        </div>
+      ) : (
+        <p className="muted small">An admin token can pause, drain or resume the queue.</p>
+      )}
       {change.isError && <ErrorMessage error={change.error} />}
       <p className="muted small">Paused: nothing new is tested or merged. Draining: what is being tested finishes, nothing new is admitted.</p>
     </div>
@@ -221,7 +254,7 @@ function WaitReasons({ queueRef, queueState, concurrency, inFlight, waiting, prL
   const details = useQueries({
     queries: explained.map((e) => ({
       queryKey: ['getSubmittedPullRequest', key, e.prNumber],
-      queryFn: () => call<SubmittedPullRequest>('getSubmittedPullRequest', { ...queueRef, pr: { number: e.prNumber }, includeTimeline: true }),
+      queryFn: () => call('getSubmittedPullRequest', { ...queueRef, pr: { number: e.prNumber }, includeTimeline: true }),
       refetchInterval: POLL_MS,
     })),
   });
@@ -241,7 +274,14 @@ function WaitReasons({ queueRef, queueState, concurrency, inFlight, waiting, prL
   );
 }
 
-function whyWaiting(e: EnqueuedPullRequest, d: SubmittedPullRequest | undefined, queueState: QueueState, concurrency: number, inFlight: number, target: string): string {
+function whyWaiting(
+  e: EnqueuedPullRequest,
+  d: SubmittedPullRequest | undefined,
+  queueState: QueueState,
+  concurrency: number,
+  inFlight: number,
+  target: string,
+): string {
   if (!d) return '…';
   if (e.state === 'not_ready') {
     const r = d.readiness;
@@ -254,7 +294,7 @@ function whyWaiting(e: EnqueuedPullRequest, d: SubmittedPullRequest | undefined,
   }
   if (queueState === 'paused') return 'The queue is paused.';
   if (queueState === 'draining') return 'The queue is draining: nothing new is admitted.';
-  const last = d.timeline[0];
+  const last = d.timeline?.[0];
   const lastReason = last ? ` (last: ${reasonText(last.reason)})` : '';
   if (inFlight >= concurrency) return `Waiting for a test slot: ${inFlight} of ${concurrency} in use${lastReason}.`;
   return `Waiting for the next planning pass${lastReason}.`;

@@ -2,7 +2,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { call } from '../api/client';
-import type { QueueSummary } from '../api/types';
 import { useSession } from '../session';
 import { paths, repoParam } from '../links';
 import { EmptyState, ErrorMessage, Loading } from '../components/status';
@@ -20,7 +19,7 @@ const HEADINGS: Record<(typeof COLUMNS)[number], string> = {
 export function QueuesPage() {
   const { session } = useSession();
   const org = session!.org;
-  const queues = useQuery({ queryKey: ['listQueues'], queryFn: () => call<{ queues: QueueSummary[] }>('listQueues'), refetchInterval: 5000 });
+  const queues = useQuery({ queryKey: ['listQueues'], queryFn: () => call('listQueues', {}), refetchInterval: 5000 });
 
   return (
     <>

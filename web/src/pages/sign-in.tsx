@@ -45,8 +45,8 @@ export function SignInPage() {
         )}
       </form>
       <p id="sign-in-help" className="muted">
-        Use a token of your organisation: <code>npm start</code> prints one when none is configured, and <code>npm run token -- create --org &lt;slug&gt;</code> makes
-        more. The token is kept in this tab only and forgotten when you close it or sign out.
+        Use a token of your organisation: <code>npm start</code> prints one when none is configured, and <code>npm run token -- create --org &lt;slug&gt;</code>{' '}
+        makes more. The token is kept in this tab only and forgotten when you close it or sign out.
       </p>
     </main>
   );

@@ -4,7 +4,6 @@ import { RunTestResultsView } from '../components/run-test-results';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { call } from '../api/client';
-import type { TestingDetails, TestRunSummary } from '../api/types';
 import { useSession } from '../session';
 import { queueKey, useQueueRef } from '../queue-ref';
 import { externalHref, paths } from '../links';
@@ -17,14 +16,14 @@ export function TestRunPage() {
   const org = useSession().session!.org;
   const details = useQuery({
     queryKey: ['getMergeQueueTestingDetails', ref ? queueKey(ref) : '', id],
-    queryFn: () => call<TestingDetails>('getMergeQueueTestingDetails', { ...ref!, testRunId: id }),
+    queryFn: () => call('getMergeQueueTestingDetails', { ...ref!, testRunId: id }),
     enabled: ref !== null,
     refetchInterval: 2000,
   });
   // The predicted base of any run (getMergeQueueTestingDetails names it only in parallel mode).
   const summaries = useQuery({
     queryKey: ['listTestRuns', ref ? queueKey(ref) : ''],
-    queryFn: () => call<{ testRuns: TestRunSummary[] }>('listTestRuns', ref!),
+    queryFn: () => call('listTestRuns', ref!),
     enabled: ref !== null,
   });
   if (!ref) return <ErrorMessage error="This link names no queue." />;
@@ -39,7 +38,11 @@ export function TestRunPage() {
   return (
     <>
       <nav aria-label="Breadcrumb" className="crumbs">
-        <Link to={paths.queues(org)}>Merge queues</Link> / <Link to={paths.queue(org, ref.repo, ref.targetBranch)}>{ref.repo.owner}/{ref.repo.name} → {ref.targetBranch}</Link> /
+        <Link to={paths.queues(org)}>Merge queues</Link> /{' '}
+        <Link to={paths.queue(org, ref.repo, ref.targetBranch)}>
+          {ref.repo.owner}/{ref.repo.name} → {ref.targetBranch}
+        </Link>{' '}
+        /
       </nav>
       <h1>Test run {id.slice(0, 8)}</h1>
       <dl className="facts">
@@ -79,7 +82,7 @@ export function TestRunPage() {
         {d.impactedTargets && (
           <>
             <dt>Impacted targets</dt>
-            <dd>{d.impactedTargets === 'ALL' ? 'all' : d.impactedTargets.join(', ')}</dd>
+            <dd>{d.impactedTargets.includes('ALL') ? 'all' : d.impactedTargets.join(', ')}</dd>
           </>
         )}
       </dl>

@@ -93,6 +93,13 @@ export function sameHealth(prev: TestHealth, next: TestHealth): boolean {
   return keys.every((k) => {
     const a = prev.monitors[k];
     const b = next.monitors[k];
-    return a !== undefined && b !== undefined && a.active === b.active && a.classification === b.classification && a.reason === b.reason && sameTime(a.since, b.since);
+    return (
+      a !== undefined &&
+      b !== undefined &&
+      a.active === b.active &&
+      a.classification === b.classification &&
+      a.reason === b.reason &&
+      sameTime(a.since, b.since)
+    );
   });
 }

@@ -9,9 +9,7 @@ import { failureRateKey, nextState, type MonitorOutcome } from './monitor.js';
 import type { HourBucket, MonitorState } from './types.js';
 import { duration, percent, thresholdPercent } from './format.js';
 
-type Verdict =
-  | { active: true; kind: 'above' | 'between' | 'held' }
-  | { active: false; kind: 'below' | 'resolved' | 'stale' | 'held' };
+type Verdict = { active: true; kind: 'above' | 'between' | 'held' } | { active: false; kind: 'below' | 'resolved' | 'stale' | 'held' };
 
 interface Snapshot {
   failed: number;

@@ -14,7 +14,13 @@ export const failureRateKey = (id: string) => `failure_rate:${id}`;
 export const failureCountKey = (id: string) => `failure_count:${id}`;
 
 /** A state that moves only when `active` changes; `since` is clamped so it never runs backwards. */
-export function nextState(prev: MonitorState | undefined, active: boolean, changedAt: number, reason: string, base: Omit<MonitorState, 'active' | 'since' | 'reason'>): MonitorState {
+export function nextState(
+  prev: MonitorState | undefined,
+  active: boolean,
+  changedAt: number,
+  reason: string,
+  base: Omit<MonitorState, 'active' | 'since' | 'reason'>,
+): MonitorState {
   if (prev && prev.active === active) return { ...base, active, since: prev.since, reason };
   const floor = prev ? prev.since.getTime() : -Infinity;
   return { ...base, active, since: new Date(Math.max(changedAt, floor)), reason };

@@ -15,7 +15,11 @@ export interface QuarantineSettings {
 export const DEFAULT_RELEASE_AFTER_CLEAN_DAYS = 7;
 export const MAX_RELEASE_AFTER_CLEAN_DAYS = 90;
 
-export const DEFAULT_QUARANTINE_SETTINGS: QuarantineSettings = { enabled: false, autoQuarantine: false, releaseAfterCleanDays: DEFAULT_RELEASE_AFTER_CLEAN_DAYS };
+export const DEFAULT_QUARANTINE_SETTINGS: QuarantineSettings = {
+  enabled: false,
+  autoQuarantine: false,
+  releaseAfterCleanDays: DEFAULT_RELEASE_AFTER_CLEAN_DAYS,
+};
 
 /** What decides whether one test is quarantined. */
 export interface QuarantineFacts {

@@ -210,10 +210,7 @@ export const ZSTD_DEFAULTS: Required<ZstdLimits> = {
  * Streams zstd-compressed bytes out decompressed. Each push to the decoder ends at a block
  * boundary, so one step produces at most one block (≤ 128 KiB) and back-pressure holds.
  */
-export async function* decompressZstd(
-  source: AsyncIterable<Uint8Array | string>,
-  limits: ZstdLimits = {},
-): AsyncGenerator<Buffer, void, undefined> {
+export async function* decompressZstd(source: AsyncIterable<Uint8Array | string>, limits: ZstdLimits = {}): AsyncGenerator<Buffer, void, undefined> {
   const l = { ...ZSTD_DEFAULTS, ...limits };
   const maxIn = l.maxCompressedBytes;
   const maxOut = l.maxUncompressedBytes;

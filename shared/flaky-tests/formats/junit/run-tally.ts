@@ -2,7 +2,8 @@
 // attempted more than once and which both failed and passed (pass-on-retry evidence, notes §1.3).
 // Memory grows with the number of distinct tests, so use it per file / per upload, not globally.
 import { identityKeyOf } from './stream-parser.js';
-import type { JUnitOutcome, JUnitRun } from './types.js';
+import type { JUnitRun } from './types.js';
+import type { RunOutcome } from '../../domain/model.js';
 
 export interface JUnitTally {
   /** `<testcase>` elements (a testcase with rerun children counts once). */
@@ -30,7 +31,7 @@ interface TestState {
   runs: number;
   failed: boolean;
   passed: boolean;
-  last: JUnitOutcome;
+  last: RunOutcome;
 }
 
 export class JUnitRunTally {

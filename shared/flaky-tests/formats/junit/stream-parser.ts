@@ -701,12 +701,7 @@ export class JUnitStreamParser {
       startedAt: a.startedAt,
       rerunElement: a.isStatus ? null : (a.element as JUnitRerunElement),
       truncated:
-        (a.isStatus && caseTexts.truncated) ||
-        a.attrTruncated ||
-        a.text.truncated ||
-        a.stackTrace.truncated ||
-        a.systemOut.truncated ||
-        a.systemErr.truncated,
+        (a.isStatus && caseTexts.truncated) || a.attrTruncated || a.text.truncated || a.stackTrace.truncated || a.systemOut.truncated || a.systemErr.truncated,
     });
 
     if (c.status?.element === 'skipped') {

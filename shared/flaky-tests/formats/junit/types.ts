@@ -1,11 +1,10 @@
 // Output model of the streaming JUnit parser. One JUnitRun per *attempt* of a test: a testcase
 // that failed and passed on rerun yields its failed attempts and the final pass (flaky-tests notes
 // §2.3, §2.6), so pass-on-retry is visible to detection without re-reading the XML.
+import type { RunOutcome } from '../../domain/model.js';
 
 /** Bytes as they arrive: a Node Readable, a tar entry, a gunzip stream… */
 export type ByteSource = AsyncIterable<Uint8Array | string>;
-
-export type JUnitOutcome = 'passed' | 'failed' | 'skipped';
 
 /** `<failure>` vs `<error>` (assertion vs unexpected exception); both count as failed. */
 export type JUnitFailureKind = 'failure' | 'error';
@@ -51,7 +50,7 @@ export interface JUnitRun {
   suitePath: string[];
   /** `testcase@id` (XCResult converter UUIDs, RSpec `trunk:` ids); feeds identity rules. */
   idAttribute: string | null;
-  outcome: JUnitOutcome;
+  outcome: RunOutcome;
   failureKind: JUnitFailureKind | null;
   detail: JUnitStatusDetail | null;
   systemOut: string | null;

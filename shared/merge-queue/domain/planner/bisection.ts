@@ -110,7 +110,11 @@ export function probeKey(world: World, tested: readonly string[], base: readonly
 }
 
 export function runProbeKey(world: World, run: TestRun, members: ReadonlySet<string>): string {
-  return probeKey(world, run.entryIds, run.baseEntryIds.filter((id) => members.has(id)));
+  return probeKey(
+    world,
+    run.entryIds,
+    run.baseEntryIds.filter((id) => members.has(id)),
+  );
 }
 
 /** Brings every bisection's members in line with its culprit search. */
@@ -128,7 +132,8 @@ function advance(world: World, rootId: string): void {
   for (const id of root.entryIds) {
     const e = world.entry(id);
     const run = [root, ...bisectionRuns(world, rootId)].find((r) => runOutcome(r) === 'build_failed' && buildCulprits(r).includes(id));
-    if (e && isAdmitted(e) && run) fail(world, e, run.conclusionReason ?? 'start_test_run_merge_conflict', 'the test branch could not be built with it', run.id);
+    if (e && isAdmitted(e) && run)
+      fail(world, e, run.conclusionReason ?? 'start_test_run_merge_conflict', 'the test branch could not be built with it', run.id);
   }
   for (const c of state.culprits) {
     const e = world.entry(c.entryId);
@@ -190,4 +195,3 @@ export function probesToStart(world: World): { root: TestRun; probe: Probe }[] {
   }
   return out;
 }
-

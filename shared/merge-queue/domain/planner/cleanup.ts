@@ -13,10 +13,12 @@ export function deleteSpentBranches(world: World): void {
   }
   for (const run of world.runs.values()) {
     if (run.status === 'in_progress' || run.branchDeleted || referenced.has(run.id)) continue;
-    const stillProof = run.status === 'succeeded' && run.entryIds.some((id) => {
-      const e = world.entry(id);
-      return e !== undefined && isActive(e);
-    });
+    const stillProof =
+      run.status === 'succeeded' &&
+      run.entryIds.some((id) => {
+        const e = world.entry(id);
+        return e !== undefined && isActive(e);
+      });
     if (!stillProof) world.push({ kind: 'delete_branch', runId: run.id, branch: run.branch });
   }
 }

@@ -10,9 +10,7 @@ import type { World } from './world.js';
 
 /** Entries a main run holds: in flight, pointing at it, not part of a bisection. */
 export function holdersOf(world: World, run: TestRun): Entry[] {
-  return run.entryIds
-    .map((id) => world.entry(id))
-    .filter((e): e is Entry => e !== undefined && isInFlight(e) && e.currentRunId === run.id && !inBisection(e));
+  return run.entryIds.map((id) => world.entry(id)).filter((e): e is Entry => e !== undefined && isInFlight(e) && e.currentRunId === run.id && !inBisection(e));
 }
 
 export function fail(world: World, e: Entry, reason: Reason, detail: string, runId: string | null): void {

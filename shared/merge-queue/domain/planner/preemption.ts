@@ -30,9 +30,7 @@ export function preemptFor(world: World, deps: Dependencies, urgent: readonly En
       position: Math.min(...holders.map((e) => deps.index(e.id))),
     });
   }
-  const victim = running
-    .filter((g) => g.priority > 0)
-    .sort((a, b) => b.priority - a.priority || a.position - b.position)[0];
+  const victim = running.filter((g) => g.priority > 0).sort((a, b) => b.priority - a.priority || a.position - b.position)[0];
   if (!victim) return false;
   const detail = `urgent ${prLabel(urgent[0], '')} takes its place`;
   const victimIds = new Set(victim.holders.map((e) => e.id));
@@ -40,9 +38,7 @@ export function preemptFor(world: World, deps: Dependencies, urgent: readonly En
     world.cancelRun(run, 'skip_the_line_interrupted', detail);
     for (const e of holders) world.restart(e, 'skip_the_line_interrupted', detail, run.id);
   };
-  const onTop = [...world.runs.values()].filter(
-    (run) => run.kind === 'main' && run.id !== victim.run.id && chainOf(run).some((id) => victimIds.has(id)),
-  );
+  const onTop = [...world.runs.values()].filter((run) => run.kind === 'main' && run.id !== victim.run.id && chainOf(run).some((id) => victimIds.has(id)));
   interrupt(victim.run, victim.holders);
   for (const run of onTop) {
     const holders = holdersOf(world, run);

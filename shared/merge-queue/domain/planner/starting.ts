@@ -71,9 +71,7 @@ function startBisectionRuns(world: World): void {
     if (inProgress(world, 'bisection') >= cap) return;
     const tested = probe.tested.map((id) => world.entry(id));
     if (!tested.every((e): e is Entry => e !== undefined && e.state === 'pending' && e.bisectionOf === root.id && !world.starting.has(e.id))) continue;
-    const base = [...root.baseEntryIds, ...probe.base]
-      .map((id) => world.entry(id))
-      .filter((e): e is Entry => e !== undefined && isAdmitted(e));
+    const base = [...root.baseEntryIds, ...probe.base].map((id) => world.entry(id)).filter((e): e is Entry => e !== undefined && isAdmitted(e));
     start(world, 'bisection', tested, base, root.id);
   }
 }
@@ -95,8 +93,7 @@ function startMainRuns(world: World, mayPreempt: boolean): void {
     if (inBisection(e)) return e.state === 'tests_passed';
     return world.starting.has(id) || grouped.has(id) || isInFlight(e);
   };
-  const eligible = (e: Entry): boolean =>
-    e.state === 'pending' && !inBisection(e) && !settled(e.id) && (allowNew || line.train.has(e.id));
+  const eligible = (e: Entry): boolean => e.state === 'pending' && !inBisection(e) && !settled(e.id) && (allowNew || line.train.has(e.id));
   let urgent: Entry[] | null = null;
   for (let i = 0; i < line.entries.length; i++) {
     const e = line.entries[i]!;

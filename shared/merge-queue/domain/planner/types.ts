@@ -2,17 +2,7 @@
 // back (actions to apply with compare-and-set writes). The planner is pure: same input, same
 // output; it reads no clock and performs no I/O.
 import type { RunTestEvidence } from '../flaky-retest.js';
-import type {
-  Entry,
-  EntryState,
-  Queue,
-  QueueMode,
-  Reason,
-  RequiredStatusesSource,
-  TestRun,
-  TestRunKind,
-  TestRunStatus,
-} from '../model.js';
+import type { Entry, EntryState, Queue, QueueMode, Reason, RequiredStatusesSource, TestRun, TestRunKind, TestRunStatus } from '../model.js';
 
 /** The queue fields the planner reads. */
 export type PlannerQueue = Pick<
@@ -188,13 +178,7 @@ export interface DeleteBranchAction {
   branch: string;
 }
 
-export type Action =
-  | TransitionEntryAction
-  | StartRunAction
-  | CancelRunAction
-  | MergeAction
-  | CompleteModeSwitchAction
-  | DeleteBranchAction;
+export type Action = TransitionEntryAction | StartRunAction | CancelRunAction | MergeAction | CompleteModeSwitchAction | DeleteBranchAction;
 
 export interface PlanResult {
   /** Apply in order; stop at the first failed precondition and plan again. */

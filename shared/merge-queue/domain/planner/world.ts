@@ -5,16 +5,7 @@
 import type { Entry, EntryState, Reason, TestRun } from '../model.js';
 import type { RunTestEvidence } from '../flaky-retest.js';
 import { compareEntries } from './order-key.js';
-import type {
-  Action,
-  EntryGuard,
-  EntryTransitionSet,
-  PlanInput,
-  PlannerQueue,
-  RequiredStatusesInput,
-  ImpactedTargetSet,
-  DirectMergeFacts,
-} from './types.js';
+import type { Action, EntryGuard, EntryTransitionSet, PlanInput, PlannerQueue, RequiredStatusesInput, ImpactedTargetSet, DirectMergeFacts } from './types.js';
 
 export interface TransitionOptions {
   restart?: boolean;

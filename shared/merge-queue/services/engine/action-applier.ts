@@ -139,7 +139,10 @@ export class ActionApplier {
       entryIds: a.tested.map((t) => t.entryId),
       baseEntryIds: a.base.map((b) => b.entryId),
       targetSha: a.targetSha,
-      branch: testBranchName(a.tested.map((t) => t.prNumber), id),
+      branch: testBranchName(
+        a.tested.map((t) => t.prNumber),
+        id,
+      ),
       sha: null,
       tree: null,
       status: 'in_progress',
@@ -169,7 +172,13 @@ export class ActionApplier {
     }
     this.deps.logger.info({ testRunId: id, kind: a.runKind, prs: a.tested.map((t) => t.prNumber), base: a.base.map((b) => b.prNumber) }, 'test run started');
     const refs: PullRequestRef[] = [...a.base, ...a.tested];
-    await this.build(queue, ctx.provider, run, refs.map((r) => toBuilt(r.entryId, ctx.entries.get(r.entryId))), now);
+    await this.build(
+      queue,
+      ctx.provider,
+      run,
+      refs.map((r) => toBuilt(r.entryId, ctx.entries.get(r.entryId))),
+      now,
+    );
     return 'applied';
   }
 
@@ -178,13 +187,7 @@ export class ActionApplier {
    * build finds its branch). Returns the run as it stands after the build: built, concluded by
    * statuses CI already reported, or failed on a merge conflict.
    */
-  async build(
-    queue: Queue,
-    provider: GitProvider,
-    run: TestRun,
-    pullRequests: BuiltPullRequest[],
-    now = new Date(),
-  ): Promise<TestRun | null> {
+  async build(queue: Queue, provider: GitProvider, run: TestRun, pullRequests: BuiltPullRequest[], now = new Date()): Promise<TestRun | null> {
     const result = await provider.buildTestBranch(queue.repo, {
       branch: run.branch,
       baseSha: run.targetSha,

@@ -108,7 +108,14 @@ export class EngineService {
     const run = await this.deps.store.testRuns.findById(testRunId);
     if (!run || run.status !== 'in_progress' || !run.deadlineAt || run.deadlineAt.getTime() !== deadlineAt) return false;
     if (this.now().getTime() < deadlineAt) return false;
-    const concluded = await this.deps.store.testRuns.conclude(run.id, 'cancelled', 'test_run_timeout', this.now(), undefined, `no result by its deadline, ${run.deadlineAt.toISOString()}`);
+    const concluded = await this.deps.store.testRuns.conclude(
+      run.id,
+      'cancelled',
+      'test_run_timeout',
+      this.now(),
+      undefined,
+      `no result by its deadline, ${run.deadlineAt.toISOString()}`,
+    );
     if (!concluded) return false;
     this.deps.logger.info({ testRunId, deadlineAt: run.deadlineAt }, 'test run timed out');
     return true;
@@ -164,14 +171,22 @@ export class EngineService {
   private async completeInterruptedMerges(queue: Queue, provider: GitProvider): Promise<void> {
     const merging = await this.deps.store.entries.listInStates(queue.id, QUEUE_MERGES_FROM);
     if (merging.length === 0) return;
-    const pulls = await provider.getPullRequests(queue.repo, merging.map((e) => e.prNumber));
+    const pulls = await provider.getPullRequests(
+      queue.repo,
+      merging.map((e) => e.prNumber),
+    );
     for (const e of merging) {
       const pr = pulls.get(e.prNumber);
       if (!pr?.merged || pr.headSha !== e.prSha) continue;
       const done = await this.deps.store.entries.transition(
         e.id,
         { from: [e.state], version: e.version },
-        { to: 'merged', reason: 'merge_graph_merge', detail: 'the merge completed before the service restarted', set: { verifiedByTestRun: e.currentRunId, currentRunId: null } },
+        {
+          to: 'merged',
+          reason: 'merge_graph_merge',
+          detail: 'the merge completed before the service restarted',
+          set: { verifiedByTestRun: e.currentRunId, currentRunId: null },
+        },
         this.now(),
       );
       if (done) this.deps.logger.warn({ entryId: e.id, prNumber: e.prNumber }, 'completed a merge interrupted by a restart');
@@ -184,7 +199,12 @@ export class EngineService {
       this.deps.logger.info({ testRunId: run.id }, 'resuming an interrupted test branch build');
       const ids = [...run.baseEntryIds, ...run.entryIds];
       const entries = new Map((await this.deps.store.entries.findByIds(ids)).map((e) => [e.id, e]));
-      await this.applier.build(queue, provider, run, ids.map((id) => toBuilt(id, entries.get(id))));
+      await this.applier.build(
+        queue,
+        provider,
+        run,
+        ids.map((id) => toBuilt(id, entries.get(id))),
+      );
     }
   }
 }

@@ -39,7 +39,10 @@ export async function loadSnapshot(
   const impactedTargets: Record<string, ImpactedTargetSet> = {};
   if (mode === 'parallel') {
     const open = entries.filter((e) => !TERMINAL_ENTRY_STATES.includes(e.state));
-    const uploads = await store.impactedTargets.getMany(queue.id, open.map((e) => ({ prNumber: e.prNumber, sha: e.prSha })));
+    const uploads = await store.impactedTargets.getMany(
+      queue.id,
+      open.map((e) => ({ prNumber: e.prNumber, sha: e.prSha })),
+    );
     for (const e of open) {
       const targets = uploads.get(headKey({ prNumber: e.prNumber, sha: e.prSha }));
       if (targets !== undefined) impactedTargets[e.id] = targets;
@@ -49,7 +52,11 @@ export async function loadSnapshot(
   const directMerge: Record<string, DirectMergeFacts> = {};
   if (queue.directMergeMode === 'always' && targetSha) {
     const waiting = active.filter((e) => e.state === 'not_ready' || e.state === 'pending');
-    const statusesOf = await store.commitStatuses.forCommits(queue.orgId, repoKey(queue.repo), waiting.map((e) => e.prSha));
+    const statusesOf = await store.commitStatuses.forCommits(
+      queue.orgId,
+      repoKey(queue.repo),
+      waiting.map((e) => e.prSha),
+    );
     for (const e of waiting) {
       const statuses = statusesOf.get(e.prSha) ?? [];
       directMerge[e.id] = {

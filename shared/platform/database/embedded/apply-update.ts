@@ -64,7 +64,8 @@ function parseModifier(update: unknown): Modifier {
   const modifier: Modifier = {};
   for (const [op, args] of Object.entries(deepCopy(update))) {
     if (!op.startsWith('$')) throw new EmbeddedServerError(ErrorCode.FailedToParse, 'Update document requires atomic operators');
-    if (!isPlainObject(args)) throw new EmbeddedServerError(ErrorCode.FailedToParse, `Modifiers operate on fields but we found a ${bsonTypeName(args)} instead for ${op}`);
+    if (!isPlainObject(args))
+      throw new EmbeddedServerError(ErrorCode.FailedToParse, `Modifiers operate on fields but we found a ${bsonTypeName(args)} instead for ${op}`);
     modifier[op] = args;
   }
   return modifier;
@@ -96,7 +97,10 @@ function assertApplicable(doc: Document, modifier: Modifier): void {
     if (!numeric && !ARRAY_OPERATORS.has(op)) continue;
     for (const [path, arg] of Object.entries(args)) {
       if (numeric && typeof arg !== 'number') {
-        throw new EmbeddedServerError(ErrorCode.TypeMismatch, `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${JSON.stringify(arg)}}`);
+        throw new EmbeddedServerError(
+          ErrorCode.TypeMismatch,
+          `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${JSON.stringify(arg)}}`,
+        );
       }
       const current = readSimplePath(doc, path);
       if (current.state !== 'found') continue;
@@ -107,7 +111,10 @@ function assertApplicable(doc: Document, modifier: Modifier): void {
         );
       }
       if (!numeric && !Array.isArray(current.value)) {
-        throw new EmbeddedServerError(ErrorCode.BadValue, `The field '${path}' must be an array but is of type ${bsonTypeName(current.value)} in document {_id: ${JSON.stringify(doc._id)}}`);
+        throw new EmbeddedServerError(
+          ErrorCode.BadValue,
+          `The field '${path}' must be an array but is of type ${bsonTypeName(current.value)} in document {_id: ${JSON.stringify(doc._id)}}`,
+        );
       }
     }
   }

@@ -10,19 +10,7 @@
 // Compaction writes the next generation's snapshot to a temporary file, fsyncs it, renames it
 // into place, and only then starts the next journal and deletes the old one: at every instant
 // the snapshot on disk plus the journal of its generation is the full state.
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  fsyncSync,
-  ftruncateSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { BSON } from 'mongodb';
 import type { Document } from 'mongodb';
@@ -125,7 +113,9 @@ export class CollectionFiles {
       const generation = Number(match[2]);
       if (generation < this.generation) unlinkSync(path.join(this.dir, file));
       else if (generation > this.generation) {
-        throw new Error(`embedded store: ${path.join(this.dir, file)} is newer than ${this.snapshotPath} (generation ${this.generation}); the data directory is inconsistent`);
+        throw new Error(
+          `embedded store: ${path.join(this.dir, file)} is newer than ${this.snapshotPath} (generation ${this.generation}); the data directory is inconsistent`,
+        );
       }
     }
     const journal = this.journalPath(this.generation);
@@ -158,7 +148,7 @@ export class CollectionFiles {
       try {
         record = BSON.EJSON.parse(line.toString('utf8'));
       } catch (err) {
-        throw new Error(`embedded store: ${file} line ${i + 1} is corrupt (${(err as Error).message})`);
+        throw new Error(`embedded store: ${file} line ${i + 1} is corrupt (${(err as Error).message})`, { cause: err });
       }
       if (!isPlainObject(record)) throw new Error(`embedded store: ${file} line ${i + 1} is not a record`);
       if ('p' in record && isPlainObject(record.p)) docs.set(idKey(record.p._id), record.p);

@@ -86,7 +86,9 @@ function project(docs: Document[], projection: Document | undefined, shared = fa
     });
   }
   // mingo's projection may share sub-objects with its input, so copy its output.
-  return mingoFind(docs, {}, projection).all().map((d) => copy(d as Document));
+  return mingoFind(docs, {}, projection)
+    .all()
+    .map((d) => copy(d as Document));
 }
 
 export class CollectionStore {
@@ -112,7 +114,7 @@ export class CollectionStore {
     try {
       this.indexes.install(indexes, this.docs);
     } catch (err) {
-      throw new Error(`embedded store: persisted data of ${this.name} violates an index (${(err as Error).message})`);
+      throw new Error(`embedded store: persisted data of ${this.name} violates an index (${(err as Error).message})`, { cause: err });
     }
   }
 

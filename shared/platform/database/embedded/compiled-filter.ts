@@ -44,8 +44,7 @@ function range(condition: Document, fallback: () => Query): FieldTest | null {
   const numbers = bounds.every(([, v]) => typeof v === 'number' && !Number.isNaN(v));
   if (!dates && !numbers) return null;
   const limits = bounds.map(([op, v]) => [op, dates ? (v as Date).getTime() : (v as number)] as const);
-  const within = (x: number) =>
-    limits.every(([op, limit]) => (op === '$gt' ? x > limit : op === '$gte' ? x >= limit : op === '$lt' ? x < limit : x <= limit));
+  const within = (x: number) => limits.every(([op, limit]) => (op === '$gt' ? x > limit : op === '$gte' ? x >= limit : op === '$lt' ? x < limit : x <= limit));
   return (value, doc) => {
     // An array matches when its elements, together, satisfy the bounds: mingo knows how.
     if (Array.isArray(value)) return fallback().test(doc);

@@ -61,9 +61,9 @@ export function lockDataDir(dataDir: string): DataDirLock {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = readOwner(lockPath);
       if (owner !== null && owner !== process.pid && isRunning(owner)) {
-        throw new Error(
-          `data directory ${dir} is in use by process ${owner} (lock file ${lockPath}); stop that process or use another DATA_DIR`,
-        );
+        throw new Error(`data directory ${dir} is in use by process ${owner} (lock file ${lockPath}); stop that process or use another DATA_DIR`, {
+          cause: err,
+        });
       }
       // Stale: its owner is gone (or is this very process from before a restart with the same pid).
       try {

@@ -61,7 +61,11 @@ export class EmbeddedCollection<T extends StoredDoc> implements DocCollection<T>
   async updateOne(filter: Filter<T>, update: Update<T>, options: UpdateOptions = {}): Promise<UpdateResult> {
     this.assertUsable();
     const outcome = this.store.updateOne(filter, update, { upsert: options.upsert });
-    return { matchedCount: outcome.matchedCount, modifiedCount: outcome.modifiedCount, upsertedId: outcome.upsertedId === null ? null : String(outcome.upsertedId) };
+    return {
+      matchedCount: outcome.matchedCount,
+      modifiedCount: outcome.modifiedCount,
+      upsertedId: outcome.upsertedId === null ? null : String(outcome.upsertedId),
+    };
   }
 
   async updateMany(filter: Filter<T>, update: Update<T>): Promise<UpdateResult> {

@@ -35,10 +35,7 @@ export class DuplicateKeyError extends EmbeddedServerError {
     readonly keyPattern: Record<string, 1 | -1>,
     readonly keyValue: Record<string, unknown>,
   ) {
-    super(
-      DUPLICATE_KEY_CODE,
-      `E11000 duplicate key error collection: ${namespace} index: ${index} dup key: ${renderKeyValue(keyValue)}`,
-    );
+    super(DUPLICATE_KEY_CODE, `E11000 duplicate key error collection: ${namespace} index: ${index} dup key: ${renderKeyValue(keyValue)}`);
   }
 }
 

@@ -61,7 +61,11 @@ export class FieldLookup {
   replace(before: Document, after: Document, id: string): void {
     const old = this.valuesOf(before);
     const next = this.valuesOf(after);
-    if (old.length === next.length && old.every((v, i) => v === next[i] || (v instanceof Date && next[i] instanceof Date && v.getTime() === (next[i] as Date).getTime()))) return;
+    if (
+      old.length === next.length &&
+      old.every((v, i) => v === next[i] || (v instanceof Date && next[i] instanceof Date && v.getTime() === (next[i] as Date).getTime()))
+    )
+      return;
     this.remove(before, id);
     this.add(after, id);
   }

@@ -40,7 +40,10 @@ export const NOTHING_ALLOWED: AllowedDestinations = { hosts: [], ranges: [] };
 export function parseAllowedDestinations(text: string): AllowedDestinations {
   const hosts: string[] = [];
   const ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [];
-  for (const raw of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (raw.includes('/')) {
       try {
         ranges.push(ipaddr.parseCIDR(raw));
@@ -115,7 +118,8 @@ export class DestinationPolicy {
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new DestinationRefused('only http and https URLs can receive webhooks');
     // A password in the URL would be stored in plain view, sent in every delivery and quoted in errors.
-    if (url.username || url.password) throw new DestinationRefused('the URL must not carry a user name or password; put a secret in the path or use the signature');
+    if (url.username || url.password)
+      throw new DestinationRefused('the URL must not carry a user name or password; put a secret in the path or use the signature');
     return url;
   }
 
@@ -164,7 +168,10 @@ export class DestinationPolicy {
         const first = usable[0];
         if (!first) {
           const seen = addresses[0];
-          callback(seen ? this.refusal(`${hostname} resolves to ${nonPublicKind(seen.address)}`) : new DestinationRefused(`the host ${hostname} does not resolve`), wantAll ? [] : '');
+          callback(
+            seen ? this.refusal(`${hostname} resolves to ${nonPublicKind(seen.address)}`) : new DestinationRefused(`the host ${hostname} does not resolve`),
+            wantAll ? [] : '',
+          );
           return;
         }
         if (wantAll) callback(null, usable);

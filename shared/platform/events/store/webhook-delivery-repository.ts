@@ -124,10 +124,7 @@ export class DbWebhookDeliveryRepository implements WebhookDeliveryRepository {
   }
 
   async earliestUnfinished(endpointId: string, orderKey: string): Promise<WebhookDelivery | null> {
-    const [doc] = await this.col.find(
-      { endpointId, orderKey, status: { $in: UNFINISHED } },
-      { sort: { 'order.at': 1, 'order.version': 1, _id: 1 }, limit: 1 },
-    );
+    const [doc] = await this.col.find({ endpointId, orderKey, status: { $in: UNFINISHED } }, { sort: { 'order.at': 1, 'order.version': 1, _id: 1 }, limit: 1 });
     return doc ? toDelivery(doc) : null;
   }
 

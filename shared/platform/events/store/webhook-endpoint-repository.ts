@@ -126,9 +126,7 @@ export class DbWebhookEndpointRepository implements WebhookEndpointRepository {
     if (!current) return null;
     const expiresAt = new Date(now.getTime() + overlapMs);
     // Secrets already expired are dropped; the current one becomes the previous one.
-    const kept = current.secrets
-      .filter((s) => s.expiresAt === null || s.expiresAt > now)
-      .map((s) => (s.expiresAt === null ? { ...s, expiresAt } : s));
+    const kept = current.secrets.filter((s) => s.expiresAt === null || s.expiresAt > now).map((s) => (s.expiresAt === null ? { ...s, expiresAt } : s));
     const secrets = [{ value: newSecret(), createdAt: now, expiresAt: null }, ...kept];
     const doc = await this.col.findOneAndUpdate({ _id: id, orgId }, { $set: { secrets, updatedAt: now } });
     return doc ? toEndpoint(doc) : null;

@@ -17,7 +17,10 @@ describe('classification (most severe active monitor)', () => {
   });
 
   it('pass-on-retry on a PR makes a test flaky; the change is recorded with the evidence time', () => {
-    const evidence: TestEvidence = { buckets: [bucket(0, { f: 1, p: 1 }, 'feature/x', 'pull_request', [4])], detections: [detection(10 * 60_000, 'abcdef1234', 'feature/x', 'pull_request', 4)] };
+    const evidence: TestEvidence = {
+      buckets: [bucket(0, { f: 1, p: 1 }, 'feature/x', 'pull_request', [4])],
+      detections: [detection(10 * 60_000, 'abcdef1234', 'feature/x', 'pull_request', 4)],
+    };
     const { health, change } = evaluateHealth({ config, previous: initialHealth(at(0)), evidence, now: at(HOUR) });
     expect(health.status.value).to.equal('flaky');
     expect(health.status.reason).to.equal('Failed and passed on the same commit abcdef1 on PR #4');
@@ -31,7 +34,11 @@ describe('classification (most severe active monitor)', () => {
     const { health } = evaluateHealth({ config, previous: initialHealth(at(0)), evidence, now: at(HOUR) });
     expect(health.status.value).to.equal('broken');
     expect(health.status.reason).to.match(/^Failure rate 100\.0% >= 80%/);
-    expect(Object.values(health.monitors).map((m) => m.classification).sort()).to.deep.equal(['broken', 'flaky', 'flaky']);
+    expect(
+      Object.values(health.monitors)
+        .map((m) => m.classification)
+        .sort(),
+    ).to.deep.equal(['broken', 'flaky', 'flaky']);
   });
 
   it('among equally severe monitors, pass-on-retry explains first', () => {
@@ -56,7 +63,12 @@ describe('classification (most severe active monitor)', () => {
   it('keeps the status timestamp while the value does not change', () => {
     const evidence: TestEvidence = { buckets: [bucket(0, { f: 1 })], detections: [] };
     const flaky = evaluateHealth({ config, previous: initialHealth(at(0)), evidence, now: at(HOUR) }).health;
-    const again = evaluateHealth({ config, previous: flaky, evidence: { buckets: [bucket(0, { f: 1 }), bucket(2, { f: 1 })], detections: [] }, now: at(3 * HOUR) });
+    const again = evaluateHealth({
+      config,
+      previous: flaky,
+      evidence: { buckets: [bucket(0, { f: 1 }), bucket(2, { f: 1 })], detections: [] },
+      now: at(3 * HOUR),
+    });
     expect(again.change).to.equal(null);
     expect(again.health.status.timestamp).to.deep.equal(flaky.status.timestamp);
     expect(again.health.status.reason).to.equal('2 failures in the last 24h on main');

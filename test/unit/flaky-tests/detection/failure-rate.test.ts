@@ -19,7 +19,11 @@ describe('failure-rate monitor', () => {
   it('activates when the rate reaches the threshold with enough runs', () => {
     const o = evaluateFailureRate(undefined, [bucket(0, { f: 4, p: 1 })], config, at(HOUR));
     expect(o.key).to.equal('failure_rate:broken');
-    expect(o.state).to.deep.include({ active: true, classification: 'broken', reason: 'Failure rate 80.0% >= 80% over the last 24h on main (4 of 5 runs failed)' });
+    expect(o.state).to.deep.include({
+      active: true,
+      classification: 'broken',
+      reason: 'Failure rate 80.0% >= 80% over the last 24h on main (4 of 5 runs failed)',
+    });
   });
 
   it('stays inactive below the minimum sample, whatever the rate', () => {
@@ -59,7 +63,12 @@ describe('failure-rate monitor', () => {
     expect(pr.state.active).to.equal(false);
     const skipped = evaluateFailureRate(undefined, [bucket(0, { f: 4, s: 20 })], config, at(HOUR));
     expect(skipped.state.active).to.equal(false);
-    const patterned = evaluateFailureRate(undefined, [bucket(0, { f: 5 }, 'release/1', 'other')], { ...config, scope: { branchClasses: [], branchPatterns: ['release/*'] } }, at(HOUR));
+    const patterned = evaluateFailureRate(
+      undefined,
+      [bucket(0, { f: 5 }, 'release/1', 'other')],
+      { ...config, scope: { branchClasses: [], branchPatterns: ['release/*'] } },
+      at(HOUR),
+    );
     expect(patterned.state.active).to.equal(true);
   });
 

@@ -8,7 +8,13 @@ export const T0 = Date.parse('2026-05-04T12:00:00.000Z');
 
 export const at = (offsetMs: number) => new Date(T0 + offsetMs);
 
-export function bucket(hourOffset: number, counts: { p?: number; f?: number; s?: number }, branch = 'main', branchClass: BranchClass = 'main', prs: number[] = []): HourBucket {
+export function bucket(
+  hourOffset: number,
+  counts: { p?: number; f?: number; s?: number },
+  branch = 'main',
+  branchClass: BranchClass = 'main',
+  prs: number[] = [],
+): HourBucket {
   const hour = new Date(Math.floor((T0 + hourOffset * HOUR) / HOUR) * HOUR);
   const failed = counts.f ?? 0;
   const passed = counts.p ?? 0;
@@ -27,6 +33,12 @@ export function bucket(hourOffset: number, counts: { p?: number; f?: number; s?:
   };
 }
 
-export function detection(offsetMs: number, sha = 'abc1234def', branch = 'main', branchClass: BranchClass = 'main', prNumber: number | null = null): RetryDetection {
+export function detection(
+  offsetMs: number,
+  sha = 'abc1234def',
+  branch = 'main',
+  branchClass: BranchClass = 'main',
+  prNumber: number | null = null,
+): RetryDetection {
   return { sha, branch, branchClass, prNumber, detectedAt: at(offsetMs) };
 }

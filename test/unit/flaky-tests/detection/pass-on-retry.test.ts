@@ -23,7 +23,9 @@ describe('pass-on-retry monitor', () => {
   it('describes PRs, merge queues and other branches', () => {
     const reason = (d: ReturnType<typeof detection>) => evaluatePassOnRetry(undefined, [d], config, at(HOUR)).state.reason;
     expect(reason(detection(0, 'ffffffff00', 'feature/x', 'pull_request', 12))).to.equal('Failed and passed on the same commit fffffff on PR #12');
-    expect(reason(detection(0, 'ffffffff00', 'trunk-merge/pr-3/abc', 'merge_queue'))).to.equal('Failed and passed on the same commit fffffff in the merge queue (trunk-merge/pr-3/abc)');
+    expect(reason(detection(0, 'ffffffff00', 'trunk-merge/pr-3/abc', 'merge_queue'))).to.equal(
+      'Failed and passed on the same commit fffffff in the merge queue (trunk-merge/pr-3/abc)',
+    );
     expect(reason(detection(0, 'ffffffff00', 'release/1.2', 'other'))).to.equal('Failed and passed on the same commit fffffff on release/1.2');
   });
 

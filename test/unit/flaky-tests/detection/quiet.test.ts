@@ -97,8 +97,18 @@ describe('quiet tests (evaluation skipped)', () => {
     config.failureRate = [rate];
     config.failureCount = [];
     const failing = bucket(40 * 24 - 5, { f: 1 });
-    const before = evaluateHealth({ config, previous: initialHealth(at(0)), evidence: { buckets: [failing, bucket(40 * 24 - 4, { p: 3 })], detections: [] }, now: NOW });
-    const after = evaluateHealth({ config, previous: before.health, evidence: { buckets: [failing, bucket(40 * 24 - 4, { p: 3 }), bucket(40 * 24 - 1, { p: 6 })], detections: [] }, now: NOW });
+    const before = evaluateHealth({
+      config,
+      previous: initialHealth(at(0)),
+      evidence: { buckets: [failing, bucket(40 * 24 - 4, { p: 3 })], detections: [] },
+      now: NOW,
+    });
+    const after = evaluateHealth({
+      config,
+      previous: before.health,
+      evidence: { buckets: [failing, bucket(40 * 24 - 4, { p: 3 }), bucket(40 * 24 - 1, { p: 6 })], detections: [] },
+      now: NOW,
+    });
     expect(before.health.status.value).to.equal('healthy');
     expect(after.health.status.value, 'ten runs reach the sample size with one failure in ten').to.not.equal('healthy');
     expect(isQuiet(config, before.health, failing.lastFailureAt, NOW)).to.equal(false);

@@ -122,7 +122,7 @@ describe('most common failures from clusters', () => {
 
 describe('run times', () => {
   const received = at(0);
-  it('uses the report\'s timestamp when plausible, else the upload\'s start, else receipt', () => {
+  it("uses the report's timestamp when plausible, else the upload's start, else receipt", () => {
     expect(runTime(at(-HOUR), null, received)).to.deep.equal(at(-HOUR));
     expect(runTime(new Date('0001-01-01T00:00:00Z'), at(-60_000), received)).to.deep.equal(at(-60_000));
     expect(runTime(at(-2 * DAY), null, received)).to.deep.equal(received);

@@ -2,8 +2,8 @@
 // `test.status_changed`, and a change that quarantines the test automatically a `test.quarantined`.
 import { expect } from 'chai';
 import { detectionEvents, type TestEvent } from '../../../../shared/flaky-tests/events/test-events.js';
-import type { TestCase } from '../../../../shared/flaky-tests/store/test-case-repository.js';
 import type { StatusChange, TestHealth } from '../../../../shared/flaky-tests/domain/detection/index.js';
+import type { TestCase } from '../../../../shared/flaky-tests/domain/model.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const AT = new Date('2026-11-01T10:00:00Z');
@@ -24,16 +24,28 @@ const before = (over: Partial<TestCase> = {}): TestCase =>
     ...over,
   }) as TestCase;
 
-const change = (from: StatusChange['from'], to: StatusChange['to'], at = AT): StatusChange => ({ at, from, to, reason: `${to} by failure rate`, monitor: to === 'healthy' ? null : 'failure_rate:default' });
+const change = (from: StatusChange['from'], to: StatusChange['to'], at = AT): StatusChange => ({
+  at,
+  from,
+  to,
+  reason: `${to} by failure rate`,
+  monitor: to === 'healthy' ? null : 'failure_rate:default',
+});
 const health = (value: TestHealth['status']['value']): TestHealth => ({ status: { value, reason: 'x', timestamp: AT }, monitors: {}, reevaluateAt: null });
 
 describe('flaky-tests outbound events', () => {
   it('emits test.status_changed for each change, with test, repository, from, to, reason and timestamp', () => {
     const later = new Date(AT.getTime() + 3_600_000);
     const repo = { orgId: 'o1', repo: REPO, quarantine: { enabled: false, autoQuarantine: false, releaseAfterCleanDays: 7 } };
-    const emitted = detectionEvents(repo, before({ statusHistory: [change('healthy', 'flaky')] }), { changes: [change('flaky', 'broken'), change('broken', 'healthy', later)], health: health('healthy') });
+    const emitted = detectionEvents(repo, before({ statusHistory: [change('healthy', 'flaky')] }), {
+      changes: [change('flaky', 'broken'), change('broken', 'healthy', later)],
+      health: health('healthy'),
+    });
     expect(emitted.map((e) => e.type)).to.deep.equal(['test.status_changed', 'test.status_changed']);
-    expect(emitted.map((e) => [e.orderKey, e.order.version])).to.deep.equal([['test:t1', 2], ['test:t1', 3]]);
+    expect(emitted.map((e) => [e.orderKey, e.order.version])).to.deep.equal([
+      ['test:t1', 2],
+      ['test:t1', 3],
+    ]);
     expect(emitted[0]).to.deep.include({ orgId: 'o1', order: { at: AT, version: 2 } });
     expect(emitted[0]!.payload).to.deep.equal({
       type: 'test.status_changed',
@@ -59,16 +71,39 @@ describe('flaky-tests outbound events', () => {
     expect(events[1]!.payload.test).to.deep.equal({ id: 't1', name: 'adds two numbers', status: 'flaky' });
 
     // Already quarantined (flaky → broken), auto-quarantine off, quarantining off, pinned by an override: no test.quarantined.
-    expect(types(detectionEvents(auto, before({ status: { value: 'flaky', reason: 'x', timestamp: AT } }), { changes: [change('flaky', 'broken')], health: health('broken') }))).to.deep.equal(['test.status_changed']);
-    expect(types(detectionEvents({ ...auto, quarantine: { enabled: true, autoQuarantine: false, releaseAfterCleanDays: 7 } }, before(), flaky))).to.deep.equal(['test.status_changed']);
-    expect(types(detectionEvents({ ...auto, quarantine: { enabled: false, autoQuarantine: true, releaseAfterCleanDays: 7 } }, before(), flaky))).to.deep.equal(['test.status_changed']);
+    expect(
+      types(
+        detectionEvents(auto, before({ status: { value: 'flaky', reason: 'x', timestamp: AT } }), {
+          changes: [change('flaky', 'broken')],
+          health: health('broken'),
+        }),
+      ),
+    ).to.deep.equal(['test.status_changed']);
+    expect(types(detectionEvents({ ...auto, quarantine: { enabled: true, autoQuarantine: false, releaseAfterCleanDays: 7 } }, before(), flaky))).to.deep.equal([
+      'test.status_changed',
+    ]);
+    expect(types(detectionEvents({ ...auto, quarantine: { enabled: false, autoQuarantine: true, releaseAfterCleanDays: 7 } }, before(), flaky))).to.deep.equal([
+      'test.status_changed',
+    ]);
     const pinned = before({ quarantine: { override: 'never', reason: 'known', actor: 'a', at: AT } });
     expect(types(detectionEvents(auto, pinned, flaky))).to.deep.equal(['test.status_changed']);
     // Recovering to healthy un-quarantines; nothing is quarantined.
-    expect(types(detectionEvents(auto, before({ status: { value: 'flaky', reason: 'x', timestamp: AT } }), { changes: [change('flaky', 'healthy')], health: health('healthy') }))).to.deep.equal(['test.status_changed']);
+    expect(
+      types(
+        detectionEvents(auto, before({ status: { value: 'flaky', reason: 'x', timestamp: AT } }), {
+          changes: [change('flaky', 'healthy')],
+          health: health('healthy'),
+        }),
+      ),
+    ).to.deep.equal(['test.status_changed']);
   });
 
   it('emits nothing for a write without a status change', () => {
-    expect(detectionEvents({ orgId: 'o1', repo: REPO, quarantine: { enabled: true, autoQuarantine: true, releaseAfterCleanDays: 7 } }, before(), { changes: [], health: health('healthy') })).to.deep.equal([]);
+    expect(
+      detectionEvents({ orgId: 'o1', repo: REPO, quarantine: { enabled: true, autoQuarantine: true, releaseAfterCleanDays: 7 } }, before(), {
+        changes: [],
+        health: health('healthy'),
+      }),
+    ).to.deep.equal([]);
   });
 });

@@ -11,18 +11,16 @@ import { IngestService } from '../../../../shared/flaky-tests/services/ingest-se
 import type { TestRunLinks } from '../../../../shared/flaky-tests/services/test-run-links.js';
 import { DEFAULT_FLAKY_SETTINGS } from '../../../../shared/flaky-tests/services/flaky-settings.js';
 import type { OrgRef } from '../../../../shared/flaky-tests/services/repo-resolver.js';
-import type { BundleUploadState } from '../../../../shared/flaky-tests/store/bundle-upload-repository.js';
-import type { CaseRunRow, CaseRunUpload } from '../../../../shared/flaky-tests/store/case-run-repository.js';
 import type { ClusterDelta } from '../../../../shared/flaky-tests/store/failure-cluster-repository.js';
-import type { BucketRow, BucketUpload } from '../../../../shared/flaky-tests/store/hour-bucket-repository.js';
-import type { ReceivedUpload, UploadOutcome } from '../../../../shared/flaky-tests/store/received-upload-repository.js';
-import { NEVER_DUE, type FlakyRepo } from '../../../../shared/flaky-tests/store/repo-settings-repository.js';
+import { NEVER_DUE } from '../../../../shared/flaky-tests/store/repo-settings-repository.js';
 import type { DetectionWrite } from '../../../../shared/flaky-tests/store/retry-detection-repository.js';
-import type { SeenRefresh, SeenTest, TestCase } from '../../../../shared/flaky-tests/store/test-case-repository.js';
-import type { Upload, UploadRepository } from '../../../../shared/flaky-tests/store/upload-repository.js';
+import type { SeenRefresh, SeenTest } from '../../../../shared/flaky-tests/store/test-case-repository.js';
+import type { UploadRepository } from '../../../../shared/flaky-tests/store/upload-repository.js';
 import type { UploadBlobStore } from '../../../../shared/flaky-tests/store/upload-blob-store.js';
 import { notFound } from '../../../../shared/platform/errors.js';
 import { createLogger } from '../../../../shared/platform/logging.js';
+import type { BundleUploadState, FlakyRepo, ReceivedUpload, TestCase, Upload, UploadOutcome } from '../../../../shared/flaky-tests/domain/model.js';
+import type { BucketRow, BucketUpload, CaseRunRow, CaseRunUpload } from '../../../../shared/flaky-tests/store/upload-rows.js';
 
 const duplicate = (id: string) => Object.assign(new Error(`E11000 duplicate key ${id}`), { code: 11000 });
 
@@ -48,7 +46,9 @@ export class FakeIngestStore implements IngestRepositories {
 
   repos: IngestRepositories['repos'] = {
     ensure: async (orgId: string, repo: RepoRef, now: Date, detection: DetectionConfig) => {
-      const found = [...this.repoDocs.values()].find((r) => r.orgId === orgId && r.repo.owner === repo.owner && r.repo.name === repo.name && r.repo.host === repo.host);
+      const found = [...this.repoDocs.values()].find(
+        (r) => r.orgId === orgId && r.repo.owner === repo.owner && r.repo.name === repo.name && r.repo.host === repo.host,
+      );
       if (found) return found;
       const created: FlakyRepo = {
         id: randomUUID(),
@@ -242,7 +242,10 @@ export interface IngestMocks {
 }
 
 /** The ingest use case over fakes: `{sut, mocks}`. Jobs are recorded, not run: tests run them. */
-export function newIngestService(opts: { now?: () => Date; links?: TestRunLinks; sleep?: (ms: number) => Promise<void> } = {}): { sut: IngestService; mocks: IngestMocks } {
+export function newIngestService(opts: { now?: () => Date; links?: TestRunLinks; sleep?: (ms: number) => Promise<void> } = {}): {
+  sut: IngestService;
+  mocks: IngestMocks;
+} {
   const mocks: IngestMocks = { store: new FakeIngestStore(), blobs: new FakeBlobStore(), jobs: [], evaluated: [] };
   const sut = new IngestService({
     store: mocks.store,

@@ -1,12 +1,11 @@
 // The ingest use case over in-memory repositories: what the API stores and asks for, what the
 // flaky-ingest job writes, refusals, and an attempt that dies mid-upload run again.
 import { expect } from 'chai';
-import type { UploadMeta } from '../../../../shared/flaky-tests/services/upload-meta.js';
 import type { IngestService, UploadPart } from '../../../../shared/flaky-tests/services/ingest-service.js';
-import type { BundleUpload } from '../../../../shared/flaky-tests/store/bundle-upload-repository.js';
 import { bundle, junit } from '../../../integration/flaky-support.js';
 import { newIngestService, ORG, type IngestMocks } from './ingest-fakes.js';
 import type { TestRunLinks } from '../../../../shared/flaky-tests/services/test-run-links.js';
+import type { BundleUpload, UploadMeta } from '../../../../shared/flaky-tests/domain/model.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const SHA = 'a'.repeat(40);
@@ -26,7 +25,14 @@ const meta = (over: Partial<UploadMeta> = {}): UploadMeta => ({
 });
 
 async function* parts(...reports: { name: string; xml: string }[]): AsyncGenerator<UploadPart> {
-  for (const r of reports) yield { kind: 'report', name: r.name, bytes: (async function* () { yield r.xml; })() };
+  for (const r of reports)
+    yield {
+      kind: 'report',
+      name: r.name,
+      bytes: (async function* () {
+        yield r.xml;
+      })(),
+    };
 }
 
 describe('IngestService', () => {
@@ -37,9 +43,10 @@ describe('IngestService', () => {
     ({ sut, mocks } = newIngestService());
   });
 
-  const upload = (m: UploadMeta, ...reports: { name: string; xml: string }[]) => sut.ingestUpload({ source: 'native', orgId: ORG.id, meta: m, parts: parts(...reports) }, 0);
+  const upload = (m: UploadMeta, ...reports: { name: string; xml: string }[]) =>
+    sut.ingestUpload({ source: 'native', orgId: ORG.id, meta: m, parts: parts(...reports) }, 0);
 
-  it('stores the reports as blobs and a queued upload, and asks for the repository\'s job', async () => {
+  it("stores the reports as blobs and a queued upload, and asks for the repository's job", async () => {
     const answer = await upload(meta(), { name: 'a.xml', xml: junit({ t1: 'p', t2: 'f' }) }, { name: 'b.xml', xml: junit({ t3: 'p' }) });
     expect(answer.state).to.equal('pending');
     const uploadId = answer.state === 'pending' ? answer.uploadId : '';
@@ -130,7 +137,11 @@ describe('IngestService', () => {
     now += 60_000;
     await upload(meta({ sha: 'e'.repeat(40) }), { name: 'other.xml', xml: junit({ t: 'p' }) });
     expect(await sut.processRepository(mocks.jobs[0]!.repoId)).to.equal(3);
-    expect(asked.map((a) => [a.orgId, a.sha[0]])).to.deep.equal([[ORG.id, 'b'], [ORG.id, 'd'], [ORG.id, 'e']]);
+    expect(asked.map((a) => [a.orgId, a.sha[0]])).to.deep.equal([
+      [ORG.id, 'b'],
+      [ORG.id, 'd'],
+      [ORG.id, 'e'],
+    ]);
     expect([...mocks.store.uploadDocs.values()].map((u) => [u.testRunId, u.tree])).to.deep.equal([
       ['run-1', 'c'.repeat(40)],
       ['run-2', 'c'.repeat(40)],
@@ -158,21 +169,49 @@ describe('IngestService', () => {
   });
 
   it('refuses an upload without a report at once: missing_junit, nothing kept', async () => {
-    const err = await upload(meta()).then(() => null, (e: unknown) => e as { code: string });
+    const err = await upload(meta()).then(
+      () => null,
+      (e: unknown) => e as { code: string },
+    );
     expect(err?.code).to.equal('missing_junit');
     expect(mocks.blobs.blobs.size + mocks.store.receivedDocs.size + mocks.jobs.length).to.equal(0);
   });
 
-  it('refuses another organisation\'s slug before storing anything', async () => {
-    const err = await upload(meta({ orgUrlSlug: 'someone-else' }), { name: 'a.xml', xml: junit({ t: 'p' }) }).then(() => null, (e: unknown) => e as { code: string });
+  it("refuses another organisation's slug before storing anything", async () => {
+    const err = await upload(meta({ orgUrlSlug: 'someone-else' }), { name: 'a.xml', xml: junit({ t: 'p' }) }).then(
+      () => null,
+      (e: unknown) => e as { code: string },
+    );
     expect(err?.code).to.equal('organization_not_found');
     expect(mocks.blobs.blobs.size + mocks.store.receivedDocs.size + mocks.jobs.length).to.equal(0);
   });
 
   it('refuses a CLI bundle without a JUnit report as the native upload does: no_junit_results', async () => {
-    const claim: BundleUpload = { id: 'b-1', orgId: ORG.id, orgSlug: ORG.slug, repo: REPO, clientVersion: null, state: 'receiving', createdAt: new Date(), expiresAt: new Date(), uploadId: null, error: null };
-    const body = await bundle([{ name: 'meta.json', data: JSON.stringify({ org: ORG.slug, repo: { repo: REPO, repo_head_sha: SHA, repo_head_branch: 'main' } }) }]);
-    const answer = await sut.ingestUpload({ source: 'bundle', claim, body: (async function* () { yield body; })() }, 0);
+    const claim: BundleUpload = {
+      id: 'b-1',
+      orgId: ORG.id,
+      orgSlug: ORG.slug,
+      repo: REPO,
+      clientVersion: null,
+      state: 'receiving',
+      createdAt: new Date(),
+      expiresAt: new Date(),
+      uploadId: null,
+      error: null,
+    };
+    const body = await bundle([
+      { name: 'meta.json', data: JSON.stringify({ org: ORG.slug, repo: { repo: REPO, repo_head_sha: SHA, repo_head_branch: 'main' } }) },
+    ]);
+    const answer = await sut.ingestUpload(
+      {
+        source: 'bundle',
+        claim,
+        body: (async function* () {
+          yield body;
+        })(),
+      },
+      0,
+    );
     const uploadId = answer.state === 'pending' ? answer.uploadId : '';
     await sut.processRepository(mocks.jobs[0]!.repoId);
     expect((await sut.status(ORG.id, uploadId)).refusal?.code).to.equal('no_junit_results');

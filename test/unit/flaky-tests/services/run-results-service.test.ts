@@ -3,35 +3,79 @@
 import { expect } from 'chai';
 import { RunResultsService, type RunResultsRepositories } from '../../../../shared/flaky-tests/services/run-results-service.js';
 import { defaultDetectionConfig } from '../../../../shared/flaky-tests/domain/detection/config.js';
-import type { FlakyRepo } from '../../../../shared/flaky-tests/store/repo-settings-repository.js';
-import type { TestCase } from '../../../../shared/flaky-tests/store/test-case-repository.js';
-import type { Upload } from '../../../../shared/flaky-tests/store/upload-repository.js';
 import type { HealthStatus } from '../../../../shared/flaky-tests/domain/detection/types.js';
+import type { FlakyRepo, TestCase, Upload } from '../../../../shared/flaky-tests/domain/model.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const at = (minutes: number) => new Date(Date.UTC(2026, 2, 2, 10, minutes));
 const RUN = { id: 'run-1', createdAt: at(30) };
 
 const flakyRepo = (quarantine = { enabled: true, autoQuarantine: true, releaseAfterCleanDays: 7 }): FlakyRepo => ({
-  id: 'r1', orgId: 'org1', repo: REPO, quarantine, detection: defaultDetectionConfig(), ticketUrlTemplate: null,
-  createdAt: at(0), updatedAt: at(0), version: 1, history: [], dueAt: at(0),
+  id: 'r1',
+  orgId: 'org1',
+  repo: REPO,
+  quarantine,
+  detection: defaultDetectionConfig(),
+  ticketUrlTemplate: null,
+  createdAt: at(0),
+  updatedAt: at(0),
+  version: 1,
+  history: [],
+  dueAt: at(0),
 });
 
 function upload(id: string, testRunId: string, failed: number): Upload {
   return {
-    id, orgId: 'org1', repoId: 'r1', source: 'native', sha: 'a'.repeat(40), branch: 'trunk-merge/pr-1/run-1', branchClass: 'merge_queue', prNumber: null,
-    variant: '', jobName: null, jobUrl: null, ciAttempt: null, testRunId, tree: 't'.repeat(40), receivedAt: at(40), state: 'complete',
-    counts: { runs: 10, passed: 10 - failed, failed, skipped: 0, tests: 10, testsFailed: failed }, excluded: false, files: [], warnings: [], expiresAt: at(9999),
+    id,
+    orgId: 'org1',
+    repoId: 'r1',
+    source: 'native',
+    sha: 'a'.repeat(40),
+    branch: 'trunk-merge/pr-1/run-1',
+    branchClass: 'merge_queue',
+    prNumber: null,
+    variant: '',
+    jobName: null,
+    jobUrl: null,
+    ciAttempt: null,
+    testRunId,
+    tree: 't'.repeat(40),
+    receivedAt: at(40),
+    state: 'complete',
+    counts: { runs: 10, passed: 10 - failed, failed, skipped: 0, tests: 10, testsFailed: failed },
+    excluded: false,
+    files: [],
+    warnings: [],
+    expiresAt: at(9999),
   };
 }
 
-function test(name: string, opts: { createdAt?: Date; status: HealthStatus; changes?: { at: Date; from: HealthStatus; to: HealthStatus }[]; override?: 'always' | 'never' }): TestCase {
+function test(
+  name: string,
+  opts: { createdAt?: Date; status: HealthStatus; changes?: { at: Date; from: HealthStatus; to: HealthStatus }[]; override?: 'always' | 'never' },
+): TestCase {
   return {
-    id: `r1:${name}`, orgId: 'org1', repoId: 'r1', testId: `id-${name}`, name, classname: 'pkg.Suite', parent: null, file: `${name}.py`, fileHint: null, variant: '',
-    codeowners: [], createdAt: opts.createdAt ?? at(0), lastRunAt: at(40), status: { value: opts.status, reason: '', timestamp: at(0) }, monitors: {}, reevaluateAt: null,
+    id: `r1:${name}`,
+    orgId: 'org1',
+    repoId: 'r1',
+    testId: `id-${name}`,
+    name,
+    classname: 'pkg.Suite',
+    parent: null,
+    file: `${name}.py`,
+    fileHint: null,
+    variant: '',
+    codeowners: [],
+    createdAt: opts.createdAt ?? at(0),
+    lastRunAt: at(40),
+    status: { value: opts.status, reason: '', timestamp: at(0) },
+    monitors: {},
+    reevaluateAt: null,
     statusHistory: (opts.changes ?? []).map((c) => ({ ...c, reason: '', monitor: null })),
     quarantine: opts.override ? { override: opts.override, reason: 'r', actor: 'alice', at: at(0) } : null,
-    quarantineHistory: [], ticket: null, version: 1,
+    quarantineHistory: [],
+    ticket: null,
+    version: 1,
   };
 }
 
@@ -56,7 +100,9 @@ describe('RunResultsService', () => {
       test('brand_new', { status: 'healthy', createdAt: at(31) }),
       test('pinned', { status: 'healthy', override: 'always' }),
     ];
-    const results = await service(flakyRepo(), [upload('u1', 'run-1', 3), upload('u2', 'run-1', 1), upload('u3', 'run-2', 5)], tests).resultsOf('org1', REPO, [RUN]);
+    const results = await service(flakyRepo(), [upload('u1', 'run-1', 3), upload('u2', 'run-1', 1), upload('u3', 'run-2', 5)], tests).resultsOf('org1', REPO, [
+      RUN,
+    ]);
     const r = results.get('run-1')!;
     expect([r.uploads, r.runs, r.failed]).to.deep.equal([2, 20, 4]);
     const byName = Object.fromEntries(r.failedTests.map((t) => [t.name, t]));
@@ -64,7 +110,13 @@ describe('RunResultsService', () => {
     expect(byName.old_flake).to.deep.include({ id: 'id-old_flake', status: 'flaky', quarantined: true, before: { flaky: true, quarantined: true } });
     expect(byName.own_failure).to.deep.include({ status: 'flaky', quarantined: true, before: { flaky: false, quarantined: false } });
     expect(byName.brand_new).to.deep.include({ status: 'new', quarantined: false, before: { flaky: false, quarantined: false } });
-    expect(byName.pinned).to.deep.include({ classname: 'pkg.Suite', file: 'pinned.py', status: 'healthy', quarantined: true, before: { flaky: false, quarantined: true } });
+    expect(byName.pinned).to.deep.include({
+      classname: 'pkg.Suite',
+      file: 'pinned.py',
+      status: 'healthy',
+      quarantined: true,
+      before: { flaky: false, quarantined: true },
+    });
   });
 
   it('answers nothing for a run without linked uploads or a repository that never uploaded', async () => {

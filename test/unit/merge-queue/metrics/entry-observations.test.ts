@@ -10,7 +10,12 @@ const ALL = win(-1, 10_000);
 describe('metrics: entry observations', () => {
   it('measures wait, test duration and time in queue of a merged entry', () => {
     const o = observeEntry(
-      history(...submitted(0, 2), [7, 'testing', 'test_run_started', 'run-a'], [27, 'tests_passed', 'test_run_passed', 'run-a'], [30, 'merged', 'merge_graph_merge', 'run-a']),
+      history(
+        ...submitted(0, 2),
+        [7, 'testing', 'test_run_started', 'run-a'],
+        [27, 'tests_passed', 'test_run_passed', 'run-a'],
+        [30, 'merged', 'merge_graph_merge', 'run-a'],
+      ),
       ALL,
     );
     expect(o.waits).to.deep.equal([{ seconds: 300, queueType: 'main' }]);

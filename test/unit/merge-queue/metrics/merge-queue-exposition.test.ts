@@ -32,7 +32,8 @@ describe('metrics: merge-queue exposition', () => {
     expect(text).to.include('# TYPE mq_pr_conclusions_1h_total gauge');
     expect(text).to.include('# TYPE mq_pr_restarts_1h_total gauge');
     expect(text).to.include('# TYPE mq_pr_time_in_queue_1h_seconds histogram');
-    for (const c of ['merged', 'failed', 'cancelled']) expect(text).to.include(`mq_pr_conclusions_1h_total{repo="acme/app",branch="main",queue_type="main",conclusion="${c}"} 0`);
+    for (const c of ['merged', 'failed', 'cancelled'])
+      expect(text).to.include(`mq_pr_conclusions_1h_total{repo="acme/app",branch="main",queue_type="main",conclusion="${c}"} 0`);
   });
 
   it('escapes label values', async () => {

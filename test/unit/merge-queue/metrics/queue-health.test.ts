@@ -14,9 +14,7 @@ function entry(startMin: number, readyMin: number, endMin: number, end: 'merged'
     step(startMin, null, 'not_ready', 'api_requested'),
     step(readyMin, 'not_ready', 'pending', 'merge_item_now_ready'),
     step(readyMin - 1, 'pending', 'testing', 'test_run_started'),
-    end === 'merged'
-      ? step(endMin, 'testing', 'merged', 'merge_graph_merge')
-      : step(endMin, 'testing', 'failed', 'test_run_required_status_failed'),
+    end === 'merged' ? step(endMin, 'testing', 'merged', 'merge_graph_merge') : step(endMin, 'testing', 'failed', 'test_run_required_status_failed'),
   ];
 }
 

@@ -20,7 +20,13 @@ describe('metrics: merge-queue series', () => {
       'acme/lib main main',
       'acme/lib main bisection',
     ]);
-    expect(series[0]).to.deep.include({ depth: 0, awaitingMergeability: 0, testingSlotsActive: 0, restarts: 0, conclusions: { merged: 0, failed: 0, cancelled: 0 } });
+    expect(series[0]).to.deep.include({
+      depth: 0,
+      awaitingMergeability: 0,
+      testingSlotsActive: 0,
+      restarts: 0,
+      conclusions: { merged: 0, failed: 0, cancelled: 0 },
+    });
   });
 
   it('counts depth (admitted states), awaiting mergeability (not ready) and testing slots', () => {
@@ -51,11 +57,21 @@ describe('metrics: merge-queue series', () => {
       recentEntries: [
         {
           queueId: app.id,
-          history: history(...submitted(70, 70), [75, 'testing', 'test_run_started', 'r1'], [95, 'tests_passed', 'test_run_passed', 'r1'], [100, 'merged', 'merge_graph_merge', 'r1']),
+          history: history(
+            ...submitted(70, 70),
+            [75, 'testing', 'test_run_started', 'r1'],
+            [95, 'tests_passed', 'test_run_passed', 'r1'],
+            [100, 'merged', 'merge_graph_merge', 'r1'],
+          ),
         },
         {
           queueId: app.id,
-          history: history(...submitted(0, 10), [40, 'testing', 'test_run_started', 'r0'], [65, 'pending', 'tests_restarted_by_user'], [66, 'cancelled', 'user_requested']),
+          history: history(
+            ...submitted(0, 10),
+            [40, 'testing', 'test_run_started', 'r0'],
+            [65, 'pending', 'tests_restarted_by_user'],
+            [66, 'cancelled', 'user_requested'],
+          ),
         },
         { queueId: app.id, history: history([90, 'not_ready', 'api_requested'], [91, 'cancelled', 'pr_closed']) },
         { queueId: 'unknown', history: history([90, 'not_ready', 'api_requested'], [91, 'cancelled', 'pr_closed']) },

@@ -62,7 +62,15 @@ describe('planner: bisection', () => {
 
   describe('in the queue', () => {
     const batchQueue = (over = {}) =>
-      queue({ batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 0, concurrency: 2, bisectionConcurrency: 2, optimizationMode: 'bisection_skip_redundant_tests', ...over });
+      queue({
+        batch: true,
+        batchingMinSize: 4,
+        batchingMaxWaitTimeMinutes: 0,
+        concurrency: 2,
+        bisectionConcurrency: 2,
+        optimizationMode: 'bisection_skip_redundant_tests',
+        ...over,
+      });
 
     async function failedBatch(bad: string[], over = {}): Promise<Simulator> {
       const sim = new Simulator({ queue: batchQueue(over), entries: [1, 2, 3, 4].map((n) => entry(n)), bad: new Set(bad) });

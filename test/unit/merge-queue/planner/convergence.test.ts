@@ -47,13 +47,16 @@ async function runScenario(seed: number, o: WorldOptions): Promise<RandomWorld> 
   try {
     await drive(w, ordinaryEvent);
   } catch (err) {
-    throw new Error(`seed ${seed} (${JSON.stringify(w.sim.queue)}): ${(err as Error).message}`);
+    throw new Error(`seed ${seed} (${JSON.stringify(w.sim.queue)}): ${(err as Error).message}`, { cause: err });
   }
   return w;
 }
 
 function ids(w: RandomWorld, state: string): string[] {
-  return [...w.sim.entries.values()].filter((e) => e.state === state).map((e) => e.id).sort();
+  return [...w.sim.entries.values()]
+    .filter((e) => e.state === state)
+    .map((e) => e.id)
+    .sort();
 }
 
 describe('planner convergence (property tests)', () => {
@@ -86,7 +89,10 @@ describe('planner convergence (property tests)', () => {
     for (const seed of SEEDS) {
       const w = await runScenario(seed + 1000, {});
       const merged = ids(w, 'merged');
-      expect(merged.filter((id) => w.sim.bad.has(id)), `seed ${seed + 1000}`).to.deep.equal([]);
+      expect(
+        merged.filter((id) => w.sim.bad.has(id)),
+        `seed ${seed + 1000}`,
+      ).to.deep.equal([]);
       expect(w.sim.maxMainRuns).to.be.at.most(w.sim.queue.concurrency);
     }
   });
@@ -103,7 +109,7 @@ describe('planner convergence (property tests)', () => {
           advanceTime(x);
         });
       } catch (err) {
-        throw new Error(`seed ${seed + 2000}: ${(err as Error).message}`);
+        throw new Error(`seed ${seed + 2000}: ${(err as Error).message}`, { cause: err });
       }
     }
   });
@@ -114,7 +120,7 @@ describe('planner convergence (property tests)', () => {
       try {
         await drive(w, chaosEvent, 5000);
       } catch (err) {
-        throw new Error(`seed ${seed + 3000}: ${(err as Error).message}`);
+        throw new Error(`seed ${seed + 3000}: ${(err as Error).message}`, { cause: err });
       }
       expect(w.sim.queue.state === 'running' || w.sim.queue.state === 'draining').to.equal(true);
     }

@@ -23,7 +23,10 @@ function reference(ids: string[], targets: Record<string, ImpactedTargetSet>): M
       }
     }
     anc.push(mine);
-    out.set(ids[i]!, [...mine].sort((a, b) => a - b).map((j) => ids[j]!));
+    out.set(
+      ids[i]!,
+      [...mine].sort((a, b) => a - b).map((j) => ids[j]!),
+    );
   }
   return out;
 }
@@ -41,7 +44,8 @@ describe('planner: dependency graph (parallel mode)', () => {
         const roll = random();
         // Missing targets count as ALL; keep a few missing, ALL and empty.
         if (roll < 0.03) continue;
-        targets[`e${i}`] = roll < 0.08 ? 'ALL' : roll < 0.15 ? [] : Array.from({ length: 1 + Math.floor(random() * 4) }, () => `t${Math.floor(random() * pool)}`);
+        targets[`e${i}`] =
+          roll < 0.08 ? 'ALL' : roll < 0.15 ? [] : Array.from({ length: 1 + Math.floor(random() * 4) }, () => `t${Math.floor(random() * pool)}`);
       }
       const world = new World(input({ queue: { mode: 'parallel' }, entries, targets }));
       const line = computeLineup(world).entries.map((e) => e.id);
@@ -65,7 +69,10 @@ describe('planner: dependency graph (parallel mode)', () => {
     const world = new World(input({ queue: { mode: 'parallel' }, entries, targets }));
     const line = computeLineup(world).entries;
     const deps = buildDependencies(world, line);
-    const expected = reference(line.map((e) => e.id), targets);
+    const expected = reference(
+      line.map((e) => e.id),
+      targets,
+    );
     for (const e of line) expect(deps.ancestors(e.id)).to.deep.equal(expected.get(e.id));
     expect(deps.ancestors('e299')).to.have.length(199);
   });

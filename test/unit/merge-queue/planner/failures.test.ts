@@ -176,7 +176,10 @@ describe('planner: failures, flakes and restarts', () => {
     });
 
     it('an unusable .trunk/trunk.yaml → the group fails with start_test_run_config_parsing_failure, naming the problem', () => {
-      const r = plan({ ...input({ entries: [entry(1)], requiredStatuses: [] }), requiredStatuses: { contexts: [], source: null, configError: '.trunk/trunk.yaml is not valid YAML' } });
+      const r = plan({
+        ...input({ entries: [entry(1)], requiredStatuses: [] }),
+        requiredStatuses: { contexts: [], source: null, configError: '.trunk/trunk.yaml is not valid YAML' },
+      });
       expect(reasons(r.actions)).to.deep.equal({ e1: 'start_test_run_config_parsing_failure' });
       expect(starts(r.actions)).to.deep.equal([]);
     });

@@ -5,7 +5,13 @@ import { decideFailedRun, type FailedTestEvidence, type RetestInput, type RunTes
 import { T0, entry, failed, held, planOf, reasons, moves, run, starts } from '../../../../shared/merge-queue/simulation/builders.js';
 import type { Action } from '../../../../shared/merge-queue/domain/planner/index.js';
 
-const test = (name: string, over: Partial<FailedTestEvidence> = {}): FailedTestEvidence => ({ id: `id-${name}`, name, knownFlaky: false, quarantined: false, ...over });
+const test = (name: string, over: Partial<FailedTestEvidence> = {}): FailedTestEvidence => ({
+  id: `id-${name}`,
+  name,
+  knownFlaky: false,
+  quarantined: false,
+  ...over,
+});
 const results = (failedTests: FailedTestEvidence[], uploads = 1): RunTestEvidence => ({ expected: true, uploads, failedTests });
 const base: RetestInput = { evidence: null, retriesUsed: 0, flakyRetries: 1, failedOnStatuses: true, concludedAt: 0, waitSeconds: 120, now: 0 };
 
@@ -47,7 +53,10 @@ describe('re-test instead of eject', () => {
     it('waits up to testResultsWaitSeconds for results the repository is expected to upload, then fails', () => {
       const none: RunTestEvidence = { expected: true, uploads: 0, failedTests: [] };
       expect(decideFailedRun({ ...base, evidence: none, concludedAt: 1000, now: 5000 })).to.deep.equal({ kind: 'wait', until: 121_000 });
-      expect(decideFailedRun({ ...base, evidence: none, concludedAt: 1000, now: 121_000 })).to.deep.equal({ kind: 'fail', evidence: 'no test results within 120 s' });
+      expect(decideFailedRun({ ...base, evidence: none, concludedAt: 1000, now: 121_000 })).to.deep.equal({
+        kind: 'fail',
+        evidence: 'no test results within 120 s',
+      });
       expect(decideFailedRun({ ...base, evidence: results([]), now: 120_000 })).to.deep.equal({ kind: 'fail', evidence: 'no failed test in its test results' });
       expect(decideFailedRun({ ...base, evidence: none, waitSeconds: 0 }).kind).to.equal('fail');
     });

@@ -4,7 +4,22 @@ import { expect } from 'chai';
 import { buildDependencies, overlaps } from '../../../../shared/merge-queue/domain/planner/dependencies.js';
 import { computeLineup } from '../../../../shared/merge-queue/domain/planner/lineup.js';
 import { World } from '../../../../shared/merge-queue/domain/planner/world.js';
-import { HEAD, cancels, entry, failed, held, input, merged, mergeOf, moves, passed, planOf, queue, run, starts } from '../../../../shared/merge-queue/simulation/builders.js';
+import {
+  HEAD,
+  cancels,
+  entry,
+  failed,
+  held,
+  input,
+  merged,
+  mergeOf,
+  moves,
+  passed,
+  planOf,
+  queue,
+  run,
+  starts,
+} from '../../../../shared/merge-queue/simulation/builders.js';
 import { Simulator, finish, running, states } from '../../../../shared/merge-queue/simulation/simulator.js';
 
 const parallel = (over = {}) => ({ mode: 'parallel' as const, concurrency: 4, ...over });

@@ -32,7 +32,11 @@ describe('planner: priorities', () => {
   });
 
   it('a non-urgent priority never interrupts a running test', () => {
-    const r = planOf({ queue: { concurrency: 1 }, entries: [held(1, 'r1', 'testing', { priorityValue: 200 }), entry(2, { priorityValue: 10 })], runs: [run('r1', [1])] });
+    const r = planOf({
+      queue: { concurrency: 1 },
+      entries: [held(1, 'r1', 'testing', { priorityValue: 200 }), entry(2, { priorityValue: 10 })],
+      runs: [run('r1', [1])],
+    });
     expect(r.actions).to.deep.equal([]);
   });
 
@@ -45,7 +49,12 @@ describe('planner: priorities', () => {
   it('urgent preemption takes the lowest-priority running group and the groups tested on top of it', () => {
     const r = planOf({
       queue: { concurrency: 3 },
-      entries: [held(1, 'r1', 'testing', { priorityValue: 10 }), held(2, 'r2', 'testing', { priorityValue: 200 }), held(3, 'r3'), entry(4, { priorityValue: 0 })],
+      entries: [
+        held(1, 'r1', 'testing', { priorityValue: 10 }),
+        held(2, 'r2', 'testing', { priorityValue: 200 }),
+        held(3, 'r3'),
+        entry(4, { priorityValue: 0 }),
+      ],
       runs: [run('r1', [1]), run('r2', [2], [1]), run('r3', [3], [1, 2])],
     });
     expect(cancels(r.actions)).to.deep.equal({ r2: 'skip_the_line_interrupted', r3: 'skip_the_line_interrupted' });

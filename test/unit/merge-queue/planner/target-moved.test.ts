@@ -1,7 +1,20 @@
 // The target branch moving outside the queue (transition-table row 18): stale runs restart on
 // the new head; merges by the queue itself never make a run stale; nothing merges from a stale run.
 import { expect } from 'chai';
-import { HEAD, cancels, entry, held, merged, mergeOf, passed, planOf, queue, reasons, run, starts } from '../../../../shared/merge-queue/simulation/builders.js';
+import {
+  HEAD,
+  cancels,
+  entry,
+  held,
+  merged,
+  mergeOf,
+  passed,
+  planOf,
+  queue,
+  reasons,
+  run,
+  starts,
+} from '../../../../shared/merge-queue/simulation/builders.js';
 import { Simulator, finish, running } from '../../../../shared/merge-queue/simulation/simulator.js';
 
 describe('planner: target branch moved', () => {

@@ -64,13 +64,11 @@ const rows: Row[] = [
       expect(starts(r.actions)).to.deep.equal(['1|']);
     },
   },
-  ...(['paused', 'draining', 'switching_modes'] as const).map(
-    (state): Row => ({
-      row: `4: readiness satisfied but queue ${state} → stays not_ready`,
-      scenario: { queue: { state, pendingMode: state === 'switching_modes' ? 'parallel' : null }, entries: [ready(1)] },
-      check: (r) => expect(moves(r.actions)).to.not.have.property('e1'),
-    }),
-  ),
+  ...(['paused', 'draining', 'switching_modes'] as const).map((state): Row => ({
+    row: `4: readiness satisfied but queue ${state} → stays not_ready`,
+    scenario: { queue: { state, pendingMode: state === 'switching_modes' ? 'parallel' : null }, entries: [ready(1)] },
+    check: (r) => expect(moves(r.actions)).to.not.have.property('e1'),
+  })),
   {
     row: '5: a cancelled not_ready entry is left alone',
     scenario: { entries: [notReady(1, { state: 'cancelled', lastReason: 'user_requested' })] },

@@ -50,7 +50,14 @@ async function newTestService() {
   });
   const merge = (items: Entry[]): MergeAction => ({
     kind: 'merge',
-    items: items.map((e) => ({ entryId: e.id, prNumber: e.prNumber, prSha: e.prSha, expectedState: e.state, expectedVersion: e.version, verifiedByTestRun: null })),
+    items: items.map((e) => ({
+      entryId: e.id,
+      prNumber: e.prNumber,
+      prSha: e.prSha,
+      expectedState: e.state,
+      expectedVersion: e.version,
+      verifiedByTestRun: null,
+    })),
     proofRunId: null,
     expectedTargetSha: forge.branches.get('main')!,
     verifyTree: false,
@@ -68,7 +75,7 @@ describe('ActionApplier (in-memory repositories and forge)', () => {
     expect(outcome).to.deep.equal({ applied: 1, stale: false });
     const [run] = [...mocks.repos.testRuns.rows.values()];
     expect(run).to.deep.include({ status: 'in_progress', entryIds: [e.id], sha: mocks.forge.branches.get(run!.branch) });
-    expect((await mocks.repos.entries.findById(e.id))).to.deep.include({ state: 'testing', currentRunId: run!.id });
+    expect(await mocks.repos.entries.findById(e.id)).to.deep.include({ state: 'testing', currentRunId: run!.id });
     expect(mocks.evaluated.map((r) => r.id)).to.deep.equal([run!.id]);
   });
 

@@ -127,7 +127,10 @@ describe('EngineService.planQueue (in-memory repositories and forge)', () => {
     await sut.planQueue(mocks.queueId);
     const [one, two] = [await mocks.entry(1), await mocks.entry(2)];
     expect([one.state, two.state]).to.deep.equal(['merged', 'merged']);
-    expect(mocks.forge.writes.filter((w) => w.startsWith('merge')), 'one merge, #1 then #2').to.deep.equal(['merge #1 #2']);
+    expect(
+      mocks.forge.writes.filter((w) => w.startsWith('merge')),
+      'one merge, #1 then #2',
+    ).to.deep.equal(['merge #1 #2']);
     expect(two.mergedOntoSha).to.equal(one.mergedSha);
     expect(mocks.forge.branches.get('main')).to.equal(two.mergedSha);
     expect(mocks.forge.filesAt('main')).to.include({ 'f1.txt': '1\n', 'f2.txt': '2\n' });
@@ -180,7 +183,10 @@ describe('EngineService.planQueue (in-memory repositories and forge)', () => {
     expect(after.state).to.equal('merged');
     expect(after.history.at(-1)).to.deep.include({ reason: 'merge_graph_merge', detail: 'the merge completed before the service restarted' });
     expect(after.verifiedByTestRun).to.equal(run.id);
-    expect(mocks.forge.writes.filter((w) => w.startsWith('merge')), 'merged once').to.have.length(1);
+    expect(
+      mocks.forge.writes.filter((w) => w.startsWith('merge')),
+      'merged once',
+    ).to.have.length(1);
     expect(mocks.repos.testRuns.rows.size, 'no new run').to.equal(1);
     expect(reads, 'crash recovery reads the pull requests once per pass').to.equal(1);
     expect([...mocks.forge.branches.keys()], 'its test branch is removed').to.deep.equal(['main']);
@@ -231,7 +237,7 @@ describe('EngineService.planQueue (in-memory repositories and forge)', () => {
     await mocks.ci(run.sha!, 'success');
     mocks.planRequests.length = 0;
     await sut.planQueue(mocks.queueId);
-    expect((await mocks.repos.testRuns.findById(run.id))).to.deep.include({ sha: run.sha, status: 'succeeded' });
+    expect(await mocks.repos.testRuns.findById(run.id)).to.deep.include({ sha: run.sha, status: 'succeeded' });
     expect((await mocks.entry(1)).state).to.equal('merged');
     expect(mocks.planRequests, 'the verdict went to the pass, not to another pass').to.deep.equal([]);
   });
@@ -249,7 +255,7 @@ describe('EngineService.planQueue (in-memory repositories and forge)', () => {
     expect(await sut.expireRun(run.id, deadline - 1), 'only the attempt it was scheduled for').to.equal(false);
     expect(await sut.expireRun(run.id, deadline)).to.equal(true);
     expect(await sut.expireRun(run.id, deadline), 'once').to.equal(false);
-    expect((await mocks.repos.testRuns.findById(run.id))).to.deep.include({ status: 'cancelled', conclusionReason: 'test_run_timeout' });
+    expect(await mocks.repos.testRuns.findById(run.id)).to.deep.include({ status: 'cancelled', conclusionReason: 'test_run_timeout' });
     await sut.planQueue(mocks.queueId);
     const one = await mocks.entry(1);
     expect(one.state).to.equal('failed');
@@ -299,7 +305,9 @@ describe('EngineService.planQueue (in-memory repositories and forge)', () => {
       await mocks.statusWatch.check(run2.id, later(15));
       const queue = (await mocks.repos.queues.findById(mocks.queueId))!;
       expect((await mocks.statusWatch.warnings(queue)).map((w) => w.code)).to.deep.equal([
-        'required_status_never_reported', 'required_status_not_reported', 'required_status_not_reported',
+        'required_status_never_reported',
+        'required_status_not_reported',
+        'required_status_not_reported',
       ]);
       await mocks.ci(run1.sha!, 'pending', 'lint');
       await mocks.ci(run1.sha!, 'pending', 'ci');

@@ -67,7 +67,19 @@ export class FakeForge implements GitProvider {
     const headSha = this.commit({ ...this.commits.get(this.branches.get('main')!)!.files, ...changes }, [this.branches.get('main')!]);
     this.pulls.set(number, {
       changes,
-      info: { number, title, author: `dev${number}`, baseBranch: 'main', headSha, headBranch: `feature/${number}`, state: 'open', merged: false, draft: false, fromFork: false, url: `fake://${number}` },
+      info: {
+        number,
+        title,
+        author: `dev${number}`,
+        baseBranch: 'main',
+        headSha,
+        headBranch: `feature/${number}`,
+        state: 'open',
+        merged: false,
+        draft: false,
+        fromFork: false,
+        url: `fake://${number}`,
+      },
     });
     return headSha;
   }

@@ -25,8 +25,13 @@ describe('simulation: the flake model', () => {
   });
 
   it('a breaking change still fails with re-testing on (its failed test is not known as flaky)', async () => {
-    const outcome = await playWorkload({ concurrency: 2, flakyRetries: 5, batch: true, batchingMinSize: 3, batchingMaxWaitTimeMinutes: 5 }, flaky(0, 5), { checkDeterminism: true });
-    const failed = outcome.entries.filter((e) => e.state === 'failed').map((e) => e.id).sort();
+    const outcome = await playWorkload({ concurrency: 2, flakyRetries: 5, batch: true, batchingMinSize: 3, batchingMaxWaitTimeMinutes: 5 }, flaky(0, 5), {
+      checkDeterminism: true,
+    });
+    const failed = outcome.entries
+      .filter((e) => e.state === 'failed')
+      .map((e) => e.id)
+      .sort();
     expect(failed).to.deep.equal([...outcome.breaking].sort());
     expect(outcome.entries.some((e) => e.history.some((h) => h.reason === 'test_run_retried_known_flaky'))).to.equal(false);
   });

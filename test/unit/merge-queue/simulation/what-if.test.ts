@@ -89,6 +89,9 @@ describe('simulation: what-if on a history', () => {
 });
 
 function queueP50(o: WorkloadOutcome): number {
-  const t = o.entries.filter((e) => e.state === 'merged').map((e) => (e.stateChangedAt.getTime() - e.submittedAt.getTime()) / 60_000).sort((a, b) => a - b);
+  const t = o.entries
+    .filter((e) => e.state === 'merged')
+    .map((e) => (e.stateChangedAt.getTime() - e.submittedAt.getTime()) / 60_000)
+    .sort((a, b) => a - b);
   return t[Math.ceil(t.length / 2) - 1]!;
 }

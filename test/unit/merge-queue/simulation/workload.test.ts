@@ -26,9 +26,16 @@ describe('simulation: workloads', () => {
 
   it('deterministic CI: exactly the breaking PRs fail, whatever the settings', async () => {
     const w = steady(40, 2, 5);
-    for (const settings of [{ concurrency: 4 }, { concurrency: 3, batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 5 }, { mode: 'single' as const, pendingFailureDepth: 1, canOptimisticallyMerge: true }]) {
+    for (const settings of [
+      { concurrency: 4 },
+      { concurrency: 3, batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 5 },
+      { mode: 'single' as const, pendingFailureDepth: 1, canOptimisticallyMerge: true },
+    ]) {
       const outcome = await playWorkload(settings, w, { checkDeterminism: true });
-      const failed = outcome.entries.filter((e) => e.state === 'failed').map((e) => e.id).sort();
+      const failed = outcome.entries
+        .filter((e) => e.state === 'failed')
+        .map((e) => e.id)
+        .sort();
       expect(failed, JSON.stringify(settings)).to.deep.equal([...outcome.breaking].sort());
       expect(queueEfficiency(outcome).innocentEjections).to.equal(0);
     }

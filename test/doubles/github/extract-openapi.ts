@@ -2,18 +2,18 @@
 // description (@octokit/openapi, api.github.com.json) that the GitHub provider and the test double
 // use, with every component they reference. The package unpacks to ~400 MB, so it is not a
 // dependency: this script `npm pack`s the pinned version into a temporary directory and reads the
-// one file it needs. Run: `npx tsx scripts/extract-github-openapi.ts`.
+// one file it needs. Run: `npx tsx test/doubles/github/extract-openapi.ts`.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GITHUB_OPERATIONS, OPENAPI_PACKAGE } from '../test/doubles/github/operations.js';
+import { GITHUB_OPERATIONS, OPENAPI_PACKAGE } from './operations.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-const OUT = fileURLToPath(new URL('../test/doubles/github/openapi-subset.json', import.meta.url));
+const OUT = fileURLToPath(new URL('./openapi-subset.json', import.meta.url));
 
 function loadSpec(): JsonObject {
   const dir = mkdtempSync(path.join(tmpdir(), 'octokit-openapi-'));
@@ -79,7 +79,7 @@ function main(): void {
       title: `${String(info.title)} (subset used by openmq's GitHub double)`,
       version: info.version,
       license: info.license ?? null,
-      'x-source': `${OPENAPI_PACKAGE} generated/api.github.com.json (MIT, © GitHub); regenerate with scripts/extract-github-openapi.ts`,
+      'x-source': `${OPENAPI_PACKAGE} generated/api.github.com.json (MIT, © GitHub); regenerate with test/doubles/github/extract-openapi.ts`,
     },
     paths: outPaths,
     components: outComponents,

@@ -1,5 +1,5 @@
 // The flaky-tests repositories and upload blob stores, run against every database (embedded
-// always, MongoDB with MONGO_URL): the received-upload state machine, keys that make a re-run of
+// always, MongoDB with MONGO_URL): keys that make a re-run of
 // an ingest idempotent, single-use upload URLs, the due marks of the refresh job.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,27 +15,11 @@ import { FileUploadBlobStore } from '../../shared/flaky-tests/store/file-upload-
 import { GridFsUploadBlobStore } from '../../shared/flaky-tests/store/gridfs-upload-blob-store.js';
 import type { UploadBlobStore } from '../../shared/flaky-tests/store/upload-blob-store.js';
 import { isDuplicateKeyError } from '../../shared/platform/database/collection.js';
-import type { ReceivedUpload } from '../../shared/flaky-tests/domain/model.js';
+import { caseIdCandidates } from '../../shared/flaky-tests/domain/model.js';
 import type { BucketUpload, CaseRunRow, CaseRunUpload } from '../../shared/flaky-tests/store/upload-rows.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
-const T0 = new Date('2026-03-02T10:00:00Z');
-const LATER = new Date('2099-01-01T00:00:00Z');
-
-function received(repoId: string, at: Date): ReceivedUpload {
-  return {
-    id: randomUUID(),
-    orgId: 'org1',
-    orgSlug: 'acme',
-    repoId,
-    receivedAt: at,
-    state: 'queued',
-    attempts: 0,
-    input: { source: 'bundle', bundleUploadId: randomUUID(), repo: REPO },
-    outcome: null,
-    expiresAt: LATER,
-  };
-}
+import { anUpload, aSeenTest, LATER, T0 } from '../helpers/flaky-records.js';
 
 function runUpload(uploadId: string): CaseRunUpload {
   return { orgId: 'org1', repoId: 'r1', uploadId, sha: 'a'.repeat(40), branch: 'main', branchClass: 'main', prNumber: null, expiresAt: LATER };
@@ -69,38 +53,6 @@ forEachDatabase('flaky repositories', (getDb) => {
   beforeEach(async () => {
     store = createFlakyStore(getDb());
     await ensureIndexes(store);
-  });
-
-  describe('received uploads', () => {
-    it('are taken oldest first, one attempt counted each time, and finished once', async () => {
-      const older = received('r1', T0);
-      const newer = received('r1', new Date(T0.getTime() + 1000));
-      await store.received.insert(newer);
-      await store.received.insert(older);
-      await store.received.insert(received('r2', T0));
-      const first = await store.received.takeNext('r1');
-      expect(first?.id).to.equal(older.id);
-      expect(first).to.deep.include({ state: 'processing', attempts: 1 });
-      // A job that died leaves it processing: the next take is the same upload, one more attempt.
-      expect(await store.received.takeNext('r1')).to.deep.include({ id: older.id, attempts: 2 });
-      const result = {
-        uploadId: older.id,
-        repoId: 'r1',
-        counts: { runs: 1, passed: 1, failed: 0, skipped: 0, tests: 1, testsFailed: 0 },
-        excluded: false,
-        files: [],
-        warnings: [],
-        statusChanges: 0,
-      };
-      expect(await store.received.finish(older.id, { ok: true, result })).to.equal(true);
-      expect(await store.received.finish(older.id, { ok: false, refusal: { kind: 'invalid', code: 'x', message: 'x', details: [] } })).to.equal(false);
-      expect((await store.received.findById(older.id))?.outcome).to.deep.equal({ ok: true, result });
-      expect((await store.received.takeNext('r1'))?.id).to.equal(newer.id);
-      expect(await store.received.repositoriesWaitingSince(LATER)).to.have.deep.members([
-        { repoId: 'r1', uploadId: newer.id },
-        { repoId: 'r2', uploadId: (await store.received.takeNext('r2'))!.id },
-      ]);
-    });
   });
 
   describe('test case runs and counters of an upload', () => {
@@ -287,31 +239,10 @@ forEachDatabase('flaky repositories', (getDb) => {
     });
 
     it('an unfinished upload record is dropped for a re-run, a complete one is kept', async () => {
-      const base = {
-        orgId: 'org1',
-        repoId: 'r1',
-        source: 'native' as const,
-        sha: 'a'.repeat(40),
-        branch: 'main',
-        branchClass: 'main' as const,
-        prNumber: null,
-        variant: '',
-        jobName: null,
-        jobUrl: null,
-        ciAttempt: null,
-        testRunId: null,
-        tree: null,
-        receivedAt: T0,
-        counts: { runs: 0, passed: 0, failed: 0, skipped: 0, tests: 0, testsFailed: 0 },
-        excluded: false,
-        files: [],
-        warnings: [],
-        expiresAt: LATER,
-      };
       const unfinished = randomUUID();
       const complete = randomUUID();
-      await store.uploads.insert({ ...base, id: unfinished, state: 'receiving' });
-      await store.uploads.insert({ ...base, id: complete, state: 'complete' });
+      await store.uploads.insert(anUpload({ id: unfinished, state: 'receiving' }));
+      await store.uploads.insert(anUpload({ id: complete, state: 'complete' }));
       await store.uploads.deleteUnfinished(unfinished);
       await store.uploads.deleteUnfinished(complete);
       expect(await store.uploads.findById(unfinished)).to.equal(null);
@@ -320,35 +251,34 @@ forEachDatabase('flaky repositories', (getDb) => {
     });
 
     it('uploads of merge-queue test branches: the same tree counts as a retry, and they are found by test run', async () => {
-      const upload = (id: string, sha: string, testRunId: string) => ({
-        id,
-        orgId: 'org1',
-        repoId: 'r1',
-        source: 'native' as const,
-        sha,
-        branch: `trunk-merge/pr-1/${testRunId}`,
-        branchClass: 'merge_queue' as const,
-        prNumber: null,
-        variant: '',
-        jobName: null,
-        jobUrl: null,
-        ciAttempt: null,
-        testRunId,
-        tree: 't'.repeat(40),
-        receivedAt: T0,
-        state: 'complete' as const,
-        counts: { runs: 1, passed: 0, failed: 1, skipped: 0, tests: 1, testsFailed: 1 },
-        excluded: false,
-        files: [],
-        warnings: [],
-        expiresAt: LATER,
-      });
+      const upload = (id: string, sha: string, testRunId: string) =>
+        anUpload({
+          id,
+          sha,
+          branch: `trunk-merge/pr-1/${testRunId}`,
+          branchClass: 'merge_queue',
+          testRunId,
+          tree: 't'.repeat(40),
+          state: 'complete',
+          counts: { runs: 1, passed: 0, failed: 1, skipped: 0, tests: 1, testsFailed: 1 },
+        });
       const first = randomUUID();
       await store.uploads.insert(upload(first, 'b'.repeat(40), 'run-1'));
       expect(await store.uploads.includedForRetry('r1', { sha: 'c'.repeat(40), tree: 't'.repeat(40) }, 'other')).to.deep.equal([first]);
       expect(await store.uploads.includedForRetry('r1', { sha: 'c'.repeat(40), tree: null }, 'other')).to.deep.equal([]);
       expect((await store.uploads.linkedToRuns(['run-1'])).map((u) => u.id)).to.deep.equal([first]);
       expect(await store.uploads.linkedToRuns(['run-2'])).to.deep.equal([]);
+    });
+  });
+
+  describe('tests', () => {
+    it('are found by a test id as a caller gives it: as given first, then lower-cased', async () => {
+      const seen = (testId: string) => aSeenTest(testId, { name: `test ${testId}` });
+      await store.tests.insertNew([seen('abc-123'), seen('Verbatim-ID'), seen('verbatim-id')]);
+      expect((await store.tests.findFirst(caseIdCandidates('r1', 'ABC-123')))?.testId).to.equal('abc-123');
+      expect((await store.tests.findFirst(caseIdCandidates('r1', 'Verbatim-ID')))?.testId).to.equal('Verbatim-ID');
+      expect(await store.tests.findFirst(caseIdCandidates('r2', 'abc-123'))).to.equal(null);
+      expect(await store.tests.findFirst([])).to.equal(null);
     });
   });
 

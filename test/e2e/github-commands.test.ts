@@ -2,7 +2,7 @@
 // requests, GitHub delivers issue_comment, and the queue acts, reacts or answers.
 import { expect } from 'chai';
 import { waitFor } from '../../scripts/lib/wait.js';
-import { GitHubDeliveryRepository } from '../../shared/github/store/github-delivery-repository.js';
+import { DbGitHubDeliveryRepository } from '../../shared/github/store/github-delivery-repository.js';
 import type { CommentRecord } from '../doubles/github/github-double.js';
 import { GitHubHarness, ref, repo, type Submitted } from './github-support.js';
 import { REPLIES_PER_WINDOW } from '../../shared/github/services/pull-request-commands.js';
@@ -118,7 +118,7 @@ describe('comment commands on GitHub (end to end, through webhooks)', function (
   it('enqueueingLabel: adding the label queues the pull request and removing it cancels it; without write permission the labeller gets a reply', async () => {
     await h.configure({ enqueueingLabel: 'merge-me' });
     h.runCi('statuses', () => null);
-    const deliveries = new GitHubDeliveryRepository(h.svc.ctx.db);
+    const deliveries = new DbGitHubDeliveryRepository(h.svc.ctx.db);
     const processed = (deliveryId: string) => waitFor('the delivery processed', async () => (await deliveries.pending(deliveryId)) === null);
     await h.pr(1);
     await h.pr(2);
@@ -141,7 +141,7 @@ describe('comment commands on GitHub (end to end, through webhooks)', function (
   it('answers one person at most REPLIES_PER_WINDOW times on a pull request; quoting never lets their text out of its code span', async () => {
     await h.configure({});
     await h.pr(1);
-    const deliveries = new GitHubDeliveryRepository(h.svc.ctx.db);
+    const deliveries = new DbGitHubDeliveryRepository(h.svc.ctx.db);
     for (let i = 0; i < REPLIES_PER_WINDOW + 2; i++) {
       const { deliveryId } = await comment(1, 'mallory', '/trunk x` @acme/everyone [prize](https://evil.example) `');
       await waitFor('the delivery processed', async () => (await deliveries.pending(deliveryId)) === null);
@@ -156,7 +156,7 @@ describe('comment commands on GitHub (end to end, through webhooks)', function (
     await h.pr(1);
     const writtenAt = new Date(Date.now() - 4 * 86_400_000);
     const { comment: command, deliveryId } = await comment(1, 'alice', '/trunk merge', { writtenAt });
-    const deliveries = new GitHubDeliveryRepository(h.svc.ctx.db);
+    const deliveries = new DbGitHubDeliveryRepository(h.svc.ctx.db);
     await waitFor('the delivery processed', async () => (await deliveries.pending(deliveryId)) === null);
     await notQueued(1);
     expect(command.reactions).to.deep.equal([]);
@@ -167,7 +167,7 @@ describe('comment commands on GitHub (end to end, through webhooks)', function (
     await h.configure({ commandsEnabled: false });
     await h.pr(1);
     const { comment: command, deliveryId } = await comment(1, 'alice', '/trunk merge');
-    const deliveries = new GitHubDeliveryRepository(h.svc.ctx.db);
+    const deliveries = new DbGitHubDeliveryRepository(h.svc.ctx.db);
     await waitFor('the delivery processed', async () => (await deliveries.pending(deliveryId)) === null);
     await notQueued(1);
     expect(command.reactions).to.deep.equal([]);

@@ -18,7 +18,7 @@ import { GitHubWebhooks, MAX_BODY_BYTES, MAX_READING, MEMORY_BYTES } from '../..
 import { SpooledBody } from '../../shared/platform/runtime/spooled-body.js';
 import { actKeyOf } from '../../shared/github/domain/delivery-act-key.js';
 import { createLogger } from '../../shared/platform/logging.js';
-import { RETENTION_DAYS, GitHubDeliveryRepository } from '../../shared/github/store/github-delivery-repository.js';
+import { RETENTION_DAYS, DbGitHubDeliveryRepository, GitHubDeliveryRepository } from '../../shared/github/store/github-delivery-repository.js';
 import { openEmbeddedDatabase } from '../../shared/platform/database/embedded/embedded-database.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 import type { GitHubWebhookEvents } from '../../shared/github/services/webhook-events.js';
@@ -184,7 +184,7 @@ describe('GitHub webhook deliveries: kept for a limited time', () => {
   it('forgets a delivery, and so its act key, RETENTION_DAYS after it arrived (the TTL sweep)', async () => {
     const db = await openEmbeddedDatabase({});
     try {
-      const repository = new GitHubDeliveryRepository(db);
+      const repository = new DbGitHubDeliveryRepository(db);
       await repository.ensureIndexes();
       const now = Date.now();
       expect(await repository.record('old', 'push', '{}', 'push:1:refs/heads/main:a:b', new Date(now - (RETENTION_DAYS + 1) * 86_400_000))).to.equal(true);

@@ -9,7 +9,7 @@ import type { Context } from 'koa';
 import { invalid } from '../../../shared/platform/errors.js';
 import type { FlakyServices } from '../../../shared/flaky-tests/services/flaky-services.js';
 import type { IngestAnswer, UploadPart } from '../../../shared/flaky-tests/services/ingest-service.js';
-import { normalizeVariant } from '../../../shared/flaky-tests/domain/test-identity.js';
+import { normalizeUploadMeta } from '../../../shared/flaky-tests/domain/upload-meta.js';
 import { readText } from '../../../shared/flaky-tests/formats/read-text.js';
 import { parseUploadMeta, type UploadMetaBody } from '../schemas/upload-schemas.js';
 import { serializeUploadResult } from '../serializers/settings.js';
@@ -26,18 +26,18 @@ const MAX_FILES = 1000;
 const PART_NAMES = 'meta, junit, codeowners';
 
 function toMeta(body: UploadMetaBody): UploadMeta {
-  return {
+  return normalizeUploadMeta({
     repo: body.repo,
     orgUrlSlug: body.org_url_slug,
-    sha: body.commit_sha.toLowerCase(),
+    sha: body.commit_sha,
     branch: body.branch,
-    prNumber: body.pr_number && body.pr_number > 0 ? body.pr_number : null,
-    variant: normalizeVariant(body.variant ?? ''),
+    prNumber: body.pr_number ?? null,
+    variant: body.variant ?? '',
     jobName: body.job_name ?? null,
     jobUrl: body.job_url ?? null,
     ciAttempt: body.attempt ?? null,
     startedAt: body.started_at ? new Date(body.started_at) : null,
-  };
+  });
 }
 
 function parseMetaJson(text: string | null): UploadMeta {

@@ -61,6 +61,12 @@ export interface FlakyRepo {
 /** A test case's id: its repository and its test id (one test per repository). */
 export const caseIdOf = (repoId: string, testId: string) => `${repoId}:${testId}`;
 
+/**
+ * The case ids a test id given by a caller may name, in the order to try them: as given (ids a
+ * reporter supplied are stored verbatim), then lower-cased (as the identity function makes them).
+ */
+export const caseIdCandidates = (repoId: string, testId: string): string[] => [...new Set([testId, testId.toLowerCase()])].map((id) => caseIdOf(repoId, id));
+
 export interface QuarantineRecord {
   override: QuarantineOverride;
   reason: string;

@@ -13,7 +13,7 @@ import { BundleError, openBundle } from '../formats/bundle/index.js';
 import type { ByteSource } from '../formats/junit/index.js';
 import { readText } from '../formats/read-text.js';
 import type { UploadBlobStore } from '../store/upload-blob-store.js';
-import { metaFromBundle } from './bundle-meta.js';
+import { metaFromBundle } from '../formats/bundle/bundle-upload-meta.js';
 import type { DetectionService } from './detection-service.js';
 import type { FlakySettings } from './flaky-settings.js';
 import type { IngestRepositories } from './ingest-repositories.js';

@@ -5,34 +5,27 @@
 // complete last — so an attempt that dies mid-way leaves an unfinished upload, which the next
 // attempt drops (IngestSession.discardUnfinished) and writes again.
 import { classifyBranch, type BranchClass } from '../domain/branch-class.js';
-import { parseCodeowners, ownersOf, type Codeowners } from '../domain/codeowners.js';
+import { parseCodeowners } from '../domain/codeowners.js';
 import { repoFullName } from '../domain/test-identity.js';
-import { DAY_MS, mergeCommitOutcomes, retryDetectedAt, type CommitOutcomes } from '../domain/detection/index.js';
-import { ownedPath, UploadAccumulator, type AccumulatedRun, type TestTally } from '../domain/upload-accumulator.js';
+import { DAY_MS, mergeCommitOutcomes, type CommitOutcomes } from '../domain/detection/index.js';
+import { UploadAccumulator, type AccumulatedRun, type TestTally } from '../domain/upload-accumulator.js';
 import { detach } from '../domain/detach-string.js';
 import { invalid } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logging.js';
 import { isGzip, openReport, parseJUnit, type ByteSource, type JUnitIssue } from '../formats/junit/index.js';
 import { type SeenRefresh, type SeenTest } from '../store/test-case-repository.js';
-import type { ClusterDelta } from '../store/failure-cluster-repository.js';
-import type { DetectionWrite } from '../store/retry-detection-repository.js';
 import type { DetectionService } from './detection-service.js';
 import type { FlakySettings } from './flaky-settings.js';
 import type { IngestRepositories } from './ingest-repositories.js';
 import type { OrgRef } from './repo-resolver.js';
 import type { TestRunLink } from './test-run-links.js';
-import { caseIdOf, type FlakyRepo, type TestCase, type UploadFileSummary, type UploadIssue, type UploadMeta, type UploadResult } from '../domain/model.js';
-import type { BucketRow, BucketUpload, CaseRunRow, CaseRunUpload } from '../store/upload-rows.js';
+import { caseIdOf, type FlakyRepo, type UploadFileSummary, type UploadIssue, type UploadMeta, type UploadResult } from '../domain/model.js';
+import type { BucketUpload, CaseRunRow, CaseRunUpload } from '../store/upload-rows.js';
+import { TestRows, type TestRowContext } from './test-rows.js';
 
 const RUN_BATCH = 500;
 /** Tests per write batch: each batch is one block of hour counters per hour and a few reads. */
 const WRITE_BATCH = 500;
-/**
- * lastRunAt (and so the inactivity expiry) of a known test is rewritten at most this often, so a
- * test passing on every upload costs no write; the expiry carries the same slack, so an idle
- * test lives at least the retention period after its last run.
- */
-const SEEN_REFRESH_MS = 7 * DAY_MS;
 const MAX_ISSUES_PER_FILE = 20;
 const MAX_CODEOWNERS_PROBLEMS = 10;
 
@@ -59,15 +52,14 @@ export class IngestSession {
   private readonly warnings: UploadIssue[] = [];
   private batch: CaseRunRow[] = [];
   private seq = 0;
-  /** Numbers the cluster documents this upload writes (short, unique ids). */
-  private docSeq = 0;
   /** Each test's case id, built once: every run and write of the test uses the same string. */
   private readonly caseIds = new Map<string, string>();
   private readonly runUpload: CaseRunUpload;
   private readonly bucketUpload: BucketUpload;
   /** Decompressed report bytes the upload may still read (one budget for all its reports). */
   private reportBytesLeft: number;
-  private codeowners: Codeowners | null = null;
+  private readonly rowContext: TestRowContext;
+  private readonly rows: TestRows;
   private state: 'open' | 'finished' | 'aborted' = 'open';
 
   constructor(
@@ -108,6 +100,17 @@ export class IngestSession {
       prNumber: meta.prNumber,
       expiresAt: this.expiresAt,
     };
+    this.rowContext = {
+      orgId: org.id,
+      repoId: repo.id,
+      uploadId,
+      meta,
+      branchClass: this.branchClass,
+      expiresAt: this.expiresAt,
+      retentionDays: deps.settings.retentionDays,
+      codeowners: null,
+    };
+    this.rows = new TestRows(this.rowContext);
     this.bucketUpload = {
       repoId: repo.id,
       uploadId,
@@ -161,8 +164,9 @@ export class IngestSession {
 
   /** A CODEOWNERS file (GitHub or GitLab syntax): owners are matched on each test's file. */
   setCodeowners(text: string): void {
-    this.codeowners = parseCodeowners(text);
-    for (const p of this.codeowners.problems.slice(0, MAX_CODEOWNERS_PROBLEMS)) {
+    const codeowners = parseCodeowners(text);
+    this.rowContext.codeowners = codeowners;
+    for (const p of codeowners.problems.slice(0, MAX_CODEOWNERS_PROBLEMS)) {
       this.warnings.push({ level: 'warning', code: 'codeowners', message: `CODEOWNERS line ${p.line}: ${p.message}`, line: p.line });
     }
   }
@@ -289,7 +293,7 @@ export class IngestSession {
     const store = this.deps.store;
     const caseIds = chunk.map((t) => this.caseIdOf(t.testId));
     const evaluated = excluded ? [] : chunk.filter((t) => t.lastOutcome !== null);
-    const detections = excluded ? [] : this.retryDetections(evaluated, earlier);
+    const detections = excluded ? [] : this.rows.retryDetections(evaluated, earlier, (testId) => this.caseIdOf(testId));
     // The newest evidence (failure or detection) the upload brings each test: it keeps the test
     // from counting as quiet (detection/quiet.ts). An excluded upload brings none.
     const evidence = new Map<string, Date>();
@@ -311,9 +315,9 @@ export class IngestSession {
       const caseId = caseIds[i] as string;
       const stored = known.get(caseId);
       const evidenceAt = evidence.get(caseId) ?? null;
-      if (!stored) fresh.push(this.seenTest(t, caseId, evidenceAt));
+      if (!stored) fresh.push(this.rows.seenTest(t, caseId, evidenceAt));
       else {
-        const seen = this.refreshFor(t, stored, evidenceAt);
+        const seen = this.rows.refreshFor(t, stored, evidenceAt);
         if (seen) refresh.set(caseId, seen);
       }
     });
@@ -322,9 +326,9 @@ export class IngestSession {
       await store.buckets.insert(
         this.bucketUpload,
         part,
-        chunk.flatMap((t, i) => this.bucketRows(t, caseIds[i] as string)),
+        chunk.flatMap((t, i) => this.rows.bucketRows(t, caseIds[i] as string)),
       );
-      await store.clusters.insert(chunk.flatMap((t, i) => this.clusterDeltas(t, caseIds[i] as string)));
+      await store.clusters.insert(chunk.flatMap((t, i) => this.rows.clusterDeltas(t, caseIds[i] as string)));
       await store.detections.record(detections);
     }
     const evaluatedIds = evaluated.map((t) => this.caseIdOf(t.testId));
@@ -358,79 +362,6 @@ export class IngestSession {
     if (this.state !== 'open') throw new Error(`upload ${this.uploadId} is already ${this.state}`);
   }
 
-  /** The test's owners by the upload's CODEOWNERS; null when the upload carried none. */
-  private ownersOf(t: TestTally): string[] | null {
-    if (!this.codeowners) return null;
-    const path = ownedPath(t);
-    return path ? ownersOf(this.codeowners, path) : [];
-  }
-
-  /** When an idle test expires, counted from its last run here. */
-  private idleExpiry(t: TestTally): Date {
-    return new Date(t.lastRunAt + this.deps.settings.retentionDays * DAY_MS + SEEN_REFRESH_MS);
-  }
-
-  private seenTest(t: TestTally, caseId: string, evidenceAt: Date | null): SeenTest {
-    return {
-      caseId,
-      orgId: this.org.id,
-      repoId: this.repo.id,
-      testId: t.testId,
-      name: t.name,
-      classname: t.classname,
-      parent: t.parent,
-      file: t.file,
-      fileHint: t.fileHint,
-      variant: this.meta.variant,
-      codeowners: this.ownersOf(t),
-      firstRunAt: new Date(t.firstRunAt),
-      lastRunAt: new Date(t.lastRunAt),
-      expiresAt: this.idleExpiry(t),
-      lastEvidenceAt: evidenceAt,
-    };
-  }
-
-  /** What the upload says about a known test, when it differs enough from the stored test to be worth a write; else null. */
-  private refreshFor(t: TestTally, stored: TestCase, evidenceAt: Date | null): SeenRefresh | null {
-    const codeowners = this.ownersOf(t);
-    const due =
-      (codeowners !== null && codeowners.join('\n') !== stored.codeowners.join('\n')) ||
-      (t.fileHint !== null && t.fileHint !== stored.fileHint) ||
-      (evidenceAt !== null && (stored.lastEvidenceAt === undefined || stored.lastEvidenceAt === null || stored.lastEvidenceAt < evidenceAt)) ||
-      t.lastRunAt - stored.lastRunAt.getTime() > SEEN_REFRESH_MS;
-    if (!due) return null;
-    return { codeowners, fileHint: t.fileHint, lastRunAt: new Date(t.lastRunAt), expiresAt: this.idleExpiry(t), lastEvidenceAt: evidenceAt };
-  }
-
-  private bucketRows(t: TestTally, caseId: string): BucketRow[] {
-    return t.hours.map((h) => ({
-      caseId,
-      hour: h.hour,
-      passed: h.passed,
-      failed: h.failed,
-      skipped: h.skipped,
-      firstFailureAt: h.firstFailureAt,
-      lastFailureAt: h.lastFailureAt,
-      lastRunAt: h.lastRunAt,
-      firstPassAt: h.firstPassAt,
-    }));
-  }
-
-  private clusterDeltas(t: TestTally, caseId: string): ClusterDelta[] {
-    return (t.clusters ?? []).map((c) => ({
-      id: `${this.uploadId}:c${this.docSeq++}`,
-      repoId: this.repo.id,
-      caseId,
-      uploadId: this.uploadId,
-      key: c.key,
-      day: new Date(c.day),
-      summary: c.summary,
-      count: c.count,
-      lastAt: new Date(c.lastAt),
-      expiresAt: new Date(c.day + this.deps.settings.retentionDays * DAY_MS),
-    }));
-  }
-
   /** Outcomes of the tests in earlier included uploads of the same code (commit or test-branch tree), read once per upload. */
   private async earlierOutcomes(priorUploads: readonly string[], tests: readonly TestTally[]): Promise<Map<string, CommitOutcomes>> {
     const earlier = new Map<string, CommitOutcomes>();
@@ -441,27 +372,5 @@ export class IngestSession {
       earlier.set(p.caseId, mergeCommitOutcomes(earlier.get(p.caseId) ?? { firstFailAt: null, firstPassAt: null }, o));
     }
     return earlier;
-  }
-
-  /** Pass-on-retry: this upload's outcomes merged with those of earlier uploads of the same code. */
-  private retryDetections(tests: readonly TestTally[], earlier: ReadonlyMap<string, CommitOutcomes>): DetectionWrite[] {
-    const out: DetectionWrite[] = [];
-    for (const t of tests) {
-      const caseId = this.caseIdOf(t.testId);
-      const merged = mergeCommitOutcomes(t.outcomes, earlier.get(caseId) ?? { firstFailAt: null, firstPassAt: null });
-      const detectedAt = retryDetectedAt(merged);
-      if (detectedAt === null) continue;
-      out.push({
-        repoId: this.repo.id,
-        caseId,
-        sha: this.meta.sha,
-        branch: this.meta.branch,
-        branchClass: this.branchClass,
-        prNumber: this.meta.prNumber,
-        detectedAt: new Date(detectedAt),
-        expiresAt: this.expiresAt,
-      });
-    }
-    return out;
   }
 }

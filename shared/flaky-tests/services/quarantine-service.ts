@@ -14,7 +14,7 @@ import type { DetectionService } from './detection-service.js';
 import type { RepoResolver } from './repo-resolver.js';
 import { overrideQuarantinedEvent } from '../events/test-events.js';
 import type { TestQueryService } from './test-query-service.js';
-import { caseIdOf, type FlakyRepo, type QuarantineAudit, type TestCase } from '../domain/model.js';
+import { caseIdCandidates, type FlakyRepo, type QuarantineAudit, type TestCase } from '../domain/model.js';
 
 /** The actor of changes the service makes by itself (expiries, releases). */
 export const SYSTEM_ACTOR = 'openmq';
@@ -60,8 +60,7 @@ export class QuarantineService {
 
   private async test(orgId: string, orgUrlSlug: string, repoRef: RepoRef, testId: string): Promise<{ repo: FlakyRepo; test: TestCase }> {
     const { repo } = await this.deps.resolver.existing(orgId, orgUrlSlug, repoRef);
-    const test =
-      (await this.deps.store.tests.findById(caseIdOf(repo.id, testId))) ?? (await this.deps.store.tests.findById(caseIdOf(repo.id, testId.toLowerCase())));
+    const test = await this.deps.store.tests.findFirst(caseIdCandidates(repo.id, testId));
     if (!test) throw notFound('test_not_found', `no test ${testId} in this repository`);
     return { repo, test };
   }

@@ -23,7 +23,7 @@ import type { DetectionService } from './detection-service.js';
 import { paginate, type PageInfo } from './paginate.js';
 import type { PageTokenCodec } from './page-token.js';
 import type { RepoResolver } from './repo-resolver.js';
-import { caseIdOf, type FlakyRepo, type TestCase } from '../domain/model.js';
+import { caseIdCandidates, type FlakyRepo, type TestCase } from '../domain/model.js';
 
 export interface TestView {
   test: TestCase;
@@ -113,9 +113,7 @@ export class TestQueryService {
   async details(orgId: string, q: { orgUrlSlug: string; repo: RepoRef; testId: string }): Promise<TestView> {
     const { repo, now } = await this.open(orgId, q.orgUrlSlug, q.repo);
     const window = { from: new Date(now.getTime() - 7 * DAY_MS), to: now };
-    // Ids are stored as the identity function produced them (lower case, except ids a reporter
-    // supplied verbatim), so try the id as given first.
-    const candidates = [...new Set([q.testId, q.testId.toLowerCase()])].map((id) => caseIdOf(repo.id, id));
+    const candidates = caseIdCandidates(repo.id, q.testId);
     const [view] = await this.views(repo, candidates, now, window);
     if (!view) throw notFound('test_not_found', `no test ${q.testId} in this repository`);
     return view;

@@ -10,7 +10,7 @@ import { ticketUrl } from '../domain/detection/index.js';
 import type { FlakyStore } from '../store/flaky-store.js';
 import type { FlakySettings } from './flaky-settings.js';
 import type { RepoResolver } from './repo-resolver.js';
-import { caseIdOf, type TestCase } from '../domain/model.js';
+import { caseIdCandidates, type TestCase } from '../domain/model.js';
 
 export class TicketService {
   private readonly now: () => Date;
@@ -30,9 +30,7 @@ export class TicketService {
       );
     }
     return retryCompareAndSet('the test', async () => {
-      const test =
-        (await this.deps.store.tests.findById(caseIdOf(repo.id, q.testCaseId))) ??
-        (await this.deps.store.tests.findById(caseIdOf(repo.id, q.testCaseId.toLowerCase())));
+      const test = await this.deps.store.tests.findFirst(caseIdCandidates(repo.id, q.testCaseId));
       if (!test) throw notFound('test_not_found', `no test ${q.testCaseId} in this repository`);
       const updated = await this.deps.store.tests.setTicket(test, {
         externalId: q.externalTicketId.trim(),

@@ -18,7 +18,18 @@ const toBundleUpload = (d: BundleUploadDoc): BundleUpload => {
   return { id: _id, ...rest };
 };
 
-export class BundleUploadRepository {
+/** Issued bundle upload URLs, as the services see them (DbBundleUploadRepository is the database's). */
+export interface BundleUploadRepository {
+  create(upload: BundleUpload, key: string): Promise<void>;
+  /**
+   * Claims a pending, unexpired upload URL whose key matches: pending → receiving, atomically, so
+   * a URL is used at most once. Null when the id is unknown, the key wrong, used or expired.
+   */
+  claim(id: string, key: string, now: Date): Promise<BundleUpload | null>;
+  finish(id: string, result: { state: 'complete' | 'failed'; uploadId: string | null; error: string | null }): Promise<void>;
+}
+
+export class DbBundleUploadRepository implements BundleUploadRepository {
   private readonly col: DocCollection<BundleUploadDoc>;
   constructor(db: Database) {
     this.col = db.collection<BundleUploadDoc>('flaky_bundle_uploads');

@@ -89,7 +89,19 @@ export function runBlockOf(upload: CaseRunUpload, runs: readonly CaseRunRow[]): 
   };
 }
 
-export class CaseRunRepository {
+/** The runs of each upload (stored in blocks), as the services see them (DbCaseRunRepository is the database's). */
+export interface CaseRunRepository {
+  /** Stores consecutive runs of one upload as one block; the same block twice is a duplicate key. */
+  insertBatch(upload: CaseRunUpload, runs: readonly CaseRunRow[]): Promise<void>;
+  /** Whether this upload holds a failed run of the test in [start, end). */
+  failedBetween(uploadId: string, caseId: string, start: Date, end: Date): Promise<boolean>;
+  /** The distinct tests that failed at least once in these uploads. */
+  failedIn(uploadIds: readonly string[]): Promise<{ caseId: string; testId: string }[]>;
+  deleteByUpload(uploadId: string): Promise<void>;
+  countByUpload(uploadId: string): Promise<number>;
+}
+
+export class DbCaseRunRepository implements CaseRunRepository {
   private readonly col: DocCollection<RunBlockDoc>;
   constructor(private readonly db: Database) {
     this.col = db.collection<RunBlockDoc>(CASE_RUN_COLLECTION);

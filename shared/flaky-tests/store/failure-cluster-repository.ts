@@ -33,7 +33,15 @@ export const CLUSTER_INDEXES: IndexSpec[] = [
   { key: { expiresAt: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0, comment: 'retention (FLAKY_RETENTION_DAYS)' },
 ];
 
-export class FailureClusterRepository {
+/** Failure clusters per test and day, as the services see them (DbFailureClusterRepository is the database's). */
+export interface FailureClusterRepository {
+  /** Drops the clusters an interrupted attempt at processing the upload wrote. */
+  deleteByUpload(uploadId: string): Promise<void>;
+  insert(deltas: readonly ClusterDelta[]): Promise<void>;
+  forCases(caseIds: readonly string[], since: Date): Promise<Map<string, ClusterDay[]>>;
+}
+
+export class DbFailureClusterRepository implements FailureClusterRepository {
   private readonly col: DocCollection<ClusterDoc>;
   constructor(db: Database) {
     this.col = db.collection<ClusterDoc>('flaky_failure_clusters');

@@ -131,7 +131,24 @@ function bucketAt(block: BucketBlockDoc, i: number): HourBucket {
   };
 }
 
-export class HourBucketRepository {
+/** Each test's hour counters (stored in blocks), as the services see them (DbHourBucketRepository is the database's). */
+export interface HourBucketRepository {
+  /** Drops the counters an interrupted attempt at processing the upload wrote. */
+  deleteByUpload(uploadId: string): Promise<void>;
+  /** Stores one part of an upload's counters (numbered by the writer: the same part twice is a duplicate key). */
+  insert(upload: BucketUpload, part: number, rows: readonly BucketRow[]): Promise<void>;
+  /** Buckets of these tests in [since, until]; `until` is the caller's now (bounds the spans read). */
+  forCases(caseIds: readonly string[], since: Date, until: Date): Promise<Map<string, HourBucket[]>>;
+  /** Earliest failed and passed run (epoch ms) of these tests in these uploads (pass-on-retry across uploads). */
+  outcomesIn(
+    uploadIds: readonly string[],
+    caseIds: readonly string[],
+  ): Promise<{ caseId: string; firstFailureAt: number | null; firstPassAt: number | null }[]>;
+  /** Counters with failures in the given hours of a repository. */
+  failingIn(repoId: string, hours: readonly number[]): Promise<FailingBucket[]>;
+}
+
+export class DbHourBucketRepository implements HourBucketRepository {
   private readonly col: DocCollection<BucketBlockDoc>;
   constructor(private readonly db: Database) {
     this.col = db.collection<BucketBlockDoc>(BUCKET_COLLECTION);

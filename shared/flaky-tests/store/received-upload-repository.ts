@@ -16,7 +16,23 @@ const toReceived = (d: ReceivedDoc): ReceivedUpload => {
   return { id: _id, ...rest };
 };
 
-export class ReceivedUploadRepository {
+/** Uploads waiting for, or done with, the flaky-ingest job, as the services see them (DbReceivedUploadRepository is the database's). */
+export interface ReceivedUploadRepository {
+  insert(upload: ReceivedUpload): Promise<void>;
+  findById(id: string): Promise<ReceivedUpload | null>;
+  /**
+   * Takes the oldest unfinished upload of the repository: `queued`, or `processing` left by a job
+   * that died. Uploads of one repository are processed by one job at a time (deduplicated per
+   * repository), so taking one needs no lock; the attempt is counted.
+   */
+  takeNext(repoId: string): Promise<ReceivedUpload | null>;
+  /** Repositories with an upload still unfinished that arrived before `receivedBefore`. */
+  repositoriesWaitingSince(receivedBefore: Date): Promise<{ repoId: string; uploadId: string }[]>;
+  /** Records the outcome of an unfinished upload; false when it was finished already. */
+  finish(id: string, outcome: UploadOutcome): Promise<boolean>;
+}
+
+export class DbReceivedUploadRepository implements ReceivedUploadRepository {
   private readonly col: DocCollection<ReceivedDoc>;
   constructor(db: Database) {
     this.col = db.collection<ReceivedDoc>('flaky_received_uploads');

@@ -35,7 +35,25 @@ const toRepo = (d: FlakyRepoDoc): FlakyRepo => {
 
 export type SettingsPatch = Partial<Pick<FlakyRepo, 'quarantine' | 'detection' | 'ticketUrlTemplate'>>;
 
-export class FlakyRepoRepository {
+/** Flaky-tests repositories with their settings, as the services see them (DbFlakyRepoRepository is the database's). */
+export interface FlakyRepoRepository {
+  find(orgId: string, repo: RepoRef): Promise<FlakyRepo | null>;
+  findById(id: string): Promise<FlakyRepo | null>;
+  /** The repository, created with default settings if needed (safe under races). */
+  ensure(orgId: string, repo: RepoRef, now?: Date, detection?: DetectionConfig): Promise<FlakyRepo>;
+  /** Repositories with quarantining on (the flaky-refresh job applies expiries and releases there). */
+  withQuarantineEnabled(): Promise<FlakyRepo[]>;
+  /** Repositories where some test's status may change by time alone by `now`. */
+  dueBy(now: Date, limit: number): Promise<FlakyRepo[]>;
+  /** Some test may be due at `at`: lowers the repository's due mark. */
+  lowerDueAt(id: string, at: Date): Promise<void>;
+  /** After a refresh: raises the due mark to `next`, unless someone lowered it meanwhile. */
+  raiseDueAt(id: string, expected: Date, next: Date): Promise<void>;
+  /** Compare-and-set of settings; null when another writer changed them first. */
+  update(id: string, expectedVersion: number, patch: SettingsPatch, audit: SettingsAudit): Promise<FlakyRepo | null>;
+}
+
+export class DbFlakyRepoRepository implements FlakyRepoRepository {
   private readonly col: DocCollection<FlakyRepoDoc>;
   constructor(db: Database) {
     this.col = db.collection<FlakyRepoDoc>('flaky_repos');

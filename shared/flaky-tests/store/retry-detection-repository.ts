@@ -16,7 +16,13 @@ export const DETECTION_INDEXES: IndexSpec[] = [
   { key: { expiresAt: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0, comment: 'retention (FLAKY_RETENTION_DAYS)' },
 ];
 
-export class RetryDetectionRepository {
+/** Pass-on-retry detections, as the services see them (DbRetryDetectionRepository is the database's). */
+export interface RetryDetectionRepository {
+  record(detections: readonly DetectionWrite[]): Promise<void>;
+  forCases(caseIds: readonly string[], since: Date): Promise<Map<string, RetryDetection[]>>;
+}
+
+export class DbRetryDetectionRepository implements RetryDetectionRepository {
   private readonly col: DocCollection<DetectionDoc>;
   constructor(db: Database) {
     this.col = db.collection<DetectionDoc>('flaky_retry_detections');

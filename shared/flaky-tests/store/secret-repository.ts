@@ -9,7 +9,13 @@ interface SecretDoc extends StoredDoc {
   createdAt: Date;
 }
 
-export class SecretRepository {
+/** Secrets the service keeps in its database, as the services see them (DbSecretRepository is the database's). */
+export interface SecretRepository {
+  /** The named 32-byte secret, created on first use (the first writer wins a race). */
+  get(name: string): Promise<Buffer>;
+}
+
+export class DbSecretRepository implements SecretRepository {
   private readonly col: DocCollection<SecretDoc>;
   private readonly cache = new Map<string, Buffer>();
   constructor(db: Database) {

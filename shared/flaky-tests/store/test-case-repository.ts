@@ -132,7 +132,46 @@ function seenUpdate(seen: SeenRefresh, set: Record<string, unknown>): Record<str
   return max;
 }
 
-export class TestCaseRepository {
+/** Tests with their status, quarantine and ticket, as the services see them (DbTestCaseRepository is the database's). */
+export interface TestCaseRepository {
+  /** The tests' outboxes, for the event relay's sweep. */
+  readonly outbox: OutboxSource;
+  /** Creates tests seen for the first time; ones a concurrent upload created first are left alone. */
+  insertNew(tests: readonly SeenTest[]): Promise<void>;
+  /** Metadata refresh of known tests outside a detection write (no version change: not a state change). */
+  refreshSeen(items: readonly { caseId: string; seen: SeenRefresh }[]): Promise<void>;
+  findById(caseId: string): Promise<TestCase | null>;
+  /** The first of these case ids that names a stored test (caseIdCandidates: a test id as a caller gave it). */
+  findFirst(caseIds: readonly string[]): Promise<TestCase | null>;
+  findByIds(caseIds: readonly string[]): Promise<TestCase[]>;
+  /**
+   * Compare-and-set of detection results. Returns the case ids whose write lost a race (another
+   * upload evaluated them in between); the caller re-evaluates those.
+   */
+  saveHealth(writes: readonly HealthWrite[]): Promise<string[]>;
+  /** Ids of the repository's tests with this status, ascending (the lists' order). */
+  idsWithStatus(repoId: string, values: readonly HealthStatus[]): Promise<string[]>;
+  /** Ids of tests pinned with this override, ascending. */
+  idsWithOverride(repoId: string, override: QuarantineOverride): Promise<string[]>;
+  /** Tests whose status may have changed by now without new runs. */
+  findDue(repoId: string, now: Date, limit: number): Promise<TestCase[]>;
+  /** The earliest `reevaluateAt` of the repository's tests; null when none is set. */
+  earliestDue(repoId: string): Promise<Date | null>;
+  /** After a detection-configuration change: every test is re-evaluated on next read. */
+  markAllDue(repoId: string, now: Date): Promise<number>;
+  /** Compare-and-set of the quarantine override, with the events it announces; null when the test changed in between. */
+  setQuarantine(current: TestCase, record: QuarantineRecord | null, audit: QuarantineAudit, events?: readonly EmittedEvent[]): Promise<TestCase | null>;
+  /** Overridden tests of the repository whose override expired by `now`. */
+  withExpiredOverride(repoId: string, now: Date): Promise<TestCase[]>;
+  /** Tests of the repository whose automatic quarantine is released. */
+  withRelease(repoId: string): Promise<TestCase[]>;
+  /** Compare-and-set of an automatic quarantine's release (null: quarantined again); null when the test changed in between. */
+  setRelease(current: TestCase, release: QuarantineRelease | null, audit: QuarantineAudit): Promise<TestCase | null>;
+  /** Compare-and-set of the linked ticket; null when the test changed in between. */
+  setTicket(current: TestCase, ticket: TicketLink): Promise<TestCase | null>;
+}
+
+export class DbTestCaseRepository implements TestCaseRepository {
   private readonly col: DocCollection<TestCaseDoc>;
   /** The tests' outboxes, for the event relay's sweep. */
   readonly outbox: OutboxSource;
@@ -206,6 +245,16 @@ export class TestCaseRepository {
   async findById(caseId: string): Promise<TestCase | null> {
     const d = await this.col.findOne({ _id: caseId });
     return d ? toTestCase(d) : null;
+  }
+
+  /** The first of these case ids that names a stored test (caseIdCandidates: a test id as a caller gave it). */
+  async findFirst(caseIds: readonly string[]): Promise<TestCase | null> {
+    const found = new Map((await this.findByIds(caseIds)).map((t) => [t.id, t]));
+    for (const id of caseIds) {
+      const test = found.get(id);
+      if (test) return test;
+    }
+    return null;
   }
 
   async findByIds(caseIds: readonly string[]): Promise<TestCase[]> {

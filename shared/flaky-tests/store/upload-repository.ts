@@ -18,7 +18,25 @@ const toUpload = (d: UploadDoc): Upload => {
   return { id: _id, ...rest };
 };
 
-export class UploadRepository {
+/** Processed uploads, as the services see them (DbUploadRepository is the database's). */
+export interface UploadRepository {
+  insert(upload: Upload): Promise<void>;
+  finish(id: string, patch: Pick<Upload, 'state' | 'counts' | 'excluded' | 'files' | 'warnings'>): Promise<void>;
+  /**
+   * Other uploads that count for detection and tested the same code: the same commit, or (for a
+   * merge-queue test branch, whose re-test is a new commit) the same tree.
+   */
+  includedForRetry(repoId: string, code: { sha: string; tree: string | null }, exceptId: string): Promise<string[]>;
+  /** Complete uploads linked to these merge-queue test runs. */
+  linkedToRuns(testRunIds: readonly string[]): Promise<Upload[]>;
+  /** Which of these uploads count for detection: complete and not excluded. */
+  includedIds(ids: readonly string[]): Promise<Set<string>>;
+  /** Drops what an interrupted attempt at processing the upload left. */
+  deleteUnfinished(id: string): Promise<void>;
+  findById(id: string): Promise<Upload | null>;
+}
+
+export class DbUploadRepository implements UploadRepository {
   private readonly col: DocCollection<UploadDoc>;
   constructor(db: Database) {
     this.col = db.collection<UploadDoc>('flaky_uploads');

@@ -20,7 +20,15 @@ type CheckRunDoc = StoredDoc &
 
 const rankOf = (status: string): number => (status === 'completed' ? 2 : status === 'in_progress' ? 1 : 0);
 
-export class CheckRunRepository {
+/** Check runs reported on test branch heads, as the services see them (DbCheckRunRepository is the database's). */
+export interface CheckRunRepository {
+  /** Records a check run's state unless a later state of it is recorded already. */
+  record(repoKey: string, sha: string, run: Omit<StoredCheckRun, 'firstSeenAt'>, now?: Date): Promise<void>;
+  /** A commit's check runs, first seen first. */
+  forCommit(repoKey: string, sha: string): Promise<StoredCheckRun[]>;
+}
+
+export class DbCheckRunRepository implements CheckRunRepository {
   private readonly col: DocCollection<CheckRunDoc>;
 
   constructor(db: Database) {

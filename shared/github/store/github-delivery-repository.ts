@@ -38,7 +38,16 @@ const INDEXES: IndexSpec[] = [
   { key: { receivedAt: 1 }, name: 'expire', expireAfterSeconds: RETENTION_DAYS * 86_400, comment: 'deliveries are forgotten after RETENTION_DAYS' },
 ];
 
-export class GitHubDeliveryRepository {
+/** Recorded GitHub webhook deliveries, as the services see them (DbGitHubDeliveryRepository is the database's). */
+export interface GitHubDeliveryRepository {
+  /** Records a delivery; false when this delivery id, or this act key, was recorded before. */
+  record(id: string, event: string, body: string, actKey: string | null, now?: Date): Promise<boolean>;
+  /** The delivery still to process, or null (unknown, or processed already). */
+  pending(id: string): Promise<WebhookDelivery | null>;
+  markProcessed(id: string, now?: Date): Promise<void>;
+}
+
+export class DbGitHubDeliveryRepository implements GitHubDeliveryRepository {
   private readonly col: DocCollection<DeliveryDoc>;
   constructor(db: Database) {
     this.col = db.collection<DeliveryDoc>('github_webhook_deliveries');

@@ -1,11 +1,12 @@
-// The GitHub side's repositories over one database (indexes: shared/database/ensure-indexes.ts).
+// The GitHub integration's repositories, as its services see them (interfaces), and createGitHubStore,
+// which builds the database's (indexes: shared/platform/database/ensure-indexes.ts).
 import type { Database } from '../../platform/database/collection.js';
-import { CheckRunRepository } from './check-run-repository.js';
-import { PollStateRepository } from './poll-state-repository.js';
-import { PublishedFeedbackRepository } from './published-feedback-repository.js';
-import { RepositoryOwners } from './repository-owners.js';
-import { TestBranchPullRequestRepository } from './test-branch-pull-request-repository.js';
-import { GitHubDeliveryRepository } from './github-delivery-repository.js';
+import { DbCheckRunRepository, type CheckRunRepository } from './check-run-repository.js';
+import { DbPollStateRepository, type PollStateRepository } from './poll-state-repository.js';
+import { DbPublishedFeedbackRepository, type PublishedFeedbackRepository } from './published-feedback-repository.js';
+import { DbRepositoryOwners, type RepositoryOwners } from './repository-owners.js';
+import { DbTestBranchPullRequestRepository, type TestBranchPullRequestRepository } from './test-branch-pull-request-repository.js';
+import { DbGitHubDeliveryRepository, type GitHubDeliveryRepository } from './github-delivery-repository.js';
 
 export interface GitHubStore {
   checkRuns: CheckRunRepository;
@@ -18,11 +19,11 @@ export interface GitHubStore {
 
 export function createGitHubStore(db: Database): GitHubStore {
   return {
-    checkRuns: new CheckRunRepository(db),
-    deliveries: new GitHubDeliveryRepository(db),
-    owners: new RepositoryOwners(db),
-    pollState: new PollStateRepository(db),
-    published: new PublishedFeedbackRepository(db),
-    testBranchPulls: new TestBranchPullRequestRepository(db),
+    checkRuns: new DbCheckRunRepository(db),
+    deliveries: new DbGitHubDeliveryRepository(db),
+    owners: new DbRepositoryOwners(db),
+    pollState: new DbPollStateRepository(db),
+    published: new DbPublishedFeedbackRepository(db),
+    testBranchPulls: new DbTestBranchPullRequestRepository(db),
   };
 }

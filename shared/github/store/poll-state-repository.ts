@@ -10,7 +10,17 @@ interface PollStateDoc extends StoredDoc {
   installationId?: number | null;
 }
 
-export class PollStateRepository {
+/** When each queue's repository was polled and last heard from, as the services see them (DbPollStateRepository is the database's). */
+export interface PollStateRepository {
+  /** A verified delivery that names the repository and/or the installation arrived at `at`. */
+  deliveryArrived(source: { repoKey: string | null; installationId: number | null }, at: Date): Promise<void>;
+  /** The last delivery for the repository or for the installation its deliveries came through; null: none seen. */
+  lastDeliveryFor(repoKey: string): Promise<Date | null>;
+  lastPolled(queueId: string): Promise<Date | null>;
+  polled(queueId: string, at: Date): Promise<void>;
+}
+
+export class DbPollStateRepository implements PollStateRepository {
   private readonly col: DocCollection<PollStateDoc>;
 
   constructor(db: Database) {

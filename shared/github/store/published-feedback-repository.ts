@@ -22,7 +22,15 @@ interface PublishedDoc extends StoredDoc {
   done: boolean;
 }
 
-export class PublishedFeedbackRepository {
+/** What was last published on each pull request, as the services see them (DbPublishedFeedbackRepository is the database's). */
+export interface PublishedFeedbackRepository {
+  /** Entries whose final state is not published yet. */
+  listUnfinishedIds(): Promise<string[]>;
+  find(entryId: string): Promise<PublishedFeedback | null>;
+  record(f: PublishedFeedback, done: boolean): Promise<void>;
+}
+
+export class DbPublishedFeedbackRepository implements PublishedFeedbackRepository {
   private readonly col: DocCollection<PublishedDoc>;
 
   constructor(db: Database) {

@@ -28,7 +28,16 @@ const toRecord = (d: OwnerDoc): GitHubRepositoryRecord => ({
   allowForkPullRequests: d.allowForkPullRequests ?? false,
 });
 
-export class RepositoryOwners {
+/** The organisation each GitHub repository belongs to, as the services see them (DbRepositoryOwners is the database's). */
+export interface RepositoryOwners {
+  /** Records `orgId` as the owner unless another organisation is; true when `orgId` owns it now. */
+  claim(orgId: string, repo: RepoRef, now?: Date): Promise<boolean>;
+  find(repo: RepoRef): Promise<GitHubRepositoryRecord | null>;
+  /** Changes the record if `orgId` still owns it; null when it does not (or there is none). */
+  update(orgId: string, repo: RepoRef, patch: { orgId?: string; allowForkPullRequests?: boolean }): Promise<GitHubRepositoryRecord | null>;
+}
+
+export class DbRepositoryOwners implements RepositoryOwners {
   private readonly col: DocCollection<OwnerDoc>;
   constructor(db: Database) {
     this.col = db.collection<OwnerDoc>('github_repository_owners');

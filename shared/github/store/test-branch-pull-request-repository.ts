@@ -36,7 +36,18 @@ const toRecord = (d: TestBranchPullDoc): TestBranchPullRequest => ({
   state: d.state,
 });
 
-export class TestBranchPullRequestRepository {
+/** Draft pull requests of test branches, as the services see them (DbTestBranchPullRequestRepository is the database's). */
+export interface TestBranchPullRequestRepository {
+  find(testRunId: string): Promise<TestBranchPullRequest | null>;
+  /** Records the intent to open one; false when the run has a row already (another pass got there first). */
+  begin(r: Pick<TestBranchPullRequest, 'testRunId' | 'queueId' | 'repo' | 'branch'>, now?: Date): Promise<boolean>;
+  markOpen(testRunId: string, prNumber: number, now?: Date): Promise<void>;
+  markClosed(testRunId: string, now?: Date): Promise<void>;
+  /** Rows not closed yet, of one queue or of all. */
+  listUnclosed(queueId?: string): Promise<TestBranchPullRequest[]>;
+}
+
+export class DbTestBranchPullRequestRepository implements TestBranchPullRequestRepository {
   private readonly col: DocCollection<TestBranchPullDoc>;
 
   constructor(db: Database) {

@@ -17,6 +17,7 @@ import type { GitProvider, ProviderRegistry, PullRequestInfo } from './provider.
 import type { Logger } from '../../platform/logging.js';
 import type { QueueService } from './queue-service.js';
 import { ReadinessService } from './readiness-service.js';
+import { submittedEntry } from '../domain/submitted-entry.js';
 
 export interface PullRequestServiceDeps {
   store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'impactedTargets'>;
@@ -126,39 +127,21 @@ export class PullRequestService {
     noBatch: boolean,
     requestedBy: string,
   ): Promise<Entry> {
-    const now = new Date();
     const seq = await this.deps.store.queues.allocateSeq(queue.id);
     // Mergeability is decided by the planning pass this submission asks for, off the request.
     const readiness = await this.readiness.undecided(queue, pr);
-    return {
+    return submittedEntry({
       id: randomUUID(),
       orgId: queue.orgId,
       queueId: queue.id,
-      prNumber: pr.number,
-      prTitle: pr.title,
-      prSha: pr.headSha,
-      prBaseBranch: pr.baseBranch ?? queue.branch,
-      prAuthor: pr.author,
-      prHeadBranch: pr.headBranch,
-      priorityValue: priority.value,
-      priorityName: priority.name,
-      usedDefaultPriorityName: priority.usedDefaultPriorityName,
+      pr: { number: pr.number, title: pr.title, headSha: pr.headSha, baseBranch: pr.baseBranch ?? queue.branch, author: pr.author, headBranch: pr.headBranch },
+      priority,
       noBatch,
-      forceEnqueued: false,
-      state: 'not_ready',
-      stateChangedAt: now,
-      submittedAt: now,
       seq,
       readiness,
-      readinessBasis: null,
-      currentRunId: null,
-      verifiedByTestRun: null,
-      mergedSha: null,
-      restartCount: 0,
-      lastReason: 'api_requested',
-      history: [{ at: now, from: null, to: 'not_ready', reason: 'api_requested', detail: `submitted at ${pr.headSha.slice(0, 12)} by ${requestedBy}` }],
-      version: 1,
-    };
+      requestedBy,
+      at: new Date(),
+    });
   }
 
   async cancel(actor: Actor, repo: RepoRef, branch: string, prNumber: number): Promise<void> {

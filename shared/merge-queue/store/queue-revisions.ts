@@ -19,7 +19,17 @@ export interface QueueRevision {
   revision: number;
 }
 
-export class QueueRevisions {
+/** Revisions of what getQueue answers, per queue, as the services see them (DbQueueRevisions is the database's). */
+export interface QueueRevisions {
+  /** After a write to data of this queue. */
+  bump(queueId: string): Promise<void>;
+  /** After a compare-and-set write of a queue's document (an entry, a run): bumps its queue's revision when the write landed, and hands the document on. */
+  afterWrite<D extends { queueId: string }>(written: D | null): Promise<D | null>;
+  /** Null when the branch has no queue. Read before the data an answer is computed from. */
+  current(orgId: string, repo: RepoRef, branch: string): Promise<QueueRevision | null>;
+}
+
+export class DbQueueRevisions implements QueueRevisions {
   private readonly col: DocCollection<RevisionDoc>;
   constructor(db: Database) {
     this.col = db.collection<RevisionDoc>('queues');

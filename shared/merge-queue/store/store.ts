@@ -7,7 +7,7 @@ import { DbEntryRepository, type EntryRepository } from './entry-repository.js';
 import { DbImpactedTargetsRepository, type ImpactedTargetsRepository } from './impacted-targets-repository.js';
 import { DbTestRunRepository, type TestRunRepository } from './test-run-repository.js';
 import { DbCommitStatusRepository, type CommitStatusRepository } from './commit-status-repository.js';
-import { QueueRevisions } from './queue-revisions.js';
+import { DbQueueRevisions, type QueueRevisions } from './queue-revisions.js';
 import { LEAVE_FOR_SWEEP, type EventRelay, type OutboxSource } from '../../platform/events/outbox.js';
 
 /** What the merge-queue services read and write. */
@@ -34,7 +34,7 @@ export interface MergeQueueStore extends MergeQueueRepositories {
  * delivery; without one (scripts, tests of storage alone) they wait in the outboxes for the sweep.
  */
 export function createMergeQueueStore(db: Database, relay: EventRelay = LEAVE_FOR_SWEEP): MergeQueueStore {
-  const queueRevisions = new QueueRevisions(db);
+  const queueRevisions = new DbQueueRevisions(db);
   const testRuns = new DbTestRunRepository(db, queueRevisions, relay);
   return {
     queues: new DbQueueRepository(db, relay),

@@ -143,6 +143,68 @@ export function identityKeyOf(run: Pick<JUnitRun, 'file' | 'classname' | 'parent
   return JSON.stringify([run.file ?? '', run.classname ?? '', run.parent, run.name, run.idAttribute ?? '']);
 }
 
+/** What every run of one testcase shares. */
+type TestcaseBase = Pick<JUnitRun, 'name' | 'classname' | 'file' | 'fileHint' | 'line' | 'parent' | 'suitePath' | 'idAttribute' | 'properties'>;
+
+/** What differs between the runs of one testcase. */
+type RunSpec = Omit<JUnitRun, keyof TestcaseBase | 'attempt' | 'attemptInTestcase' | 'attemptsInTestcase' | 'testcaseOccurrence'>;
+
+/**
+ * The runs one testcase element records, in attempt order: skipped (which wins over any rerun
+ * children, as the CLI ignores reruns of skipped tests), else one failed run per failing attempt
+ * and a final pass when its status is not a failure.
+ */
+function runSpecsOf(c: CaseState): RunSpec[] {
+  const caseTexts = {
+    systemOut: c.systemOut.value(),
+    systemErr: c.systemErr.value(),
+    truncated: c.attrTruncated || c.systemOut.truncated || c.systemErr.truncated,
+  };
+  if (c.status?.element === 'skipped') {
+    return [
+      {
+        outcome: 'skipped',
+        failureKind: null,
+        detail: detailOf(c.status),
+        systemOut: caseTexts.systemOut,
+        systemErr: caseTexts.systemErr,
+        durationMs: c.durationMs,
+        startedAt: c.startedAt,
+        rerunElement: null,
+        truncated: caseTexts.truncated || c.status.attrTruncated || c.status.text.truncated,
+      },
+    ];
+  }
+  // Document order is attempt order: Surefire writes <failure> (first run) then reruns,
+  // Playwright writes reruns then the final <failure>; flaky elements precede the final pass.
+  const specs = c.attempts.map((a): RunSpec => ({
+    outcome: 'failed',
+    failureKind: failureKindOf(a.element),
+    detail: detailOf(a),
+    systemOut: a.isStatus ? caseTexts.systemOut : a.systemOut.value(),
+    systemErr: a.isStatus ? caseTexts.systemErr : a.systemErr.value(),
+    durationMs: a.durationMs,
+    startedAt: a.startedAt,
+    rerunElement: a.isStatus ? null : (a.element as JUnitRerunElement),
+    truncated:
+      (a.isStatus && caseTexts.truncated) || a.attrTruncated || a.text.truncated || a.stackTrace.truncated || a.systemOut.truncated || a.systemErr.truncated,
+  }));
+  if (!c.status) {
+    specs.push({
+      outcome: 'passed',
+      failureKind: null,
+      detail: null,
+      systemOut: caseTexts.systemOut,
+      systemErr: caseTexts.systemErr,
+      durationMs: c.durationMs,
+      startedAt: c.startedAt,
+      rerunElement: null,
+      truncated: caseTexts.truncated,
+    });
+  }
+  return specs;
+}
+
 export class JUnitStreamParser {
   private readonly maxText: number;
   private readonly maxCaseText: number;
@@ -659,20 +721,29 @@ export class JUnitStreamParser {
 
   // ---- building runs -------------------------------------------------------------------------
 
+  /** A testcase element ended: its runs (one per attempt) are numbered by identity and emitted (or held, for a suite's first). */
   private closeTestcase(): void {
     const c = this.current;
     const group = this.group;
     this.current = null;
     this.rerun = null;
     if (!c || !group) return;
+    const base = this.identityOf(c, group);
+    const specs = runSpecsOf(c);
+    const runs = this.numberedRuns(base, specs);
+    if (group.testcaseCount === 1) group.pending = runs;
+    else for (const run of runs) this.emit(run);
+  }
 
+  /** What every run of a testcase shares: its identity, location, suite path and properties. */
+  private identityOf(c: CaseState, group: Group): TestcaseBase {
     const file = c.fileAttr ?? c.filepathAttr ?? group.file ?? group.filepath;
     let suiteFile: string | null = null;
     for (let i = this.suites.length - 1; i >= 0 && suiteFile === null; i--) {
       suiteFile = this.suites[i]!.file ?? this.suites[i]!.filepath;
     }
     const statusFile = c.status?.file ?? c.attempts.find((a) => a.file)?.file ?? null;
-    const base = {
+    return {
       name: c.name,
       classname: c.classname,
       file,
@@ -683,59 +754,13 @@ export class JUnitStreamParser {
       idAttribute: c.idAttribute,
       properties: c.properties,
     };
+  }
 
-    type Spec = Omit<JUnitRun, keyof typeof base | 'attempt' | 'attemptInTestcase' | 'attemptsInTestcase' | 'testcaseOccurrence'>;
-    const specs: Spec[] = [];
-    const caseTexts = {
-      systemOut: c.systemOut.value(),
-      systemErr: c.systemErr.value(),
-      truncated: c.attrTruncated || c.systemOut.truncated || c.systemErr.truncated,
-    };
-    const attemptSpec = (a: AttemptState): Spec => ({
-      outcome: 'failed',
-      failureKind: failureKindOf(a.element),
-      detail: detailOf(a),
-      systemOut: a.isStatus ? caseTexts.systemOut : a.systemOut.value(),
-      systemErr: a.isStatus ? caseTexts.systemErr : a.systemErr.value(),
-      durationMs: a.durationMs,
-      startedAt: a.startedAt,
-      rerunElement: a.isStatus ? null : (a.element as JUnitRerunElement),
-      truncated:
-        (a.isStatus && caseTexts.truncated) || a.attrTruncated || a.text.truncated || a.stackTrace.truncated || a.systemOut.truncated || a.systemErr.truncated,
-    });
-
-    if (c.status?.element === 'skipped') {
-      // Skipped wins over any rerun children (the CLI ignores reruns of skipped tests).
-      specs.push({
-        outcome: 'skipped',
-        failureKind: null,
-        detail: detailOf(c.status),
-        systemOut: caseTexts.systemOut,
-        systemErr: caseTexts.systemErr,
-        durationMs: c.durationMs,
-        startedAt: c.startedAt,
-        rerunElement: null,
-        truncated: caseTexts.truncated || c.status.attrTruncated || c.status.text.truncated,
-      });
-    } else {
-      // Document order is attempt order: Surefire writes <failure> (first run) then reruns,
-      // Playwright writes reruns then the final <failure>; flaky elements precede the final pass.
-      for (const a of c.attempts) specs.push(attemptSpec(a));
-      if (!c.status) {
-        specs.push({
-          outcome: 'passed',
-          failureKind: null,
-          detail: null,
-          systemOut: caseTexts.systemOut,
-          systemErr: caseTexts.systemErr,
-          durationMs: c.durationMs,
-          startedAt: c.startedAt,
-          rerunElement: null,
-          truncated: caseTexts.truncated,
-        });
-      }
-    }
-
+  /**
+   * The runs of one testcase, numbered among the runs and testcase elements of the same identity
+   * seen so far in this file (repeated testcases are attempts too).
+   */
+  private numberedRuns(base: TestcaseBase, specs: readonly RunSpec[]): RunItem[] {
     const key = identityKeyOf(base);
     const hashed = createHash('sha1').update(key).digest('base64').slice(0, 16);
     const packed = this.identities.get(hashed);
@@ -751,7 +776,7 @@ export class JUnitStreamParser {
 
     // Every run is built with its fields written out, in one order: one object shape for all of
     // them (spreading the parts made each run a slow dictionary object, and most of the parse).
-    const runs: RunItem[] = specs.map((spec, i) => {
+    return specs.map((spec, i) => {
       if (spec.truncated) this.countWarning('text-truncated', `text longer than ${this.maxText} characters truncated`);
       return {
         kind: 'run',
@@ -779,9 +804,6 @@ export class JUnitStreamParser {
         truncated: spec.truncated,
       };
     });
-
-    if (group.testcaseCount === 1) group.pending = runs;
-    else for (const run of runs) this.emit(run);
   }
 
   /**

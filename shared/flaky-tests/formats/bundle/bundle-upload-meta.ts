@@ -1,12 +1,13 @@
 // The hosted CLI's meta.json → UploadMeta. The CLI records the commit and branch it found in git
 // and a whitelist of CI variables (`envs`); pull-request numbers and the branch of a PR build come
 // from those variables, the way the CLI's own environment parser reads them (notes §1.3, §2.2).
-import { invalid } from '../../platform/errors.js';
-import { normalizeVariant, parseRepoUrl } from '../domain/test-identity.js';
-import { parsePrNumber } from '../domain/branch-class.js';
-import type { BundleMeta } from '../formats/bundle/index.js';
-import type { RepoRef } from '../../platform/repo-ref.js';
-import type { BundleUpload, UploadMeta } from '../domain/model.js';
+import { invalid } from '../../../platform/errors.js';
+import { parseRepoUrl } from '../../domain/test-identity.js';
+import { parsePrNumber } from '../../domain/branch-class.js';
+import type { BundleMeta } from './index.js';
+import type { RepoRef } from '../../../platform/repo-ref.js';
+import type { BundleUpload, UploadMeta } from '../../domain/model.js';
+import { normalizeUploadMeta } from '../../domain/upload-meta.js';
 
 const SHA = /^[0-9a-f]{7,64}$/;
 
@@ -76,17 +77,17 @@ export function metaFromBundle(meta: BundleMeta, claim: Pick<BundleUpload, 'orgS
     '';
   const uploadEpoch = typeof meta.upload_time_epoch === 'number' && Number.isFinite(meta.upload_time_epoch) ? meta.upload_time_epoch : null;
   const attempt = env(envs, 'GITHUB_RUN_ATTEMPT', 'BUILDKITE_RETRY_COUNT', 'CI_JOB_RETRY');
-  return {
+  return normalizeUploadMeta({
     repo,
     orgUrlSlug: claim.orgSlug,
     sha,
-    branch: branch.slice(0, 256),
+    branch,
     prNumber: prFromEnvs(envs),
-    variant: normalizeVariant(typeof meta.variant === 'string' ? meta.variant : ''),
+    variant: typeof meta.variant === 'string' ? meta.variant : '',
     jobName: env(envs, 'JOB_NAME', 'GITHUB_JOB', 'CI_JOB_NAME', 'BUILDKITE_LABEL'),
     jobUrl: env(envs, 'JOB_URL'),
     ciAttempt: attempt !== null && /^\d+$/.test(attempt) ? Number(attempt) : null,
     startedAt: uploadEpoch !== null ? new Date(uploadEpoch * 1000) : null,
     gitlabMergeRequestEventType: env(envs, 'CI_MERGE_REQUEST_EVENT_TYPE'),
-  };
+  });
 }

@@ -17,7 +17,7 @@
 // --arrival-minutes) and are ready at once; each is bad with probability p, independently; CI is
 // deterministic (a run fails exactly when its branch holds a bad change) and takes a fixed
 // --ci-minutes. Between events (an arrival, a run finishing, a planner wake-up such as a batch's
-// max wait) the engine's own planning pass runs over an in-memory store and a simulated forge
+// max wait) the engine's own planning pass runs over an in-memory store and the in-memory forge
 // (shared/merge-queue/simulation, which also checks, on every merge, that nothing untested
 // merges). Every run started counts as a CI run, including runs
 // cancelled before they finished.

@@ -1,6 +1,7 @@
 // One contract for every forge: the same scenarios run against the local provider (bare
-// repositories on disk) and the GitHub provider (REST + git over HTTP against the GitHub double,
-// whose state is the same kind of bare repositories). What the engine relies on — pull request
+// repositories on disk), the GitHub provider (REST + git over HTTP against the GitHub double,
+// whose state is the same kind of bare repositories) and the in-memory forge of the simulator and
+// the service unit tests (so that it cannot drift from what it stands in for). What the engine relies on — pull request
 // metadata, mergeability, test branches on the forge, merges that land exactly the tested tree
 // and show the pull requests merged, compare-and-swap on the target — must hold for both.
 import { expect } from 'chai';
@@ -20,22 +21,78 @@ import {
   pushToBranch,
   removeGitRoot,
   treeOf,
+  type CommitSpec,
   type FixtureRepo,
+  type PullRequestFixture,
 } from '../../scripts/lib/git-fixtures.js';
+import { InMemoryForge } from '../../shared/merge-queue/simulation/in-memory-forge.js';
+import { repoKey, type RepoRef } from '../../shared/platform/repo-ref.js';
 import { startGitHubDouble, type GitHubDouble } from '../doubles/github/github-double.js';
 
+/** A forge under test: the provider, and how a test sets up its repositories as a user would. */
 interface Forge {
   provider: GitProvider;
-  /** Where fixture repositories are created (the forge's storage). */
-  root: string;
+  newRepo(spec: { repo: RepoRef; files: Record<string, string> }): Promise<{ repo: RepoRef; initialSha: string }>;
+  openPullRequest(repo: RepoRef, pr: PullRequestFixture): Promise<{ headSha: string }>;
+  push(repo: RepoRef, branch: string, commits: readonly CommitSpec[]): Promise<string>;
+  branchSha(repo: RepoRef, branch: string): Promise<string | null>;
+  treeOf(repo: RepoRef, ref: string): Promise<string>;
   afterEach(): void;
   close(): Promise<void>;
+}
+
+/** The forges whose storage is bare repositories on disk, set up with the git fixtures. */
+function onDisk(root: string, provider: GitProvider, rest: Pick<Forge, 'afterEach' | 'close'>): Forge {
+  const repos = new Map<string, FixtureRepo>();
+  const fixture = (repo: RepoRef) => repos.get(repoKey(repo))!;
+  return {
+    provider,
+    newRepo: async (spec) => {
+      const fx = await createRepo(root, spec);
+      repos.set(repoKey(spec.repo), fx);
+      return fx;
+    },
+    openPullRequest: (repo, pr) => createPullRequest(fixture(repo), pr),
+    push: (repo, branch, commits) => pushToBranch(fixture(repo), branch, commits),
+    branchSha: (repo, branch) => branchSha(fixture(repo), branch),
+    treeOf: (repo, ref) => treeOf(fixture(repo), ref),
+    ...rest,
+  };
+}
+
+/** The in-memory forge the simulator and the service unit tests stand on, held to the same contract. */
+function inMemory(): Forge {
+  const forge = new InMemoryForge();
+  const squash = (commits: readonly CommitSpec[]) => commits.map((c) => c.files ?? {});
+  return {
+    provider: forge,
+    newRepo: async (spec) => ({ repo: spec.repo, initialSha: forge.createRepository(spec.repo, spec.files).head('main')! }),
+    openPullRequest: async (repo, pr) => ({
+      headSha: forge.repository(repo).openPullRequest({
+        number: pr.number,
+        commits: squash(pr.commits),
+        title: pr.metadata?.title,
+        author: pr.metadata?.author,
+        base: pr.metadata?.base ?? pr.base,
+        headBranch: pr.metadata?.headBranch ?? undefined,
+      }),
+    }),
+    push: async (repo, branch, commits) => {
+      const memory = forge.repository(repo);
+      for (const files of squash(commits)) memory.push(branch, files);
+      return memory.head(branch)!;
+    },
+    branchSha: async (repo, branch) => forge.repository(repo).head(branch),
+    treeOf: async (repo, ref) => forge.repository(repo).treeOf(ref),
+    afterEach: () => undefined,
+    close: async () => undefined,
+  };
 }
 
 const FORGES: Record<string, () => Promise<Forge>> = {
   local: async () => {
     const root = await makeGitRoot();
-    return { provider: new LocalGitProvider({ root }), root, afterEach: () => undefined, close: () => removeGitRoot(root) };
+    return onDisk(root, new LocalGitProvider({ root }), { afterEach: () => undefined, close: () => removeGitRoot(root) });
   },
   'github (double)': async () => {
     const root = await makeGitRoot();
@@ -54,17 +111,16 @@ const FORGES: Record<string, () => Promise<Forge>> = {
       dataDir,
       logger: createLogger('silent'),
     }).provider;
-    return {
-      provider,
-      root,
+    return onDisk(root, provider, {
       afterEach: () => double.assertClean(),
       close: async () => {
         await double.close();
         await removeGitRoot(root);
         await rm(dataDir, { recursive: true, force: true });
       },
-    };
+    });
   },
+  'in-memory': async () => inMemory(),
 };
 
 const SHARED = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
@@ -88,21 +144,21 @@ for (const [name, open] of Object.entries(FORGES)) {
     afterEach(() => forge.afterEach());
     after(() => forge.close());
 
-    async function newRepo(): Promise<FixtureRepo & { initialSha: string }> {
+    async function newRepo(): Promise<{ repo: RepoRef; initialSha: string }> {
       seq += 1;
-      return createRepo(forge.root, {
+      return forge.newRepo({
         repo: { host: 'github.com', owner: 'acme', name: `repo-${seq}` },
         files: { 'README.md': '# widgets\n', 'shared.txt': SHARED },
       });
     }
 
-    async function twoPullRequests(fx: FixtureRepo) {
-      const a = await createPullRequest(fx, {
+    async function twoPullRequests(fx: { repo: RepoRef }) {
+      const a = await forge.openPullRequest(fx.repo, {
         number: 1,
         commits: [{ message: 'Add one', files: { 'one.txt': 'one\n', 'shared.txt': editLine(2, 'by one') } }],
         metadata: { title: 'Feature one', author: 'alice', base: 'main', headBranch: 'feature-one' },
       });
-      const b = await createPullRequest(fx, {
+      const b = await forge.openPullRequest(fx.repo, {
         number: 2,
         commits: [
           { message: 'Add two', files: { 'two.txt': 'two\n' } },
@@ -149,12 +205,12 @@ for (const [name, open] of Object.entries(FORGES)) {
     it('answers mergeability, ancestry and file contents at a commit', async () => {
       const fx = await newRepo();
       const [pr] = await twoPullRequests(fx);
-      const clash = await createPullRequest(fx, {
+      const clash = await forge.openPullRequest(fx.repo, {
         number: 3,
         commits: [{ message: 'clash', files: { 'shared.txt': editLine(2, 'clash') } }],
         metadata: { title: 'Clash', base: 'main' },
       });
-      const moved = await pushToBranch(fx, 'main', [{ message: 'main edits line 2', files: { 'shared.txt': editLine(2, 'on main') } }]);
+      const moved = await forge.push(fx.repo, 'main', [{ message: 'main edits line 2', files: { 'shared.txt': editLine(2, 'on main') } }]);
       expect(await provider.mergeability(fx.repo, { baseSha: fx.initialSha, headSha: clash.headSha })).to.equal('mergeable');
       expect(await provider.mergeability(fx.repo, { baseSha: moved, headSha: clash.headSha })).to.equal('not_mergeable');
       expect(await provider.isAncestor(fx.repo, fx.initialSha, pr?.headSha ?? '')).to.equal(true);
@@ -170,10 +226,10 @@ for (const [name, open] of Object.entries(FORGES)) {
       const input = { branch: 'trunk-merge/pr-1-2/run-a', baseSha: fx.initialSha, pullRequests: prs };
       const built = await provider.buildTestBranch(fx.repo, input);
       if (!built.ok) throw new Error('conflict');
-      expect(await branchSha(fx, 'trunk-merge/pr-1-2/run-a')).to.equal(built.sha);
-      expect(await treeOf(fx, built.sha)).to.equal(built.tree);
+      expect(await forge.branchSha(fx.repo, 'trunk-merge/pr-1-2/run-a')).to.equal(built.sha);
+      expect(await forge.treeOf(fx.repo, built.sha)).to.equal(built.tree);
       expect(await provider.buildTestBranch(fx.repo, input)).to.deep.equal(built);
-      const clash = await createPullRequest(fx, {
+      const clash = await forge.openPullRequest(fx.repo, {
         number: 3,
         commits: [{ message: 'clash', files: { 'shared.txt': editLine(2, 'clash') } }],
         metadata: { title: 'Clash', base: 'main' },
@@ -184,7 +240,7 @@ for (const [name, open] of Object.entries(FORGES)) {
         pullRequests: [prs[0] as (typeof prs)[number], { number: 3, headSha: clash.headSha, title: 'Clash' }],
       });
       expect(conflict).to.deep.equal({ ok: false, reason: 'conflict', conflictPrNumber: 3, conflictedFiles: ['shared.txt'] });
-      expect(await branchSha(fx, 'trunk-merge/pr-1-3/run-b')).to.equal(null);
+      expect(await forge.branchSha(fx.repo, 'trunk-merge/pr-1-3/run-b')).to.equal(null);
     });
 
     for (const method of ['merge_commit', 'squash', 'rebase'] as MergeMethod[]) {
@@ -201,8 +257,8 @@ for (const [name, open] of Object.entries(FORGES)) {
           expectedTree: built.tree,
         });
         if (!result.ok) throw new Error(`merge failed: ${JSON.stringify(result)}`);
-        expect(await branchSha(fx, 'main')).to.equal(result.newHeadSha);
-        expect(await treeOf(fx, 'main')).to.equal(built.tree);
+        expect(await forge.branchSha(fx.repo, 'main')).to.equal(result.newHeadSha);
+        expect(await forge.treeOf(fx.repo, 'main')).to.equal(built.tree);
         expect(result.mergedShas[2]).to.equal(result.newHeadSha);
         for (const pr of prs) expect(await provider.getPullRequest(fx.repo, pr.number)).to.include({ state: 'closed', merged: true });
         expect(await provider.listOpenPullRequests(fx.repo)).to.deep.equal([]);
@@ -222,8 +278,8 @@ for (const [name, open] of Object.entries(FORGES)) {
         expectedTree: built.tree,
       });
       expect(mismatch).to.include({ ok: false, reason: 'tree_mismatch' });
-      expect(await branchSha(fx, 'main')).to.equal(fx.initialSha);
-      const moved = await pushToBranch(fx, 'main', [{ message: 'outside', files: { 'shared.txt': editLine(2, 'outside') } }]);
+      expect(await forge.branchSha(fx.repo, 'main')).to.equal(fx.initialSha);
+      const moved = await forge.push(fx.repo, 'main', [{ message: 'outside', files: { 'shared.txt': editLine(2, 'outside') } }]);
       expect(
         await provider.mergePullRequests(fx.repo, {
           targetBranch: 'main',
@@ -239,7 +295,7 @@ for (const [name, open] of Object.entries(FORGES)) {
       });
       const conflict = await provider.mergePullRequests(fx.repo, { targetBranch: 'main', expectedHeadSha: moved, method: 'rebase', pullRequests: prs });
       expect(conflict).to.deep.equal({ ok: false, reason: 'conflict', prNumber: 1, conflictedFiles: ['shared.txt'] });
-      expect(await branchSha(fx, 'main')).to.equal(moved);
+      expect(await forge.branchSha(fx.repo, 'main')).to.equal(moved);
       for (const pr of prs) expect(await provider.getPullRequest(fx.repo, pr.number)).to.include({ state: 'open', merged: false });
     });
 
@@ -250,7 +306,7 @@ for (const [name, open] of Object.entries(FORGES)) {
       if (!built.ok) throw new Error('conflict');
       expect(await provider.deleteBranch(fx.repo, 'trunk-merge/pr-1/del', fx.initialSha)).to.equal('moved');
       expect(await provider.deleteBranch(fx.repo, 'trunk-merge/pr-1/del', built.sha)).to.equal('deleted');
-      expect(await branchSha(fx, 'trunk-merge/pr-1/del')).to.equal(null);
+      expect(await forge.branchSha(fx.repo, 'trunk-merge/pr-1/del')).to.equal(null);
       expect(await provider.deleteBranch(fx.repo, 'trunk-merge/pr-1/del')).to.equal('not_found');
     });
   });

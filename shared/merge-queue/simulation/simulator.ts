@@ -1,5 +1,5 @@
 // The engine in virtual time: its own planning pass (EngineService: load → plan → apply with its
-// ActionApplier) over in-memory repositories and a simulated forge, on a clock the caller moves.
+// ActionApplier) over in-memory repositories and the in-memory forge, on a clock the caller moves.
 // The caller plays CI (concludes runs) and the world (adds entries, pushes outside the queue).
 // While the engine applies actions, the store checks its invariants: never more runs than slots,
 // never a base holding a finished entry, never a merge of an untested combination, never a double
@@ -11,6 +11,7 @@ import { overlaps } from '../domain/planner/dependencies.js';
 import { EngineService, MAX_ITERATIONS, type PassSummary } from '../services/engine/engine-service.js';
 import { loadSnapshot } from '../services/engine/plan-snapshot.js';
 import { NO_TEST_RESULTS, type RunTestResultsSource } from '../services/run-test-results.js';
+import type { MergePullRequestsInput, MergePullRequestsResult } from '../services/provider.js';
 import { newQueue } from '../store/queue-repository.js';
 import type { TransitionChange, TransitionGuard } from '../store/entry-repository.js';
 import { createLogger } from '../../platform/logging.js';
@@ -23,13 +24,17 @@ import {
   InMemoryTestRunRepository,
   type InMemoryRepositories,
 } from './in-memory-repositories.js';
-import { SimulatedForge } from './simulated-forge.js';
+import { InMemoryForge, type MemoryRepository } from './in-memory-forge.js';
 import { InvariantViolation } from './invariant-violation.js';
 
 export { InvariantViolation };
 
 export const SIM_REPO: RepoRef = { host: 'simulation', owner: 'sim', name: 'repo' };
 export const SIM_START = new Date('2026-01-01T00:00:00Z');
+const CHANGE_DIR = 'changes/';
+const OUTSIDE_DIR = 'outside/';
+/** The file every conflicting entry edits, on the same line. */
+const CONTENDED_FILE = 'contended.txt';
 
 export interface SimOptions {
   queue: PlannerQueue;
@@ -38,7 +43,7 @@ export interface SimOptions {
   targets?: Record<string, ImpactedTargetSet>;
   /** Entries whose changes break the build: a run containing one fails (see verdict). */
   bad?: ReadonlySet<string>;
-  /** Entries that conflict with anything below them when a branch is built. */
+  /** Entries that edit the same line of one file: any two of them conflict, whichever lands first. */
   conflicts?: ReadonlySet<string>;
   /** Checks before every pass that planning the snapshot twice gives the same plan (costs a plan). */
   checkDeterminism?: boolean;
@@ -83,7 +88,9 @@ const TERMINAL = ['merged', 'failed', 'cancelled'];
 
 export class Simulator {
   readonly store: InMemoryRepositories;
-  readonly forge: SimulatedForge;
+  readonly forge: InMemoryForge;
+  /** The simulated repository: every entry's change is the file changes/<entry id>. */
+  readonly repo: MemoryRepository;
   readonly engine: EngineService;
   readonly queueId: string;
   now: number;
@@ -100,6 +107,7 @@ export class Simulator {
   private readonly checkDeterminism: boolean;
   private readonly testResults: RunTestResultsSource;
   private readonly entryOfPr = new Map<number, string>();
+  private readonly mergedPrs = new Set<number>();
   private runCounter = 0;
 
   constructor(o: SimOptions) {
@@ -117,9 +125,10 @@ export class Simulator {
       commitStatuses: new InMemoryCommitStatusRepository(),
       impactedTargets: new InMemoryImpactedTargetsRepository(),
     };
-    this.forge = new SimulatedForge(SIM_REPO, 'main', { changeOf: (n) => this.changeOf(n), conflicts: (c) => this.conflicts.has(c) });
+    this.forge = new InMemoryForge((_repo, input, result) => this.checkForgeMerge(input, result));
+    this.repo = this.forge.createRepository(SIM_REPO, { [CONTENDED_FILE]: 'untouched\n' });
     const stored: Queue = {
-      ...newQueue('o1', SIM_REPO, 'main', { mode: o.queue.mode, concurrency: o.queue.concurrency, targetSha: this.forge.head }, new Date(this.now)),
+      ...newQueue('o1', SIM_REPO, 'main', { mode: o.queue.mode, concurrency: o.queue.concurrency, targetSha: this.head }, new Date(this.now)),
       ...o.queue,
       requiredStatuses: ['ci'],
     };
@@ -161,12 +170,24 @@ export class Simulator {
   }
 
   get head(): string {
-    return this.forge.head;
+    return this.repo.head('main')!;
+  }
+
+  /** Someone pushes `change` to the target branch outside the queue; returns the new head. */
+  pushOutside(change: string, sha?: string): string {
+    return this.repo.push('main', { [`${OUTSIDE_DIR}${change}`]: change }, sha);
+  }
+
+  /** The changes (entries' and outside pushes') a commit holds, oldest first. */
+  changesAt(sha: string): string[] {
+    return Object.keys(this.repo.filesAt(sha))
+      .filter((path) => path.startsWith(CHANGE_DIR) || path.startsWith(OUTSIDE_DIR))
+      .map((path) => path.slice(path.indexOf('/') + 1));
   }
 
   /** Merges as the forge performed them, with the run that proved each. */
   get merges(): { entryIds: string[]; proofRunId: string | null }[] {
-    return this.forge.merges.map((m) => {
+    return this.repo.merges.map((m) => {
       const entryIds = m.prNumbers.map((n) => this.changeOf(n));
       const last = this.entries.get(entryIds[0]!)?.history.findLast((h) => h.to === 'merged');
       return { entryIds, proofRunId: last?.testRunId ?? null };
@@ -178,6 +199,8 @@ export class Simulator {
     const stored = targets === undefined ? { ...e } : { ...e, readiness: { ...e.readiness, hasImpactedTargets: true } };
     this.store.entries.rows.set(e.id, stored);
     this.entryOfPr.set(e.prNumber, e.id);
+    const changes = { [`${CHANGE_DIR}${e.id}`]: e.id, ...(this.conflicts.has(e.id) ? { [CONTENDED_FILE]: `${e.id}\n` } : {}) };
+    this.repo.openPullRequest({ number: e.prNumber, title: e.id, headSha: e.prSha, commits: [changes] });
     if (targets !== undefined) {
       this.targets[e.id] = targets;
       // The in-memory repository stores synchronously: the upload is done when set() returns.
@@ -232,7 +255,7 @@ export class Simulator {
   /** What deterministic CI says about a run: it fails iff its branch holds a bad change. */
   verdict(r: TestRun): 'succeeded' | 'failed' {
     if (!r.sha) throw new InvariantViolation(`run ${r.id} was never built`);
-    return this.forge.holds(r.sha, (c) => this.bad.has(c)) ? 'failed' : 'succeeded';
+    return [...this.bad].some((id) => this.repo.fileAt(r.sha!, `${CHANGE_DIR}${id}`) !== null) ? 'failed' : 'succeeded';
   }
 
   inProgress(): TestRun[] {
@@ -256,15 +279,29 @@ export class Simulator {
     }
   }
 
+  /**
+   * A request no correct engine makes is a defect here, not a refusal to recover from: merging a
+   * pull request twice, or a tree other than the tested one.
+   */
+  private checkForgeMerge(input: MergePullRequestsInput, result: MergePullRequestsResult): void {
+    if (!result.ok && result.reason === 'tree_mismatch')
+      throw new InvariantViolation(`merged tree ${result.actualTree} differs from the tested ${result.expectedTree}`);
+    if (!result.ok) return;
+    for (const pr of input.pullRequests) {
+      if (this.mergedPrs.has(pr.number)) throw new InvariantViolation(`pull request #${pr.number} would merge twice`);
+      this.mergedPrs.add(pr.number);
+    }
+  }
+
   /** A merge must be proved by a passed run that tested it, with nothing it depends on untested below. */
   private checkMerged(e: Entry, proofRunId: string | undefined): void {
     this.mergeOrder.push(e.id);
     if (proofRunId === undefined) return;
     const proof = this.runs.get(proofRunId);
     if (!proof?.sha || proof.status !== 'succeeded') throw new InvariantViolation(`${e.id} merged without a passed proof run ${proofRunId}`);
-    const tested = new Set(this.forge.content(proof.sha));
+    const tested = new Set(this.changesAt(proof.sha));
     if (!tested.has(e.id)) throw new InvariantViolation(`${e.id} merged without being tested by ${proofRunId}`);
-    for (const x of this.forge.content(e.mergedSha!)) {
+    for (const x of this.changesAt(e.mergedSha!)) {
       if (!tested.has(x) && overlaps(this.targets[x] ?? 'ALL', this.targets[e.id] ?? 'ALL')) {
         throw new InvariantViolation(`${e.id} merged on top of untested dependent change ${x}`);
       }

@@ -122,7 +122,7 @@ export async function playWorkload(settings: SimulatedSettings, w: Workload, lim
       const targets = w.pullRequests[index]!.impactedTargets ?? 'ALL';
       sim.addEntry(entry(n, { state: 'not_ready', seq: n, submittedAt: new Date(at), stateChangedAt: new Date(at) }), targets);
     }
-    for (; nextPush < pushes.length && pushes[nextPush]! <= sim.now; nextPush++) sim.forge.pushOutside(`push${nextPush + 1}`);
+    for (; nextPush < pushes.length && pushes[nextPush]! <= sim.now; nextPush++) sim.pushOutside(`push${nextPush + 1}`);
     for (const r of running) {
       if (endsAt.get(r.id)! > sim.now) continue;
       const breaks = sim.verdict(r) === 'failed';

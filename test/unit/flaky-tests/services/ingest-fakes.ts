@@ -232,7 +232,7 @@ export class FakeBlobStore implements UploadBlobStore {
 
 export const ORG: OrgRef = { id: 'org-1', slug: 'acme' };
 
-export interface IngestMocks {
+export interface IngestFakes {
   store: FakeIngestStore;
   blobs: FakeBlobStore;
   /** flaky-ingest jobs asked for, in order. */
@@ -241,15 +241,15 @@ export interface IngestMocks {
   evaluated: string[][];
 }
 
-/** The ingest use case over fakes: `{sut, mocks}`. Jobs are recorded, not run: tests run them. */
+/** The ingest use case over fakes: `{sut, fakes}`. Jobs are recorded, not run: tests run them. */
 export function newIngestService(opts: { now?: () => Date; links?: TestRunLinks; sleep?: (ms: number) => Promise<void> } = {}): {
   sut: IngestService;
-  mocks: IngestMocks;
+  fakes: IngestFakes;
 } {
-  const mocks: IngestMocks = { store: new FakeIngestStore(), blobs: new FakeBlobStore(), jobs: [], evaluated: [] };
+  const fakes: IngestFakes = { store: new FakeIngestStore(), blobs: new FakeBlobStore(), jobs: [], evaluated: [] };
   const sut = new IngestService({
-    store: mocks.store,
-    blobs: mocks.blobs,
+    store: fakes.store,
+    blobs: fakes.blobs,
     resolver: {
       org: async (orgId: string, slug: string | null) => {
         if (orgId !== ORG.id || (slug !== null && slug !== ORG.slug)) throw notFound('organization_not_found', 'no such organization');
@@ -258,16 +258,16 @@ export function newIngestService(opts: { now?: () => Date; links?: TestRunLinks;
     },
     detection: {
       evaluate: async (_repo, caseIds) => {
-        mocks.evaluated.push([...caseIds]);
+        fakes.evaluated.push([...caseIds]);
         return 0;
       },
     },
     settings: { ...DEFAULT_FLAKY_SETTINGS },
     logger: createLogger('silent'),
-    requestIngest: async (job) => void mocks.jobs.push(job),
+    requestIngest: async (job) => void fakes.jobs.push(job),
     now: opts.now ?? (() => new Date('2026-03-02T10:00:00Z')),
     sleep: opts.sleep ?? (async () => undefined),
     ...(opts.links ? { links: opts.links } : {}),
   });
-  return { sut, mocks };
+  return { sut, fakes };
 }

@@ -178,7 +178,7 @@ describe('planner: bisection', () => {
 
     it('a push outside the queue abandons the bisection: members return to the queue', async () => {
       const sim = await failedBatch(['e2']);
-      sim.forge.pushOutside('hotfix', 'outside');
+      sim.pushOutside('hotfix', 'outside');
       await sim.settle();
       expect([...sim.entries.values()].every((e) => !e.bisectionOf)).to.equal(true);
       expect(running(sim)).to.deep.equal(['1,2,3,4|']);

@@ -178,7 +178,7 @@ async function chaosEvent(w: RandomWorld): Promise<void> {
     return;
   }
   if (roll < 0.16) {
-    sim.forge.pushOutside(`outside${++outsideCounter}`);
+    sim.pushOutside(`outside${++outsideCounter}`);
     return;
   }
   await ordinaryEvent(w);

@@ -163,7 +163,7 @@ describe('planner: failures, flakes and restarts', () => {
     });
 
     it('end to end: a conflict found while building fails that entry only', async () => {
-      const sim = new Simulator({ queue: queue({ concurrency: 3 }), entries: [1, 2, 3].map((n) => entry(n)), conflicts: new Set(['e2']) });
+      const sim = new Simulator({ queue: queue({ concurrency: 3 }), entries: [1, 2, 3].map((n) => entry(n)), conflicts: new Set(['e1', 'e2']) });
       await sim.settle();
       expect(states(sim)).to.deep.equal({ e1: 'testing', e2: 'failed', e3: 'testing' });
       expect(running(sim)).to.deep.equal(['1|', '3|1']);

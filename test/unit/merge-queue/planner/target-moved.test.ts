@@ -65,7 +65,7 @@ describe('planner: target branch moved', () => {
   it('end to end: a push outside the queue restarts everything testing, then the queue carries on', async () => {
     const sim = new Simulator({ queue: queue({ concurrency: 2 }), entries: [1, 2].map((n) => entry(n)) });
     await sim.settle();
-    sim.forge.pushOutside('hotfix', 'outside');
+    sim.pushOutside('hotfix', 'outside');
     await sim.settle();
     expect(running(sim)).to.deep.equal(['1|', '2|1']);
     expect([...sim.runs.values()].filter((r) => r.status === 'in_progress').map((r) => r.targetSha)).to.deep.equal(['outside', 'outside']);
@@ -73,7 +73,7 @@ describe('planner: target branch moved', () => {
     await finish(sim, [2], 'succeeded');
     await sim.settle();
     expect(sim.mergeOrder).to.deep.equal(['e1', 'e2']);
-    expect(sim.forge.content(sim.head)).to.deep.equal(['hotfix', 'e1', 'e2']);
+    expect(sim.changesAt(sim.head)).to.deep.equal(['hotfix', 'e1', 'e2']);
   });
 
   it('with the target branch missing nothing starts and nothing merges', () => {

@@ -1,6 +1,7 @@
 // The `worker` entry point, and startWorkers(service), which the all-in-one process uses too: one
-// BullMQ worker per job of the service's catalogue, running the modules' processors, and a
-// scheduler for each periodic job.
+// BullMQ worker per job queue the process serves (all of the catalogue's unless WORKER_QUEUES or
+// WORKER_EXCLUDE_QUEUES say otherwise; docs/operations.md), at the configured concurrency, running
+// the modules' processors, and a scheduler for each periodic job it serves.
 import { pathToFileURL } from 'node:url';
 import { Queue, Worker } from 'bullmq';
 import type { Service } from '../shared/composition/service.js';
@@ -20,9 +21,11 @@ export async function startWorkers(service: Pick<Service, 'config' | 'logger' | 
   connection.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis (workers) connection error'));
   const prefix = config.bullPrefix;
   const { catalogue } = service.jobs;
-  const names = Object.keys(catalogue) as (keyof typeof catalogue & string)[];
+  const served = config.workerQueues;
+  const names = served.map((q) => q.name as keyof typeof catalogue & string);
 
-  const workers = names.map((name) => {
+  const workers = served.map(({ concurrency }, i) => {
+    const name = names[i]!;
     const spec = catalogue[name];
     const process = guardedProcessor(name, spec, service.processors[name], logger);
     const worker = new Worker(
@@ -31,15 +34,16 @@ export async function startWorkers(service: Pick<Service, 'config' | 'logger' | 
         withLogContext({ jobId: `${name}:${job.id ?? '?'}`, ...(typeof job.data?.requestId === 'string' ? { requestId: job.data.requestId } : {}) }, () =>
           process(job),
         ),
-      { connection, prefix, concurrency: spec.concurrency, ...retentionOf(spec) },
+      { connection, prefix, concurrency, ...retentionOf(spec) },
     );
     worker.on('failed', (job, err) => logger.error({ queue: name, jobId: job?.id, attempt: job?.attemptsMade, err }, 'job failed'));
     worker.on('error', (err) => logger.error({ queue: name, err }, 'worker error'));
     observeWorker(worker, name, service.metrics);
+    service.metrics.workerConcurrency.set({ queue: name }, concurrency);
     return worker;
   });
 
-  // Periodic jobs: one scheduler each, upserted idempotently by every worker process.
+  // Periodic jobs: one scheduler each, upserted idempotently by every worker process serving it.
   const schedulerQueues: Queue[] = [];
   for (const name of names) {
     const spec = catalogue[name];
@@ -53,7 +57,7 @@ export async function startWorkers(service: Pick<Service, 'config' | 'logger' | 
   service.shutdown.add({ name: 'workers', order: 10, close: async () => void (await Promise.all(workers.map((w) => w.close()))) });
   service.shutdown.add({ name: 'scheduler-queues', order: 20, close: async () => void (await Promise.all(schedulerQueues.map((q) => q.close()))) });
   service.shutdown.add({ name: 'redis-workers', order: 30, close: async () => void (await connection.quit()) });
-  logger.info({ queues: names }, 'workers started');
+  logger.info({ queues: Object.fromEntries(served.map((q) => [q.name, q.concurrency])) }, 'workers started');
   // A reconciliation right away, so work left by a previous process continues without waiting a period.
   await service.jobs.enqueue('reconcile', {});
 }

@@ -10,6 +10,8 @@ import type { WebhookSettings } from '../platform/events/events-module.js';
 
 import { LOG_LEVELS, type LogLevel } from '../platform/logging.js';
 import type { GitHubAuthConfig, GitHubConfig } from '../providers/github/github-config.js';
+import { serviceJobs } from './jobs.js';
+import { servedQueues, type ServedQueue } from './worker-queues.js';
 
 export type { GitHubConfig };
 
@@ -65,6 +67,8 @@ export interface Config {
   github: GitHubConfig | null;
   /** Outbound webhooks (docs/webhooks.md). */
   webhooks: WebhookSettings;
+  /** The job queues a worker process serves, with their concurrency (WORKER_QUEUES, …). */
+  workerQueues: readonly ServedQueue[];
 }
 
 /** A configuration error names the variable and what is wrong; start-up prints it and exits. */
@@ -178,6 +182,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       WEBHOOK_TIMEOUT_MS: positiveInt(100, 120_000)({ default: 10_000 }),
       WEBHOOK_ALLOWED_DESTINATIONS: destinations({ default: undefined }),
       WEBHOOK_ENDPOINT_CONCURRENCY: positiveInt(1, 64)({ default: 4 }),
+      WORKER_QUEUES: str({ default: undefined }),
+      WORKER_EXCLUDE_QUEUES: str({ default: undefined }),
+      WORKER_CONCURRENCY: str({ default: undefined }),
     },
     {
       reporter: ({ errors: found }) => {
@@ -188,6 +195,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
   );
   const github = errors.length > 0 ? null : gitHubConfig(clean, errors);
+  const intervals = {
+    providerPollSeconds: clean.PROVIDER_POLL_SECONDS,
+    reconcileSeconds: clean.RECONCILE_SECONDS,
+    flakyRefreshSeconds: clean.FLAKY_REFRESH_SECONDS,
+  };
+  const workerQueues = servedQueues(clean, serviceJobs(intervals), errors);
   if (errors.length > 0) {
     throw new ConfigError(`invalid configuration — ${errors.join('; ')}`);
   }
@@ -228,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       endpointConcurrency: clean.WEBHOOK_ENDPOINT_CONCURRENCY,
       allowedDestinations: clean.WEBHOOK_ALLOWED_DESTINATIONS ?? NOTHING_ALLOWED,
     },
+    workerQueues,
   };
 }
 

@@ -1,12 +1,18 @@
 // The service's one job catalogue: every module's jobs, joined.
-import type { Config } from './config.js';
 import { joinCatalogues } from '../platform/jobs/job-catalogue.js';
 import { mergeQueueJobs } from '../merge-queue/jobs/merge-queue-jobs.js';
 import { flakyTestJobs } from '../flaky-tests/jobs/flaky-test-jobs.js';
 import { gitHubJobs } from '../github/jobs/github-jobs.js';
 import { eventDeliveryJobs } from '../platform/events/jobs/event-delivery-jobs.js';
 
-export function serviceJobs(config: Pick<Config, 'providerPollSeconds' | 'reconcileSeconds' | 'flakyRefreshSeconds'>) {
+/** The periods of the periodic jobs, in seconds (from the configuration). */
+export interface JobIntervals {
+  providerPollSeconds: number;
+  reconcileSeconds: number;
+  flakyRefreshSeconds: number;
+}
+
+export function serviceJobs(config: JobIntervals) {
   return joinCatalogues(mergeQueueJobs(config), flakyTestJobs(config), gitHubJobs(config), eventDeliveryJobs(config));
 }
 

@@ -113,6 +113,17 @@ describe('entry points', function () {
     expect(p.stderr()).to.include('LOG_LEVEL');
   });
 
+  it('a worker told to serve a queue that does not exist stops at start with one line naming it', async () => {
+    const p = run(['--import', 'tsx', 'workers/main.ts'], {
+      WORKER_QUEUES: 'plan,flakey-ingest',
+      MONGO_URL: 'mongodb://127.0.0.1:1/x',
+      REDIS_URL: 'redis://127.0.0.1:1',
+    });
+    expect(await p.exited).to.equal(2);
+    expect(p.stderr().trim().split('\n')).to.have.length(1);
+    expect(p.stderr()).to.match(/^worker: invalid configuration — WORKER_QUEUES: unknown flakey-ingest \(known queues: plan, .*flaky-ingest/);
+  });
+
   it('the token script creates, lists and revokes tokens', async () => {
     const env = { DATA_DIR: dir };
     const created = run(['--import', 'tsx', 'scripts/token.ts', 'create', '--org', 'acme', '--name', 'ci'], env);

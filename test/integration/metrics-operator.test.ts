@@ -177,3 +177,51 @@ describe('job metrics from worker events', function () {
     }
   });
 });
+
+describe('a worker process serving some of the queues', function () {
+  this.timeout(30_000);
+  let svc: TestService;
+  let op: OperatorServer;
+
+  before(async () => {
+    svc = await startTestService({ startWorkers: true, env: { WORKER_EXCLUDE_QUEUES: 'plan,flaky-ingest', WORKER_CONCURRENCY: 'deliver-webhook=32' } });
+    op = await startOperatorServer({ ...svc.ctx, port: 0, host: svc.ctx.config.operatorHost });
+  });
+  after(() => svc.close());
+
+  it('runs workers for its queues only, and its metrics say which, at what concurrency', async () => {
+    const connection = createRedis(process.env.REDIS_URL as string, 'producer');
+    const prefix = svc.ctx.config.bullPrefix;
+    try {
+      const workersOf = async (name: string) => {
+        const q = new Queue(name, { connection, prefix });
+        try {
+          return await q.getWorkersCount();
+        } finally {
+          await q.close();
+        }
+      };
+      expect(await workersOf('plan')).to.equal(0);
+      expect(await workersOf('flaky-ingest')).to.equal(0);
+      expect(await workersOf('deliver-webhook')).to.equal(1);
+      expect(await workersOf('reconcile')).to.equal(1);
+    } finally {
+      connection.disconnect();
+    }
+
+    // A planning request waits for a process that serves plan.
+    await svc.ctx.mergeQueue.scheduler.requestPlan(randomUUID(), 'metrics test');
+    const e = await waitFor('the waiting plan job in the metrics', async () => {
+      const s = parseExposition(await (await fetch(`${op.url}/metrics`)).text());
+      return (gaugeValue(s, 'openmq_bullmq_jobs', { queue: 'plan', state: 'waiting' }) ?? 0) >= 1 ? s : undefined;
+    });
+    const served = Object.fromEntries((e.samples.get('openmq_worker_queue_concurrency') ?? []).map((m) => [m.labels?.queue, Number(m.value)]));
+    const catalogue = svc.ctx.jobs.catalogue;
+    const expected = Object.fromEntries(
+      Object.entries(catalogue)
+        .filter(([name]) => name !== 'plan' && name !== 'flaky-ingest')
+        .map(([name, spec]) => [name, name === 'deliver-webhook' ? 32 : spec.concurrency]),
+    );
+    expect(served).to.deep.equal(expected);
+  });
+});

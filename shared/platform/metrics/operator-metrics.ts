@@ -66,6 +66,13 @@ export class OperatorMetrics {
     registers: [this.registry],
   });
 
+  readonly workerConcurrency = new Gauge({
+    name: 'openmq_worker_queue_concurrency',
+    help: 'Job queues this process serves, with the jobs of each it runs at once (no series for a queue it does not serve).',
+    labelNames: ['queue'] as const,
+    registers: [this.registry],
+  });
+
   private readonly bullmqUp = new Gauge({
     name: 'openmq_bullmq_up',
     help: '1 when the job counts could be read from Redis during this scrape, else 0.',

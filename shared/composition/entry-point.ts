@@ -3,6 +3,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from '../platform/logging.js';
 import { openService, type Service } from './service.js';
+import { SchemaTooNewError } from '../platform/database/migrations.js';
 
 export type EntryPointName = 'api' | 'worker' | 'all-in-one';
 
@@ -29,7 +30,16 @@ export async function runEntryPoint(name: EntryPointName, start: (service: Servi
     logger.fatal({ err }, 'uncaught exception');
     process.exit(1);
   });
-  const service = await openService(config, { logger });
+  let service: Service;
+  try {
+    service = await openService(config, { logger });
+  } catch (err) {
+    if (err instanceof SchemaTooNewError) {
+      console.error(`${name}: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
   service.shutdown.installSignalHandlers();
   await start(service);
 }

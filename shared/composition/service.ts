@@ -9,6 +9,8 @@ import { createLogger, type Logger } from '../platform/logging.js';
 import type { Database } from '../platform/database/collection.js';
 import { openDatabase } from '../platform/database/open-database.js';
 import { ensureIndexes } from '../platform/database/ensure-indexes.js';
+import { runMigrations } from '../platform/database/migrations.js';
+import { serviceMigrations } from './migrations.js';
 import { createRedis, pingRedis } from '../platform/jobs/connection.js';
 import { JobProducer } from '../platform/jobs/producer.js';
 import type { ProcessorRegistry } from '../platform/jobs/job-catalogue.js';
@@ -89,6 +91,10 @@ export async function openService(config: Config, opts: OpenServiceOptions = {})
   shutdown.add({ name: 'job-counts', order: 20, close: () => jobCounts.close() });
   const { enqueue } = jobs;
   const baseUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
+
+  // Before anything reads or writes: data an earlier release wrote is brought up to date once,
+  // under a lock, and a database a newer release migrated is refused (SchemaTooNewError).
+  await runMigrations(db, serviceMigrations, { logger });
 
   const accounts = createAccountsModule(db);
   // Writes put their events into the outbox of the document they change; the relay moves them on.

@@ -7,6 +7,9 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { forEachDatabase } from '../helpers/databases.js';
+import { runMigrations } from '../../shared/platform/database/migrations.js';
+import { serviceMigrations } from '../../shared/composition/migrations.js';
+import { createLogger } from '../../shared/platform/logging.js';
 import { ensureIndexes } from '../../shared/platform/database/ensure-indexes.js';
 import { createFlakyStore, type FlakyStore } from '../../shared/flaky-tests/store/flaky-store.js';
 import { defaultDetectionConfig } from '../../shared/flaky-tests/domain/detection/config.js';
@@ -158,7 +161,7 @@ forEachDatabase('flaky repositories', (getDb) => {
       expect(outcomes.find((o) => o.caseId === 'r1:z')).to.deep.equal({ caseId: 'r1:z', firstFailureAt: ms(60_000), firstPassAt: ms(1000) });
     });
 
-    it('runs and counters an earlier version stored one per document are moved into blocks once, also by two start-ups at once', async () => {
+    it('runs and counters an earlier version stored one per document are moved into blocks by the first migrations, once, also by two start-ups at once', async () => {
       const db = getDb();
       const uploadId = randomUUID();
       const upload = {
@@ -210,8 +213,9 @@ forEachDatabase('flaky repositories', (getDb) => {
       });
       await db.collection('flaky_test_hours').insertMany([counter(0, 'r1:odd', 0), counter(1, 'r1:odd', 1), counter(150, 'r1:even', 0)]);
 
-      await Promise.all([ensureIndexes(createFlakyStore(db)), ensureIndexes(createFlakyStore(db))]);
-      await ensureIndexes(store);
+      const migrate = (owner: string) => runMigrations(db, serviceMigrations, { logger: createLogger('silent'), owner, pollMs: 20 });
+      const [one, other] = await Promise.all([migrate('one'), migrate('other')]);
+      expect([...one.applied, ...other.applied].sort()).to.deep.equal(['flaky-hour-counters-into-blocks', 'flaky-runs-into-blocks']);
       expect(await db.collection('flaky_runs').countDocuments({})).to.equal(0);
       expect(await db.collection('flaky_test_hours').countDocuments({})).to.equal(0);
       expect(await store.caseRuns.countByUpload(uploadId)).to.equal(1001);

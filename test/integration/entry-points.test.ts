@@ -1,30 +1,19 @@
 // The commands a newcomer and an operator run, as real processes: `npm start` (all-in-one with
 // embedded defaults), the api and worker entry points, and the token script.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createRepo, DEFAULT_REPO } from '../../scripts/lib/git-fixtures.js';
 import { waitFor } from '../../scripts/lib/wait.js';
+import { spawnNode, type CapturedProcess } from '../../scripts/lib/captured-process.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 
-interface Proc {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number>;
-}
+type Proc = CapturedProcess;
 
 function run(args: string[], env: Record<string, string>): Proc {
-  let out = '';
-  let err = '';
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env } });
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 0))));
-  return { child, stdout: () => out, stderr: () => err, exited };
+  return spawnNode(args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env } });
 }
 
 async function stop(p: Proc): Promise<number> {

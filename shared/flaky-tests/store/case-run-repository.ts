@@ -10,7 +10,6 @@
 // (docs/decisions.md, "Flaky runs and hour counters are stored in blocks").
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
 import type { RunOutcome } from '../domain/model.js';
-import { moveLegacyRuns } from './legacy-records.js';
 import type { CaseRunRow, CaseRunUpload } from './upload-rows.js';
 
 /** The failure of run `i` of a block (most runs pass, so failures are listed apart). */
@@ -103,14 +102,12 @@ export interface CaseRunRepository {
 
 export class DbCaseRunRepository implements CaseRunRepository {
   private readonly col: DocCollection<RunBlockDoc>;
-  constructor(private readonly db: Database) {
+  constructor(db: Database) {
     this.col = db.collection<RunBlockDoc>(CASE_RUN_COLLECTION);
   }
 
-  /** Creates the indexes and moves runs an earlier version stored one per document into blocks. */
   async ensureIndexes(): Promise<void> {
     await this.col.createIndexes(CASE_RUN_INDEXES);
-    await moveLegacyRuns(this.db, (upload, runs) => this.insertBatch(upload, runs));
   }
 
   /** Stores consecutive runs of one upload as one block; the same block twice is a duplicate key. */

@@ -17,7 +17,6 @@ import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platfo
 import type { BranchClass } from '../domain/branch-class.js';
 import type { HourBucket } from '../domain/detection/types.js';
 import type { BucketRow, BucketUpload } from './upload-rows.js';
-import { moveLegacyCounters } from './legacy-records.js';
 
 /** Times as milliseconds after the block's hour (small integers), null when there is none. */
 type Offsets = (number | null)[];
@@ -150,14 +149,12 @@ export interface HourBucketRepository {
 
 export class DbHourBucketRepository implements HourBucketRepository {
   private readonly col: DocCollection<BucketBlockDoc>;
-  constructor(private readonly db: Database) {
+  constructor(db: Database) {
     this.col = db.collection<BucketBlockDoc>(BUCKET_COLLECTION);
   }
 
-  /** Creates the indexes and moves counters an earlier version stored one per document into blocks. */
   async ensureIndexes(): Promise<void> {
     await this.col.createIndexes(BUCKET_INDEXES);
-    await moveLegacyCounters(this.db, (upload, part, rows) => this.insert(upload, part, rows));
   }
 
   /** Drops the counters an interrupted attempt at processing the upload wrote. */

@@ -1,6 +1,7 @@
 // Runs and hour counters written by versions before blocks (one document per run in
-// `flaky_runs`, one per test, hour and upload in `flaky_test_hours`) are moved into blocks when a
-// process starts, one upload at a time: its blocks are inserted, then its old documents deleted.
+// `flaky_runs`, one per test, hour and upload in `flaky_test_hours`) are moved into blocks by the
+// first two migrations (flaky-migrations.ts), one upload at a time: its blocks are inserted, then
+// its old documents deleted.
 //
 // Block ids depend only on the old ids (sequence numbers and counter numbers are cut at fixed
 // boundaries), so a move interrupted by a crash, or run by two processes at once, inserts the

@@ -33,7 +33,7 @@ import { machineSummary, median, percentile } from './lib/bench-stats.js';
 import { startTestService, type TestService } from './lib/test-service.js';
 import { openEmbeddedDatabase } from '../shared/platform/database/embedded/embedded-database.js';
 import { createFlakyStore } from '../shared/flaky-tests/store/flaky-store.js';
-import { parseJUnit } from '../shared/flaky-tests/formats/junit/index.js';
+import { bigReport, httpUpload, parserRate, testcase } from './lib/junit-bench-reports.js';
 import { createInlineFlakyServices, ingestReport } from './lib/inline-flaky-services.js';
 import { DEFAULT_FLAKY_SETTINGS } from '../shared/flaky-tests/services/flaky-settings.js';
 import { createLogger } from '../shared/platform/logging.js';
@@ -67,6 +67,7 @@ const ORG = 'default';
 const DAY = 86_400_000;
 const MiB = 2 ** 20;
 
+const TARGET = { repo: REPO, org_url_slug: ORG };
 const sha = (n: number) => n.toString(16).padStart(8, '0').repeat(5);
 
 /** One run of one suite of tests (numbered from suite × 1,000). */
@@ -74,79 +75,6 @@ function suiteReport(suite: number, tests: number, random: () => number): string
   const cases: string[] = [];
   for (let i = 0; i < tests; i++) cases.push(testcase(suite * SUITE_SIZE + i, `pkg${suite}`, random));
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="suite${suite}" tests="${tests}">\n${cases.join('\n')}\n</testsuite></testsuites>\n`;
-}
-
-/** One test's line, 2 % flaky at 20 %, 0.5 % broken, the rest failing 0.1 % of the time. */
-function testcase(n: number, group: string, random: () => number): string {
-  const kind = n % 200 === 0 ? 'broken' : n % 50 === 1 ? 'flaky' : 'stable';
-  const p = kind === 'broken' ? 1 : kind === 'flaky' ? 0.2 : 0.001;
-  const module = Math.floor(n / 50);
-  const attrs = `name="test_case_${String(n).padStart(7, '0')}" classname="${group}.module${module}.Tests" file="src/${group}/module${module}/tests.py" time="${(random() * 2).toFixed(3)}"`;
-  if (random() >= p) return `<testcase ${attrs}/>`;
-  const port = 1024 + Math.floor(random() * 60000);
-  return `<testcase ${attrs}><failure message="AssertionError: expected status 200 but got 503 from http://10.0.4.4:${port}/api after ${Math.floor(random() * 5000)}ms">Traceback (most recent call last):\n  File "tests.py", line 42\nAssertionError: expected status 200 but got 503</failure></testcase>`;
-}
-
-/** One report of `tests` testcases in chunks of about 1 MiB (what the parser and the upload both read). */
-function bigReport(tests: number, random: () => number): Buffer[] {
-  const chunks: Buffer[] = [Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="big">\n')];
-  let lines: string[] = [];
-  let length = 0;
-  for (let n = 0; n < tests; n++) {
-    const line = testcase(n, 'big', random);
-    lines.push(line);
-    length += line.length + 1;
-    if (length >= MiB) {
-      chunks.push(Buffer.from(lines.join('\n') + '\n'));
-      lines = [];
-      length = 0;
-    }
-  }
-  chunks.push(Buffer.from(`${lines.join('\n')}\n</testsuite></testsuites>\n`));
-  return chunks;
-}
-
-/** Uploads one report over HTTP (multipart, streamed) and answers the runs the service stored. */
-async function httpUpload(svc: TestService, meta: Record<string, unknown>, report: readonly Buffer[]): Promise<number> {
-  const boundary = `----bench${Math.random().toString(16).slice(2)}`;
-  const body = (async function* (): AsyncGenerator<Uint8Array> {
-    yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="meta"\r\n\r\n${JSON.stringify({ repo: REPO, org_url_slug: ORG, ...meta })}\r\n`);
-    yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="junit"; filename="report.xml"\r\nContent-Type: application/xml\r\n\r\n`);
-    yield* report;
-    yield Buffer.from(`\r\n--${boundary}--\r\n`);
-  })();
-  const res = await fetch(`${svc.url}/v1/flaky-tests/upload`, {
-    method: 'POST',
-    body: ReadableStream.from(body),
-    headers: { 'x-api-token': svc.token, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    duplex: 'half',
-  } as RequestInit);
-  if (res.status === 202) return (await uploadOutcome(svc, ((await res.json()) as { upload_id: string }).upload_id)).runs;
-  const out = (await res.json()) as { runs: number };
-  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${JSON.stringify(out)}`);
-  return out.runs;
-}
-
-/** Follows an upload answered 202 (processing outlasted FLAKY_UPLOAD_WAIT_SECONDS) to its result, as a CI client would. */
-async function uploadOutcome(svc: TestService, uploadId: string): Promise<{ runs: number }> {
-  for (;;) {
-    const res = await fetch(`${svc.url}/v1/flaky-tests/upload-status?upload_id=${uploadId}`, { headers: { 'x-api-token': svc.token } });
-    const body = (await res.json()) as { state: string; result: { runs: number } | null; error: unknown };
-    if (res.status !== 200 || body.error) throw new Error(`upload ${uploadId}: ${res.status} ${JSON.stringify(body)}`);
-    if (body.result) return body.result;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** The parser alone over the same bytes: runs per second, the ceiling of ingestion. */
-async function parserRate(report: readonly Buffer[]): Promise<number> {
-  const started = performance.now();
-  let runs = 0;
-  const source = (async function* () {
-    yield* report;
-  })();
-  for await (const item of parseJUnit(source)) if (item.kind !== 'issue') runs++;
-  return runs / ((performance.now() - started) / 1000);
 }
 
 /**
@@ -184,13 +112,13 @@ async function benchReport(): Promise<string[]> {
       const report = bigReport(size, rng(size));
       const bytes = report.reduce((n, c) => n + c.length, 0);
       // Warm-up: JIT, the repository, the tests' first creation (later rounds update known tests).
-      await httpUpload(svc, { commit_sha: sha(999_999), branch: 'main' }, bigReport(Math.min(size, 1000), rng(1)));
+      await httpUpload(svc, TARGET, { commit_sha: sha(999_999), branch: 'main' }, bigReport(Math.min(size, 1000), rng(1)));
       const parser: number[] = [];
       const e2e: number[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         parser.push(await parserRate(report));
         const started = performance.now();
-        const runs = await httpUpload(svc, { commit_sha: sha(size + round), branch: 'main' }, report);
+        const runs = await httpUpload(svc, TARGET, { commit_sha: sha(size + round), branch: 'main' }, report);
         e2e.push(runs / ((performance.now() - started) / 1000));
       }
       lines.push(
@@ -214,7 +142,7 @@ async function benchConcurrent(): Promise<string[]> {
   for (const size of SIZES) {
     const { svc, close } = await startService();
     try {
-      await httpUpload(svc, { commit_sha: sha(999_999), branch: 'main' }, suites[0]!);
+      await httpUpload(svc, TARGET, { commit_sha: sha(999_999), branch: 'main' }, suites[0]!);
       const uploads = Math.max(1, Math.round(size / UPLOAD_TESTS));
       const rates: number[] = [];
       for (let round = 0; round < ROUNDS; round++) {
@@ -227,6 +155,7 @@ async function benchConcurrent(): Promise<string[]> {
               const onPr = i % 3 === 0;
               const runs = await httpUpload(
                 svc,
+                TARGET,
                 { commit_sha: sha(round * 1_000_000 + i), branch: onPr ? `feature/f${i % 97}` : 'main', pr_number: onPr ? 100 + (i % 97) : null },
                 suites[i % suites.length]!,
               );

@@ -1016,7 +1016,8 @@ describe('embedded database', () => {
          await c.createIndexes([{ key: { n: 1 }, name: 'n_unique', unique: true, comment: 'test' }]);
          for (let i = 0; i < 200; i++) await c.insertOne({ _id: 'd' + i, n: i, at: new Date(i) });
          for (let i = 0; i < 200; i += 2) await c.updateOne({ _id: 'd' + i }, { $set: { even: true } });
-         await c.deleteMany({ n: { $gte: 150 } });`,
+         await c.deleteMany({ n: { $gte: 150 } });
+         await big.settled();`,
       );
       const files = readdirSync(dataDir);
       expect(files).to.include('t.snapshot');

@@ -4,6 +4,7 @@
 //  - the flaky-refresh job, for the tests whose `reevaluateAt` has passed (a pass-on-retry
 //    recovery, a failure leaving a window…), so statuses change with time; reads never write;
 //  - a configuration change, for every test of the repository.
+import { EventLoopTurns } from '../../platform/runtime/event-loop-turns.js';
 import {
   evaluateHealth,
   isQuiet,
@@ -47,7 +48,9 @@ export class DetectionService {
     opts: { loaded?: ReadonlyMap<string, TestCase>; seen?: ReadonlyMap<string, SeenRefresh> } = {},
   ): Promise<number> {
     let changed = 0;
+    const turns = new EventLoopTurns();
     for (let i = 0; i < caseIds.length; i += CHUNK) {
+      await turns.pace();
       let pending = caseIds.slice(i, i + CHUNK);
       for (let round = 0; round < MAX_CAS_ROUNDS && pending.length > 0; round++) {
         const given = round === 0 && opts.loaded ? pending.map((id) => opts.loaded?.get(id)).filter((t): t is TestCase => t !== undefined) : [];

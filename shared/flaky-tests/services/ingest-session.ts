@@ -4,6 +4,7 @@
 // pass-on-retry detections and the affected tests' statuses are written, and the upload is marked
 // complete last — so an attempt that dies mid-way leaves an unfinished upload, which the next
 // attempt drops (IngestSession.discardUnfinished) and writes again.
+import { EventLoopTurns } from '../../platform/runtime/event-loop-turns.js';
 import { classifyBranch, type BranchClass } from '../domain/branch-class.js';
 import { parseCodeowners } from '../domain/codeowners.js';
 import { repoFullName } from '../domain/test-identity.js';
@@ -50,6 +51,8 @@ export class IngestSession {
   private readonly accumulator: UploadAccumulator;
   private readonly files: UploadFileSummary[] = [];
   private readonly warnings: UploadIssue[] = [];
+  /** A large report is parsed and stored in slices, so the process keeps answering meanwhile. */
+  private readonly turns = new EventLoopTurns();
   private batch: CaseRunRow[] = [];
   private seq = 0;
   /** Each test's case id, built once: every run and write of the test uses the same string. */
@@ -209,6 +212,7 @@ export class IngestSession {
       summary[run.outcome]++;
       this.batch.push(this.caseRun(run));
       if (this.batch.length >= RUN_BATCH) await this.flushRuns();
+      if (this.turns.turnDue()) await this.turns.giveTurn();
     }
     this.reportBytesLeft = Math.max(0, budget - read);
     if (dropped > 0) summary.warnings.push({ level: 'warning', code: 'issues-capped', message: `${dropped} more issues not shown` });
@@ -280,7 +284,10 @@ export class IngestSession {
     const priorUploads = excluded ? [] : await store.uploads.includedForRetry(this.repo.id, code, this.uploadId);
     const earlier = await this.earlierOutcomes(priorUploads, all);
     let statusChanges = 0;
-    for (let i = 0; i < all.length; i += WRITE_BATCH) statusChanges += await this.storeChunk(i / WRITE_BATCH, all.slice(i, i + WRITE_BATCH), excluded, earlier);
+    for (let i = 0; i < all.length; i += WRITE_BATCH) {
+      statusChanges += await this.storeChunk(i / WRITE_BATCH, all.slice(i, i + WRITE_BATCH), excluded, earlier);
+      await this.turns.pace();
+    }
     await store.uploads.finish(this.uploadId, { state: 'complete', counts: totals, excluded, files: this.files, warnings: this.warnings });
     this.deps.logger.info(
       { uploadId: this.uploadId, repoId: this.repo.id, runs: totals.runs, tests: totals.tests, excluded, statusChanges },

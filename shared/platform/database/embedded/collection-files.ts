@@ -1,4 +1,4 @@
-// On-disk form of one collection: a snapshot plus an append-only journal, both EJSON lines.
+// On-disk form of one collection: a snapshot plus append-only journals, all EJSON lines.
 //
 //   <name>.snapshot      header {openmqEmbedded, collection, generation, count, indexes}, then one document per line
 //   <name>.<gen>.journal records since the snapshot of that generation, one per line:
@@ -7,16 +7,22 @@
 // A record is committed once its line, newline included, is written; each write call appends
 // all its records with one write before it resolves. Records carry resulting state, not
 // operations, so replay evaluates no query and replaying a record twice is harmless.
-// Compaction writes the next generation's snapshot to a temporary file, fsyncs it, renames it
-// into place, and only then starts the next journal and deletes the old one: at every instant
-// the snapshot on disk plus the journal of its generation is the full state.
+//
+// Compaction happens in two ways. In the background (rotate, then the compaction thread folds):
+// the journal of the snapshot's generation G is closed and writes go on into journal G+1 while
+// the thread writes snapshot G+1 from snapshot G and journal G (snapshot-fold.ts), renames it into
+// place, and only then is journal G deleted. Synchronously (at start and at close, when nothing is
+// served): snapshot J+1 from memory, J the newest journal, then every older journal is deleted. At
+// every instant the snapshot on disk plus its generation's journal and the one after it is the
+// full state; load replays both.
 import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { BSON } from 'mongodb';
 import type { Document } from 'mongodb';
 import type { IndexSpec } from '../collection.js';
-import { idKey, isPlainObject } from './document-values.js';
+import { idKey } from './document-values.js';
 import { ejsonText } from './ejson-text.js';
+import { fsyncDirectory, parseJournalRecord, parseSnapshotHeader, temporarySnapshotPath, type FoldJob } from './snapshot-fold.js';
 
 export type JournalRecord = { p: Document } | { d: unknown } | { i: IndexSpec };
 
@@ -41,19 +47,6 @@ function encodeName(name: string): string {
   return encodeURIComponent(name).replace(/[!'()*.~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-function fsyncDirectory(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some platforms cannot fsync a directory; the rename is still atomic there.
-  }
-}
-
 /** Complete lines of a file and where the last complete line ends (anything after is torn). */
 function readLines(file: string): { lines: Buffer[]; validBytes: number; totalBytes: number } {
   const data = readFileSync(file);
@@ -76,9 +69,21 @@ export function collectionNamesIn(dir: string): string[] {
   return [...names];
 }
 
+function readFileSize(file: string): number {
+  const fd = openSync(file, 'r');
+  try {
+    return fstatSync(fd).size;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export class CollectionFiles {
   private readonly base: string;
+  /** The snapshot's generation. */
   private generation = 0;
+  /** The journal appended to: the snapshot's generation, or the next one while a fold is pending. */
+  private journalGeneration = 0;
   private journalFd: number | null = null;
   private journalBytes = 0;
   private snapshotBytes = 0;
@@ -99,42 +104,45 @@ export class CollectionFiles {
     return path.join(this.dir, `${this.base}.${generation}.journal`);
   }
 
-  /** Reads snapshot and journal, cuts a torn last journal line, and removes leftovers of an interrupted compaction. */
+  /** Reads snapshot and journals, cuts a torn last journal line, and removes leftovers of an interrupted compaction. */
   load(): LoadedState {
-    const tmp = `${this.snapshotPath}.tmp`;
+    const tmp = temporarySnapshotPath(this.snapshotPath);
     if (existsSync(tmp)) unlinkSync(tmp);
     const docs = new Map<string, Document>();
     const indexes = new Map<string, IndexSpec>();
     if (existsSync(this.snapshotPath)) this.readSnapshot(docs, indexes);
 
+    const journals: number[] = [];
     for (const file of readdirSync(this.dir)) {
       const match = JOURNAL_PATTERN.exec(file);
       if (!match || match[1] !== this.base) continue;
       const generation = Number(match[2]);
+      // Older than the snapshot: folded into it, left by a compaction interrupted before the delete.
       if (generation < this.generation) unlinkSync(path.join(this.dir, file));
-      else if (generation > this.generation) {
+      else if (generation > this.generation + 1) {
         throw new Error(
-          `embedded store: ${path.join(this.dir, file)} is newer than ${this.snapshotPath} (generation ${this.generation}); the data directory is inconsistent`,
+          `embedded store: ${path.join(this.dir, file)} is newer than ${this.snapshotPath} (generation ${this.generation}) and its next journal; the data directory is inconsistent`,
         );
-      }
+      } else journals.push(generation);
     }
-    const journal = this.journalPath(this.generation);
-    if (existsSync(journal)) this.replayJournal(journal, docs, indexes);
+    this.journalGeneration = this.generation;
+    for (const generation of journals.sort((a, b) => a - b)) {
+      this.replayJournal(this.journalPath(generation), docs, indexes);
+      this.journalGeneration = generation;
+    }
     return { docs: [...docs.values()], indexes: [...indexes.values()] };
   }
 
   private readSnapshot(docs: Map<string, Document>, indexes: Map<string, IndexSpec>): void {
     const { lines, totalBytes } = readLines(this.snapshotPath);
-    const header: unknown = lines.length > 0 ? BSON.EJSON.parse((lines[0] as Buffer).toString('utf8')) : null;
-    if (!isPlainObject(header) || header.openmqEmbedded !== 1 || typeof header.generation !== 'number' || !Array.isArray(header.indexes)) {
-      throw new Error(`embedded store: ${this.snapshotPath} has no valid header`);
-    }
+    if (lines.length === 0) throw new Error(`embedded store: ${this.snapshotPath} has no valid header`);
+    const header = parseSnapshotHeader((lines[0] as Buffer).toString('utf8'), this.snapshotPath);
     if (header.count !== lines.length - 1) {
       throw new Error(`embedded store: ${this.snapshotPath} holds ${lines.length - 1} documents, its header says ${String(header.count)}`);
     }
     this.generation = header.generation;
     this.snapshotBytes = totalBytes;
-    for (const spec of header.indexes as IndexSpec[]) indexes.set(spec.name, spec);
+    for (const spec of header.indexes) indexes.set(spec.name, spec);
     for (let i = 1; i < lines.length; i++) {
       const doc = BSON.EJSON.parse((lines[i] as Buffer).toString('utf8')) as Document;
       docs.set(idKey(doc._id), doc);
@@ -144,17 +152,10 @@ export class CollectionFiles {
   private replayJournal(file: string, docs: Map<string, Document>, indexes: Map<string, IndexSpec>): void {
     const { lines, validBytes, totalBytes } = readLines(file);
     lines.forEach((line, i) => {
-      let record: unknown;
-      try {
-        record = BSON.EJSON.parse(line.toString('utf8'));
-      } catch (err) {
-        throw new Error(`embedded store: ${file} line ${i + 1} is corrupt (${(err as Error).message})`, { cause: err });
-      }
-      if (!isPlainObject(record)) throw new Error(`embedded store: ${file} line ${i + 1} is not a record`);
-      if ('p' in record && isPlainObject(record.p)) docs.set(idKey(record.p._id), record.p);
+      const record = parseJournalRecord(line.toString('utf8'), file, i + 1);
+      if ('p' in record) docs.set(idKey(record.p._id), record.p);
       else if ('d' in record) docs.delete(idKey(record.d));
-      else if ('i' in record && isPlainObject(record.i)) indexes.set(String(record.i.name), record.i as unknown as IndexSpec);
-      else throw new Error(`embedded store: ${file} line ${i + 1} is not a known record`);
+      else indexes.set(record.i.name, record.i);
     });
     if (validBytes < totalBytes) {
       // The process died while appending this line: its write never returned, so drop it.
@@ -173,7 +174,7 @@ export class CollectionFiles {
   append(records: JournalRecord[]): void {
     if (records.length === 0) return;
     if (this.journalFd === null) {
-      this.journalFd = openSync(this.journalPath(this.generation), 'a');
+      this.journalFd = openSync(this.journalPath(this.journalGeneration), 'a');
       this.journalBytes = fstatSync(this.journalFd).size;
     }
     const text = records.map(ejsonText).join('\n') + '\n';
@@ -184,18 +185,55 @@ export class CollectionFiles {
     this.journalBytes += buffer.length;
   }
 
+  /** The journal has grown past the threshold and the snapshot, and no fold is pending. */
   needsCompaction(): boolean {
-    return this.journalBytes >= this.options.compactThresholdBytes && this.journalBytes >= this.snapshotBytes;
+    return !this.hasUnfoldedJournal() && this.journalBytes >= this.options.compactThresholdBytes && this.journalBytes >= this.snapshotBytes;
+  }
+
+  /** A journal closed for a fold that has not finished (in progress, or failed and to be retried). */
+  hasUnfoldedJournal(): boolean {
+    return this.journalGeneration > this.generation;
   }
 
   hasJournal(): boolean {
-    return this.journalBytes > 0;
+    return this.journalBytes > 0 || this.hasUnfoldedJournal();
   }
 
-  /** Writes the full state as the next generation's snapshot and starts an empty journal. */
+  /** Closes the current journal (writes go on into the next one) and answers the fold that folds it. */
+  rotate(): FoldJob {
+    if (this.hasUnfoldedJournal()) throw new Error(`embedded store: ${this.name} already has a journal to fold`);
+    const job = this.foldJob();
+    if (this.journalFd !== null) closeSync(this.journalFd);
+    this.journalFd = null;
+    this.journalGeneration = this.generation + 1;
+    this.journalBytes = 0;
+    return job;
+  }
+
+  /** The fold of the snapshot's journal (closed by rotate). */
+  foldJob(): FoldJob {
+    const journal = this.journalPath(this.generation);
+    return {
+      collection: this.name,
+      snapshotPath: this.snapshotPath,
+      snapshotGeneration: this.generation,
+      journalPath: journal,
+      journalBytes: existsSync(journal) ? readFileSize(journal) : 0,
+    };
+  }
+
+  /** The fold's snapshot is in place: its journal is history. */
+  folded(bytes: number): void {
+    const old = this.journalPath(this.generation);
+    this.generation += 1;
+    this.snapshotBytes = bytes;
+    if (existsSync(old)) unlinkSync(old);
+  }
+
+  /** Writes the full state as the snapshot after the newest journal, and deletes every journal. */
   compact(docs: Iterable<Document>, indexes: IndexSpec[], count: number): void {
-    const next = this.generation + 1;
-    const tmp = `${this.snapshotPath}.tmp`;
+    const next = this.journalGeneration + 1;
+    const tmp = temporarySnapshotPath(this.snapshotPath);
     const fd = openSync(tmp, 'w');
     let bytes = 0;
     try {
@@ -222,14 +260,17 @@ export class CollectionFiles {
     }
     renameSync(tmp, this.snapshotPath);
     fsyncDirectory(this.dir);
-    // The new snapshot is the state now; the old journal is stale and removed from here on.
-    const old = this.journalPath(this.generation);
+    // The new snapshot is the state now; the old journals are stale and removed from here on.
     if (this.journalFd !== null) closeSync(this.journalFd);
     this.journalFd = null;
+    for (let generation = this.generation; generation <= this.journalGeneration; generation++) {
+      const old = this.journalPath(generation);
+      if (existsSync(old)) unlinkSync(old);
+    }
     this.generation = next;
+    this.journalGeneration = next;
     this.journalBytes = 0;
     this.snapshotBytes = bytes;
-    if (existsSync(old)) unlinkSync(old);
   }
 
   close(): void {

@@ -1,11 +1,14 @@
 // The embedded database behind the Database interface: collections in memory, persisted to a data
 // directory (snapshot + journal per collection, see collection-files.ts) when one is given,
-// with a periodic TTL sweep. It serves one process: the directory is locked while open.
+// with a periodic TTL sweep. It serves one process: the directory is locked while open. A journal
+// grown past its threshold is folded into the next snapshot by the compaction thread
+// (snapshot-folder.ts), one collection at a time, so no write waits for a compaction.
 import type { Database, DocCollection, StoredDoc } from '../collection.js';
 import { CollectionFiles, collectionNamesIn, type JournalRecord } from './collection-files.js';
 import { CollectionStore, type WriteSink } from './collection-store.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { EmbeddedCollection } from './embedded-collection.js';
+import { SnapshotFolder } from './snapshot-folder.js';
 
 export interface EmbeddedDatabaseOptions {
   /** Where to persist; undefined keeps everything in memory (tests). */
@@ -21,6 +24,8 @@ export interface EmbeddedDatabaseOptions {
 const NAMESPACE_DB = 'embedded';
 const DEFAULT_TTL_SWEEP_MS = 60_000;
 const DEFAULT_COMPACT_BYTES = 16 * 1024 * 1024;
+/** After a failed fold, how long before the next one is tried (the journals keep every write meanwhile). */
+const FOLD_RETRY_MS = 30_000;
 
 function assertCollectionName(name: string): void {
   if (typeof name !== 'string' || name.length === 0 || name.includes('\u0000') || name.includes('$') || name.startsWith('system.')) {
@@ -37,6 +42,10 @@ export class EmbeddedDatabase implements Database, WriteSink {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private failure: Error | null = null;
+  private readonly folder = new SnapshotFolder();
+  /** The fold in progress (one at a time), or null. */
+  private folding: Promise<void> | null = null;
+  private foldRetryAt = 0;
 
   private constructor(
     private readonly options: EmbeddedDatabaseOptions,
@@ -69,8 +78,8 @@ export class EmbeddedDatabase implements Database, WriteSink {
       const files = this.filesFor(name, dir);
       const state = files.load();
       this.storeFor(name).load(state.docs, state.indexes);
-      // Start from a short journal when the last run left a long one.
-      if (files.needsCompaction()) this.compact(name);
+      // Start from a short journal when the last run left a long one, or a fold unfinished.
+      if (files.needsCompaction() || files.hasUnfoldedJournal()) this.compact(name);
     }
   }
 
@@ -114,14 +123,36 @@ export class EmbeddedDatabase implements Database, WriteSink {
       this.failure = new Error(`embedded store: journal write for ${store.name} failed, restart to recover from disk (${(err as Error).message})`);
       throw this.failure;
     }
-    if (files.needsCompaction()) {
-      try {
-        this.compact(store.name);
-      } catch (err) {
-        // The journal still holds every write; compaction is retried on the next write and at close.
-        process.emitWarning(`embedded store: compaction of ${store.name} failed: ${(err as Error).message}`);
-      }
-    }
+    this.foldIfDue(files);
+  }
+
+  /** Starts the fold of a collection whose journal is due, unless one is already running. */
+  private foldIfDue(files: CollectionFiles): void {
+    if (this.folding || this.closed || this.failure) return;
+    const retry = files.hasUnfoldedJournal();
+    if (retry ? Date.now() < this.foldRetryAt : !files.needsCompaction()) return;
+    const job = retry ? files.foldJob() : files.rotate();
+    this.folding = this.folder
+      .fold(job)
+      .then((result) => files.folded(result.bytes))
+      .catch((err: unknown) => {
+        // The journals still hold every write; the fold is tried again later and at close.
+        this.foldRetryAt = Date.now() + FOLD_RETRY_MS;
+        process.emitWarning(`embedded store: compaction of ${files.name} failed: ${(err as Error).message}`);
+      })
+      .finally(() => {
+        this.folding = null;
+      });
+  }
+
+  /** A fold is running in the compaction thread. */
+  get compacting(): boolean {
+    return this.folding !== null;
+  }
+
+  /** Resolves once no fold is running (tests, benchmarks and close). */
+  async settled(): Promise<void> {
+    while (this.folding) await this.folding;
   }
 
   private readonly assertUsable = (): void => {
@@ -173,6 +204,8 @@ export class EmbeddedDatabase implements Database, WriteSink {
     this.timer = null;
     if (!this.lock || this.closed) return;
     this.closed = true;
+    await this.settled();
+    await this.folder.close();
     let firstError: unknown = null;
     for (const [name, files] of this.files) {
       try {

@@ -11,6 +11,8 @@
 //   - bare Koa answering getQueue's bytes (POST, the ceiling: no token, no database, no JSON work);
 //   - getQueue (POST), the cached answer;
 //   - getQueue with If-None-Match holding its ETag: 304 without a body (what pollers get);
+//   - bare Koa answering getQueue's brotli bytes with Content-Encoding: br (the compressed ceiling);
+//   - getQueue with Accept-Encoding: br (the cached answer, compressed once per revision);
 // and the time of one getQueue just after a change (the answer recomputed), median of 20.
 // Every request must answer 200 (or 304 where expected); the table flags anything else.
 import http from 'node:http';
@@ -90,7 +92,24 @@ interface SizeResult {
   ceiling: Sample[];
   cached: Sample[];
   notModified: Sample[];
+  brBytes: number;
+  ceilingBr: Sample[];
+  cachedBr: Sample[];
   recomputeMs: number;
+}
+
+/** An answer's bytes as sent (fetch would decode them). */
+function rawPost(url: string, headers: Record<string, string>, body: string): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 async function benchSize(size: number): Promise<SizeResult> {
@@ -102,10 +121,11 @@ async function benchSize(size: number): Promise<SizeResult> {
     const queueId = await seed(svc, size);
     const headers = { 'content-type': 'application/json', 'x-api-token': svc.token };
     const body = JSON.stringify(ref);
-    const first = await svc.raw('POST', '/v1/getQueue', { body, headers });
-    const etag = first.headers.get('etag') ?? '';
-    const bytes = Buffer.from(JSON.stringify(first.body));
-    if (first.status !== 200 || !etag) throw new Error(`getQueue answered ${first.status}`);
+    // The plain answer as autocannon asks for it (no Accept-Encoding: fetch would add one).
+    const first = await rawPost(`${svc.url}/v1/getQueue`, headers, body);
+    const etag = typeof first.headers.etag === 'string' ? first.headers.etag : '';
+    const bytes = first.body;
+    if (first.headers['content-encoding'] !== undefined || !etag) throw new Error('getQueue did not answer plain JSON with an ETag');
 
     const hello = new Koa().use((ctx) => {
       ctx.body = { hello: 'world' };
@@ -114,8 +134,27 @@ async function benchSize(size: number): Promise<SizeResult> {
       ctx.type = 'application/json';
       ctx.body = bytes;
     });
-    const [h, c] = await Promise.all([listen(hello), listen(ceiling)]);
-    const result: SizeResult = { size, bytes: bytes.length, hello: [], ceiling: [], cached: [], notModified: [], recomputeMs: 0 };
+    const brHeaders = { ...headers, 'accept-encoding': 'br' };
+    const compressed = await rawPost(`${svc.url}/v1/getQueue`, brHeaders, body);
+    if (compressed.headers['content-encoding'] !== 'br') throw new Error('getQueue did not answer brotli');
+    const ceilingBr = new Koa().use((ctx) => {
+      ctx.type = 'application/json';
+      ctx.set('Content-Encoding', 'br');
+      ctx.body = compressed.body;
+    });
+    const [h, c, cb] = await Promise.all([listen(hello), listen(ceiling), listen(ceilingBr)]);
+    const result: SizeResult = {
+      size,
+      bytes: bytes.length,
+      hello: [],
+      ceiling: [],
+      cached: [],
+      notModified: [],
+      brBytes: compressed.body.length,
+      ceilingBr: [],
+      cachedBr: [],
+      recomputeMs: 0,
+    };
     try {
       const getQueueUrl = `${svc.url}/v1/getQueue`;
       for (let run = 0; run < RUNS; run++) {
@@ -123,6 +162,8 @@ async function benchSize(size: number): Promise<SizeResult> {
         result.ceiling.push(await measure(c.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
         result.cached.push(await measure(getQueueUrl, { method: 'POST', headers, body }));
         result.notModified.push(await measure(getQueueUrl, { method: 'POST', headers: { ...headers, 'if-none-match': etag }, body }, 304));
+        result.ceilingBr.push(await measure(cb.url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'br' }, body }));
+        result.cachedBr.push(await measure(getQueueUrl, { method: 'POST', headers: brHeaders, body }));
       }
       // A change (a resubmission's priority would do; a revision bump is what any write does) and
       // the one call that recomputes the answer.
@@ -138,6 +179,7 @@ async function benchSize(size: number): Promise<SizeResult> {
     } finally {
       h.server.close();
       c.server.close();
+      cb.server.close();
     }
     return result;
   } finally {
@@ -161,7 +203,7 @@ async function main(): Promise<void> {
       const r = await benchSize(size);
       const ceiling = rps(r.ceiling);
       console.log(
-        `\n${size.toLocaleString('en')} entries: answer ${(r.bytes / 1024).toFixed(0)} KiB; recomputed after a change in ${r.recomputeMs.toFixed(1)} ms (median of 20)`,
+        `\n${size.toLocaleString('en')} entries: answer ${(r.bytes / 1024).toFixed(0)} KiB (${(r.brBytes / 1024).toFixed(0)} KiB brotli); recomputed after a change in ${r.recomputeMs.toFixed(1)} ms (median of 20)`,
       );
       console.log('| target | median req/s | median p99 (ms) | of the ceiling | of hello-world | req/s per run |');
       console.log('|---|---|---|---|---|---|');
@@ -173,6 +215,15 @@ async function main(): Promise<void> {
       ] as const) {
         console.log(
           `| ${name} | ${Math.round(rps(s)).toLocaleString('en')} | ${p99(s)} | ${pct(rps(s), ceiling)} | ${pct(rps(s), rps(r.hello))} | ${perRun(s)}${flag(s)} |`,
+        );
+      }
+      // Compressed: each beside the ceiling of the same (brotli) bytes.
+      for (const [name, s] of [
+        ['bare Koa answering the same brotli bytes (compressed ceiling)', r.ceilingBr],
+        ['getQueue, Accept-Encoding: br', r.cachedBr],
+      ] as const) {
+        console.log(
+          `| ${name} | ${Math.round(rps(s)).toLocaleString('en')} | ${p99(s)} | ${pct(rps(s), rps(r.ceilingBr))} of the compressed ceiling | ${pct(rps(s), rps(r.hello))} | ${perRun(s)}${flag(s)} |`,
         );
       }
     }

@@ -1,7 +1,9 @@
 // getQueue's answer is cached per process until the queue's revision changes (issue 16): every kind
 // of change shows in the next answer — made through this instance's API, by its workers, or by
 // another instance sharing the database (which has its own cache) — and pollers that send the
-// answer's ETag back get 304 while nothing changed.
+// answer's ETag back get 304 while nothing changed; clients that accept brotli or gzip get it compressed.
+import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { createPullRequest, createRepo, DEFAULT_REPO, type FixtureRepo } from '../../scripts/lib/git-fixtures.js';
@@ -21,6 +23,25 @@ interface QueueAnswer {
 /** The same database, without the right to close it: the instance that opened it does. */
 function borrowed(db: Database): Database {
   return { kind: db.kind, collection: <T extends StoredDoc>(name: string) => db.collection<T>(name), ping: () => db.ping(), close: async () => {} };
+}
+
+/** getQueue over node:http, which (unlike fetch) hands back the bytes as sent. */
+function rawGetQueue(s: TestService, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  const payload = JSON.stringify(ref);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${s.url}/v1/getQueue`,
+      { method: 'POST', headers: { 'x-api-token': s.token, 'content-type': 'application/json', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
 }
 
 describe('getQueue: cached answer, ETag and 304', function () {
@@ -78,6 +99,36 @@ describe('getQueue: cached answer, ETag and 304', function () {
       // Another organisation's token is told the queue does not exist, cache or not.
       const other = await svc.addOrg('other-org');
       expect((await svc.post('/getQueue', ref, { token: other.token })).status).to.equal(404);
+    });
+
+    it('compresses the answer for clients that accept brotli or gzip, with an ETag per encoding, and 304s each', async () => {
+      for (const n of [1, 2, 3]) {
+        await pr(n);
+        expect((await svc.post('/submitPullRequest', { ...ref, pr: { number: n } })).status).to.equal(200);
+      }
+      const plain = await rawGetQueue(svc, {});
+      expect(plain.headers['content-encoding']).to.equal(undefined);
+      expect(plain.body.length, 'an answer worth compressing').to.be.greaterThan(1024);
+      const decoders = { br: brotliDecompressSync, gzip: gunzipSync } as const;
+      for (const [encoding, accept] of [
+        ['br', 'br, gzip;q=0.9'],
+        ['gzip', 'gzip;q=1, br;q=0.5'],
+      ] as const) {
+        const res = await rawGetQueue(svc, { 'accept-encoding': accept });
+        expect(res.status).to.equal(200);
+        expect(res.headers['content-encoding'], accept).to.equal(encoding);
+        expect(res.headers.vary).to.match(/accept-encoding/i);
+        expect(res.body.length).to.be.lessThan(plain.body.length / 2);
+        expect(decoders[encoding](res.body).equals(plain.body), `${encoding} decodes to the plain answer`).to.equal(true);
+        expect(res.headers.etag).to.equal(`${plain.headers.etag!.slice(0, -1)}-${encoding}"`);
+        const again = await rawGetQueue(svc, { 'accept-encoding': accept, 'if-none-match': res.headers.etag! });
+        expect(again.status).to.equal(304);
+        expect(again.body.length).to.equal(0);
+        // The plain answer's tag does not stand for the compressed one, nor the other way round.
+        expect((await rawGetQueue(svc, { 'accept-encoding': accept, 'if-none-match': plain.headers.etag! })).status).to.equal(200);
+        expect((await rawGetQueue(svc, { 'if-none-match': res.headers.etag! })).status).to.equal(200);
+      }
+      expect((await rawGetQueue(svc, { 'accept-encoding': 'identity' })).headers['content-encoding']).to.equal(undefined);
     });
 
     it('shows settings, state, submissions, priorities and cancellations made through the API', async () => {

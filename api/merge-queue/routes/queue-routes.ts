@@ -35,7 +35,7 @@ export function registerQueueRoutes(routes: OperationRoutes, { queues, statusWat
       const [entries, warnings] = await Promise.all([queues.listEntries(queue), statusWatch.warnings(queue)]);
       return serializeQueue(queue, orderForDisplay(entries), warnings);
     });
-    sendCachedAnswer(ctx, answer);
+    await sendCachedAnswer(ctx, answer);
   });
 
   routes.handle('updateQueue', async (ctx) => {

@@ -1,6 +1,8 @@
 # Production image: compiled JavaScript, the dashboard's build, production dependencies only, git
 # for the local provider.
-FROM node:20-bookworm-slim AS build
+# Node 24: the Active LTS line (Node 20 left maintenance in April 2026); package.json states the
+# supported range and CI tests 20, 22 and 24.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -12,7 +14,7 @@ COPY scripts ./scripts
 COPY web ./web
 RUN npx tsc -p tsconfig.build.json && node scripts/build-web.mjs --force
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends git ca-certificates && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production

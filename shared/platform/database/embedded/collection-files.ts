@@ -38,8 +38,8 @@ export interface LoadedState {
   indexes: IndexSpec[];
 }
 
-const SNAPSHOT_SUFFIX = '.snapshot';
-const JOURNAL_PATTERN = /^(.+)\.(\d+)\.journal$/;
+export const SNAPSHOT_SUFFIX = '.snapshot';
+export const JOURNAL_PATTERN = /^(.+)\.(\d+)\.journal$/;
 const CHUNK_BYTES = 1 << 20;
 
 /** File-name-safe and reversible: everything outside [A-Za-z0-9_-] is percent-encoded. */
@@ -59,14 +59,19 @@ function readLines(file: string): { lines: Buffer[]; validBytes: number; totalBy
   return { lines, validBytes: start, totalBytes: data.length };
 }
 
-export function collectionNamesIn(dir: string): string[] {
-  const names = new Set<string>();
+/** The file-name bases (encoded names) of the collections in a directory. */
+export function collectionBasesIn(dir: string): string[] {
+  const bases = new Set<string>();
   for (const file of readdirSync(dir)) {
     const journal = JOURNAL_PATTERN.exec(file);
     const encoded = file.endsWith(SNAPSHOT_SUFFIX) ? file.slice(0, -SNAPSHOT_SUFFIX.length) : journal?.[1];
-    if (encoded !== undefined) names.add(decodeURIComponent(encoded));
+    if (encoded !== undefined) bases.add(encoded);
   }
-  return [...names];
+  return [...bases].sort();
+}
+
+export function collectionNamesIn(dir: string): string[] {
+  return collectionBasesIn(dir).map((base) => decodeURIComponent(base));
 }
 
 function readFileSize(file: string): number {

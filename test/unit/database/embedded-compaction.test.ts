@@ -4,7 +4,7 @@
 // yet deleted — loses nothing on reopening. A process killed at random moments of a busy write
 // loop with folds going on keeps every acknowledged write.
 import { spawn } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, truncateSync, statSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -138,6 +138,26 @@ describe('embedded store: compaction off the event loop', function () {
       expect(existsSync(job.journalPath)).to.equal(false);
       expect(existsSync(next)).to.equal(true);
     });
+  });
+
+  it('folds a journal that was never written into the same documents under the next generation', async () => {
+    const db = await open(dir);
+    await fill(db, 0, 10);
+    await db.close();
+    // Closing compacted: a snapshot and no journal.
+    expect(files(dir)).to.deep.equal(['t.snapshot']);
+    const snapshotPath = path.join(dir, 't.snapshot');
+    const generation = Number(/"generation":(\d+)/.exec(readFileSync(snapshotPath, 'utf8'))![1]);
+    const result = writeFoldedSnapshot({
+      collection: 't',
+      snapshotPath,
+      snapshotGeneration: generation,
+      journalPath: path.join(dir, `t.${generation}.journal`),
+      journalBytes: 0,
+    });
+    installSnapshot(snapshotPath);
+    expect(result.count).to.equal(10);
+    expect(await contents(dir)).to.deep.equal(expected(10));
   });
 
   it('keeps every acknowledged write of a process killed while folds run', async () => {

@@ -35,6 +35,8 @@ const CHUNK_BYTES = 1 << 20;
 
 /** Calls `fn` with each complete line of the first `limit` bytes of a file (1-based line numbers). */
 export function forEachLine(file: string, limit: number, fn: (line: string, lineNumber: number) => void): void {
+  // Nothing to read (a fold of a journal that was never written): the file may not exist.
+  if (limit <= 0) return;
   const fd = openSync(file, 'r');
   try {
     const buffer = Buffer.alloc(CHUNK_BYTES);

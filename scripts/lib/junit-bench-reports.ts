@@ -20,7 +20,7 @@ export function testcase(n: number, group: string, random: () => number): string
   const attrs = `name="test_case_${String(n).padStart(7, '0')}" classname="${group}.module${module}.Tests" file="src/${group}/module${module}/tests.py" time="${(random() * 2).toFixed(3)}"`;
   if (random() >= p) return `<testcase ${attrs}/>`;
   const port = 1024 + Math.floor(random() * 60000);
-  return `<testcase ${attrs}><failure message="AssertionError: expected status 200 but got 503 from http://10.0.4.4:${port}/api after ${Math.floor(random() * 5000)}ms">Traceback (most recent call last):\n  File "tests.py", line 42\nAssertionError: expected status 200 but got 503</failure></testcase>`;
+  return `<testcase ${attrs}><failure message="AssertionError: expected status 200 but got 503 from http://127.0.0.1:${port}/api after ${Math.floor(random() * 5000)}ms">Traceback (most recent call last):\n  File "tests.py", line 42\nAssertionError: expected status 200 but got 503</failure></testcase>`;
 }
 
 /** One report of `tests` testcases in chunks of about 1 MiB (what the parser and the upload both read). */

@@ -61,7 +61,7 @@ describe('scale-out benchmark: command line', () => {
       '60',
       '--keep',
       '--api-url',
-      'http://10.0.0.5:8080',
+      'http://127.0.0.2:8080',
     ]);
     expect(opts).to.deep.include({
       target: 'compose',
@@ -73,7 +73,7 @@ describe('scale-out benchmark: command line', () => {
       getQueueConnections: 20,
       timeoutMinutes: 60,
       keep: true,
-      apiUrl: 'http://10.0.0.5:8080',
+      apiUrl: 'http://127.0.0.2:8080',
     });
     expect(parseScaleOutArgs(['--embedded', '--pull-requests', '20']).target).to.equal('embedded');
   });

@@ -1,5 +1,5 @@
-# Production image: compiled JavaScript, the dashboard's build, production dependencies only, git
-# for the local provider.
+# Production image: compiled JavaScript (API, workers, CLI, token and backup scripts), the
+# dashboard's build, production dependencies only (no tsx, no TypeScript), git for the local provider.
 # Node 24: the Active LTS line (Node 20 left maintenance in April 2026); package.json states the
 # supported range and CI tests 20, 22 and 24.
 FROM node:24-bookworm-slim AS build
@@ -10,9 +10,11 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY api ./api
 COPY workers ./workers
 COPY shared ./shared
+COPY cli ./cli
+COPY openapi ./openapi
 COPY scripts ./scripts
 COPY web ./web
-RUN npx tsc -p tsconfig.build.json && node scripts/build-web.mjs --force
+RUN npm run build
 
 FROM node:24-bookworm-slim
 RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends git ca-certificates && rm -rf /var/lib/apt/lists/*
@@ -26,5 +28,6 @@ COPY --from=build /app/web/dist ./web/dist
 USER node
 ENV HOST=0.0.0.0 PORT=8080 DATA_DIR=/data LOCAL_GIT_ROOT=/data/git
 EXPOSE 8080 9464
-# The compose file chooses the entry point: dist/api/server.js or dist/workers/main.js.
+# The compose file chooses the entry point: dist/api/server.js or dist/workers/main.js; the CLI is
+# `node dist/cli/main.js`.
 CMD ["node", "dist/api/server.js"]

@@ -1,0 +1,70 @@
+// What the production image runs: `npm run build`'s TypeScript output, with production dependencies
+// only. The compiled entry points must not need tsx or TypeScript, and the `openmq` bin must run the
+// compiled CLI where the sources are absent. Built into node_modules/.cache so the compiled files
+// resolve the project's packages as dist/ does.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const work = path.join(root, 'node_modules', '.cache', 'openmq-compiled-build-test');
+
+function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const res = spawnSync(process.execPath, args, { cwd: work, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  return { status: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+function compiledFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => path.join(dir, f));
+}
+
+describe('the compiled build', function () {
+  this.timeout(180_000);
+
+  before(() => {
+    rmSync(work, { recursive: true, force: true });
+    mkdirSync(work, { recursive: true });
+    const tsc = spawnSync(
+      process.execPath,
+      [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json'), '--outDir', path.join(work, 'dist')],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(tsc.status, tsc.stdout + tsc.stderr).to.equal(0);
+  });
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  it('holds every entry point the image and its docs name', () => {
+    for (const entry of ['api/server.js', 'workers/main.js', 'cli/main.js', 'scripts/token.js', 'scripts/backup.js', 'scripts/all-in-one.js']) {
+      expect(compiledFiles(path.join(work, 'dist')), entry).to.include(path.join(work, 'dist', entry));
+    }
+  });
+
+  it('imports neither tsx nor TypeScript, which production installs lack', () => {
+    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(manifest.dependencies)).to.not.include.members(['tsx', 'typescript']);
+    const importing = compiledFiles(path.join(work, 'dist')).filter((f) =>
+      /(?:from |import\()['"](?:tsx|typescript)(?:\/[^'"]*)?['"]/.test(readFileSync(f, 'utf8')),
+    );
+    expect(importing.map((f) => path.relative(work, f))).to.deep.equal([]);
+  });
+
+  it('the openmq bin runs the compiled CLI where the sources are absent', () => {
+    cpSync(path.join(root, 'cli/bin/openmq.mjs'), path.join(work, 'cli/bin/openmq.mjs'));
+    const res = run([path.join(work, 'cli/bin/openmq.mjs'), '--help']);
+    expect(res.status, res.stderr).to.equal(0);
+    expect(res.stdout).to.match(/^Usage: openmq /);
+  });
+
+  it('the openmq bin says how to build when there is neither source nor build', () => {
+    const bare = path.join(work, 'bare');
+    cpSync(path.join(root, 'cli/bin/openmq.mjs'), path.join(bare, 'cli/bin/openmq.mjs'));
+    const res = run([path.join(bare, 'cli/bin/openmq.mjs'), '--help']);
+    expect(res.status).to.equal(1);
+    expect(res.stderr).to.equal('openmq: the CLI is not built here — run `npm run build` (or `npm ci` to run it from its sources)\n');
+  });
+});

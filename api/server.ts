@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { createApp, type AppDeps } from './app.js';
 import type { Service } from '../shared/composition/service.js';
 import { runEntryPoint } from '../shared/composition/entry-point.js';
+import { bootstrapOrgAndToken } from '../shared/platform/accounts/bootstrap-token.js';
 import { startConfiguredOperatorServer } from '../shared/composition/operator-endpoint.js';
 import { closeHttpServer } from '../shared/platform/runtime/close-http-server.js';
 
@@ -50,6 +51,9 @@ export async function startHttpServer(service: Service): Promise<http.Server> {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   await runEntryPoint('api', async (service) => {
+    // API_TOKEN registers that token, as the all-in-one process does; unset, tokens come from
+    // `node dist/scripts/token.js create` (docs/operations.md).
+    await bootstrapOrgAndToken(service.accounts.store, { orgSlug: service.config.orgSlug, apiToken: service.config.apiToken, generateIfNone: false });
     const server = await startHttpServer(service);
     const address = server.address();
     service.logger.info({ address }, 'api listening');

@@ -20,8 +20,7 @@ import { parseArgs } from 'node:util';
 import { rng } from '../shared/platform/seeded-random.js';
 import { startRedis } from './lib/redis-server.mjs';
 import { machineSummary, median, percentile } from './lib/bench-stats.js';
-import { spawnNode } from './lib/captured-process.js';
-import { waitFor } from './lib/wait.js';
+import { printedUrl, startServiceProcess } from './lib/service-process.js';
 import { bigReport, httpUpload, parserRate } from './lib/junit-bench-reports.js';
 
 const { values } = parseArgs({
@@ -37,7 +36,6 @@ const REPORTS = Number(values.reports);
 const ROUNDS = Number(values.rounds);
 const TOKEN = 'bench-ingest-service-token-0001';
 const TARGET = { repo: { host: 'github.com', owner: 'bench', name: 'monorepo' }, org_url_slug: 'default' };
-const ROOT = path.resolve(import.meta.dirname, '..');
 const MiB = 2 ** 20;
 const sha = (n: number) => n.toString(16).padStart(8, '0').repeat(5);
 
@@ -82,21 +80,9 @@ async function round(report: readonly Buffer[]): Promise<Round> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'openmq-bench-ingest-'));
   const redis = await startRedis({ dataDir: path.join(dataDir, 'redis') });
   const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values.profile)] : [];
-  const service = spawnNode([...profile, '--import', 'tsx', 'scripts/all-in-one.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? tmpdir(),
-      DATA_DIR: dataDir,
-      REDIS_URL: redis.url,
-      PORT: '0',
-      OPERATOR_PORT: '0',
-      API_TOKEN: TOKEN,
-      LOG_LEVEL: 'warn',
-    },
-  });
+  const service = startServiceProcess({ entry: 'all-in-one', nodeArgs: profile, dataDir, token: TOKEN, env: { REDIS_URL: redis.url } });
   try {
-    const base = await waitFor('the service', async () => /URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(service.stdout())?.[1], { timeoutMs: 120_000 });
+    const base = await printedUrl(service);
     const target = { url: base, token: TOKEN };
     const idleProbe = probeHealth(base);
     await new Promise((resolve) => setTimeout(resolve, 3000));

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { composeArgs, composeEnvironment, parseScaleOutArgs, UsageError, type ScaleOutOptions } from './lib/scale-out-options.js';
 import { driveScaleOut, type ScaleOutResult, type ScaleOutService } from './lib/scale-out-driver.js';
 import { machineSummary, median } from './lib/bench-stats.js';
+import { invariantsHold } from './lib/scale-out-invariants.js';
 import { waitFor } from './lib/wait.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -121,7 +122,10 @@ async function main(): Promise<void> {
   console.log(
     `| median | | ${(mid((r) => r.seconds) / 60).toFixed(1)} | ${mid((r) => r.mergesPerMinute).toFixed(1)} | ${mid((r) => r.testRuns)} | ${mid((r) => r.submitSeconds).toFixed(1)} | ${mid((r) => r.getQueue.rps).toFixed(0)} | ${mid((r) => r.getQueue.p99)} |`,
   );
-  if (results.some((r) => r.merged < r.pullRequests)) process.exitCode = 1;
+  for (const [i, r] of results.entries()) {
+    if (!invariantsHold(r.invariants)) console.log(`run ${i + 1}: **the run broke an invariant**: ${JSON.stringify(r.invariants)}`);
+  }
+  if (results.some((r) => r.merged < r.pullRequests || !invariantsHold(r.invariants))) process.exitCode = 1;
 }
 
 await main();

@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { createPullRequest, createRepo, DEFAULT_REPO } from './lib/git-fixtures.js';
 import { gitText } from '../shared/providers/local/git-runner.js';
 import { waitFor } from './lib/wait.js';
-import { spawnNode } from './lib/captured-process.js';
+import { apiClient, printedUrl, startServiceProcess } from './lib/service-process.js';
 import { UPGRADE_FIXTURE_TOKEN, type UpgradeManifest } from './lib/upgrade-fixture.js';
 
 const { values } = parseArgs({ options: { release: { type: 'string' }, out: { type: 'string' } } });
@@ -29,34 +29,16 @@ const out = path.resolve(values.out);
 const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: releaseDir, encoding: 'utf8' }).trim();
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'openmq-upgrade-'));
-const release = spawnNode([path.join(releaseDir, 'scripts/start.mjs')], {
-  cwd: releaseDir,
-  env: {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? tmpdir(),
-    DATA_DIR: dataDir,
-    PORT: '0',
-    OPERATOR_PORT: '0',
-    PROVIDER_POLL_SECONDS: '1',
-    API_TOKEN: UPGRADE_FIXTURE_TOKEN,
-    LOG_LEVEL: 'warn',
-  },
-});
+const release = startServiceProcess({ root: releaseDir, dataDir, token: UPGRADE_FIXTURE_TOKEN, env: { PROVIDER_POLL_SECONDS: '1' } });
 const { child } = release;
 
 try {
-  const base = await waitFor('the release to print its URL', async () => /URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(release.output())?.[1], {
-    timeoutMs: 120_000,
-  });
+  const base = await printedUrl(release);
+  const client = apiClient(base, UPGRADE_FIXTURE_TOKEN);
   const call = async (operation: string, body: unknown): Promise<Record<string, unknown>> => {
-    const res = await fetch(`${base}/v1/${operation}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-token': UPGRADE_FIXTURE_TOKEN },
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${operation}: ${res.status} ${text}`);
-    return JSON.parse(text) as Record<string, unknown>;
+    const answer = await client(operation, body);
+    if (answer.status !== 200) throw new Error(`${operation}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
   };
 
   const fx = await createRepo(path.join(dataDir, 'git'), { repo: DEFAULT_REPO });

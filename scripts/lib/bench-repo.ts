@@ -1,6 +1,6 @@
 // The repository the pull-request benchmarks work on: a bare repository with `main` and pull
 // requests 1..count, each adding its own file (so any of them merges cleanly after any other),
-// written by one `git fast-import`.
+// written by one `git fast-import`, then logging every update of its refs.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { gitText, runGit } from '../../shared/providers/local/git-runner.js';
@@ -26,5 +26,8 @@ export async function createBenchRepo(root: string, repo: RepoRef, count: number
     );
   }
   await gitText(['fast-import', '--quiet'], { gitDir: dir, input: chunks.join('') });
+  // From now on every update of a branch is logged (a bare repository logs none by default): the
+  // scale-out checks read each merge of `main` from its reflog.
+  await runGit(['config', 'core.logAllRefUpdates', 'always'], { gitDir: dir });
   return dir;
 }

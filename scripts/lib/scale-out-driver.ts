@@ -4,11 +4,17 @@
 // play CI (every test branch the queue pushes passes `ciSeconds` later), and poll getQueue with
 // autocannon until every pull request is merged. Merges are read from the repository itself
 // (the local provider records `refs/pull/N/merged` with each merge).
+//
+// With an interruption (scripts/scale-out-crash.ts) it kills part of the service once a number of
+// pull requests have merged, rides out the API's absence when the API went with it, and checks
+// the run afterwards (scale-out-invariants.ts): nothing merged twice, nothing merged untested,
+// nothing lost.
 import autocannon from 'autocannon';
 import { gitText } from '../../shared/providers/local/git-runner.js';
 import type { RepoRef } from '../../shared/platform/repo-ref.js';
 import { createBenchRepo } from './bench-repo.js';
 import type { ScaleOutOptions } from './scale-out-options.js';
+import { checkScaleOutRun, type ScaleOutInvariants } from './scale-out-invariants.js';
 
 export interface ScaleOutService {
   /** Base URL of the API (no trailing slash). */
@@ -28,21 +34,45 @@ export interface ScaleOutResult {
   testRuns: number;
   submitSeconds: number;
   getQueue: { requests: number; rps: number; p99: number; failed: number };
+  /** API calls repeated because the service did not answer (it was being restarted). */
+  callsRetried: number;
+  /** When the interruption ran, in pull requests merged by then; null without one. */
+  interruptedAt: number | null;
+  invariants: ScaleOutInvariants;
+}
+
+/** Part of the service killed mid-run: a worker process, or the whole all-in-one process (then restarted). */
+export interface Interruption {
+  /** Runs once this many pull requests have merged. */
+  afterMerged: number;
+  run: () => Promise<void>;
 }
 
 const CI_CONTEXT = 'ci/test';
 const TEST_BRANCHES = 'refs/heads/trunk-merge/';
 const POLL_MS = 250;
+/** How long a call waits for a service that does not answer (a process restarting) before failing. */
+const UNANSWERED_MS = 120_000;
 
-async function call(service: ScaleOutService, operation: string, body: unknown): Promise<unknown> {
-  const res = await fetch(`${service.url}/v1/${operation}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-token': service.token },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${operation} answered ${res.status}: ${text}`);
-  return text ? JSON.parse(text) : null;
+/** One API call; a refused connection or a 503 (starting, stopping) is tried again for a bounded time. */
+async function callService(service: ScaleOutService, operation: string, body: unknown, retried: { count: number }): Promise<unknown> {
+  const giveUp = performance.now() + UNANSWERED_MS;
+  for (;;) {
+    const res = await fetch(`${service.url}/v1/${operation}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-token': service.token },
+      body: JSON.stringify(body),
+    }).catch((err: Error) => err);
+    if (res instanceof Response && res.status !== 503) {
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${operation} answered ${res.status}: ${text}`);
+      return text ? JSON.parse(text) : null;
+    }
+    if (performance.now() > giveUp)
+      throw new Error(`${operation}: the service did not answer for ${UNANSWERED_MS / 1000} s (${res instanceof Error ? res.message : '503'})`);
+    retried.count++;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
 }
 
 async function refShas(gitDir: string, pattern: string): Promise<string[]> {
@@ -54,19 +84,22 @@ export async function driveScaleOut(
   service: ScaleOutService,
   opts: Pick<ScaleOutOptions, 'pullRequests' | 'ciSeconds' | 'concurrency' | 'getQueueConnections' | 'timeoutMinutes'>,
   log: (line: string) => void = () => {},
+  interruption: Interruption | null = null,
 ): Promise<ScaleOutResult> {
   const repo: RepoRef = { host: 'bench.local', owner: 'scale-out', name: `run-${Date.now()}` };
   const gitDir = await createBenchRepo(service.gitRoot, repo, opts.pullRequests);
   const ref = { repo, targetBranch: 'main' };
-  await call(service, 'createQueue', ref);
-  await call(service, 'updateQueue', { ...ref, requiredStatuses: [CI_CONTEXT], concurrency: opts.concurrency });
+  const retried = { count: 0 };
+  const call = (operation: string, body: unknown) => callService(service, operation, body, retried);
+  await call('createQueue', ref);
+  await call('updateQueue', { ...ref, requiredStatuses: [CI_CONTEXT], concurrency: opts.concurrency });
 
   const started = performance.now();
   // Ten submitters at once, as several CI jobs and bots would.
   let next = 1;
   await Promise.all(
     Array.from({ length: Math.min(10, opts.pullRequests) }, async () => {
-      for (let n = next++; n <= opts.pullRequests; n = next++) await call(service, 'submitPullRequest', { ...ref, pr: { number: n } });
+      for (let n = next++; n <= opts.pullRequests; n = next++) await call('submitPullRequest', { ...ref, pr: { number: n } });
     }),
   );
   const submitSeconds = (performance.now() - started) / 1000;
@@ -93,13 +126,19 @@ export async function driveScaleOut(
   const deadline = started + opts.timeoutMinutes * 60_000;
   let merged = 0;
   let lastMergeAt = started;
+  let interruptedAt: number | null = null;
   while (merged < opts.pullRequests && performance.now() < deadline) {
+    if (interruption && interruptedAt === null && merged >= interruption.afterMerged) {
+      interruptedAt = merged;
+      log(`interrupting after ${merged} merged`);
+      await interruption.run();
+    }
     for (const sha of await refShas(gitDir, TEST_BRANCHES)) {
       if (passed.has(sha)) continue;
       passed.add(sha);
       reports.push(
         new Promise((resolve) => setTimeout(resolve, opts.ciSeconds * 1000)).then(() =>
-          call(service, 'setCommitStatus', { repo, sha, context: CI_CONTEXT, state: 'success' }),
+          call('setCommitStatus', { repo, sha, context: CI_CONTEXT, state: 'success' }),
         ),
       );
     }
@@ -116,6 +155,12 @@ export async function driveScaleOut(
   await Promise.allSettled(reports);
 
   const seconds = ((merged === opts.pullRequests ? lastMergeAt : performance.now()) - started) / 1000;
+  const invariants = await checkScaleOutRun({
+    gitDir,
+    pullRequests: opts.pullRequests,
+    passedShas: [...passed],
+    stateOf: async (n) => ((await call('getSubmittedPullRequest', { ...ref, pr: { number: n } })) as { state: string }).state,
+  });
   return {
     pullRequests: opts.pullRequests,
     merged,
@@ -129,5 +174,8 @@ export async function driveScaleOut(
       p99: polled.latency.p99,
       failed: polled.non2xx + polled.errors + polled.timeouts,
     },
+    callsRetried: retried.count,
+    interruptedAt,
+    invariants,
   };
 }

@@ -1,6 +1,6 @@
 // The command line of the scale-out benchmark (scripts/bench-scale-out.ts) and the docker compose
 // invocation it makes, kept apart from the script so both are tested without docker.
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export type ScaleOutTarget = 'compose' | 'embedded';
 
@@ -32,40 +32,41 @@ export const USAGE = `npm run bench:scale-out -- [--embedded] [--workers 2] [--r
 
 /** A command line the benchmark cannot run: the message says which option and why. */
 export class UsageError extends Error {
-  constructor(message: string) {
-    super(`${message}\nusage: ${USAGE}`);
+  constructor(message: string, usage: string = USAGE) {
+    super(`${message}\nusage: ${usage}`);
     this.name = 'UsageError';
   }
 }
 
-function integer(name: string, text: string, min: number, max: number): number {
+/** An integer option from min to max, or a UsageError naming it. */
+export function integer(name: string, text: string, min: number, max: number, usage: string = USAGE): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max} (got "${text}")`);
+  if (!/^\d+$/.test(text) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max} (got "${text}")`, usage);
   return n;
 }
 
-export function parseScaleOutArgs(argv: readonly string[]): ScaleOutOptions {
-  let values;
+/** parseArgs, strict, with its complaints (an unknown option, a missing value) as a UsageError. */
+export function parseOptions<const T extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], options: T, usage: string = USAGE) {
   try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      options: {
-        embedded: { type: 'boolean', default: false },
-        workers: { type: 'string' },
-        runs: { type: 'string', default: '3' },
-        'pull-requests': { type: 'string', default: '200' },
-        'ci-seconds': { type: 'string', default: '20' },
-        concurrency: { type: 'string', default: '8' },
-        'get-queue-connections': { type: 'string', default: '10' },
-        'timeout-minutes': { type: 'string', default: '30' },
-        keep: { type: 'boolean', default: false },
-        'api-url': { type: 'string' },
-      },
-    }));
+    return parseArgs({ args: [...argv], strict: true, options }).values;
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError((err as Error).message, usage);
   }
+}
+
+export function parseScaleOutArgs(argv: readonly string[]): ScaleOutOptions {
+  const values = parseOptions(argv, {
+    embedded: { type: 'boolean', default: false },
+    workers: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+    'pull-requests': { type: 'string', default: '200' },
+    'ci-seconds': { type: 'string', default: '20' },
+    concurrency: { type: 'string', default: '8' },
+    'get-queue-connections': { type: 'string', default: '10' },
+    'timeout-minutes': { type: 'string', default: '30' },
+    keep: { type: 'boolean', default: false },
+    'api-url': { type: 'string' },
+  });
   const target: ScaleOutTarget = values.embedded ? 'embedded' : 'compose';
   // The embedded store lives in one process: worker processes, a stack to keep and a URL to reach
   // only exist with compose, so asking for them here is a mistake, not something to ignore.

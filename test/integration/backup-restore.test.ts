@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { spawnNode, type CapturedProcess } from '../../scripts/lib/captured-process.js';
+import { apiClient, printedUrl, startServiceProcess } from '../../scripts/lib/service-process.js';
 import { createPullRequest, createRepo, DEFAULT_REPO } from '../../scripts/lib/git-fixtures.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 import { gitText } from '../../shared/providers/local/git-runner.js';
@@ -14,12 +15,7 @@ const TOKEN = 'backup-restore-test-token-0001';
 const ref = { repo: DEFAULT_REPO, targetBranch: 'main' };
 const baseEnv = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() });
 
-function start(dataDir: string): CapturedProcess {
-  return spawnNode(['scripts/start.mjs'], {
-    cwd: ROOT,
-    env: { ...baseEnv(), DATA_DIR: dataDir, PORT: '0', OPERATOR_PORT: '0', API_TOKEN: TOKEN, LOG_LEVEL: 'warn', PROVIDER_POLL_SECONDS: '1' },
-  });
-}
+const start = (dataDir: string) => startServiceProcess({ dataDir, token: TOKEN, env: { PROVIDER_POLL_SECONDS: '1' } });
 
 async function script(command: 'backup' | 'restore', dir: string, dataDir: string): Promise<CapturedProcess> {
   const run = spawnNode(['--import', 'tsx', 'scripts/backup.ts', command, dir], { cwd: ROOT, env: { ...baseEnv(), DATA_DIR: dataDir } });
@@ -45,19 +41,10 @@ describe('backup and restore of the embedded store', function () {
         metadata: { title: `Change ${n}`, base: 'main' },
       });
     }
-    const urlOf = (p: CapturedProcess) => waitFor('the URL', async () => /URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(p.stdout())?.[1], { timeoutMs: 90_000 });
-    const client = (base: string) => async (operation: string, body: unknown) => {
-      const res = await fetch(`${base}/v1/${operation}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-token': TOKEN },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-    };
 
     const first = start(live);
     try {
-      const call = client(await urlOf(first));
+      const call = apiClient(await printedUrl(first), TOKEN);
       expect((await call('createQueue', ref)).status).to.equal(200);
       expect((await call('updateQueue', { ...ref, requiredStatuses: ['ci'] })).status).to.equal(200);
       expect((await call('submitPullRequest', { ...ref, pr: { number: 1 } })).status).to.equal(200);
@@ -83,7 +70,7 @@ describe('backup and restore of the embedded store', function () {
 
     const second = start(fresh);
     try {
-      const call = client(await urlOf(second));
+      const call = apiClient(await printedUrl(second), TOKEN);
       expect((await call('getSubmittedPullRequest', { ...ref, pr: { number: 1 } })).body.state).to.equal('testing');
       expect((await call('getSubmittedPullRequest', { ...ref, pr: { number: 2 } })).status).to.equal(404);
       const branches = (

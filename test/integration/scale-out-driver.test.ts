@@ -28,5 +28,6 @@ describe('scale-out benchmark: the measurement', function () {
     expect(result.mergesPerMinute).to.be.greaterThan(0);
     expect(result.getQueue.requests).to.be.greaterThan(0);
     expect(result.getQueue.failed).to.equal(0);
+    expect(result.invariants).to.deep.equal({ branchUpdates: 6, mergedTwice: [], untested: [], notMerged: [], wrongState: [] });
   });
 });

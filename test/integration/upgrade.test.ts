@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { waitFor } from '../../scripts/lib/wait.js';
-import { spawnNode, type CapturedProcess } from '../../scripts/lib/captured-process.js';
+import { apiClient, printedUrl, startServiceProcess } from '../../scripts/lib/service-process.js';
 import { UPGRADE_FIXTURE_TOKEN, type UpgradeManifest } from '../../scripts/lib/upgrade-fixture.js';
 import { gitText } from '../../shared/providers/local/git-runner.js';
 import { openDatabase } from '../../shared/platform/database/open-database.js';
@@ -20,20 +20,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const FIXTURE = path.join(ROOT, 'test/fixtures/upgrade/release-146538f');
 const manifest = JSON.parse(readFileSync(`${FIXTURE}.json`, 'utf8')) as UpgradeManifest;
 
-function start(dataDir: string): CapturedProcess {
-  return spawnNode(['scripts/start.mjs'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? tmpdir(),
-      DATA_DIR: dataDir,
-      PORT: '0',
-      OPERATOR_PORT: '0',
-      API_TOKEN: UPGRADE_FIXTURE_TOKEN,
-      LOG_LEVEL: 'warn',
-    },
-  });
-}
+const start = (dataDir: string) => startServiceProcess({ dataDir, token: UPGRADE_FIXTURE_TOKEN });
 
 /** A listed test without its link, whose origin is the address the process happened to listen on. */
 const withoutLinks = (tests: unknown) => JSON.parse(JSON.stringify(tests).replace(/http:\/\/127\.0\.0\.1:\d+\//g, 'ORIGIN/')) as unknown;
@@ -50,15 +37,7 @@ describe('upgrade from the previous release', function () {
   it(`opens the data directory of ${manifest.release.slice(0, 7)}: everything intact, migrated once, and the queue carries on`, async () => {
     const service = start(dataDir);
     try {
-      const base = await waitFor('the URL', async () => /URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(service.output())?.[1], { timeoutMs: 90_000 });
-      const call = async (operation: string, body: unknown, token = UPGRADE_FIXTURE_TOKEN) => {
-        const res = await fetch(`${base}/v1/${operation}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-api-token': token },
-          body: JSON.stringify(body),
-        });
-        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-      };
+      const call = apiClient(await printedUrl(service), UPGRADE_FIXTURE_TOKEN);
       const { ref } = manifest;
 
       // The read token the release created still reads, and still may not write.

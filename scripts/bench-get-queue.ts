@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Koa from 'koa';
 import { startRedis } from './lib/redis-server.mjs';
+import { rawPost } from './lib/raw-http.js';
 import { startTestService, type TestService } from './lib/test-service.js';
 import { createRepo, DEFAULT_REPO, makeGitRoot, removeGitRoot } from './lib/git-fixtures.js';
 import { makeEntry } from './lib/entries.js';
@@ -99,19 +100,6 @@ interface SizeResult {
 }
 
 /** An answer's bytes as sent (fetch would decode them). */
-function rawPost(url: string, headers: Record<string, string>, body: string): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 async function benchSize(size: number): Promise<SizeResult> {
   const gitRoot = await makeGitRoot();
   await createRepo(gitRoot, { repo: DEFAULT_REPO });

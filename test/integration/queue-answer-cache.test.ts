@@ -2,7 +2,7 @@
 // of change shows in the next answer — made through this instance's API, by its workers, or by
 // another instance sharing the database (which has its own cache) — and pollers that send the
 // answer's ETag back get 304 while nothing changed; clients that accept brotli or gzip get it compressed.
-import http from 'node:http';
+import { rawPost } from '../../scripts/lib/raw-http.js';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
@@ -26,23 +26,8 @@ function borrowed(db: Database): Database {
 }
 
 /** getQueue over node:http, which (unlike fetch) hands back the bytes as sent. */
-function rawGetQueue(s: TestService, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  const payload = JSON.stringify(ref);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${s.url}/v1/getQueue`,
-      { method: 'POST', headers: { 'x-api-token': s.token, 'content-type': 'application/json', ...headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+const rawGetQueue = (s: TestService, headers: Record<string, string>) =>
+  rawPost(`${s.url}/v1/getQueue`, { 'x-api-token': s.token, 'content-type': 'application/json', ...headers }, JSON.stringify(ref));
 
 describe('getQueue: cached answer, ETag and 304', function () {
   this.timeout(60_000);

@@ -56,6 +56,21 @@ describe('embedded store: compaction off the event loop', function () {
     return db.collection<Doc>('t').find({}, { sort: { n: 1 } });
   }
 
+  it('journals a bulk write of multi-byte text line by line, and reads it back on reopening', async () => {
+    const db = await open(dir);
+    const names = ['plain', 'café — naïve', '测试用例', 'emoji 🧪✅', 'line\nbreak', ''];
+    await db.collection<{ _id: string; name: string }>('t').insertMany(names.map((name, i) => ({ _id: `m${i}`, name })));
+    const journal = files(dir).find((f) => f.startsWith('t.') && f.includes('journal'));
+    expect(journal, files(dir).join(', ')).to.be.a('string');
+    const lines = readFileSync(path.join(dir, journal!), 'utf8').split('\n');
+    expect(lines, 'one line per document, the last ended by a newline').to.have.length(names.length + 1);
+    expect(lines.at(-1)).to.equal('');
+    expect(lines.slice(0, -1).map((l) => (JSON.parse(l) as { p: { name: string } }).p.name)).to.deep.equal(names);
+    await db.close();
+    const reopened = await open(dir);
+    expect((await reopened.collection<{ _id: string; name: string }>('t').find({}, { sort: { _id: 1 } })).map((d) => d.name)).to.deep.equal(names);
+  });
+
   it('a write that makes the journal due returns before the fold; the fold writes the state as the next snapshot', async () => {
     const db = await open(dir, 4096);
     const c = db.collection<Doc>('t');

@@ -182,8 +182,7 @@ export class CollectionFiles {
       this.journalFd = openSync(this.journalPath(this.journalGeneration), 'a');
       this.journalBytes = fstatSync(this.journalFd).size;
     }
-    const text = records.map(ejsonText).join('\n') + '\n';
-    const buffer = Buffer.from(text, 'utf8');
+    const buffer = journalLines(records);
     let offset = 0;
     while (offset < buffer.length) offset += writeSync(this.journalFd, buffer, offset);
     if (this.options.fsync) fsyncSync(this.journalFd);
@@ -282,4 +281,21 @@ export class CollectionFiles {
     if (this.journalFd !== null) closeSync(this.journalFd);
     this.journalFd = null;
   }
+}
+
+/**
+ * The records' lines, each ended by a newline, encoded into one buffer sized up front: joining the
+ * lines into one string and encoding that costs about three times as much (V8 flattens the joined
+ * string first), and bulk inserts spend a large share of their time here.
+ */
+function journalLines(records: readonly JournalRecord[]): Buffer {
+  const lines = records.map(ejsonText);
+  const lengths = lines.map((line) => Buffer.byteLength(line, 'utf8'));
+  const buffer = Buffer.allocUnsafe(lengths.reduce((sum, n) => sum + n + 1, 0));
+  let offset = 0;
+  lines.forEach((line, i) => {
+    offset += buffer.write(line, offset, lengths[i], 'utf8');
+    buffer[offset++] = 0x0a;
+  });
+  return buffer;
 }

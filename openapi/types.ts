@@ -2612,6 +2612,12 @@ export interface operations {
                             prSha: string;
                             prTitle: string;
                             skipTheLine: boolean;
+                            stack?: {
+                                belowPrNumber: number | null;
+                                id: string;
+                                position: number;
+                                size: number;
+                            };
                             /** @enum {string} */
                             state: "not_ready" | "pending" | "testing" | "tests_passed" | "pending_failure" | "merged" | "failed" | "cancelled";
                             /** Format: date-time */
@@ -2711,7 +2717,7 @@ export interface operations {
                                 examples: {
                                     ciMinutes: number;
                                     detail: string | null;
-                                    reason: ("api_requested" | "merge_item_now_ready" | "manual_push_to_target_branch" | "prerequisite_merge_item_cancelled" | "prerequisite_merge_item_failed" | "prerequisite_merge_item_manually_merged" | "tests_restarted_by_user" | "tests_restarted_by_api_request" | "skip_the_line_interrupted" | "bisection_required" | "bisection_test_run_passed" | "test_run_retried_known_flaky" | "test_run_lost" | "merge_item_no_longer_ready" | "test_run_started" | "test_run_passed" | "test_run_failed" | "start_test_run_merge_conflict" | "start_test_run_config_parsing_failure" | "start_test_run_no_required_statuses" | "test_run_required_status_failed" | "test_run_timeout" | "github_api_merge_pr_failed" | "github_api_direct_merge_pr_failed" | "pr_updated_at_merge_time" | "test_run_failed_by_optimization" | "user_requested" | "pr_closed" | "pr_pushed_to" | "pr_base_branch_changed" | "pr_converted_to_draft" | "not_ready_timeout" | "merge_graph_merge" | "manual_merge" | "merge_graph_direct_merge" | "required_status_not_reported") | null;
+                                    reason: ("api_requested" | "merge_item_now_ready" | "manual_push_to_target_branch" | "prerequisite_merge_item_cancelled" | "prerequisite_merge_item_failed" | "prerequisite_merge_item_manually_merged" | "tests_restarted_by_user" | "tests_restarted_by_api_request" | "skip_the_line_interrupted" | "bisection_required" | "bisection_test_run_passed" | "test_run_retried_known_flaky" | "test_run_lost" | "merge_item_no_longer_ready" | "test_run_started" | "test_run_passed" | "test_run_failed" | "start_test_run_merge_conflict" | "start_test_run_config_parsing_failure" | "start_test_run_no_required_statuses" | "test_run_required_status_failed" | "test_run_timeout" | "github_api_merge_pr_failed" | "github_api_direct_merge_pr_failed" | "pr_updated_at_merge_time" | "test_run_failed_by_optimization" | "user_requested" | "pr_closed" | "pr_pushed_to" | "pr_base_branch_changed" | "pr_converted_to_draft" | "not_ready_timeout" | "stack_member_removed" | "merge_graph_merge" | "manual_merge" | "merge_graph_direct_merge" | "required_status_not_reported") | null;
                                     testBranch: string;
                                     testRunId: string;
                                 }[];
@@ -2850,6 +2856,12 @@ export interface operations {
                         };
                         restartCount: number;
                         skipTheLine: boolean;
+                        stack?: {
+                            belowPrNumber: number | null;
+                            id: string;
+                            position: number;
+                            size: number;
+                        };
                         /** @enum {string} */
                         state: "not_ready" | "pending" | "testing" | "tests_passed" | "pending_failure" | "merged" | "failed" | "cancelled";
                         /** Format: date-time */
@@ -2858,7 +2870,7 @@ export interface operations {
                             detail?: string;
                             previousState: ("not_ready" | "pending" | "testing" | "tests_passed" | "pending_failure" | "merged" | "failed" | "cancelled") | null;
                             /** @enum {string} */
-                            reason: "api_requested" | "merge_item_now_ready" | "manual_push_to_target_branch" | "prerequisite_merge_item_cancelled" | "prerequisite_merge_item_failed" | "prerequisite_merge_item_manually_merged" | "tests_restarted_by_user" | "tests_restarted_by_api_request" | "skip_the_line_interrupted" | "bisection_required" | "bisection_test_run_passed" | "test_run_retried_known_flaky" | "test_run_lost" | "merge_item_no_longer_ready" | "test_run_started" | "test_run_passed" | "test_run_failed" | "start_test_run_merge_conflict" | "start_test_run_config_parsing_failure" | "start_test_run_no_required_statuses" | "test_run_required_status_failed" | "test_run_timeout" | "github_api_merge_pr_failed" | "github_api_direct_merge_pr_failed" | "pr_updated_at_merge_time" | "test_run_failed_by_optimization" | "user_requested" | "pr_closed" | "pr_pushed_to" | "pr_base_branch_changed" | "pr_converted_to_draft" | "not_ready_timeout" | "merge_graph_merge" | "manual_merge" | "merge_graph_direct_merge" | "required_status_not_reported";
+                            reason: "api_requested" | "merge_item_now_ready" | "manual_push_to_target_branch" | "prerequisite_merge_item_cancelled" | "prerequisite_merge_item_failed" | "prerequisite_merge_item_manually_merged" | "tests_restarted_by_user" | "tests_restarted_by_api_request" | "skip_the_line_interrupted" | "bisection_required" | "bisection_test_run_passed" | "test_run_retried_known_flaky" | "test_run_lost" | "merge_item_no_longer_ready" | "test_run_started" | "test_run_passed" | "test_run_failed" | "start_test_run_merge_conflict" | "start_test_run_config_parsing_failure" | "start_test_run_no_required_statuses" | "test_run_required_status_failed" | "test_run_timeout" | "github_api_merge_pr_failed" | "github_api_direct_merge_pr_failed" | "pr_updated_at_merge_time" | "test_run_failed_by_optimization" | "user_requested" | "pr_closed" | "pr_pushed_to" | "pr_base_branch_changed" | "pr_converted_to_draft" | "not_ready_timeout" | "stack_member_removed" | "merge_graph_merge" | "manual_merge" | "merge_graph_direct_merge" | "required_status_not_reported";
                             /** @enum {string} */
                             state: "not_ready" | "pending" | "testing" | "tests_passed" | "pending_failure" | "merged" | "failed" | "cancelled";
                             testRunId?: string;
@@ -3012,6 +3024,12 @@ export interface operations {
                             prSha: string;
                             prTitle: string;
                             skipTheLine: boolean;
+                            stack?: {
+                                belowPrNumber: number | null;
+                                id: string;
+                                position: number;
+                                size: number;
+                            };
                             /** @enum {string} */
                             state: "not_ready" | "pending" | "testing" | "tests_passed" | "pending_failure" | "merged" | "failed" | "cancelled";
                             /** Format: date-time */

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MergeMethod } from '../../shared/merge-queue/domain/model.js';
 import type { GitProvider } from '../../shared/merge-queue/services/provider.js';
+import { testAndMerge } from '../helpers/test-and-merge.js';
 import { LocalGitProvider } from '../../shared/providers/local/local-git-provider.js';
 import { createGitHubAdapter } from '../../shared/providers/github/github-adapter.js';
 import { createLogger } from '../../shared/platform/logging.js';
@@ -244,19 +245,34 @@ for (const [name, open] of Object.entries(FORGES)) {
     });
 
     for (const method of ['merge_commit', 'squash', 'rebase'] as MergeMethod[]) {
+      it(`${method}: a stack (each pull request based on the head branch of the one below) lands in order, exactly as tested, every member merged`, async () => {
+        const fx = await newRepo();
+        const prs: { number: number; headSha: string; title: string; author: string; headBranch: string; baseBranch: string }[] = [];
+        for (const n of [1, 2, 3]) {
+          const below = prs.at(-1);
+          const baseBranch = below ? below.headBranch : 'main';
+          const { headSha } = await forge.openPullRequest(fx.repo, {
+            number: n,
+            ...(below ? { base: `refs/pull/${below.number}/head` } : {}),
+            commits: [{ message: `Layer ${n}`, files: { [`layer-${n}.txt`]: `${n}\n` } }],
+            metadata: { title: `Layer ${n}`, base: baseBranch, headBranch: `stack-${n}` },
+          });
+          prs.push({ number: n, headSha, title: `Layer ${n}`, author: 'alice', headBranch: `stack-${n}`, baseBranch });
+        }
+        const { built, result } = await testAndMerge(provider, fx, prs, method, `trunk-merge/pr-1-2-3/stack-${method}`);
+        // The top's head holds the whole stack: the tested tree is the top's on top of main.
+        expect(built.tree).to.equal(await forge.treeOf(fx.repo, prs[2]!.headSha));
+        expect(Object.keys(result.mergedShas).map(Number)).to.deep.equal([1, 2, 3]);
+        expect(await forge.treeOf(fx.repo, 'main')).to.equal(built.tree);
+        for (const n of [1, 2, 3]) expect((await provider.getPullRequest(fx.repo, n))?.merged, `#${n} merged`).to.equal(true);
+      });
+    }
+
+    for (const method of ['merge_commit', 'squash', 'rebase'] as MergeMethod[]) {
       it(`${method}: lands exactly the tested tree and the pull requests read as merged`, async () => {
         const fx = await newRepo();
         const prs = await twoPullRequests(fx);
-        const built = await provider.buildTestBranch(fx.repo, { branch: `trunk-merge/pr-1-2/${method}`, baseSha: fx.initialSha, pullRequests: prs });
-        if (!built.ok) throw new Error('conflict');
-        const result = await provider.mergePullRequests(fx.repo, {
-          targetBranch: 'main',
-          expectedHeadSha: fx.initialSha,
-          method,
-          pullRequests: prs,
-          expectedTree: built.tree,
-        });
-        if (!result.ok) throw new Error(`merge failed: ${JSON.stringify(result)}`);
+        const { built, result } = await testAndMerge(provider, fx, prs, method, `trunk-merge/pr-1-2/${method}`);
         expect(await forge.branchSha(fx.repo, 'main')).to.equal(result.newHeadSha);
         expect(await forge.treeOf(fx.repo, 'main')).to.equal(built.tree);
         expect(result.mergedShas[2]).to.equal(result.newHeadSha);

@@ -1,6 +1,7 @@
 // The local git provider on real bare repositories in a temporary directory: every method,
 // conflicts, the commit graph of each merge method, and the guarantees the queue relies on
 // (the merged tree equals the tested tree; a moved target or a different tree writes nothing).
+import { testAndMerge } from '../helpers/test-and-merge.js';
 import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -509,19 +510,10 @@ describe('local git provider (integration, real git)', function () {
 
   describe('mergePullRequests', () => {
     /** Builds the test branch of three pull requests and merges them with `method`, checking the shared guarantees. */
-    async function testAndMerge(method: MergeMethod) {
+    async function mergeThree(method: MergeMethod) {
       const fx = await newRepo();
       const prs = await threePullRequests(fx);
-      const built = await provider.buildTestBranch(fx.repo, { branch: `trunk-merge/pr-1-2-3/${method}`, baseSha: fx.initialSha, pullRequests: prs });
-      if (!built.ok) throw new Error('test branch conflicted');
-      const result = await provider.mergePullRequests(fx.repo, {
-        targetBranch: 'main',
-        expectedHeadSha: fx.initialSha,
-        method,
-        pullRequests: prs,
-        expectedTree: built.tree,
-      });
-      if (!result.ok) throw new Error(`merge failed: ${JSON.stringify(result)}`);
+      const { built, result } = await testAndMerge(provider, fx, prs, method, `trunk-merge/pr-1-2-3/${method}`);
       expect(await branchSha(fx, 'main')).to.equal(result.newHeadSha);
       // The queue's promise: what lands on main is exactly what was tested.
       expect(await treeOf(fx, 'main')).to.equal(built.tree);
@@ -535,7 +527,7 @@ describe('local git provider (integration, real git)', function () {
     }
 
     it('merge_commit: one merge commit per pull request with parents [previous head, PR head]', async () => {
-      const { fx, prs, result } = await testAndMerge('merge_commit');
+      const { fx, prs, result } = await mergeThree('merge_commit');
       if (!result.ok) return;
       const mainline = await listCommits(fx, 'main', { firstParent: true });
       expect(mainline).to.have.length(4);
@@ -549,7 +541,7 @@ describe('local git provider (integration, real git)', function () {
     });
 
     it('squash: one single-parent commit per pull request titled "<title> (#N)"', async () => {
-      const { fx, result } = await testAndMerge('squash');
+      const { fx, result } = await mergeThree('squash');
       if (!result.ok) return;
       const history = await listCommits(fx, 'main');
       expect(history).to.have.length(4);
@@ -563,7 +555,7 @@ describe('local git provider (integration, real git)', function () {
     });
 
     it('rebase: each pull request commit replayed in order, keeping author, date and message', async () => {
-      const { fx, result } = await testAndMerge('rebase');
+      const { fx, result } = await mergeThree('rebase');
       if (!result.ok) return;
       const history = await listCommits(fx, 'main');
       expect(history.map((c) => c.subject)).to.deep.equal(['Edit line 28', 'Add three', 'Add two', 'Edit line 2', 'Add one', 'Initial commit']);

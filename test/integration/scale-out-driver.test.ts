@@ -28,6 +28,9 @@ describe('scale-out benchmark: the measurement', function () {
     expect(result.mergesPerMinute).to.be.greaterThan(0);
     expect(result.getQueue.requests).to.be.greaterThan(0);
     expect(result.getQueue.failed).to.equal(0);
-    expect(result.invariants).to.deep.equal({ branchUpdates: 6, mergedTwice: [], untested: [], notMerged: [], wrongState: [] });
+    const { branchUpdates, ...broken } = result.invariants;
+    expect(broken).to.deep.equal({ mergedTwice: [], untested: [], notMerged: [], wrongState: [] });
+    // A run that passes before the one below it merged lands both in one update of main.
+    expect(branchUpdates).to.be.within(1, 6);
   });
 });

@@ -36,6 +36,7 @@ export const REASON_TEXT: Record<Reason, string> = {
   pr_base_branch_changed: 'The pull request’s base branch changed',
   pr_converted_to_draft: 'The pull request was converted to a draft',
   not_ready_timeout: 'It stayed not ready longer than the queue allows',
+  stack_member_removed: 'A pull request below it in its stack left the queue, and it holds that pull request’s commits',
   merge_graph_merge: 'Merged by the queue',
   manual_merge: 'Merged outside the queue',
   merge_graph_direct_merge: 'Merged directly (nothing ahead of it to test against)',

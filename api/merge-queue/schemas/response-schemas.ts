@@ -72,6 +72,15 @@ const entryProperties = {
   prSha: Type.String(),
   prBaseBranch: Type.String(),
   prAuthor: Type.String(),
+  /** Present only for a member of a stack queued as one unit (an extension of the compatible API; docs/pull-requests.md#stacks). */
+  stack: Type.Optional(
+    closed({
+      id: Type.String(),
+      position: Type.Integer({ minimum: 1 }),
+      size: Type.Integer({ minimum: 2 }),
+      belowPrNumber: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+    }),
+  ),
 };
 
 export const EnqueuedPullRequest = closed(entryProperties);

@@ -3,6 +3,7 @@ import type { Entry } from '../../../shared/merge-queue/domain/model.js';
 import { TERMINAL_ENTRY_STATES } from '../../../shared/merge-queue/domain/model.js';
 import type { QueueStanding } from '../../../shared/merge-queue/services/time-to-merge-service.js';
 import { isUrgentPriority } from '../../../shared/merge-queue/domain/priority.js';
+import { stackField } from './stack-place.js';
 
 /** With includeEstimatedTimeToMerge: the position, and the estimate when there is one. */
 function standingFields(standing: QueueStanding | null | undefined) {
@@ -34,6 +35,7 @@ export function serializeSubmittedPullRequest(e: Entry, opts: { includeTimeline?
     prSha: e.prSha,
     prBaseBranch: e.prBaseBranch,
     prAuthor: e.prAuthor,
+    ...stackField(e),
     ...standingFields(opts.standing),
   };
   if (!opts.includeTimeline) return body;

@@ -1,4 +1,5 @@
 // Wire shapes of queues and queue entries, in the key order the live compatible API uses.
+import { stackField } from './stack-place.js';
 import type { Entry, Queue } from '../../../shared/merge-queue/domain/model.js';
 import type { QueueWarning } from '../../../shared/merge-queue/domain/status-watch.js';
 import { isUrgentPriority } from '../../../shared/merge-queue/domain/priority.js';
@@ -54,6 +55,7 @@ export function serializeEnqueuedEntry(e: Entry) {
     prSha: e.prSha,
     prBaseBranch: e.prBaseBranch,
     prAuthor: e.prAuthor,
+    ...stackField(e),
   };
 }
 

@@ -186,6 +186,8 @@ export const REASONS = [
   'pr_base_branch_changed',
   'pr_converted_to_draft',
   'not_ready_timeout',
+  // failed or cancelled with a member below it in its stack (it holds that member's commits)
+  'stack_member_removed',
   // merged
   'merge_graph_merge',
   'manual_merge',
@@ -246,11 +248,28 @@ export interface Entry {
    * main run. Such entries are tested only by that bisection's runs, never batched anew.
    */
   bisectionOf?: string | null;
+  /** Its place in a stack of pull requests queued as one unit (domain/stack.ts); null or absent for a lone pull request. */
+  stack?: EntryStack | null;
   restartCount: number;
   /** Reason of the last transition (the last history entry's, unless timeline notes followed it). */
   lastReason: Reason;
   history: HistoryEntry[];
   version: number;
+}
+
+/**
+ * A member of a stack: a chain of pull requests, each based on the head branch of the one below,
+ * the bottom based on the queue's branch. The members are tested as one run and land in order.
+ */
+export interface EntryStack {
+  /** The same for every member of the stack: `<queue id>:<number of the bottom pull request>`. */
+  id: string;
+  /** 1 for the bottom member. */
+  position: number;
+  size: number;
+  /** The member below it (null for the bottom), whose head branch is this member's base. */
+  belowPr: number | null;
+  belowHeadBranch: string | null;
 }
 
 export const TEST_RUN_STATUSES = ['in_progress', 'succeeded', 'failed', 'cancelled'] as const;

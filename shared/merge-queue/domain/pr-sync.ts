@@ -53,8 +53,11 @@ export function syncDecision(entry: Entry, pr: ObservedPullRequest | null, queue
   const admitted = entry.state !== 'not_ready' && entry.state !== 'pending';
   if (baseBranch !== entry.prBaseBranch) {
     // Before testing, a new base only changes readiness (a stacked PR being retargeted is normal);
-    // once its changes are being tested against this branch, the run no longer means anything.
-    if (admitted) {
+    // once its changes are being tested against this branch, the run no longer means anything —
+    // unless a stack member is retargeted onto the queue's branch, which leaves its changes as
+    // tested (the member below lands in the same merge, or already has).
+    const stackRetargeted = entry.stack && baseBranch === queue.branch;
+    if (admitted && !stackRetargeted) {
       return { kind: 'cancel', reason: 'pr_base_branch_changed', detail: `the base branch changed from ${entry.prBaseBranch} to ${baseBranch}` };
     }
     return { kind: 'refresh_readiness' };

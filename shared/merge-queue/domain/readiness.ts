@@ -1,20 +1,28 @@
 // Readiness (spec §3.1, merge-queue-behaviour §1.6): a pull request may be admitted when its base
-// is the queue's branch, it merges cleanly, and — in parallel mode — impacted targets exist for
-// its current head.
+// is the queue's branch (for a member of a stack: the head branch of the member below it, or the
+// queue's branch once retargeted), it merges cleanly, and — in parallel mode — impacted targets
+// exist for its current head.
 import type { Mergeability, QueueMode, Readiness } from './model.js';
 
 export interface ReadinessFacts {
   prBaseBranch: string;
   queueBranch: string;
+  /** For a stack member, the head branch of the member below it: a base as good as the queue's branch. */
+  stackBelowHeadBranch?: string | null;
   mergeability: Mergeability;
   /** The mode admission is judged in (the pending mode while a switch is in progress). */
   mode: QueueMode;
   hasImpactedTargets: boolean;
 }
 
+/** The pull request's base is one the queue accepts: its branch, or for a stack member the head branch of the member below. */
+export function baseBranchMatches(f: Pick<ReadinessFacts, 'prBaseBranch' | 'queueBranch' | 'stackBelowHeadBranch'>): boolean {
+  return f.prBaseBranch === f.queueBranch || (!!f.stackBelowHeadBranch && f.prBaseBranch === f.stackBelowHeadBranch);
+}
+
 export function evaluateReadiness(f: ReadinessFacts): Readiness {
   return {
-    doesBaseBranchMatch: f.prBaseBranch === f.queueBranch,
+    doesBaseBranchMatch: baseBranchMatches(f),
     gitHubMergeability: f.mergeability,
     requiresImpactedTargets: f.mode === 'parallel',
     hasImpactedTargets: f.hasImpactedTargets,

@@ -1,6 +1,6 @@
 // A pull request as it enters a queue: the one definition of a new entry's fields (submission
 // builds it; tests that need an entry start from it).
-import type { Entry, Readiness } from './model.js';
+import type { Entry, EntryStack, Readiness } from './model.js';
 
 export interface Submission {
   id: string;
@@ -9,6 +9,8 @@ export interface Submission {
   pr: { number: number; title: string; headSha: string; baseBranch: string; author: string; headBranch: string | null };
   priority: { value: number; name: string; usedDefaultPriorityName: string };
   noBatch: boolean;
+  /** Its place in a stack queued as one unit; null for a lone pull request. */
+  stack?: EntryStack | null;
   /** Admission order in the queue (QueueRepository.allocateSeq). */
   seq: number;
   readiness: Readiness;
@@ -42,6 +44,7 @@ export function submittedEntry(s: Submission): Entry {
     currentRunId: null,
     verifiedByTestRun: null,
     mergedSha: null,
+    stack: s.stack ?? null,
     restartCount: 0,
     lastReason: 'api_requested',
     history: [{ at: s.at, from: null, to: 'not_ready', reason: 'api_requested', detail: `submitted at ${s.pr.headSha.slice(0, 12)} by ${s.requestedBy}` }],

@@ -64,6 +64,12 @@ export interface MergePullRequest {
   title: string;
   author: string;
   headBranch?: string | null;
+  /**
+   * The branch the pull request asks to be merged into at the forge: for a stack member, the head
+   * branch of the member below. A forge that merges into that branch (GitHub) has the pull request
+   * retargeted onto the target branch first.
+   */
+  baseBranch?: string | null;
 }
 
 export interface MergePullRequestsInput {

@@ -2,10 +2,10 @@
 // State changes are compare-and-set transitions with reason codes; the engine (planner) does
 // everything that follows from them.
 import { randomUUID } from 'node:crypto';
-import type { Entry, EntryState, Queue } from '../domain/model.js';
+import type { Entry, EntryStack, EntryState, Queue } from '../domain/model.js';
 import type { RepoRef } from '../../platform/repo-ref.js';
 import { ACTIVE_ENTRY_STATES, TERMINAL_ENTRY_STATES } from '../domain/model.js';
-import { isUrgentPriority, resolvePriority, type PriorityInput } from '../domain/priority.js';
+import { isUrgentPriority, resolvePriority, type PriorityInput, type ResolvedPriority } from '../domain/priority.js';
 import { describeActor, type Actor } from '../../platform/accounts/actor.js';
 import { requireRole } from '../../platform/accounts/policy.js';
 import { conflict, invalid, notFound, repositoryNotFound, forbidden } from '../../platform/errors.js';
@@ -18,6 +18,8 @@ import type { Logger } from '../../platform/logging.js';
 import type { QueueService } from './queue-service.js';
 import { ReadinessService } from './readiness-service.js';
 import { submittedEntry } from '../domain/submitted-entry.js';
+import { resolveStack, stackPlaces } from '../domain/stack.js';
+import { baseBranchMatches } from '../domain/readiness.js';
 
 export interface PullRequestServiceDeps {
   store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'impactedTargets'>;
@@ -70,25 +72,75 @@ export class PullRequestService {
     const queue = await this.deps.queues.get(actor.orgId, repo, branch);
     const provider = await this.providerOf(repo);
     const pr = await this.pullRequestAt(provider, repo, prNumber);
+    // A pull request based on another one's head branch is the top of a stack: it is queued with
+    // every member below it, bottom first, as one unit (domain/stack.ts).
+    const members = pr.state === 'open' && !pr.draft ? await this.stackOf(queue, provider, pr) : [pr];
+    const places = stackPlaces(queue.id, members);
+    let entry: Entry | null = null;
+    for (const [i, member] of members.entries()) {
+      entry = await this.submitMember(actor, queue, member, { priority, keepPriority: priorityInput === undefined, noBatch, stack: places[i] ?? null });
+    }
+    return entry as Entry;
+  }
 
+  private async stackOf(queue: Queue, provider: GitProvider, pr: PullRequestInfo): Promise<PullRequestInfo[]> {
+    if ((pr.baseBranch ?? queue.branch) === queue.branch) return [pr];
+    const open = await provider.listOpenPullRequests(queue.repo);
+    const byHead = new Map(open.filter((p) => p.headBranch !== null).map((p) => [p.headBranch as string, p]));
+    const stack = resolveStack(pr, queue.branch, (b) => byHead.get(b));
+    if (stack.ok) return stack.members;
+    // Based on a branch no open pull request heads: not a stack, but a pull request waiting
+    // (not ready) for its base to become the queue's branch, as before stacks.
+    if (stack.code === 'stack_base_unknown' && stack.prNumber === pr.number) return [pr];
+    throw invalid(stack.code, stack.message, [{ path: '/pr/number', message: `pull request #${stack.prNumber}` }]);
+  }
+
+  private async submitMember(
+    actor: Actor,
+    queue: Queue,
+    pr: PullRequestInfo,
+    opts: { priority: ResolvedPriority; keepPriority: boolean; noBatch: boolean | undefined; stack: EntryStack | null },
+  ): Promise<Entry> {
+    const { priority, noBatch } = opts;
+    const prNumber = pr.number;
+    const repo = queue.repo;
+    const branch = queue.branch;
     return retryCompareAndSet(ENTRY, async () => {
       const active = await this.deps.store.entries.findActiveByPr(queue.id, prNumber);
       if (active) {
-        // Resubmitting an active entry only updates its priority and batching; it keeps its place.
-        // Like noBatch, an omitted priority leaves the entry's as it is (a plain "submit again"
-        // must not demote an urgent pull request); an explicit null asks for the default.
-        const keepPriority = priorityInput === undefined;
+        // Resubmitting an active entry only updates its priority, batching and place in a stack;
+        // it keeps its place in line. Like noBatch, an omitted priority leaves the entry's as it
+        // is (a plain "submit again" must not demote an urgent pull request); an explicit null
+        // asks for the default.
+        const keepPriority = opts.keepPriority;
         const set = {
           priorityValue: keepPriority ? active.priorityValue : priority.value,
           priorityName: keepPriority ? active.priorityName : priority.name,
           usedDefaultPriorityName: keepPriority ? active.usedDefaultPriorityName : priority.usedDefaultPriorityName,
           noBatch: noBatch ?? active.noBatch,
+          stack: opts.stack ?? active.stack ?? null,
         };
-        const unchanged = active.priorityValue === set.priorityValue && active.priorityName === set.priorityName && active.noBatch === set.noBatch;
+        // Joining a stack can make its base acceptable (the head branch of the member below).
+        const readiness = {
+          ...active.readiness,
+          doesBaseBranchMatch: baseBranchMatches({
+            prBaseBranch: active.prBaseBranch,
+            queueBranch: queue.branch,
+            stackBelowHeadBranch: set.stack?.belowHeadBranch ?? null,
+          }),
+        };
+        const unchanged =
+          active.priorityValue === set.priorityValue &&
+          active.priorityName === set.priorityName &&
+          active.noBatch === set.noBatch &&
+          JSON.stringify(active.stack ?? null) === JSON.stringify(set.stack);
         if (unchanged) return active;
-        const patched = await this.deps.store.entries.patch(active.id, active.version, set);
+        const patched = await this.deps.store.entries.patch(active.id, active.version, { ...set, readiness });
         if (!patched) return CAS_LOST;
-        this.deps.logger.info({ entryId: active.id, prNumber, priority: set.priorityValue, noBatch: set.noBatch }, 'resubmitted: priority/noBatch updated');
+        this.deps.logger.info(
+          { entryId: active.id, prNumber, priority: set.priorityValue, noBatch: set.noBatch, stack: set.stack },
+          'resubmitted: priority/noBatch/stack updated',
+        );
         await this.deps.requestPlan(queue.id, `pull request #${prNumber} resubmitted`);
         return patched;
       }
@@ -102,10 +154,10 @@ export class PullRequestService {
           `pull request #${prNumber} comes from a fork: CI on its test branch would run the fork's code with this repository's secrets. An admin can allow forks with updateGitHubRepository {allowForkPullRequests: true}`,
         );
       }
-      const entry = await this.newEntry(queue, pr, priority, noBatch ?? false, describeActor(actor));
+      const entry = await this.newEntry(queue, pr, priority, noBatch ?? false, describeActor(actor), opts.stack);
       // Another submission of the same pull request won the race: this one is a resubmit.
       if ((await this.deps.store.entries.insert(entry)) === 'exists') return CAS_LOST;
-      this.deps.logger.info({ entryId: entry.id, queueId: queue.id, prNumber, sha: pr.headSha }, 'pull request submitted');
+      this.deps.logger.info({ entryId: entry.id, queueId: queue.id, prNumber, sha: pr.headSha, stack: opts.stack }, 'pull request submitted');
       if (!(await this.deps.store.queues.findById(queue.id))) {
         // The queue was deleted between our read and the insert: do not leave an orphan behind.
         await this.deps.store.entries.transition(
@@ -126,10 +178,11 @@ export class PullRequestService {
     priority: { value: number; name: string; usedDefaultPriorityName: string },
     noBatch: boolean,
     requestedBy: string,
+    stack: EntryStack | null,
   ): Promise<Entry> {
     const seq = await this.deps.store.queues.allocateSeq(queue.id);
     // Mergeability is decided by the planning pass this submission asks for, off the request.
-    const readiness = await this.readiness.undecided(queue, pr);
+    const readiness = await this.readiness.undecided(queue, { ...pr, stackBelowHeadBranch: stack?.belowHeadBranch ?? null });
     return submittedEntry({
       id: randomUUID(),
       orgId: queue.orgId,
@@ -137,6 +190,7 @@ export class PullRequestService {
       pr: { number: pr.number, title: pr.title, headSha: pr.headSha, baseBranch: pr.baseBranch ?? queue.branch, author: pr.author, headBranch: pr.headBranch },
       priority,
       noBatch,
+      stack,
       seq,
       readiness,
       requestedBy,

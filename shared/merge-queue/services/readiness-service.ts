@@ -18,6 +18,8 @@ export interface ReadinessSubject {
   headSha: string;
   /** null when the provider does not know it (the queue's branch is assumed). */
   baseBranch: string | null;
+  /** For a stack member, the head branch of the member below it (its expected base). */
+  stackBelowHeadBranch?: string | null;
 }
 
 export interface JudgedReadiness {
@@ -41,6 +43,7 @@ export class ReadinessService {
     const readiness = evaluateReadiness({
       prBaseBranch: pr.baseBranch ?? queue.branch,
       queueBranch: queue.branch,
+      stackBelowHeadBranch: pr.stackBelowHeadBranch ?? null,
       mergeability,
       mode,
       hasImpactedTargets: await this.deps.store.impactedTargets.has(queue.id, pr.number, pr.headSha),
@@ -53,6 +56,7 @@ export class ReadinessService {
     return evaluateReadiness({
       prBaseBranch: pr.baseBranch ?? queue.branch,
       queueBranch: queue.branch,
+      stackBelowHeadBranch: pr.stackBelowHeadBranch ?? null,
       mergeability: 'in_progress',
       mode: queue.pendingMode ?? queue.mode,
       hasImpactedTargets: await this.deps.store.impactedTargets.has(queue.id, pr.number, pr.headSha),
@@ -79,5 +83,5 @@ export class ReadinessService {
 }
 
 function subjectOf(entry: Entry): ReadinessSubject {
-  return { number: entry.prNumber, headSha: entry.prSha, baseBranch: entry.prBaseBranch };
+  return { number: entry.prNumber, headSha: entry.prSha, baseBranch: entry.prBaseBranch, stackBelowHeadBranch: entry.stack?.belowHeadBranch ?? null };
 }

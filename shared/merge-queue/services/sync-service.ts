@@ -146,7 +146,8 @@ export class SyncService {
           this.deps.logger.info({ entryId: entry.id, prNumber: entry.prNumber }, 'pull request merged outside the queue');
         }
       } else if (decision.kind === 'refresh_readiness' && pr && targetSha) {
-        const { readiness, basis } = await this.readiness.evaluate(queue, pr, provider, targetSha);
+        const subject = { ...pr, stackBelowHeadBranch: entry.stack?.belowHeadBranch ?? null };
+        const { readiness, basis } = await this.readiness.evaluate(queue, subject, provider, targetSha);
         const updated = await this.deps.store.entries.patch(entry.id, entry.version, {
           readiness,
           prBaseBranch: pr.baseBranch ?? queue.branch,

@@ -103,7 +103,9 @@ export class MemoryRepository {
   openPullRequest(spec: PullRequestSpec): string {
     if (this.pulls.has(spec.number)) throw new Error(`pull request #${spec.number} exists`);
     const base = spec.base ?? 'main';
-    let tip = this.commitAt(base);
+    // Based on another open pull request's head branch (a stack): built on that pull request's head.
+    const below = [...this.pulls.values()].find((p) => p.info.state === 'open' && p.info.headBranch === base);
+    let tip = this.commitAt(below ? below.info.headSha : base);
     spec.commits.forEach((changes, i) => {
       tip = this.commit(tip, new Map(Object.entries(changes)), i === spec.commits.length - 1 ? spec.headSha : undefined);
     });

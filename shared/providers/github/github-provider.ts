@@ -283,6 +283,9 @@ export class GitHubProvider implements GitProvider {
       // The whole result, computed (and checked against the tested tree) before anything is written.
       const computed = await this.plumbing.mergePullRequests(repo, input);
       if (!computed.ok) return computed;
+      // Stack members ask to be merged into the member below: GitHub merges (and marks merged
+      // after a push) into a pull request's own base, so each goes onto the target first.
+      await this.retargetOnto(repo, input);
       if (input.method === 'merge_commit') {
         if (await this.cache.push(git, repo, token, [{ ref: target, expected: input.expectedHeadSha, next: computed.newHeadSha }])) return computed;
         return { ok: false, reason: 'target_moved', actualHeadSha: await this.cache.remoteRef(git, repo, token, target) };
@@ -332,6 +335,19 @@ export class GitHubProvider implements GitProvider {
    * happened, so before trying again the pull request is read, and a merged one is taken as done.
    * `moved`: the pull request's head or the target moved; `refused`: GitHub said no (its words).
    */
+  private async retargetOnto(repo: RepoRef, input: MergePullRequestsInput): Promise<void> {
+    const stacked = input.pullRequests.filter((p) => p.baseBranch && p.baseBranch !== input.targetBranch);
+    if (stacked.length === 0) return;
+    const { octokit } = await this.access(repo);
+    for (const pr of stacked) {
+      await octokit.rest.pulls.update({ owner: repo.owner, repo: repo.name, pull_number: pr.number, base: input.targetBranch });
+      this.logger.info(
+        { repo, prNumber: pr.number, from: pr.baseBranch, to: input.targetBranch },
+        'stack member retargeted onto the target branch before its merge',
+      );
+    }
+  }
+
   private async mergeOne(repo: RepoRef, method: 'squash' | 'rebase', pr: MergePullRequest, targetBranch: string, head: string): Promise<MergeStep> {
     const { octokit } = await this.access(repo);
     for (let attempt = 1; ; attempt++) {

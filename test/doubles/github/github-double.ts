@@ -18,6 +18,7 @@ import { LocalGitProvider } from '../../../shared/providers/local/local-git-prov
 import { GitRepository } from '../../../shared/providers/local/git-repository.js';
 import { runGit } from '../../../shared/providers/local/git-runner.js';
 import { conventionalRepositoryPath } from '../../../shared/providers/local/repo-path.js';
+import { pullMetadataPath, readPullMetadata } from '../../../shared/providers/local/pull-metadata.js';
 import type { MergeMethod } from '../../../shared/merge-queue/domain/model.js';
 import type { PullRequestInfo } from '../../../shared/merge-queue/services/provider.js';
 import type { RepoRef } from '../../../shared/platform/repo-ref.js';
@@ -142,6 +143,8 @@ export class GitHubDouble {
   readonly checkRuns: CheckRunRecord[] = [];
   readonly comments: CommentRecord[] = [];
   readonly createdPulls: CreatedPullRecord[] = [];
+  /** Base changes made through PATCH /pulls/N, in order. */
+  readonly retargets: { repo: string; number: number; from: string; to: string }[] = [];
   readonly faults: DoubleFaults = {
     mergeableNull: false,
     secondaryLimit: null,
@@ -721,16 +724,52 @@ export class GitHubDouble {
     return [201, await this.pullObject(owner, name, number)];
   }
 
-  /** PATCH /pulls/N: the double supports closing the pull requests it opened (closing twice changes nothing). */
+  /**
+   * PATCH /pulls/N: closing a pull request the double opened (closing twice changes nothing), or
+   * changing any open pull request's base branch, as GitHub does when a stack is retargeted: the
+   * base must exist (422 otherwise) and the change is announced by a `pull_request` `edited`
+   * webhook naming the old base.
+   */
   private async updatePull(owner: string, name: string, number: number, body: JsonObject): Promise<[number, Json]> {
+    if (typeof body.base === 'string') return this.retarget(owner, name, number, body);
     const record = this.createdPulls.find((p) => p.repo === `${owner}/${name}` && p.number === number);
     if (!record) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
     if (Object.keys(body).some((k) => k !== 'state') || body.state !== 'closed')
-      this.problems.push(`the double only closes pull requests: ${JSON.stringify(body)}`);
+      this.problems.push(`the double only closes pull requests and changes their base: ${JSON.stringify(body)}`);
     if (body.state === 'closed' && record.state === 'open') {
       record.state = 'closed';
       await this.writePull(owner, name, record);
       await this.deliver('pull_request', await this.pullPayload(owner, name, number, 'closed'));
+    }
+    return [200, await this.pullObject(owner, name, number)];
+  }
+
+  private async retarget(owner: string, name: string, number: number, body: JsonObject): Promise<[number, Json]> {
+    if (Object.keys(body).some((k) => k !== 'base')) this.problems.push(`the double changes a base alone: ${JSON.stringify(body)}`);
+    const repo = this.repoRef(owner, name);
+    const pr = await this.git.getPullRequest(repo, number);
+    if (!pr) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+    const base = body.base as string;
+    if (pr.state !== 'open' || !(await this.git.branchHead(repo, base))) {
+      return [
+        422,
+        {
+          message: 'Validation Failed',
+          documentation_url: 'https://docs.github.com/rest',
+          errors: [{ resource: 'PullRequest', field: 'base', code: 'invalid' }],
+        },
+      ];
+    }
+    const from = pr.baseBranch ?? 'main';
+    if (from !== base) {
+      const file = pullMetadataPath(this.repoDir(owner, name), number);
+      const current = (await readPullMetadata(this.repoDir(owner, name), number)) ?? {};
+      await writeFile(file, JSON.stringify({ ...current, base }));
+      this.retargets.push({ repo: `${owner}/${name}`, number, from, to: base });
+      await this.deliver(
+        'pull_request',
+        await this.pullPayload(owner, name, number, 'edited', { changes: { base: { ref: { from }, sha: { from: pr.headSha } } } }),
+      );
     }
     return [200, await this.pullObject(owner, name, number)];
   }

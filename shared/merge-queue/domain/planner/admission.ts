@@ -7,6 +7,7 @@ import { isReady } from '../readiness.js';
 import { inBisection } from './entry-states.js';
 import type { Line } from './lineup.js';
 import type { World } from './world.js';
+import { unitOf } from './stacks.js';
 
 /** Ready to be admitted: readiness holds, or an admin forced it past the mergeability wait. */
 export function readyForAdmission(e: Entry): boolean {
@@ -15,10 +16,15 @@ export function readyForAdmission(e: Entry): boolean {
   return e.forceEnqueued && r.doesBaseBranchMatch && (!r.requiresImpactedTargets || r.hasImpactedTargets);
 }
 
+/** The first member of `e`'s stack that is not ready (e itself for a lone entry that is not), or null. */
+function unreadyInUnit(world: World, e: Entry): Entry | null {
+  return unitOf(world, e).find((m) => !readyForAdmission(m)) ?? null;
+}
+
 export function admitReadyEntries(world: World, skip: ReadonlySet<string>): void {
   if (world.queue.state !== 'running') return;
   for (const e of [...world.entries.values()]) {
-    if (e.state === 'not_ready' && !skip.has(e.id) && readyForAdmission(e)) {
+    if (e.state === 'not_ready' && !skip.has(e.id) && unreadyInUnit(world, e) === null) {
       world.transition(e, 'pending', 'merge_item_now_ready', 'the pull request is ready to be tested');
     }
   }
@@ -26,9 +32,12 @@ export function admitReadyEntries(world: World, skip: ReadonlySet<string>): void
 
 export function demoteUnreadyEntries(world: World, line: Line): void {
   for (const e of line.entries) {
-    if (e.state === 'pending' && !inBisection(e) && !line.train.has(e.id) && !readyForAdmission(e)) {
-      world.transition(e, 'not_ready', 'merge_item_no_longer_ready', 'the pull request is no longer ready to be tested');
-    }
+    if (e.state !== 'pending' || inBisection(e) || line.train.has(e.id)) continue;
+    const waitingFor = unreadyInUnit(world, e);
+    if (waitingFor === null) continue;
+    const detail =
+      waitingFor.id === e.id ? 'the pull request is no longer ready to be tested' : `waiting for PR #${waitingFor.prNumber} of its stack to be ready`;
+    world.transition(e, 'not_ready', 'merge_item_no_longer_ready', detail);
   }
 }
 

@@ -4,7 +4,9 @@
 // `batchingMaxWaitTimeMinutes` — unless it cannot grow any more (something else follows it in
 // line) or holds an urgent entry. A `noBatch` entry is tested alone in its place. In parallel
 // mode a batch only takes entries of one lane: each new member depends on every member before
-// it and needs nothing below it that the first member does not.
+// it and needs nothing below it that the first member does not. A stack is one unit: a group
+// takes all of it or none of it (stacks.ts), whatever the batching settings — a stack larger than
+// the target size is a group by itself.
 import type { Entry } from '../model.js';
 import type { Dependencies } from './dependencies.js';
 import type { World } from './world.js';
@@ -29,21 +31,30 @@ export function formGroup(world: World, at: number, ctx: GroupContext): FormedGr
   const seed = ctx.line[at]!;
   const q = world.queue;
   const size = Math.max(1, Math.floor(q.batchingMinSize));
-  if (!q.batch || seed.noBatch || size <= 1) return { members: [seed], waitUntil: null };
+  if (!q.batch || seed.noBatch || size <= 1 || (seed.stack && q.mode === 'parallel')) return { members: unitAt(ctx.line, at), waitUntil: null };
   const { members, closed } = q.mode === 'parallel' ? laneBatch(at, size, ctx) : lineBatch(at, size, ctx);
   return { members, waitUntil: closed ? null : dueTime(world, members) };
 }
 
+/** The unit starting at `at`: the entry, or the members of its stack that follow it in line. */
+function unitAt(line: readonly Entry[], at: number): Entry[] {
+  const first = line[at]!;
+  if (!first.stack) return [first];
+  const unit = [first];
+  for (let j = at + 1; line[j]?.stack?.id === first.stack.id; j++) unit.push(line[j]!);
+  return unit;
+}
+
 function lineBatch(at: number, size: number, ctx: GroupContext): { members: Entry[]; closed: boolean } {
-  const members = [ctx.line[at]!];
-  let j = at + 1;
+  const members = unitAt(ctx.line, at);
+  let j = at + members.length;
   while (members.length < size) {
-    const next = ctx.line[j];
-    if (!next || !ctx.eligible(next) || next.noBatch) break;
-    members.push(next);
-    j++;
+    const unit = ctx.line[j] ? unitAt(ctx.line, j) : [];
+    if (unit.length === 0 || !unit.every((e) => ctx.eligible(e) && !e.noBatch) || members.length + unit.length > size) break;
+    members.push(...unit);
+    j += unit.length;
   }
-  // Full, or something other than a batchable entry follows: waiting cannot make it bigger.
+  // Full, or something other than a batchable unit follows: waiting cannot make it bigger.
   return { members, closed: members.length >= size || ctx.line[j] !== undefined };
 }
 
@@ -55,7 +66,8 @@ function laneBatch(at: number, size: number, ctx: GroupContext): { members: Entr
   const base = new Set(ctx.deps.ancestors(members[0]!.id));
   for (let j = at + 1; j < ctx.line.length && members.length < size; j++) {
     const f = ctx.line[j]!;
-    if (!ctx.eligible(f) || f.noBatch) continue;
+    // A stack is a group of its own in parallel mode: its members share one lane by construction.
+    if (!ctx.eligible(f) || f.noBatch || f.stack) continue;
     // Every member must be an ancestor: the batch is then one chain, so any run holding a
     // member holds those before it too, and bisecting it by prefixes stays sound.
     if (!members.every((m) => ctx.deps.dependsOn(f.id, m.id))) continue;

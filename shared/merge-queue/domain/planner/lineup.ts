@@ -2,12 +2,14 @@
 // are being tested, or a live run was built on top of them — keep the order their runs were
 // built in; everything else follows in priority-then-admission order. So a later, higher-priority
 // entry goes ahead of every entry not yet testing, but never reorders a run already built
-// (merge-queue-behaviour §1.12: only urgent interrupts, through the preemption rule).
+// (merge-queue-behaviour §1.12: only urgent interrupts, through the preemption rule). The members
+// of a stack waiting to be tested stand together, in stack order, where the first of them stands.
 import type { Entry } from '../model.js';
 import { compareEntries } from './order-key.js';
 import { chainOf } from './run-outcome.js';
 import { inBisection, isAdmitted, isInFlight } from './entry-states.js';
 import type { World } from './world.js';
+import { keepStacksTogether } from './stacks.js';
 
 export interface Line {
   /** Admitted entries in line order. */
@@ -44,7 +46,7 @@ export function computeLineup(world: World): Line {
     }
   }
   const trainEntries = admitted.filter((e) => train.has(e.id));
-  const rest = admitted.filter((e) => !train.has(e.id)).sort(compareEntries);
+  const rest = keepStacksTogether(admitted.filter((e) => !train.has(e.id)).sort(compareEntries));
   return { entries: [...topologicalOrder(trainEntries, after, indegree), ...rest], train };
 }
 

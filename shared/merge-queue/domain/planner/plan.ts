@@ -13,11 +13,13 @@ import { planMerge } from './merging.js';
 import { completeModeSwitch } from './mode-switch.js';
 import { resolvePendingFailures } from './pending-failures.js';
 import { startRuns } from './starting.js';
+import { removeOrphanedStackMembers } from './stacks.js';
 import type { PlanInput, PlanResult } from './types.js';
 import { World } from './world.js';
 
 export function plan(input: PlanInput): PlanResult {
   const world = new World(input);
+  removeOrphanedStackMembers(world);
   settle(world);
   timeOutNotReadyEntries(world);
   demoteUnreadyEntries(world, computeLineup(world));

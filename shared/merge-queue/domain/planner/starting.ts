@@ -12,6 +12,7 @@ import { inBisection, isAdmitted, isInFlight } from './entry-states.js';
 import { computeLineup } from './lineup.js';
 import { fail } from './main-groups.js';
 import { preemptFor } from './preemption.js';
+import { unitOf } from './stacks.js';
 import type { PullRequestRef, StartRunAction } from './types.js';
 import type { World } from './world.js';
 import { isUrgentPriority } from '../priority.js';
@@ -98,7 +99,7 @@ function startMainRuns(world: World, mayPreempt: boolean): void {
   for (let i = 0; i < line.entries.length; i++) {
     const e = line.entries[i]!;
     if (settled(e.id)) continue;
-    if (inBisection(e) || !eligible(e) || deps.ancestors(e.id).some((a) => blocked.has(a))) {
+    if (inBisection(e) || !eligible(e) || deps.ancestors(e.id).some((a) => blocked.has(a)) || !wholeUnitReady(world, line.entries, i, eligible)) {
       blocked.add(e.id);
       continue;
     }
@@ -118,6 +119,17 @@ function startMainRuns(world: World, mayPreempt: boolean): void {
     start(world, 'main', group.members, predictedBase(world, deps, group.members), null);
   }
   if (urgent && mayPreempt && allowNew && preemptFor(world, deps, urgent)) startMainRuns(world, false);
+}
+
+/**
+ * A stack starts only whole: every active member is eligible and stands in line from `at` on
+ * (a member still not ready, or under test elsewhere, holds the unit back).
+ */
+function wholeUnitReady(world: World, line: readonly Entry[], at: number, eligible: (e: Entry) => boolean): boolean {
+  const seed = line[at]!;
+  if (!seed.stack) return true;
+  const unit = unitOf(world, seed);
+  return unit[0]!.id === seed.id && unit.every((m, k) => line[at + k]?.id === m.id && eligible(m));
 }
 
 /** Ancestors of the group's members, minus the members, that are still in the queue, in line order. */

@@ -5,6 +5,7 @@
 import type { Entry, EntryState, Reason, TestRun } from '../model.js';
 import type { RunTestEvidence } from '../flaky-retest.js';
 import { compareEntries } from './order-key.js';
+import { isActive } from './entry-states.js';
 import type { Action, EntryGuard, EntryTransitionSet, PlanInput, PlannerQueue, RequiredStatusesInput, ImpactedTargetSet, DirectMergeFacts } from './types.js';
 
 export interface TransitionOptions {
@@ -81,6 +82,21 @@ export class World {
     if (opts.restart) e.restartCount += 1;
     if (set.currentRunId !== undefined) e.currentRunId = set.currentRunId;
     if (set.bisectionOf !== undefined) e.bisectionOf = set.bisectionOf;
+    // The members above a stack member hold its commits: they cannot go on without it.
+    if ((to === 'failed' || to === 'cancelled') && e.stack) this.removeMembersAbove(e, to, opts.testRunId ?? null);
+  }
+
+  /** Fails or cancels, with `stack_member_removed`, every active member above `e` in its stack. */
+  private removeMembersAbove(e: Entry, to: 'failed' | 'cancelled', testRunId: string | null): void {
+    const stack = e.stack!;
+    const above = [...this.entries.values()]
+      .filter((m) => m.stack?.id === stack.id && m.stack.position > stack.position && isActive(m))
+      .sort((a, b) => a.stack!.position - b.stack!.position);
+    const why = to === 'failed' ? 'failed' : 'left the queue';
+    for (const m of above) {
+      // The removal of the member between them may have taken it out already.
+      if (isActive(m)) this.transition(m, to, 'stack_member_removed', `PR #${e.prNumber} below it in its stack ${why}`, { testRunId });
+    }
   }
 
   /** Back to `pending` without its run: the entry will be tested again on a new base. */

@@ -240,7 +240,7 @@ export class ActionApplier {
       method: queue.mergeMethod,
       pullRequests: a.items.map((i) => {
         const e = byId.get(i.entryId)!;
-        return { number: e.prNumber, headSha: e.prSha, title: e.prTitle, author: e.prAuthor, headBranch: e.prHeadBranch };
+        return { number: e.prNumber, headSha: e.prSha, title: e.prTitle, author: e.prAuthor, headBranch: e.prHeadBranch, baseBranch: e.prBaseBranch };
       }),
       ...(expectedTree ? { expectedTree } : {}),
     });

@@ -120,14 +120,23 @@ async function relevantRuns(store: SnapshotRepositories, queueId: string, active
 }
 
 /**
- * Active entries plus the terminal ones that runs reference, plus (parallel mode) entries the
- * queue merged since the oldest relevant run was created.
+ * Active entries plus the terminal ones that runs reference, the latest entry of each stack
+ * member below an active one, and (parallel mode) entries the queue merged since the oldest
+ * relevant run was created.
  */
 async function withReferencedEntries(store: SnapshotRepositories, queue: Queue, active: Entry[], runs: TestRun[]): Promise<Entry[]> {
   const byId = new Map(active.map((e) => [e.id, e]));
   const wanted = new Set<string>();
   for (const r of runs) for (const id of [...r.entryIds, ...r.baseEntryIds]) if (!byId.has(id)) wanted.add(id);
   for (const e of await store.entries.findByIds([...wanted])) byId.set(e.id, e);
+  // The member below each stack member, when it left the queue: whether it merged or failed
+  // decides whether the members above it go on (planner/stacks.ts).
+  const activePrs = new Set(active.map((e) => e.prNumber));
+  const below = new Set(active.flatMap((e) => (e.stack?.belowPr != null && !activePrs.has(e.stack.belowPr) ? [e.stack.belowPr] : [])));
+  for (const pr of below) {
+    const latest = await store.entries.findLatestByPr(queue.id, pr);
+    if (latest) byId.set(latest.id, latest);
+  }
   if (queue.mode === 'parallel' && runs.length > 0) {
     const oldest = runs.reduce((min, r) => (r.createdAt < min ? r.createdAt : min), runs[0]!.createdAt);
     for (const e of await store.entries.listMergedSince(queue.id, oldest)) {

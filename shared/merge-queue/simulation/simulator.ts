@@ -200,7 +200,16 @@ export class Simulator {
     this.store.entries.rows.set(e.id, stored);
     this.entryOfPr.set(e.prNumber, e.id);
     const changes = { [`${CHANGE_DIR}${e.id}`]: e.id, ...(this.conflicts.has(e.id) ? { [CONTENDED_FILE]: `${e.id}\n` } : {}) };
-    this.repo.openPullRequest({ number: e.prNumber, title: e.id, headSha: e.prSha, commits: [changes] });
+    // A stack member is built on the member below it (its head branch is this one's base).
+    const below = e.stack?.belowHeadBranch;
+    this.repo.openPullRequest({
+      number: e.prNumber,
+      title: e.id,
+      headSha: e.prSha,
+      commits: [changes],
+      ...(below ? { base: below } : {}),
+      ...(e.prHeadBranch ? { headBranch: e.prHeadBranch } : {}),
+    });
     if (targets !== undefined) {
       this.targets[e.id] = targets;
       // The in-memory repository stores synchronously: the upload is done when set() returns.

@@ -2,7 +2,7 @@
 // and answers (a run fails when its branch holds a breaking change, or by a flake), people push
 // to the target branch outside the queue. Between events (an arrival, a run ending, a push, a
 // wake-up the planner asked for, a run's timeout) the engine's planning pass runs (simulator.ts).
-import type { Entry, TestRun } from '../domain/model.js';
+import type { Entry, EntryStack, TestRun } from '../domain/model.js';
 import type { ImpactedTargetSet, PlannerQueue } from '../domain/planner/types.js';
 import { entry, queue } from './builders.js';
 import { rng } from '../../platform/seeded-random.js';
@@ -16,6 +16,11 @@ export interface WorkloadPullRequest {
   breaks: boolean;
   /** What it impacts (parallel mode); unknown means everything. */
   impactedTargets?: ImpactedTargetSet;
+  /**
+   * The index of the pull request below it in a stack (docs/pull-requests.md#stacks): it is based
+   * on that one's head branch and queued with it as one unit. The member below arrives no later.
+   */
+  below?: number;
 }
 
 export interface Workload {
@@ -62,6 +67,30 @@ const DEFAULT_MAX_EVENTS = 200_000;
 
 export const entryIdOf = (index: number): string => `e${index + 1}`;
 
+/** Each pull request's place in its stack (null for a lone one), from the workload's `below` links. */
+function stackPlaces(prs: readonly WorkloadPullRequest[]): (EntryStack | null)[] {
+  const above = new Map<number, number>();
+  prs.forEach((p, i) => {
+    if (p.below !== undefined) above.set(p.below, i);
+  });
+  const places: (EntryStack | null)[] = prs.map(() => null);
+  prs.forEach((p, bottom) => {
+    if (p.below !== undefined || !above.has(bottom)) return;
+    const chain = [bottom];
+    for (let next = above.get(bottom); next !== undefined; next = above.get(next)) chain.push(next);
+    chain.forEach((index, k) => {
+      places[index] = {
+        id: `q1:${bottom + 1}`,
+        position: k + 1,
+        size: chain.length,
+        belowPr: k === 0 ? null : chain[k - 1]! + 1,
+        belowHeadBranch: k === 0 ? null : `feature-${chain[k - 1]! + 1}`,
+      };
+    });
+  });
+  return places;
+}
+
 /** One upload per run: a breaking change fails `broken_test`, a flake fails `flaky_test` (known flaky). */
 function simulatedResults(breaks: boolean, passes: boolean): RunTestResults {
   const failed = (name: string, flaky: boolean): LinkedFailedTest => ({
@@ -81,6 +110,7 @@ export async function playWorkload(settings: SimulatedSettings, w: Workload, lim
   const random = rng(w.seed);
   const start = SIM_START.getTime();
   const breaking = new Set(w.pullRequests.flatMap((p, i) => (p.breaks ? [entryIdOf(i)] : [])));
+  const stacks = stackPlaces(w.pullRequests);
   const results = new Map<string, RunTestResults>();
   const testResults: RunTestResultsSource = {
     resultsOf: async (_orgId, _repo, runs) => new Map(runs.flatMap((r) => (results.has(r.id) ? [[r.id, results.get(r.id)!] as const] : []))),
@@ -120,7 +150,9 @@ export async function playWorkload(settings: SimulatedSettings, w: Workload, lim
       const { at, index } = arrivals[nextArrival]!;
       const n = index + 1;
       const targets = w.pullRequests[index]!.impactedTargets ?? 'ALL';
-      sim.addEntry(entry(n, { state: 'not_ready', seq: n, submittedAt: new Date(at), stateChangedAt: new Date(at) }), targets);
+      const stack = stacks[index]!;
+      const base = stack?.belowHeadBranch ?? 'main';
+      sim.addEntry(entry(n, { state: 'not_ready', seq: n, submittedAt: new Date(at), stateChangedAt: new Date(at), stack, prBaseBranch: base }), targets);
     }
     for (; nextPush < pushes.length && pushes[nextPush]! <= sim.now; nextPush++) sim.pushOutside(`push${nextPush + 1}`);
     for (const r of running) {

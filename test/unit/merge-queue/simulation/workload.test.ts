@@ -93,4 +93,66 @@ describe('simulation: invariants', () => {
     }
     expect(caught).to.be.instanceOf(InvariantViolation);
   });
+
+  describe('stacks', () => {
+    /** Lone pull requests and stacks of two to four, arriving a minute apart (a stack all at once), one in `breaksEvery` breaking. */
+    function withStacks(seed: number, breaksEvery: number, flakeRate: number): Workload {
+      const pullRequests: Workload['pullRequests'] = [];
+      for (let unit = 0, minute = 0; pullRequests.length < 40; unit++, minute++) {
+        const size = unit % 3 === 0 ? 2 + (unit % 4) : 1;
+        const bottom = pullRequests.length;
+        for (let k = 0; k < size; k++) {
+          const i = bottom + k;
+          pullRequests.push({ arrivesAt: minute, breaks: (i + seed) % breaksEvery === 0, ...(k > 0 ? { below: i - 1 } : {}) });
+        }
+      }
+      return { pullRequests, ciMinutes: [8, 10, 14], flakeRate, seed };
+    }
+
+    for (const settings of [
+      { concurrency: 3 },
+      { concurrency: 3, batch: true, batchingMinSize: 3, batchingMaxWaitTimeMinutes: 2 },
+      { concurrency: 2, pendingFailureDepth: 1, canOptimisticallyMerge: true, optimizationMode: 'bisection_skip_redundant_tests' as const },
+    ]) {
+      it(`every member lands once, in order, only with the members below it, or leaves with the one that failed (${JSON.stringify(settings)})`, async () => {
+        let removed = 0;
+        let stacked = 0;
+        for (const seed of [1, 2, 3]) {
+          const outcome = await playWorkload(settings, withStacks(seed, 7, 0.05), { checkDeterminism: seed === 1 });
+          expect(outcome.truncated).to.equal(false);
+          const byPr = new Map(outcome.entries.map((e) => [e.prNumber, e]));
+          for (const e of outcome.entries) {
+            expect(['merged', 'failed', 'cancelled'], `#${e.prNumber} ended`).to.include(e.state);
+            const below = e.stack?.belowPr ? byPr.get(e.stack.belowPr) : undefined;
+            if (!below) continue;
+            // Merged only in the same merge as the member below, right on top of it.
+            if (e.state === 'merged') {
+              expect(below.state, `#${below.prNumber} below merged #${e.prNumber}`).to.equal('merged');
+              expect(e.mergedOntoSha, `#${e.prNumber} lands on #${below.prNumber}`).to.equal(below.mergedSha);
+            }
+            // A member below that failed takes this one out.
+            if (below.state === 'failed') expect([e.state, e.lastReason], `#${e.prNumber}`).to.deep.equal(['failed', 'stack_member_removed']);
+          }
+          // Each stack was tested whole: no run holds a member without the member below it, unless that one had merged before.
+          for (const r of outcome.runs) {
+            const chain = new Set([...r.baseEntryIds, ...r.entryIds]);
+            for (const id of r.entryIds) {
+              const stack = outcome.entries.find((x) => x.id === id)!.stack;
+              const below = stack?.belowPr ? byPr.get(stack.belowPr)! : undefined;
+              if (below)
+                expect(
+                  chain.has(below.id) || (below.state === 'merged' && below.stateChangedAt <= r.createdAt),
+                  `run ${r.id} without #${below.prNumber}`,
+                ).to.equal(true);
+            }
+          }
+          removed += outcome.entries.filter((e) => e.lastReason === 'stack_member_removed').length;
+          stacked += outcome.entries.filter((e) => e.stack && e.state === 'merged').length;
+        }
+        // The workloads exercise both paths: stacks landing whole, and members taken out with a failed one.
+        expect(stacked).to.be.greaterThan(10);
+        expect(removed).to.be.greaterThan(0);
+      });
+    }
+  });
 });

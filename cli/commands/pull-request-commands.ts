@@ -52,6 +52,10 @@ export function registerPullRequestCommands(program: Command): void {
           ['state', s.state],
           ['since', s.stateChangedAt],
           ['reason', latest ? `${latest.reason}${latest.detail ? ` — ${latest.detail}` : ''}` : undefined],
+          [
+            'stack',
+            s.stack ? `${s.stack.position} of ${s.stack.size}${s.stack.belowPrNumber === null ? ', the bottom' : `, on #${s.stack.belowPrNumber}`}` : undefined,
+          ],
           ['priority', s.priorityName],
           ['position', s.position],
           ['eta', range ? `${minutes(s.estimatedTimeToMerge)} (${minutes(range.low)}–${minutes(range.high)})` : minutes(s.estimatedTimeToMerge)],

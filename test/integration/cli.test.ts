@@ -79,6 +79,17 @@ describe('openmq CLI', function () {
     await svc.close();
   });
 
+  it("submits the top of a stack, which queues the members below; status shows each member's place", async () => {
+    await q.pr(31, { metadata: { title: 'Layer 1', base: 'main', headBranch: 'cli-stack-1' } });
+    await q.pr(32, { base: 'refs/pull/31/head', metadata: { title: 'Layer 2', base: 'cli-stack-1', headBranch: 'cli-stack-2' } });
+    expect(await ok('submit', '32', ...queueArgs())).to.deep.equal({});
+    const human = await openmq(['status', '32', ...queueArgs()], env);
+    expect(human.code, human.stderr).to.equal(0);
+    expect(human.stdout).to.match(/^stack:\s+2 of 2, on #31$/m);
+    expect((await openmq(['status', '31', ...queueArgs()], env)).stdout).to.match(/^stack:\s+1 of 2, the bottom$/m);
+    for (const n of ['32', '31']) expect(await ok('cancel', n, ...queueArgs())).to.deep.equal({});
+  });
+
   it('submits, shows status (with the timeline), restarts and cancels pull requests', async () => {
     await q.pr(1, { metadata: { title: 'Add one', author: 'alice' } });
     await q.pr(2);

@@ -84,6 +84,7 @@ export function renderPayload(event: StoredEvent, src: PayloadSources): Payload 
     pr_number: entry.prNumber,
     pr_title: entry.prTitle,
     http_details_url: pullRequestLink(src.baseUrl, src.orgSlug, src.queue, entry.prNumber),
+    ...(entry.stack ? { stack: { id: entry.stack.id, position: entry.stack.position, size: entry.stack.size, below_pr_number: entry.stack.belowPr } } : {}),
     ...runFields(src.run),
     ...reason,
     ...detail,

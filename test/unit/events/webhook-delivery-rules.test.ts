@@ -11,7 +11,7 @@ import { MERGE_QUEUE_EVENT_TYPES } from '../../../shared/merge-queue/events/even
 import { flakyTestsEventFormat } from '../../../shared/flaky-tests/events/event-format.js';
 import type { EventPayload, StoredEvent } from '../../../shared/platform/events/event-types.js';
 import type { Queue } from '../../../shared/merge-queue/domain/model.js';
-import { run } from '../../../shared/merge-queue/simulation/builders.js';
+import { entry, run } from '../../../shared/merge-queue/simulation/builders.js';
 
 /** The Slack lines of both products' events, as the dispatcher picks them. */
 const slackMessage = (payload: EventPayload) =>
@@ -53,6 +53,24 @@ describe('webhook delivery rules', () => {
     payload: null,
     publishedAt: null,
     ...over,
+  });
+
+  it("a stack member's event says its place and why it left with the member below", () => {
+    const member = entry(12, { prTitle: 'Layer 2', stack: { id: 'q1:11', position: 2, size: 3, belowPr: 11, belowHeadBranch: 'layer-1' } });
+    const payload = renderPayload(
+      event({
+        type: 'pull_request.failed',
+        orderKey: 'pr:q1:12',
+        subject: { queueId: 'q1', entryId: member.id, reason: 'stack_member_removed', detail: 'PR #11 below it in its stack failed' },
+      }),
+      { queue: queue as Queue, entry: member, run: null, runPrNumbers: [], baseUrl: 'https://mq.example', orgSlug: 'acme' },
+    );
+    expect(payload).to.deep.include({
+      pr_number: 12,
+      stack: { id: 'q1:11', position: 2, size: 3, below_pr_number: 11 },
+      failure_reason: 'STACK_MEMBER_REMOVED',
+      detail: 'PR #11 below it in its stack failed',
+    });
   });
 
   it('renders a batch event with its pull requests and test branch', () => {

@@ -2638,6 +2638,8 @@ export interface operations {
                         pendingFailureDepth: number;
                         requiredStatuses: string[];
                         /** @enum {string} */
+                        stackFailure: "land_passing_prefix" | "land_nothing";
+                        /** @enum {string} */
                         state: "running" | "paused" | "draining" | "switching_modes";
                         stateLabelsEnabled: boolean;
                         statusCheckEnabled: boolean;
@@ -4056,6 +4058,8 @@ export interface operations {
                     };
                     requiredStatuses?: string[];
                     /** @enum {string} */
+                    stackFailure?: "land_passing_prefix" | "land_nothing" | "LAND_PASSING_PREFIX" | "LAND_NOTHING";
+                    /** @enum {string} */
                     state?: "running" | "paused" | "draining" | "RUNNING" | "PAUSED" | "DRAINING";
                     stateLabelsEnabled?: boolean;
                     statusCheckEnabled?: boolean;
@@ -4105,6 +4109,8 @@ export interface operations {
                         optimizationMode: "off" | "bisection_skip_redundant_tests";
                         pendingFailureDepth: number;
                         requiredStatuses: string[];
+                        /** @enum {string} */
+                        stackFailure: "land_passing_prefix" | "land_nothing";
                         /** @enum {string} */
                         state: "running" | "paused" | "draining" | "switching_modes";
                         stateLabelsEnabled: boolean;

@@ -233,6 +233,18 @@ describe('queue administration', function () {
       }
     });
 
+    it('stackFailure (land_passing_prefix by default, or land_nothing, any letter case): returned, updated, checked', async () => {
+      expect((await svc.post<Record<string, unknown>>('/getQueue', ref)).body).to.deep.include({ stackFailure: 'land_passing_prefix' });
+      const res = await svc.post<Record<string, unknown>>('/updateQueue', { ...ref, stackFailure: 'LAND_NOTHING' });
+      expect(res.status).to.equal(200);
+      expectOpenApiResponse('/updateQueue', res.body);
+      expect((await svc.post<Record<string, unknown>>('/getQueue', ref)).body).to.deep.include({ stackFailure: 'land_nothing' });
+      const bad = await svc.post<ErrorBody>('/updateQueue', { ...ref, stackFailure: 'land_some' });
+      expect(bad.status).to.equal(400);
+      expect(bad.body.error.details[0]?.path).to.equal('/stackFailure');
+      expect((await svc.post('/updateQueue', { ...ref, stackFailure: 'land_passing_prefix' })).status).to.equal(200);
+    });
+
     it('clears required statuses with deleteRequiredStatuses and ignores an empty list', async () => {
       await svc.post('/updateQueue', { ...ref, requiredStatuses: ['ci/test'] });
       const ignored = await svc.post<Record<string, unknown>>('/updateQueue', { ...ref, requiredStatuses: [] });

@@ -6,6 +6,7 @@ import {
   OPTIMIZATION_MODES,
   QUEUE_MODES,
   SETTABLE_QUEUE_STATES,
+  STACK_FAILURE_POLICIES,
   TEST_BRANCH_CONSTRUCTION_MODES,
 } from '../../../shared/merge-queue/domain/model.js';
 import { branchSchema, caseInsensitiveEnum, repoSchema, MAX_NAME } from '../../validation/common.js';
@@ -75,6 +76,7 @@ export const UpdateQueueSchema = Type.Object(
     flakyRetries: int(QUEUE_LIMITS.flakyRetries),
     testResultsWaitSeconds: int(QUEUE_LIMITS.testResultsWaitSeconds),
     statusWaitMinutes: int(QUEUE_LIMITS.statusWaitMinutes),
+    stackFailure: ciEnum(STACK_FAILURE_POLICIES),
     allowedBotSubmitters: names(),
     batchingRules: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 32 }), { maxItems: 100 })),
   },

@@ -11,6 +11,7 @@ import {
   QUEUE_STATES,
   REASONS,
   REQUIRED_STATUSES_SOURCES,
+  STACK_FAILURE_POLICIES,
   STATUS_STATES,
   TEST_BRANCH_CONSTRUCTION_MODES,
   TEST_RUN_STATUSES,
@@ -56,6 +57,7 @@ export const QueueSettingsResponse = closed({
   flakyRetries: Type.Integer(),
   testResultsWaitSeconds: Type.Integer(),
   statusWaitMinutes: Type.Integer(),
+  stackFailure: oneOf(STACK_FAILURE_POLICIES),
 });
 
 const entryProperties = {

@@ -36,6 +36,7 @@ export function serializeQueueSettings(q: Queue) {
     flakyRetries: q.flakyRetries,
     testResultsWaitSeconds: q.testResultsWaitSeconds,
     statusWaitMinutes: q.statusWaitMinutes,
+    stackFailure: q.stackFailure,
   };
 }
 

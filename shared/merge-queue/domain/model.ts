@@ -14,6 +14,10 @@ export type QueueMode = (typeof QUEUE_MODES)[number];
 export const MERGE_METHODS = ['merge_commit', 'squash', 'rebase'] as const;
 export type MergeMethod = (typeof MERGE_METHODS)[number];
 
+/** What lands of a stack whose run fails: the members below the first failing one, or none of it. */
+export const STACK_FAILURE_POLICIES = ['land_passing_prefix', 'land_nothing'] as const;
+export type StackFailurePolicy = (typeof STACK_FAILURE_POLICIES)[number];
+
 export const DIRECT_MERGE_MODES = ['off', 'always'] as const;
 export type DirectMergeMode = (typeof DIRECT_MERGE_MODES)[number];
 
@@ -57,6 +61,8 @@ export interface QueueSettings {
   testResultsWaitSeconds: number;
   /** Minutes a built run waits for every required status to be reported (even as pending) before the watchdog warns. */
   statusWaitMinutes: number;
+  /** When a member of a stack fails or leaves: whether the members below it may still land (docs/pull-requests.md#stacks). */
+  stackFailure: StackFailurePolicy;
 }
 
 /** Defaults for a queue made by createQueue (docs/queue-settings.md explains each choice). */
@@ -90,6 +96,7 @@ export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettings> = Object.freeze({
   flakyRetries: 1,
   testResultsWaitSeconds: 120,
   statusWaitMinutes: 15,
+  stackFailure: 'land_passing_prefix',
 } satisfies QueueSettings);
 
 export interface Queue extends QueueSettings {

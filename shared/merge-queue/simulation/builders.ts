@@ -28,6 +28,7 @@ export function queue(over: Partial<PlannerQueue> = {}): PlannerQueue {
     notReadyTimeoutHours: 0,
     flakyRetries: 1,
     testResultsWaitSeconds: 120,
+    stackFailure: 'land_passing_prefix',
     ...over,
   };
 }

@@ -2,7 +2,8 @@
 // combination one passed run tested: the run's not-yet-merged base-then-tested entries are
 // exactly the entries merged, in order — so the queue never merges an untested combination.
 // Without optimistic merging every one of them must have passed itself; with it, entries still
-// testing or in pending failure ride along (a later pass proves the whole prefix, §1.7).
+// testing or in pending failure ride along (a later pass proves the whole prefix, §1.7). With
+// `stackFailure: land_nothing` a merge takes each stack it touches whole.
 import type { Entry, TestRun } from '../model.js';
 import type { Dependencies } from './dependencies.js';
 import { evictedEntry, staleness } from './run-validity.js';
@@ -10,6 +11,7 @@ import { chainOf } from './run-outcome.js';
 import type { Line } from './lineup.js';
 import type { MergeAction } from './types.js';
 import type { World } from './world.js';
+import { unitOf } from './stacks.js';
 
 export interface MergeCandidate {
   items: Entry[];
@@ -40,7 +42,14 @@ function candidateOf(world: World, run: TestRun, line: Line, deps: Dependencies)
     const ridesAlong = optimistic && !own.has(e.id) && (e.state === 'testing' || e.state === 'pending_failure');
     if (!passed && !ridesAlong) return null;
   }
+  if (world.queue.stackFailure === 'land_nothing' && !wholeStacks(world, items)) return null;
   return inMergeOrder(world, items, line, deps) ? { items, proof: run } : null;
+}
+
+/** Every stack the items touch is in them whole (`stackFailure: land_nothing`: a bisection's proven prefix waits for the rest). */
+function wholeStacks(world: World, items: readonly Entry[]): boolean {
+  const ids = new Set(items.map((e) => e.id));
+  return items.every((e) => !e.stack || unitOf(world, e).every((m) => ids.has(m.id)));
 }
 
 /** The items are the head of the line (single mode) or close over their ancestors (parallel). */

@@ -25,6 +25,7 @@ export type PlannerQueue = Pick<
   | 'notReadyTimeoutHours'
   | 'flakyRetries'
   | 'testResultsWaitSeconds'
+  | 'stackFailure'
 >;
 
 /** Impacted targets uploaded for an entry's current head: a list, or `ALL` (a barrier). */

@@ -82,20 +82,27 @@ export class World {
     if (opts.restart) e.restartCount += 1;
     if (set.currentRunId !== undefined) e.currentRunId = set.currentRunId;
     if (set.bisectionOf !== undefined) e.bisectionOf = set.bisectionOf;
-    // The members above a stack member hold its commits: they cannot go on without it.
-    if ((to === 'failed' || to === 'cancelled') && e.stack) this.removeMembersAbove(e, to, opts.testRunId ?? null);
+    // The members above a stack member hold its commits: they cannot go on without it; with
+    // `stackFailure: land_nothing` a failure takes the members below out too (a cancellation is a
+    // decision about that pull request alone, so the members below it keep their place).
+    if ((to === 'failed' || to === 'cancelled') && e.stack) this.removeStackMembers(e, to, opts.testRunId ?? null);
   }
 
-  /** Fails or cancels, with `stack_member_removed`, every active member above `e` in its stack. */
-  private removeMembersAbove(e: Entry, to: 'failed' | 'cancelled', testRunId: string | null): void {
+  /** Fails or cancels, with `stack_member_removed`, the active members of `e`'s stack it takes out. */
+  private removeStackMembers(e: Entry, to: 'failed' | 'cancelled', testRunId: string | null): void {
     const stack = e.stack!;
-    const above = [...this.entries.values()]
-      .filter((m) => m.stack?.id === stack.id && m.stack.position > stack.position && isActive(m))
+    const whole = to === 'failed' && this.queue.stackFailure === 'land_nothing';
+    const out = [...this.entries.values()]
+      .filter((m) => m.stack?.id === stack.id && m.id !== e.id && (whole || m.stack.position > stack.position) && isActive(m))
       .sort((a, b) => a.stack!.position - b.stack!.position);
     const why = to === 'failed' ? 'failed' : 'left the queue';
-    for (const m of above) {
-      // The removal of the member between them may have taken it out already.
-      if (isActive(m)) this.transition(m, to, 'stack_member_removed', `PR #${e.prNumber} below it in its stack ${why}`, { testRunId });
+    for (const m of out) {
+      const above = m.stack!.position > stack.position;
+      const detail = above
+        ? `PR #${e.prNumber} below it in its stack ${why}`
+        : `PR #${e.prNumber} above it in its stack ${why}, and the queue lands this stack whole or not at all`;
+      // The removal of another member may have taken it out already.
+      if (isActive(m)) this.transition(m, to, 'stack_member_removed', detail, { testRunId });
     }
   }
 

@@ -100,4 +100,39 @@ describe('planner: stacks', () => {
     expect(states(sim)).to.deep.equal({ e1: 'merged', e2: 'merged', e3: 'failed', e4: 'failed' });
     expect(sim.entries.get('e4')!.lastReason).to.equal('stack_member_removed');
   });
+
+  it('with stackFailure land_nothing the proven prefix waits for the search; the first failing member takes the whole stack out', async () => {
+    const sim = new Simulator({
+      queue: queue({ concurrency: 1, bisectionConcurrency: 1, optimizationMode: 'bisection_skip_redundant_tests', stackFailure: 'land_nothing' }),
+      entries: stack([1, 2, 3, 4]),
+    });
+    await sim.settle();
+    await finish(sim, [1, 2, 3, 4], 'failed');
+    await sim.settle();
+    await finish(sim, [1, 2], 'succeeded');
+    await sim.settle();
+    // Proven, but not merged: the stack lands whole or not at all.
+    expect(states(sim)).to.deep.include({ e1: 'tests_passed', e2: 'tests_passed' });
+    expect(running(sim)).to.deep.equal(['3|1,2']);
+    await finish(sim, [3], 'failed');
+    await sim.settle();
+    expect(states(sim)).to.deep.equal({ e1: 'failed', e2: 'failed', e3: 'failed', e4: 'failed' });
+    expect([sim.entries.get('e1')!.lastReason, sim.entries.get('e1')!.history.at(-1)!.detail]).to.deep.equal([
+      'stack_member_removed',
+      'PR #3 above it in its stack failed, and the queue lands this stack whole or not at all',
+    ]);
+  });
+
+  it('with stackFailure land_nothing a failed member takes the members below it out too; a cancelled one only those above', () => {
+    const failedOne = stack([1, 2, 3]);
+    failedOne[1]!.state = 'failed';
+    const r = planOf({ queue: { stackFailure: 'land_nothing' }, entries: failedOne });
+    expect(transitions(r)).to.deep.equal(['e3→failed:stack_member_removed', 'e1→failed:stack_member_removed']);
+    expect(starts(r)).to.deep.equal([]);
+    const cancelledOne = stack([1, 2, 3]);
+    cancelledOne[1]!.state = 'cancelled';
+    const c = planOf({ queue: { stackFailure: 'land_nothing' }, entries: cancelledOne });
+    expect(transitions(c)).to.deep.equal(['e3→cancelled:stack_member_removed']);
+    expect(starts(c)).to.deep.equal(['1|']);
+  });
 });

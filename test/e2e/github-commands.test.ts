@@ -25,11 +25,15 @@ describe('comment commands on GitHub (end to end, through webhooks)', function (
   const comment = (n: number, login: string, body: string, opts: { writtenAt?: Date } = {}) => h.double.comment(repo.owner, repo.name, n, login, body, opts);
 
   /** The pull request's entry once it has one (getSubmittedPullRequest answers 404 before). */
-  const queued = (n: number, states: string[]): Promise<Submitted> =>
-    waitFor(`PR #${n} in ${states.join('/')}`, async () => {
-      const res = await h.svc.post<Submitted>('/getSubmittedPullRequest', { ...ref, pr: { number: n }, includeTimeline: true });
-      return res.status === 200 && states.includes(res.body.state) ? res.body : undefined;
-    });
+  const queued = (n: number, states: string[], timeoutMs = 15_000): Promise<Submitted> =>
+    waitFor(
+      `PR #${n} in ${states.join('/')}`,
+      async () => {
+        const res = await h.svc.post<Submitted>('/getSubmittedPullRequest', { ...ref, pr: { number: n }, includeTimeline: true });
+        return res.status === 200 && states.includes(res.body.state) ? res.body : undefined;
+      },
+      { timeoutMs },
+    );
 
   const replyTo = (n: number, login: string): Promise<CommentRecord> =>
     waitFor(`a reply to @${login} on #${n}`, async () => h.double.comments.find((c) => c.issue === n && c.body.startsWith(`@${login}:`)));
@@ -57,6 +61,26 @@ describe('comment commands on GitHub (end to end, through webhooks)', function (
       h.double.comments.filter((c) => c.body.startsWith('@')),
       'no replies',
     ).to.deep.equal([]);
+  });
+
+  it("`/trunk merge` on the top of a stack queues the stack in its bottom's queue; it is tested once and every member lands in order and shows merged", async () => {
+    await h.configure({});
+    h.runCi('check-runs');
+    await h.pr(1);
+    await h.pr(2, {}, { on: 1 });
+    await h.pr(3, {}, { on: 2 });
+    await comment(3, 'alice', '/trunk merge');
+    // Three GitHub merges, each after a retarget, verified one by one.
+    for (const n of [1, 2, 3]) await queued(n, ['merged'], 60_000);
+    expect(await h.mainSubjects()).to.deep.equal(['Change 1 (#1)', 'Change 2 (#2)', 'Change 3 (#3)']);
+    for (const n of [1, 2, 3]) expect(await h.onGitHub(n), `#${n}`).to.include({ state: 'closed', merged: true });
+    // One test run for the three; the members above the bottom were retargeted onto main first.
+    const entries = await Promise.all([1, 2, 3].map((n) => h.get(n)));
+    expect(new Set(entries.map((e) => e.timeline.find((t) => t.state === 'testing')?.testRunId)).size).to.equal(1);
+    expect(h.double.retargets.map((r) => [r.number, r.from, r.to])).to.deep.equal([
+      [2, 'change-1', 'main'],
+      [3, 'change-2', 'main'],
+    ]);
   });
 
   it("a maintainer's `/trunk merge --priority=urgent` preempts the running pull request, a writer's is refused; `/trunk cancel` takes one out", async () => {

@@ -109,11 +109,13 @@ export class GitHubHarness {
   }
 
   /** Pull request n (base main) adds f<n>.txt and whatever `extra` holds; GitHub announces it. */
-  async pr(n: number, extra: Record<string, string> = {}): Promise<string> {
+  /** Opens pull request N on main, or (`on`) stacked on pull request `on`: based on its head branch and built on its head. */
+  async pr(n: number, extra: Record<string, string> = {}, opts: { on?: number } = {}): Promise<string> {
     const { headSha } = await createPullRequest(this.fx, {
       number: n,
+      ...(opts.on === undefined ? {} : { base: `refs/pull/${opts.on}/head` }),
       commits: [{ message: `Change ${n}`, files: { [`f${n}.txt`]: `${n}\n`, ...extra } }],
-      metadata: { title: `Change ${n}`, author: `dev${n}`, base: 'main', headBranch: `change-${n}` },
+      metadata: { title: `Change ${n}`, author: `dev${n}`, base: opts.on === undefined ? 'main' : `change-${opts.on}`, headBranch: `change-${n}` },
     });
     await this.double.deliver('pull_request', await this.double.pullPayload(repo.owner, repo.name, n, 'opened'));
     return headSha;

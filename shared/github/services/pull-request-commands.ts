@@ -3,14 +3,15 @@
 //   (issue_comment); a command carried out gets a 👍 reaction;
 // - enqueueingLabel: adding the queue's label submits the pull request, removing it cancels it
 //   (pull_request labeled / unlabeled).
-// Either acts on the queue of the pull request's base branch in the repository's owning
-// organisation, through the same use cases as submitPullRequest and cancelPullRequest, as the
+// Either acts on the queue of the pull request's base branch (for a stack member, of the branch at
+// the bottom of its stack) in the repository's owning organisation, through the same use cases as submitPullRequest and cancelPullRequest, as the
 // person with their permission on the repository (read from GitHub each time): the use cases'
 // policy decides (write to submit or cancel, admin or maintain for urgent). A request that is not
 // carried out gets a reply saying why (no permission, unknown command, no queue, or the use
 // case's own error). Bots, edited comments and repositories no organisation has claimed are never
 // heard, so the service cannot answer itself, an edit does not act twice, and a comment or label
 // meant for another tool gets no answer.
+import { stackBottomBranch } from '../../merge-queue/domain/stack.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logging.js';
 import type { Queue } from '../../merge-queue/domain/model.js';
@@ -29,7 +30,7 @@ export interface PullRequestCommandsDeps {
   owners: Pick<RepositoryOwners, 'find'>;
   queues: Pick<QueueRepository, 'find'>;
   pullRequests: Pick<PullRequestService, 'submit' | 'cancel'>;
-  provider: Pick<GitHubProvider, 'getPullRequest'>;
+  provider: Pick<GitHubProvider, 'getPullRequest' | 'listOpenPullRequests'>;
   api: Pick<GitHubApi, 'permissionOf' | 'reactToComment' | 'upsertComment'>;
   logger: Logger;
 }
@@ -98,7 +99,7 @@ export class GitHubPullRequestCommands {
     if (!pr) return 'ignored';
     const request: Request = { ...delivery, source: 'comment', prNumber, text: codeSpan(command.text), via: `comment ${delivery.commentId}` };
     const branch = pr.baseBranch ?? '';
-    const queue = await this.deps.queues.find(owner.orgId, delivery.repo, branch);
+    const queue = await this.queueOf(owner.orgId, delivery.repo, branch);
     if (!queue) return this.refuse(request, `${request.text}: there is no merge queue for ${codeSpan(branch)}, the base branch of #${prNumber}.`);
     if (!queue.commandsEnabled) return 'ignored';
     if (command.kind === 'unknown') return this.refuse(request, `${command.problem}. Use ${COMMAND_USAGE}.`);
@@ -111,7 +112,7 @@ export class GitHubPullRequestCommands {
     if (delivery.userType === 'Bot') return 'ignored';
     const owner = await this.deps.owners.find(delivery.repo);
     if (!owner) return 'ignored';
-    const queue = await this.deps.queues.find(owner.orgId, delivery.repo, delivery.baseBranch);
+    const queue = await this.queueOf(owner.orgId, delivery.repo, delivery.baseBranch);
     // GitHub's label names are unique regardless of letter case.
     if (!queue?.enqueueingLabel || queue.enqueueingLabel.toLowerCase() !== delivery.label.toLowerCase()) return 'ignored';
     const verb = delivery.action === 'labeled' ? 'adding' : 'removing';
@@ -122,6 +123,19 @@ export class GitHubPullRequestCommands {
       via: `label ${queue.enqueueingLabel} ${delivery.action}`,
     };
     return this.run(queue, request, delivery.action === 'labeled' ? { kind: 'merge', priority: undefined } : { kind: 'cancel' });
+  }
+
+  /**
+   * The queue of a pull request's base branch or, for a member of a stack (based on another open
+   * pull request's head branch), the queue of the branch at the bottom of its stack.
+   */
+  private async queueOf(orgId: string, repo: RepoRef, base: string): Promise<Queue | null> {
+    const direct = await this.deps.queues.find(orgId, repo, base);
+    if (direct) return direct;
+    const open = await this.deps.provider.listOpenPullRequests(repo);
+    const byHead = new Map(open.flatMap((p) => (p.headBranch ? [[p.headBranch, p] as const] : [])));
+    const bottom = stackBottomBranch(base, (b) => byHead.get(b));
+    return bottom === base ? null : this.deps.queues.find(orgId, repo, bottom);
   }
 
   private async run(queue: Queue, r: Request, action: QueueAction): Promise<CommandOutcome> {

@@ -34,6 +34,16 @@ export function queueStatusOf(state: EntryState, reason: string): QueueStatus {
   return { state: 'pending', description: ACTIVE_DESCRIPTIONS[state] ?? state };
 }
 
+/** What the comment of a stack member says about its stack: queued with it, or landed with it. */
+function stackLines(entry: Entry): string[] {
+  if (!entry.stack) return [];
+  const { position, size, belowPr } = entry.stack;
+  const place = `member ${position} of ${size} of a stack${belowPr === null ? ' (the bottom)' : `, on #${belowPr}`}`;
+  if (entry.state === 'merged') return [`Landed in order with its stack, as ${place}.`, ''];
+  if (TERMINAL_ENTRY_STATES.includes(entry.state)) return [];
+  return [`Queued as ${place}: the stack is tested once and lands in order.`, ''];
+}
+
 /** The body of the pull request's queue comment. */
 export function queueCommentOf(entry: Entry, queue: Queue): string {
   const { description } = queueStatusOf(entry.state, entry.lastReason);
@@ -41,6 +51,7 @@ export function queueCommentOf(entry: Entry, queue: Queue): string {
   return [
     `**Merge queue** (\`${queue.branch}\`): ${description}.`,
     '',
+    ...stackLines(entry),
     `State \`${entry.state}\`, reason \`${entry.lastReason}\`${detail ? `: ${detail}` : ''}.`,
     '',
     `<sub>Head ${entry.prSha.slice(0, 12)} · queue entry ${entry.id}</sub>`,

@@ -54,13 +54,12 @@ export function syncDecision(entry: Entry, pr: ObservedPullRequest | null, queue
   if (baseBranch !== entry.prBaseBranch) {
     // Before testing, a new base only changes readiness (a stacked PR being retargeted is normal);
     // once its changes are being tested against this branch, the run no longer means anything —
-    // unless a stack member is retargeted onto the queue's branch, which leaves its changes as
-    // tested (the member below lands in the same merge, or already has).
-    const stackRetargeted = entry.stack && baseBranch === queue.branch;
-    if (admitted && !stackRetargeted) {
-      return { kind: 'cancel', reason: 'pr_base_branch_changed', detail: `the base branch changed from ${entry.prBaseBranch} to ${baseBranch}` };
-    }
-    return { kind: 'refresh_readiness' };
+    // unless a stack member is retargeted onto the queue's branch, as the queue itself does right
+    // before merging it: its changes stay as tested, and the entry is left alone (a write to it
+    // now would make the merge's compare-and-set fail).
+    if (!admitted) return { kind: 'refresh_readiness' };
+    if (entry.stack && baseBranch === queue.branch) return { kind: 'none' };
+    return { kind: 'cancel', reason: 'pr_base_branch_changed', detail: `the base branch changed from ${entry.prBaseBranch} to ${baseBranch}` };
   }
   // Readiness only matters before testing starts; later, the test run itself judges the merge.
   if (admitted) return { kind: 'none' };

@@ -77,3 +77,18 @@ export function stackPlaces(queueId: string, members: readonly StackCandidate[])
     belowHeadBranch: i === 0 ? null : members[i - 1]!.headBranch,
   }));
 }
+
+/**
+ * The branch at the bottom of the chain `base` starts (the branch a stack's queue serves): `base`
+ * itself when no open pull request heads it; at most MAX_STACK_DEPTH steps, a cycle stops the walk.
+ */
+export function stackBottomBranch(base: string, openByHeadBranch: (branch: string) => StackCandidate | undefined): string {
+  const seen = new Set<string>();
+  let branch = base;
+  for (let below = openByHeadBranch(branch); below && seen.size < MAX_STACK_DEPTH && !seen.has(branch); below = openByHeadBranch(branch)) {
+    seen.add(branch);
+    if (below.baseBranch === null) break;
+    branch = below.baseBranch;
+  }
+  return branch;
+}

@@ -80,11 +80,12 @@ describe('stacks: readiness and changes at the forge', () => {
     expect(evaluateReadiness({ ...facts, prBaseBranch: 'b7', stackBelowHeadBranch: 'b1' }).doesBaseBranchMatch).to.equal(false);
   });
 
-  it("a member under test retargeted onto the queue's branch stays; another base change cancels it", () => {
+  it("a member under test retargeted onto the queue's branch is left alone (the queue does it before merging); another base change cancels it", () => {
     const member = entry(2, { state: 'testing', prBaseBranch: 'b1', stack: { id: 'q1:1', position: 2, size: 2, belowPr: 1, belowHeadBranch: 'b1' } });
     const seen = { state: 'open', merged: false, draft: false, headSha: member.prSha } as const;
     const queue = { branch: 'main', mode: 'single', targetSha: 'h' } as const;
-    expect(syncDecision(member, { ...seen, baseBranch: 'main' }, queue)).to.deep.equal({ kind: 'refresh_readiness' });
+    expect(syncDecision(member, { ...seen, baseBranch: 'main' }, queue)).to.deep.equal({ kind: 'none' });
+    expect(syncDecision({ ...member, state: 'not_ready' }, { ...seen, baseBranch: 'main' }, queue)).to.deep.equal({ kind: 'refresh_readiness' });
     expect(syncDecision(member, { ...seen, baseBranch: 'other' }, queue)).to.include({ kind: 'cancel', reason: 'pr_base_branch_changed' });
   });
 });

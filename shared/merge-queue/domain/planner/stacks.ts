@@ -4,7 +4,7 @@
 // failed or left the queue leaves too (`stack_member_removed`): its branch holds that member's
 // commits, so testing or merging it would land them.
 import type { Entry } from '../model.js';
-import { isActive, mergedByQueue } from './entry-states.js';
+import { isActive } from './entry-states.js';
 import type { World } from './world.js';
 
 /** The active members of `e`'s stack in the world, bottom first; `[e]` for a lone entry. */
@@ -44,7 +44,7 @@ export function removeOrphanedStackMembers(world: World): void {
   for (const e of [...world.entries.values()]) {
     if (!isActive(e) || !e.stack?.belowPr) continue;
     const below = latestByPr.get(e.stack.belowPr);
-    if (!below || isActive(below) || below.state === 'merged' || mergedByQueue(below)) continue;
+    if (!below || isActive(below) || below.state === 'merged') continue;
     const failed = below.state === 'failed';
     // World.transition takes the members above `e` out with it.
     world.transition(

@@ -4,14 +4,14 @@
 // - enqueueingLabel: adding the queue's label submits the pull request, removing it cancels it
 //   (pull_request labeled / unlabeled).
 // Either acts on the queue of the pull request's base branch (for a stack member, of the branch at
-// the bottom of its stack) in the repository's owning organisation, through the same use cases as submitPullRequest and cancelPullRequest, as the
-// person with their permission on the repository (read from GitHub each time): the use cases'
-// policy decides (write to submit or cancel, admin or maintain for urgent). A request that is not
+// the bottom of its stack) in the repository's owning organisation, through the same use cases as
+// submitPullRequest and cancelPullRequest, as the person with their permission on the repository
+// (read from GitHub each time): the use cases' policy decides (write to submit or cancel, admin or maintain for urgent). A request that is not
 // carried out gets a reply saying why (no permission, unknown command, no queue, or the use
 // case's own error). Bots, edited comments and repositories no organisation has claimed are never
 // heard, so the service cannot answer itself, an edit does not act twice, and a comment or label
 // meant for another tool gets no answer.
-import { stackBottomBranch } from '../../merge-queue/domain/stack.js';
+import { byHeadBranch, stackBottomBranch } from '../../merge-queue/domain/stack.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logging.js';
 import type { Queue } from '../../merge-queue/domain/model.js';
@@ -132,9 +132,7 @@ export class GitHubPullRequestCommands {
   private async queueOf(orgId: string, repo: RepoRef, base: string): Promise<Queue | null> {
     const direct = await this.deps.queues.find(orgId, repo, base);
     if (direct) return direct;
-    const open = await this.deps.provider.listOpenPullRequests(repo);
-    const byHead = new Map(open.flatMap((p) => (p.headBranch ? [[p.headBranch, p] as const] : [])));
-    const bottom = stackBottomBranch(base, (b) => byHead.get(b));
+    const bottom = stackBottomBranch(base, byHeadBranch(await this.deps.provider.listOpenPullRequests(repo)));
     return bottom === base ? null : this.deps.queues.find(orgId, repo, bottom);
   }
 

@@ -6,6 +6,12 @@
 // ends at a branch that is neither the queue's nor an open pull request's.
 import type { EntryStack } from './model.js';
 
+/** The open pull requests by head branch: what resolveStack and stackBottomBranch follow a chain with. */
+export function byHeadBranch<P extends StackCandidate>(open: readonly P[]): (branch: string) => P | undefined {
+  const index = new Map(open.flatMap((p) => (p.headBranch ? [[p.headBranch, p] as const] : [])));
+  return (branch) => index.get(branch);
+}
+
 /** Mergify's limit; deeper chains are refused rather than half-queued. */
 export const MAX_STACK_DEPTH = 20;
 

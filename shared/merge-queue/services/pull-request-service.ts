@@ -18,7 +18,7 @@ import type { Logger } from '../../platform/logging.js';
 import type { QueueService } from './queue-service.js';
 import { ReadinessService } from './readiness-service.js';
 import { submittedEntry } from '../domain/submitted-entry.js';
-import { resolveStack, stackPlaces } from '../domain/stack.js';
+import { byHeadBranch, resolveStack, stackPlaces } from '../domain/stack.js';
 import { baseBranchMatches } from '../domain/readiness.js';
 
 export interface PullRequestServiceDeps {
@@ -85,9 +85,7 @@ export class PullRequestService {
 
   private async stackOf(queue: Queue, provider: GitProvider, pr: PullRequestInfo): Promise<PullRequestInfo[]> {
     if ((pr.baseBranch ?? queue.branch) === queue.branch) return [pr];
-    const open = await provider.listOpenPullRequests(queue.repo);
-    const byHead = new Map(open.filter((p) => p.headBranch !== null).map((p) => [p.headBranch as string, p]));
-    const stack = resolveStack(pr, queue.branch, (b) => byHead.get(b));
+    const stack = resolveStack(pr, queue.branch, byHeadBranch(await provider.listOpenPullRequests(queue.repo)));
     if (stack.ok) return stack.members;
     // Based on a branch no open pull request heads: not a stack, but a pull request waiting
     // (not ready) for its base to become the queue's branch, as before stacks.

@@ -7,7 +7,6 @@ import { isReady } from '../readiness.js';
 import { inBisection } from './entry-states.js';
 import type { Line } from './lineup.js';
 import type { World } from './world.js';
-import { unitOf } from './stacks.js';
 
 /** Ready to be admitted: readiness holds, or an admin forced it past the mergeability wait. */
 export function readyForAdmission(e: Entry): boolean {
@@ -18,7 +17,7 @@ export function readyForAdmission(e: Entry): boolean {
 
 /** The first member of `e`'s stack that is not ready (e itself for a lone entry that is not), or null. */
 function unreadyInUnit(world: World, e: Entry): Entry | null {
-  return unitOf(world, e).find((m) => !readyForAdmission(m)) ?? null;
+  return world.unitOf(e).find((m) => !readyForAdmission(m)) ?? null;
 }
 
 export function admitReadyEntries(world: World, skip: ReadonlySet<string>): void {

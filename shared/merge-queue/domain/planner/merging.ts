@@ -11,7 +11,6 @@ import { chainOf } from './run-outcome.js';
 import type { Line } from './lineup.js';
 import type { MergeAction } from './types.js';
 import type { World } from './world.js';
-import { unitOf } from './stacks.js';
 
 export interface MergeCandidate {
   items: Entry[];
@@ -49,7 +48,7 @@ function candidateOf(world: World, run: TestRun, line: Line, deps: Dependencies)
 /** Every stack the items touch is in them whole (`stackFailure: land_nothing`: a bisection's proven prefix waits for the rest). */
 function wholeStacks(world: World, items: readonly Entry[]): boolean {
   const ids = new Set(items.map((e) => e.id));
-  return items.every((e) => !e.stack || unitOf(world, e).every((m) => ids.has(m.id)));
+  return items.every((e) => !e.stack || world.unitOf(e).every((m) => ids.has(m.id)));
 }
 
 /** The items are the head of the line (single mode) or close over their ancestors (parallel). */

@@ -7,13 +7,6 @@ import type { Entry } from '../model.js';
 import { isActive } from './entry-states.js';
 import type { World } from './world.js';
 
-/** The active members of `e`'s stack in the world, bottom first; `[e]` for a lone entry. */
-export function unitOf(world: World, e: Entry): Entry[] {
-  const id = e.stack?.id;
-  if (!id) return [e];
-  return [...world.entries.values()].filter((m) => m.stack?.id === id && isActive(m)).sort((a, b) => a.stack!.position - b.stack!.position);
-}
-
 /** Reorders a line so that each stack's members follow its first member, in stack order. */
 export function keepStacksTogether(line: readonly Entry[]): Entry[] {
   const byStack = new Map<string, Entry[]>();

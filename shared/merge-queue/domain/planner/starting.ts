@@ -12,7 +12,6 @@ import { inBisection, isAdmitted, isInFlight } from './entry-states.js';
 import { computeLineup } from './lineup.js';
 import { fail } from './main-groups.js';
 import { preemptFor } from './preemption.js';
-import { unitOf } from './stacks.js';
 import type { PullRequestRef, StartRunAction } from './types.js';
 import type { World } from './world.js';
 import { isUrgentPriority } from '../priority.js';
@@ -128,7 +127,7 @@ function startMainRuns(world: World, mayPreempt: boolean): void {
 function wholeUnitReady(world: World, line: readonly Entry[], at: number, eligible: (e: Entry) => boolean): boolean {
   const seed = line[at]!;
   if (!seed.stack) return true;
-  const unit = unitOf(world, seed);
+  const unit = world.unitOf(seed);
   return unit[0]!.id === seed.id && unit.every((m, k) => line[at + k]?.id === m.id && eligible(m));
 }
 

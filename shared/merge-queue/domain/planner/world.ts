@@ -92,9 +92,7 @@ export class World {
   private removeStackMembers(e: Entry, to: 'failed' | 'cancelled', testRunId: string | null): void {
     const stack = e.stack!;
     const whole = to === 'failed' && this.queue.stackFailure === 'land_nothing';
-    const out = [...this.entries.values()]
-      .filter((m) => m.stack?.id === stack.id && m.id !== e.id && (whole || m.stack.position > stack.position) && isActive(m))
-      .sort((a, b) => a.stack!.position - b.stack!.position);
+    const out = this.unitOf(e).filter((m) => m.id !== e.id && (whole || m.stack!.position > stack.position));
     const why = to === 'failed' ? 'failed' : 'left the queue';
     for (const m of out) {
       const above = m.stack!.position > stack.position;
@@ -104,6 +102,13 @@ export class World {
       // The removal of another member may have taken it out already.
       if (isActive(m)) this.transition(m, to, 'stack_member_removed', detail, { testRunId });
     }
+  }
+
+  /** The active members of `e`'s stack, bottom first; `[e]` for a lone entry (planner/stacks.ts). */
+  unitOf(e: Entry): Entry[] {
+    const id = e.stack?.id;
+    if (!id) return [e];
+    return [...this.entries.values()].filter((m) => m.stack?.id === id && isActive(m)).sort((a, b) => a.stack!.position - b.stack!.position);
   }
 
   /** Back to `pending` without its run: the entry will be tested again on a new base. */

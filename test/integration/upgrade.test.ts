@@ -28,9 +28,18 @@ const withoutLinks = (tests: unknown) => JSON.parse(JSON.stringify(tests).replac
 describe('upgrade from the previous release', function () {
   this.timeout(120_000);
   let dataDir: string;
-  before(() => {
+  before(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'openmq-upgrade-'));
     execFileSync('tar', ['-xzf', `${FIXTURE}.tar.gz`, '-C', dataDir]);
+    // The release stopped with #2's run in progress and a deadline of its creation + 5 h: as if it
+    // had just stopped, the deadline is moved to the future, or a fixture older than 5 h would
+    // test the timeout instead of the upgrade.
+    const db = await openDatabase({ dataDir: path.join(dataDir, 'db') });
+    try {
+      await db.collection('test_runs').updateMany({ status: 'in_progress' }, { $set: { deadlineAt: new Date(Date.now() + 3_600_000) } });
+    } finally {
+      await db.close();
+    }
   });
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 

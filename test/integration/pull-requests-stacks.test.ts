@@ -1,10 +1,12 @@
 // Stacks through the queue over real HTTP and real git (issue 25): submitting the top of a chain
 // of pull requests queues the members below it, the unit is tested as one run and lands in order
 // with each merge method, exactly as tested; a broken chain is refused naming the pull request; a
-// member cancelled takes the members above it out.
+// member cancelled takes the members above it out; a member pushed to tests the unit again.
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { gitText } from '../../shared/providers/local/git-runner.js';
+import { pushToPullRequest } from '../../scripts/lib/git-fixtures.js';
+import { waitFor } from '../../scripts/lib/wait.js';
 import { expectError, makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
 
 /** Publishes a stack: #first is based on main, each next one on the head branch of the one before. */
@@ -100,5 +102,36 @@ describe('pull requests: stacks', function () {
     await q.waitState(1, 'testing');
     await q.ci(1, 'success');
     await q.waitState(1, 'merged');
+  });
+
+  it('a push to a member under test restarts the whole stack (pr_pushed_to naming it), which lands with the new head', async () => {
+    const q = await makeQueue(svc);
+    await publishStack(q, [1, 2, 3]);
+    await q.submitOk(3);
+    const first = await q.runOf(3);
+    await pushToPullRequest(q.fx, 2, [{ message: 'Layer 2, reviewed', files: { 'layer-2-fix.txt': 'fix\n' } }]);
+    await q.sync();
+
+    const pushed = await q.entry(2);
+    expect(
+      pushed.history.find((h) => h.reason === 'pr_pushed_to'),
+      '#2',
+    ).to.deep.include({ from: 'testing', to: 'not_ready' });
+    expect(pushed.prSha).to.equal(await gitText(['rev-parse', 'refs/pull/2/head'], { gitDir: q.fx.dir }));
+    for (const n of [1, 3]) {
+      const restart = await waitFor(`#${n} restarted`, async () => (await q.entry(n)).history.find((h) => h.reason === 'pr_pushed_to'));
+      expect(restart, `#${n}`).to.deep.include({ from: 'testing', to: 'pending', detail: 'PR #2 in the same test run was pushed to' });
+    }
+    expect((await svc.ctx.mergeQueue.store.testRuns.findById(first.id))?.status).to.equal('cancelled');
+
+    // The unit is tested again as one run, with #2's new head, and lands exactly as tested.
+    const second = await q.runOf(3);
+    expect(second.id).to.not.equal(first.id);
+    expect(second.entryIds).to.deep.equal(await Promise.all([1, 2, 3].map(async (n) => (await q.entry(n)).id)));
+    await q.ci(3, 'success');
+    for (const n of [1, 2, 3]) await q.waitState(n, 'merged');
+    const tree = (rev: string) => gitText(['rev-parse', `${rev}^{tree}`], { gitDir: q.fx.dir });
+    expect(await tree('main')).to.equal(await tree(second.sha!));
+    expect(await gitText(['show', 'main:layer-2-fix.txt'], { gitDir: q.fx.dir })).to.equal('fix');
   });
 });

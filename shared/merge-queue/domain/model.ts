@@ -189,6 +189,7 @@ export const REASONS = [
   // cancelled
   'user_requested',
   'pr_closed',
+  // (a stack member pushed to goes back to not_ready instead, and the rest of its test run is restarted with this reason)
   'pr_pushed_to',
   'pr_base_branch_changed',
   'pr_converted_to_draft',

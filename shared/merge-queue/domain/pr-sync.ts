@@ -1,6 +1,8 @@
 // What a change observed at the forge means for a queued pull request
 // (merge-queue-behaviour §1.18 rows 5 and 20): a push to its head or closing it cancels the entry;
-// anything else only asks for readiness to be evaluated again.
+// anything else only asks for readiness to be evaluated again. A stack member is the exception to
+// the push rule: its stack is one unit, so a push to any member tests the unit again with the new
+// head instead of taking the stack out (docs/pull-requests.md#stacks).
 import type { Entry, EntryState, QueueMode, Reason } from './model.js';
 
 export interface ObservedPullRequest {
@@ -16,6 +18,8 @@ export interface ObservedPullRequest {
 export type SyncDecision =
   | { kind: 'cancel'; reason: Extract<Reason, 'pr_closed' | 'pr_pushed_to' | 'pr_converted_to_draft' | 'pr_base_branch_changed'>; detail: string }
   | { kind: 'merged_outside_queue'; detail: string }
+  /** A stack member was pushed to: it waits for readiness on its new head, and its unit is tested again. */
+  | { kind: 'restart_stack_member'; reason: 'pr_pushed_to'; detail: string; headSha: string }
   | { kind: 'refresh_readiness' }
   | { kind: 'none' };
 
@@ -42,11 +46,9 @@ export function syncDecision(entry: Entry, pr: ObservedPullRequest | null, queue
   }
   if (pr.state === 'closed') return { kind: 'cancel', reason: 'pr_closed', detail: 'the pull request was closed' };
   if (pr.headSha !== entry.prSha) {
-    return {
-      kind: 'cancel',
-      reason: 'pr_pushed_to',
-      detail: `new commits were pushed (head moved from ${entry.prSha.slice(0, 12)} to ${pr.headSha.slice(0, 12)})`,
-    };
+    const detail = `new commits were pushed (head moved from ${entry.prSha.slice(0, 12)} to ${pr.headSha.slice(0, 12)})`;
+    if (entry.stack) return { kind: 'restart_stack_member', reason: 'pr_pushed_to', detail, headSha: pr.headSha };
+    return { kind: 'cancel', reason: 'pr_pushed_to', detail };
   }
   if (pr.draft) return { kind: 'cancel', reason: 'pr_converted_to_draft', detail: 'the pull request was converted to a draft' };
   const baseBranch = pr.baseBranch ?? queue.branch;

@@ -1,6 +1,7 @@
 // Keeps queued pull requests in step with the forge: cancels entries whose pull request was
-// pushed to, closed or retargeted, re-evaluates readiness when the target or the head moved, and
-// asks for a planning pass when anything changed (including the target branch moving).
+// pushed to, closed or retargeted (a stack member pushed to waits for readiness on its new head
+// instead, and its unit is tested again), re-evaluates readiness when the target or the head
+// moved, and asks for a planning pass when anything changed (including the target branch moving).
 import { runOf } from './pull-request-service.js';
 import type { Entry, Queue } from '../domain/model.js';
 import { syncDecision } from '../domain/pr-sync.js';
@@ -33,6 +34,8 @@ export interface PollOutcome {
 export interface SyncOutcome {
   /** Entries that left the queue because of a change at the forge. */
   ended: number;
+  /** Stack members pushed to: back to not_ready on their new head, their units tested again. */
+  restarted: number;
   refreshed: number;
   targetMoved: boolean;
 }
@@ -111,7 +114,7 @@ export class SyncService {
   }
 
   async syncQueue(queue: Queue, entries?: Entry[]): Promise<SyncOutcome> {
-    const outcome: SyncOutcome = { ended: 0, refreshed: 0, targetMoved: false };
+    const outcome: SyncOutcome = { ended: 0, restarted: 0, refreshed: 0, targetMoved: false };
     const provider = await this.deps.providers.providerFor(queue.repo);
     if (!provider) {
       this.deps.logger.warn({ queueId: queue.id, repo: queue.repo }, 'repository not found by any provider; queue not synced');
@@ -145,21 +148,39 @@ export class SyncService {
           outcome.ended++;
           this.deps.logger.info({ entryId: entry.id, prNumber: entry.prNumber }, 'pull request merged outside the queue');
         }
+      } else if (decision.kind === 'restart_stack_member') {
+        // The planner sees the member leave its run and restarts the run's other members; those
+        // of its stack then wait for it to be ready again (planner/admission.ts).
+        const inFlight = entry.state !== 'not_ready' && entry.state !== 'pending';
+        const done = await this.deps.store.entries.transition(
+          entry.id,
+          { from: [entry.state], version: entry.version },
+          {
+            to: 'not_ready',
+            reason: decision.reason,
+            detail: decision.detail,
+            restart: inFlight,
+            set: { prSha: decision.headSha, currentRunId: null, bisectionOf: null, readinessBasis: null },
+            ...runOf(entry),
+          },
+        );
+        if (done) {
+          outcome.restarted++;
+          this.deps.logger.info(
+            { entryId: entry.id, prNumber: entry.prNumber, headSha: decision.headSha },
+            'stack member pushed to: its stack is tested again',
+          );
+          if (pr && targetSha) await this.refreshReadiness(queue, done, pr, provider, targetSha);
+        }
       } else if (decision.kind === 'refresh_readiness' && pr && targetSha) {
-        const subject = { ...pr, stackBelowHeadBranch: entry.stack?.belowHeadBranch ?? null };
-        const { readiness, basis } = await this.readiness.evaluate(queue, subject, provider, targetSha);
-        const updated = await this.deps.store.entries.patch(entry.id, entry.version, {
-          readiness,
-          prBaseBranch: pr.baseBranch ?? queue.branch,
-          readinessBasis: basis,
-        });
-        if (updated && JSON.stringify(readiness) !== JSON.stringify(entry.readiness)) outcome.refreshed++;
+        if (await this.refreshReadiness(queue, entry, pr, provider, targetSha)) outcome.refreshed++;
       }
     }
-    if (outcome.ended > 0 || outcome.refreshed > 0 || outcome.targetMoved) {
+    if (outcome.ended > 0 || outcome.restarted > 0 || outcome.refreshed > 0 || outcome.targetMoved) {
       const why = [
         outcome.targetMoved ? 'target branch moved' : '',
         outcome.ended ? `${outcome.ended} ended by changes at the forge` : '',
+        outcome.restarted ? `${outcome.restarted} stack members pushed to` : '',
         outcome.refreshed ? `${outcome.refreshed} readiness changed` : '',
       ]
         .filter(Boolean)
@@ -167,5 +188,17 @@ export class SyncService {
       await this.deps.requestPlan(queue.id, why);
     }
     return outcome;
+  }
+
+  /** Evaluates readiness again and stores it; true when it changed. */
+  private async refreshReadiness(queue: Queue, entry: Entry, pr: PullRequestInfo, provider: GitProvider, targetSha: string): Promise<boolean> {
+    const subject = { ...pr, stackBelowHeadBranch: entry.stack?.belowHeadBranch ?? null };
+    const { readiness, basis } = await this.readiness.evaluate(queue, subject, provider, targetSha);
+    const updated = await this.deps.store.entries.patch(entry.id, entry.version, {
+      readiness,
+      prBaseBranch: pr.baseBranch ?? queue.branch,
+      readinessBasis: basis,
+    });
+    return updated !== null && JSON.stringify(readiness) !== JSON.stringify(entry.readiness);
   }
 }

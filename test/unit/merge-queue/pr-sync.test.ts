@@ -28,6 +28,19 @@ describe('pull request sync decisions', () => {
     }
   });
 
+  it('sends a stack member whose head moved back to not_ready on its new head instead of cancelling it (pr_pushed_to)', () => {
+    const stack = { id: 's1', position: 2, size: 3, belowPr: 1, belowHeadBranch: 'layer-1' };
+    for (const s of ['not_ready', 'pending', 'testing', 'tests_passed', 'pending_failure'] as const) {
+      expect(syncDecision(entry(s, { stack, prBaseBranch: 'layer-1' }), { ...open, baseBranch: 'layer-1', headSha: 'bbb' }, queue), s).to.include({
+        kind: 'restart_stack_member',
+        reason: 'pr_pushed_to',
+        headSha: 'bbb',
+      });
+    }
+    // Closing a stack member still takes it out.
+    expect(syncDecision(entry('testing', { stack }), { ...open, state: 'closed', headSha: 'bbb' }, queue)).to.include({ kind: 'cancel', reason: 'pr_closed' });
+  });
+
   it('records a pull request merged outside the queue, but not one the queue may be merging', () => {
     const merged = { ...open, state: 'closed' as const, merged: true };
     expect(syncDecision(entry('pending'), merged, queue)).to.include({ kind: 'merged_outside_queue' });

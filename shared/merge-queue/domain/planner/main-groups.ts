@@ -68,6 +68,10 @@ function memberThatLeft(world: World, run: TestRun): { mates: Invalidity; runRea
     if (m.state === 'failed') {
       return { mates: { reason: 'prerequisite_merge_item_failed', detail: `${label} in the same test run failed` }, runReason: m.lastReason };
     }
+    if (m.state === 'not_ready' && m.lastReason === 'pr_pushed_to') {
+      // A stack member pushed to (domain/pr-sync.ts): the run tested its old head.
+      return { mates: { reason: 'pr_pushed_to', detail: `${label} in the same test run was pushed to` }, runReason: 'pr_pushed_to' };
+    }
     if (m.state === 'pending' || m.state === 'not_ready') {
       const reason: Reason = QUEUED_REASONS.includes(m.lastReason) ? m.lastReason : 'tests_restarted_by_api_request';
       return { mates: { reason, detail: `${label} in the same test run was restarted` }, runReason: reason };

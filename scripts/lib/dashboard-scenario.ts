@@ -1,9 +1,10 @@
 // A service holding what every dashboard page shows, set up through the public API only: a
 // queue on a real git repository with pull requests merged, failed, cancelled, testing, pending
-// and not ready (the scenario reports CI statuses itself, as CI would), and a repository with
-// a flaky test. Used by the browser tests and by `npm run screenshots`.
+// and not ready (the scenario reports CI statuses itself, as CI would); a second queue holding
+// stacks — one tested as one run, one waiting on a member below that cannot merge; and a
+// repository with a flaky test. Used by the browser tests and by `npm run screenshots`.
 import type { RepoRef } from '../../shared/platform/repo-ref.js';
-import { createPullRequest, createRepo } from './git-fixtures.js';
+import { createPullRequest, createRepo, pushToBranch } from './git-fixtures.js';
 import { startTestService, type TestService } from './test-service.js';
 import { waitFor } from './wait.js';
 
@@ -23,6 +24,14 @@ export const PRS = {
   pending: 7,
 } as const;
 
+/** The queue holding stacks, on a repository of its own. */
+export const STACK_REPO: RepoRef = { host: 'github.com', owner: 'acme', name: 'gadgets' };
+/**
+ * Its pull requests: #1 alone, then the stack #2 ← #3 ← #4 tested as one run on top of it, and
+ * the stack #5 ← #6 not ready, #5 conflicting with main.
+ */
+export const STACK_PRS = { alone: 1, stack: [2, 3, 4], conflicted: [5, 6] } as const;
+
 const TITLES: Record<number, string> = {
   1: 'Add the login page',
   2: 'Refactor billing totals',
@@ -36,6 +45,8 @@ const TITLES: Record<number, string> = {
 export interface DashboardScenario {
   svc: TestService;
   queueRef: { repo: RepoRef; targetBranch: string };
+  /** The queue of STACK_REPO (STACK_PRS). */
+  stackQueueRef: { repo: RepoRef; targetBranch: string };
   org: string;
   /** html_url of the flaky test, as the flaky-tests API hands it out. */
   flakyTestUrl: string;
@@ -119,7 +130,41 @@ async function populate(svc: TestService): Promise<DashboardScenario> {
   const failedRunId = (await get(PRS.failed)).timeline.find((t) => t.testRunId)?.testRunId;
   const failedRun = await post<{ testBranch: string; testBranchSha: string }>('/getMergeQueueTestingDetails', { ...queueRef, testRunId: failedRunId });
   await uploadReport(svc, org, failedRun.testBranchSha, failedRun.testBranch, { 'adds items to the cart': 'fail', 'empties the cart': 'pass' });
-  return { svc, queueRef, org, flakyTestUrl, reportCi, waitState, close: () => svc.close() };
+  const stackQueueRef = await populateStacks(svc, post);
+  return { svc, queueRef, stackQueueRef, org, flakyTestUrl, reportCi, waitState, close: () => svc.close() };
+}
+
+/** The queue of STACK_REPO, as STACK_PRS describes it. */
+async function populateStacks(svc: TestService, post: <T>(op: string, body: unknown) => Promise<T>): Promise<{ repo: RepoRef; targetBranch: string }> {
+  const queueRef = { repo: STACK_REPO, targetBranch: SCENARIO_BRANCH };
+  const fx = await createRepo(svc.gitRoot, { repo: STACK_REPO, files: { 'README.md': '# gadgets\n' } });
+  const [bottom, middle, top] = STACK_PRS.stack;
+  const [conflicted, onConflicted] = STACK_PRS.conflicted;
+  const pr = async (n: number, title: string, below: number | null, files: Record<string, string>) => {
+    await createPullRequest(fx, {
+      number: n,
+      ...(below === null ? {} : { base: `refs/pull/${below}/head` }),
+      commits: [{ message: title, files }],
+      metadata: { title, author: 'carol', base: below === null ? 'main' : `gadgets-${below}`, headBranch: `gadgets-${n}` },
+    });
+  };
+  // #5 changes the README that main changes next: it conflicts, and so does #6 on top of it.
+  await pr(conflicted, 'Rename the gadgets', null, { 'README.md': '# gizmos\n' });
+  await pr(onConflicted, 'Gizmo docs', conflicted, { 'docs.txt': 'gizmos\n' });
+  await pushToBranch(fx, 'main', [{ message: 'Describe the gadgets', files: { 'README.md': '# gadgets\n\nSmall, useful things.\n' } }]);
+  await pr(STACK_PRS.alone, 'Add the gadget API', null, { 'api.txt': 'api\n' });
+  await pr(bottom, 'Gadget types', null, { 'types.txt': 'types\n' });
+  await pr(middle, 'Gadget client', bottom, { 'client.txt': 'client\n' });
+  await pr(top, 'Gadget screen', middle, { 'screen.txt': 'screen\n' });
+  await post('/createQueue', { ...queueRef, concurrency: 2 });
+  await post('/updateQueue', { ...queueRef, requiredStatuses: [CI_CONTEXT] });
+  const state = async (n: number) => (await post<Submitted>('/getSubmittedPullRequest', { ...queueRef, pr: { number: n } })).state;
+  await post('/submitPullRequest', { ...queueRef, pr: { number: STACK_PRS.alone } });
+  await waitFor(`#${STACK_PRS.alone} testing`, async () => (await state(STACK_PRS.alone)) === 'testing', { timeoutMs: 20_000 });
+  await post('/submitPullRequest', { ...queueRef, pr: { number: top } });
+  await post('/submitPullRequest', { ...queueRef, pr: { number: onConflicted } });
+  for (const n of STACK_PRS.stack) await waitFor(`#${n} testing`, async () => (await state(n)) === 'testing', { timeoutMs: 20_000 });
+  return queueRef;
 }
 
 function junit(results: Record<string, 'pass' | 'fail'>): string {

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { ensureWebBuild } from '../../scripts/lib/web-build.mjs';
 import { accessibilityViolations, openDashboardBrowser, signIn, type DashboardBrowser } from '../../scripts/lib/browser.js';
-import { PRS, startDashboardScenario, type DashboardScenario } from '../../scripts/lib/dashboard-scenario.js';
+import { PRS, STACK_PRS, startDashboardScenario, type DashboardScenario } from '../../scripts/lib/dashboard-scenario.js';
 
 describe('dashboard in the browser', function () {
   this.timeout(60_000);
@@ -73,6 +73,36 @@ describe('dashboard in the browser', function () {
     await facts.getByRole('link', { name: `#${PRS.testing}`, exact: true }).waitFor();
     expect(await facts.textContent()).to.contain(`#${PRS.testingOnTop} Fix typo in the README`);
     await page.goBack();
+    await page.getByRole('heading', { name: 'In the queue' }).waitFor();
+  });
+
+  it('draws a stack as one group: one node in the graph, one group in the list, and why its members wait', async () => {
+    await page.goto(`${s.svc.url}/${s.org}/merge-queue`);
+    await page.getByRole('link', { name: /acme\/gadgets → main/ }).click();
+    await page.getByRole('heading', { name: 'In the queue' }).waitFor();
+    // The stack is tested as one run, drawn as one node naming its members as a chain, on top of #1.
+    const [bottom, middle, top] = STACK_PRS.stack;
+    await page.getByRole('link', { name: `#${STACK_PRS.alone} single · in progress` }).waitFor();
+    await page.getByRole('link', { name: `#${bottom} → #${middle} → #${top} stack of 3 · in progress` }).waitFor();
+    // The list holds each stack's members as one group, in stack order, each with its place.
+    const stack = page.getByRole('rowgroup', { name: `Stack #${bottom} → #${middle} → #${top}` });
+    await stack.waitFor();
+    expect(await stack.locator('tr[data-pr]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-pr')))).to.deep.equal(STACK_PRS.stack.map(String));
+    expect(await stack.locator(`tr[data-pr="${middle}"] th`).textContent()).to.match(/^2 of 3 · #3 Gadget client/);
+    // A member waits for the member below it that cannot merge, and says so.
+    const [conflicted, onConflicted] = STACK_PRS.conflicted;
+    const waiting = page.locator('ul.waiting');
+    await waiting
+      .locator('li', { hasText: `#${onConflicted} ` })
+      .getByText(`Waiting for #${conflicted} below it in its stack: the forge reports it cannot be merged`)
+      .waitFor();
+    await waiting
+      .locator('li', { hasText: `#${conflicted} ` })
+      .getByText('Not ready: the forge reports it cannot be merged')
+      .waitFor();
+    await expectAccessible();
+    // Back to the first queue, where the journey goes on.
+    await page.goto(`${s.svc.url}/${s.org}/merge-queue/queue?repo=github.com%2Facme%2Fwidgets&branch=main`);
     await page.getByRole('heading', { name: 'In the queue' }).waitFor();
   });
 

@@ -1,10 +1,12 @@
 // The groups being tested, each drawn on its predicted base: the target branch at the root, and
 // an edge from a run to the run testing the last pull request of its base. Batches show every
-// pull request they test; bisection runs are dashed. Laid out by dagre, drawn as SVG links.
+// pull request they test, a stack's members as one chain (#2 → #3 → #4) in a box with a double
+// outline; bisection runs are dashed. Laid out by dagre, drawn as SVG links.
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import dagre from '@dagrejs/dagre';
 import type { TestRunSummary } from '../api/types';
+import { runTitle, stacksIn, type StackPlace } from '../stack-groups';
 
 const NODE_W = 190;
 const NODE_H = 54;
@@ -13,9 +15,20 @@ interface Props {
   runs: TestRunSummary[];
   branch: string;
   linkTo: (runId: string) => string;
+  /** The stack place of a queued pull request, when it is a stack member. */
+  stackOf: (pr: number) => StackPlace | undefined;
 }
 
-export function RunGraph({ runs, branch, linkTo }: Props) {
+/** What a run is, as its node's second line says it. */
+function runKind(run: TestRunSummary, stackOf: Props['stackOf']): string {
+  if (run.kind === 'bisection') return 'bisection';
+  const stacks = stacksIn(run.testedPrs, stackOf);
+  const [only] = [...stacks.values()];
+  if (stacks.size === 1 && only === run.testedPrs.length) return `stack of ${only}`;
+  return run.testedPrs.length > 1 ? `batch of ${run.testedPrs.length}` : 'single';
+}
+
+export function RunGraph({ runs, branch, linkTo, stackOf }: Props) {
   const layout = useMemo(() => {
     const g = new dagre.graphlib.Graph();
     g.setGraph({ rankdir: 'LR', nodesep: 18, ranksep: 46, marginx: 8, marginy: 8 });
@@ -65,14 +78,15 @@ export function RunGraph({ runs, branch, linkTo }: Props) {
         </text>
       </g>
       {layout.nodes.map(({ run, box }) => {
-        const batch = run.testedPrs.length > 1;
-        const title = run.testedPrs.map((n) => `#${n}`).join(' + ');
-        const kind = run.kind === 'bisection' ? 'bisection' : batch ? `batch of ${run.testedPrs.length}` : 'single';
+        const title = runTitle(run.testedPrs, stackOf);
+        const kind = runKind(run, stackOf);
+        const holdsStack = stacksIn(run.testedPrs, stackOf).size > 0;
         return (
           // Named by its visible text (what it tests, its kind and status), as a sighted user reads it.
           <Link key={run.id} to={linkTo(run.id)}>
             <g transform={`translate(${box.x - NODE_W / 2},${box.y - NODE_H / 2})`}>
               <rect width={NODE_W} height={NODE_H} rx={6} className={`node-run status-${run.status} kind-${run.kind}`} />
+              {holdsStack && <rect x={3} y={3} width={NODE_W - 6} height={NODE_H - 6} rx={4} className="node-stack" />}
               <text x={10} y={22} className="node-title">
                 {title}
               </text>

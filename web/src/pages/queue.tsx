@@ -1,5 +1,6 @@
 // One queue: its state and controls, the groups being tested on their predicted bases, the
-// pull requests in order, why each waiting one waits, what finished recently, and its settings.
+// pull requests in order (a stack's members as one group), why each waiting one waits, what
+// finished recently, and its settings.
 // Everything polls, so a transition shows without a reload.
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { QueueWarnings } from '../components/queue-warnings';
@@ -15,6 +16,7 @@ import { QueueSettingsForm } from '../components/queue-settings-form';
 import { QueueSettingsSummary } from '../components/queue-settings-summary';
 import { ago, since } from '../format';
 import { reasonText } from '../reason-text';
+import { groupStacks, type StackPlace } from '../stack-groups';
 
 const POLL_MS = 2000;
 const IN_FLIGHT = ['testing', 'tests_passed', 'pending_failure'];
@@ -53,6 +55,8 @@ function Queue({ queueRef }: { queueRef: QueueRef }) {
   const active = (runs.data?.testRuns ?? []).filter((r) => r.status === 'in_progress');
   const everConcluded = (runs.data?.testRuns ?? []).some((r) => r.status !== 'in_progress');
   const prLink = (n: number) => paths.pullRequest(org, queueRef.repo, queueRef.targetBranch, n);
+  const stacks = new Map<number, StackPlace>(entries.flatMap((e) => (e.stack ? [[e.prNumber, e.stack] as const] : [])));
+  const position = (e: EnqueuedPullRequest) => (admitted.includes(e) ? admitted.indexOf(e) + 1 : null);
 
   return (
     <>
@@ -94,7 +98,12 @@ function Queue({ queueRef }: { queueRef: QueueRef }) {
           <p className="muted">No group is being tested.</p>
         ) : (
           <div className="graph-scroll">
-            <RunGraph runs={active} branch={queueRef.targetBranch} linkTo={(id) => paths.testRun(org, queueRef.repo, queueRef.targetBranch, id)} />
+            <RunGraph
+              runs={active}
+              branch={queueRef.targetBranch}
+              linkTo={(id) => paths.testRun(org, queueRef.repo, queueRef.targetBranch, id)}
+              stackOf={(pr) => stacks.get(pr)}
+            />
           </div>
         )}
       </section>
@@ -122,27 +131,15 @@ function Queue({ queueRef }: { queueRef: QueueRef }) {
                 <th scope="col">Time in state</th>
               </tr>
             </thead>
-            <tbody>
-              {entries.map((e) => (
-                <tr key={e.id} data-pr={e.prNumber}>
-                  <td className="num">{admitted.includes(e) ? admitted.indexOf(e) + 1 : '—'}</td>
-                  <th scope="row">
-                    <Link to={prLink(e.prNumber)}>
-                      #{e.prNumber} {e.prTitle}
-                    </Link>
-                  </th>
-                  <td>{e.prAuthor}</td>
-                  <td>
-                    <StateBadge state={e.state} />
-                  </td>
-                  <td>
-                    {e.priorityName}
-                    {e.skipTheLine ? ' (skips the line)' : ''}
-                  </td>
-                  <td title={e.stateChangedAt}>{since(e.stateChangedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
+            {groupStacks(entries).map((row) =>
+              row.kind === 'single' ? (
+                <tbody key={row.entry.id}>
+                  <EntryRow e={row.entry} position={position(row.entry)} prLink={prLink} />
+                </tbody>
+              ) : (
+                <StackRows key={row.id} members={row.members} position={position} prLink={prLink} />
+              ),
+            )}
           </table>
         )}
       </section>
@@ -182,6 +179,56 @@ function Queue({ queueRef }: { queueRef: QueueRef }) {
         {isAdmin ? <QueueSettingsForm queueRef={queueRef} settings={q} /> : <QueueSettingsSummary settings={q} />}
       </details>
     </>
+  );
+}
+
+function EntryRow({ e, position, prLink }: { e: EnqueuedPullRequest; position: number | null; prLink: (n: number) => string }) {
+  return (
+    <tr data-pr={e.prNumber}>
+      <td className="num">{position ?? '—'}</td>
+      <th scope="row">
+        {e.stack && <span className="stack-place">{`${e.stack.position} of ${e.stack.size} · `}</span>}
+        <Link to={prLink(e.prNumber)}>
+          #{e.prNumber} {e.prTitle}
+        </Link>
+      </th>
+      <td>{e.prAuthor}</td>
+      <td>
+        <StateBadge state={e.state} />
+      </td>
+      <td>
+        {e.priorityName}
+        {e.skipTheLine ? ' (skips the line)' : ''}
+      </td>
+      <td title={e.stateChangedAt}>{since(e.stateChangedAt)}</td>
+    </tr>
+  );
+}
+
+/** A stack's members under one heading: they are tested as one run and land together, bottom first. */
+function StackRows({
+  members,
+  position,
+  prLink,
+}: {
+  members: EnqueuedPullRequest[];
+  position: (e: EnqueuedPullRequest) => number | null;
+  prLink: (n: number) => string;
+}) {
+  const chain = members.map((m) => `#${m.prNumber}`).join(' → ');
+  const size = members[0]?.stack?.size ?? members.length;
+  return (
+    <tbody className="stack" aria-label={`Stack ${chain}`}>
+      <tr className="stack-head">
+        <td />
+        <th scope="rowgroup" colSpan={5}>
+          Stack of {size}: {chain} — tested as one run, lands bottom first
+        </th>
+      </tr>
+      {members.map((e) => (
+        <EntryRow key={e.id} e={e} position={position(e)} prLink={prLink} />
+      ))}
+    </tbody>
   );
 }
 
@@ -258,7 +305,16 @@ function WaitReasons({ queueRef, queueState, concurrency, inFlight, waiting, prL
       refetchInterval: POLL_MS,
     })),
   });
-  const reasons = explained.map((e, i) => ({ entry: e, why: whyWaiting(e, details[i]?.data, queueState, concurrency, inFlight, queueRef.targetBranch) }));
+  const byPr = new Map(explained.map((e, i) => [e.prNumber, details[i]?.data] as const));
+  const unready = (e: EnqueuedPullRequest): string[] | null => {
+    const d = byPr.get(e.prNumber);
+    return d ? missingReadiness(d, queueRef.targetBranch) : null;
+  };
+  const reasons = explained.map((e, i) => ({
+    entry: e,
+    why:
+      (e.state === 'not_ready' && stackWait(e, waiting, unready)) || whyWaiting(e, details[i]?.data, queueState, concurrency, inFlight, queueRef.targetBranch),
+  }));
   return (
     <section aria-labelledby="waiting">
       <h2 id="waiting">Why they wait</h2>
@@ -284,12 +340,7 @@ function whyWaiting(
 ): string {
   if (!d) return '…';
   if (e.state === 'not_ready') {
-    const r = d.readiness;
-    const missing: string[] = [];
-    if (!r.doesBaseBranchMatch) missing.push(`its base branch is ${d.prBaseBranch}, not ${target}`);
-    if (r.gitHubMergeability === 'not_mergeable') missing.push('the forge reports it cannot be merged (conflicts or blocked)');
-    if (r.gitHubMergeability === 'in_progress' || r.gitHubMergeability === 'unspecified') missing.push('the forge has not said yet whether it can be merged');
-    if (r.requiresImpactedTargets && !r.hasImpactedTargets) missing.push('the queue runs in parallel mode and needs its impacted targets (setImpactedTargets)');
+    const missing = missingReadiness(d, target);
     return missing.length > 0 ? `Not ready: ${missing.join('; ')}.` : 'Not ready; it will be checked again on the next update.';
   }
   if (queueState === 'paused') return 'The queue is paused.';
@@ -298,4 +349,33 @@ function whyWaiting(
   const lastReason = last ? ` (last: ${reasonText(last.reason)})` : '';
   if (inFlight >= concurrency) return `Waiting for a test slot: ${inFlight} of ${concurrency} in use${lastReason}.`;
   return `Waiting for the next planning pass${lastReason}.`;
+}
+
+/** What keeps a pull request from being ready, in words (empty: nothing its readiness shows). */
+function missingReadiness(d: SubmittedPullRequest, target: string): string[] {
+  const r = d.readiness;
+  const missing: string[] = [];
+  if (!r.doesBaseBranchMatch) missing.push(`its base branch is ${d.prBaseBranch}, not ${target}`);
+  if (r.gitHubMergeability === 'not_mergeable') missing.push('the forge reports it cannot be merged (conflicts or blocked)');
+  if (r.gitHubMergeability === 'in_progress' || r.gitHubMergeability === 'unspecified') missing.push('the forge has not said yet whether it can be merged');
+  if (r.requiresImpactedTargets && !r.hasImpactedTargets) missing.push('the queue runs in parallel mode and needs its impacted targets (setImpactedTargets)');
+  return missing;
+}
+
+/**
+ * A stack member waits for the first member below it that is not ready (its own readiness often
+ * fails for the same cause: its branch holds that member's commits), or else, ready itself, for a
+ * member above it: a stack is tested whole. Null when no other member holds it back.
+ */
+function stackWait(e: EnqueuedPullRequest, waiting: readonly EnqueuedPullRequest[], unready: (m: EnqueuedPullRequest) => string[] | null): string | null {
+  const place = e.stack;
+  if (!place) return null;
+  const others = waiting
+    .filter((m) => m.stack?.id === place.id && m.id !== e.id && m.state === 'not_ready')
+    .sort((a, b) => a.stack!.position - b.stack!.position);
+  const blocking = others.find((m) => (unready(m)?.length ?? 0) > 0);
+  if (!blocking) return null;
+  if (blocking.stack!.position < place.position) return `Waiting for #${blocking.prNumber} below it in its stack: ${unready(blocking)!.join('; ')}.`;
+  if ((unready(e)?.length ?? 1) > 0) return null;
+  return `Waiting for #${blocking.prNumber} above it in its stack to be ready: a stack is tested whole.`;
 }

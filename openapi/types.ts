@@ -2880,6 +2880,23 @@ export interface operations {
                             timestamp: string;
                         }[];
                         usedDefaultPriorityName: string;
+                        verdict?: {
+                            /** @enum {string} */
+                            kind: "yours" | "flaky" | "target_branch" | "infrastructure" | "unknown";
+                            missing?: string;
+                            /** @enum {string} */
+                            rule: "merge_conflict" | "timeout" | "no_results" | "no_failed_test" | "mass_failure" | "fails_on_target" | "only_known_flaky" | "passes_on_target" | "fails_on_own_head" | "passes_apart" | "no_evidence";
+                            summary: string;
+                            testRunId: string;
+                            tests: {
+                                id: string;
+                                knownFlaky: boolean;
+                                name: string;
+                                onHead: ("passed" | "failed") | null;
+                                onTarget: ("passed" | "failed") | null;
+                                quarantined: boolean;
+                            }[];
+                        };
                         verifiedByTestRun: string | null;
                     };
                 };

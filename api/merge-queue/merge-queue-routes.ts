@@ -14,7 +14,7 @@ import { registerDashboardReadRoutes } from './routes/dashboard-read-routes.js';
 export function registerMergeQueueRoutes(routes: OperationRoutes, services: MergeQueueServices, store: Pick<MergeQueueStore, 'queueRevisions'>): void {
   const { queues } = services;
   registerQueueRoutes(routes, { queues, statusWatch: services.statusWatch, answers: new QueueAnswerCache(store.queueRevisions) });
-  registerPullRequestRoutes(routes, services.pullRequests, { queues, timeToMerge: services.timeToMerge });
+  registerPullRequestRoutes(routes, services.pullRequests, { queues, timeToMerge: services.timeToMerge, verdicts: services.verdicts });
   registerTestRunRoutes(routes, services.commitStatuses, services.testingDetails);
   registerCostReportRoutes(routes, services.costReport);
   registerMetricsRoutes(routes, services.metrics);

@@ -56,6 +56,7 @@ export function registerPullRequestCommands(program: Command): void {
             'stack',
             s.stack ? `${s.stack.position} of ${s.stack.size}${s.stack.belowPrNumber === null ? ', the bottom' : `, on #${s.stack.belowPrNumber}`}` : undefined,
           ],
+          ['verdict', s.verdict ? verdictLine(s.verdict) : undefined],
           ['priority', s.priorityName],
           ['position', s.position],
           ['eta', range ? `${minutes(s.estimatedTimeToMerge)} (${minutes(range.low)}–${minutes(range.high)})` : minutes(s.estimatedTimeToMerge)],
@@ -66,4 +67,10 @@ export function registerPullRequestCommands(program: Command): void {
         return `${summary}\n\n${table(['time', 'state', 'reason', 'detail'], rows)}`;
       });
     });
+}
+
+/** `yours — checkout_total failed here and passed on main at 1a2b3c4d5e6f (rule passes_on_target)`, plus what would decide an unknown. */
+function verdictLine(v: { kind: string; rule: string; summary: string; missing?: string }): string {
+  const kind = v.kind === 'yours' || v.kind === 'unknown' ? v.kind : `not yours (${v.kind.replaceAll('_', ' ')})`;
+  return `${kind} — ${v.summary} (rule ${v.rule})${v.missing ? `; would decide it: ${v.missing}` : ''}`;
 }

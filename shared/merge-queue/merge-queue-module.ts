@@ -24,6 +24,7 @@ import type { RunTestResultsSource } from './services/run-test-results.js';
 import { StatusWatchService } from './services/status-watch-service.js';
 import { SyncService } from './services/sync-service.js';
 import { TestingDetailsService } from './services/testing-details-service.js';
+import { VerdictService } from './services/verdict-service.js';
 import { TestRunLinkService } from './services/test-run-link-service.js';
 import { TimeToMergeService } from './services/time-to-merge-service.js';
 import { QueueSimulationService } from './simulation/queue-simulation-service.js';
@@ -46,6 +47,8 @@ export interface MergeQueueServices {
   simulation: QueueSimulationService;
   /** Position and estimated time to merge (getSubmittedPullRequest). */
   timeToMerge: TimeToMergeService;
+  /** "Was it mine?": the verdict on a failed pull request (getSubmittedPullRequest). */
+  verdicts: VerdictService;
 }
 
 export interface MergeQueueModule {
@@ -126,6 +129,7 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
     queueReads: new QueueReadService({ store, orgs: deps.orgs, queues }),
     simulation: new QueueSimulationService({ store }),
     timeToMerge: new TimeToMergeService({ store }),
+    verdicts: new VerdictService({ store, testResults: deps.testResults }),
   };
   return {
     store,

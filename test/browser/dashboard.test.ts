@@ -121,8 +121,15 @@ describe('dashboard in the browser', function () {
     expect(await ciLink.getAttribute('href')).to.equal(`https://ci.example/runs/${PRS.failed}-failure`);
     // The JUnit report CI uploaded for the run's test branch head is linked to the run.
     await page.getByTestId('test-results').getByText('2 test runs in 1 upload, 1 failed.').waitFor();
+    // The verdict: nothing tells whose fault it is (main has no results for the commit the run
+    // was built on), and the page says what would decide it.
+    const verdict = page.getByTestId('verdict');
+    await verdict.getByRole('heading', { name: 'Was it its fault? Not decided' }).waitFor();
+    expect(await verdict.textContent()).to.contain('adds items to the cart failed, and neither main at');
+    expect(await verdict.getByRole('row', { name: /adds items to the cart/ }).textContent()).to.equal('adds items to the cartnot known flakynot runnot run');
+    await verdict.getByText(/^What would decide it: test results for main at [0-9a-f]{12}/).waitFor();
     await expectAccessible();
-    await page.locator('table').getByRole('link').first().click();
+    await page.locator('section[aria-labelledby="runs"] table').getByRole('link').first().click();
     await page.getByRole('heading', { name: /^Test run / }).waitFor();
     expect(await page.locator('dl.facts').textContent()).to.contain(`#${PRS.failed} Refactor billing totals`);
     expect(await page.getByRole('row', { name: /ci\/test/ }).textContent()).to.contain('failure');

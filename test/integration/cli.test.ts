@@ -90,6 +90,21 @@ describe('openmq CLI', function () {
     for (const n of ['32', '31']) expect(await ok('cancel', n, ...queueArgs())).to.deep.equal({});
   });
 
+  it('status of a failed pull request gives the verdict on its failure, and what would decide an unknown one', async () => {
+    await q.pr(41, { metadata: { title: 'Break it' } });
+    expect(await ok('submit', '41', ...queueArgs())).to.deep.equal({});
+    await q.ci(41, 'failure');
+    await q.waitState(41, 'failed');
+    const human = await openmq(['status', '41', ...queueArgs()], env);
+    expect(human.code, human.stderr).to.equal(0);
+    // This repository uploads no test results: nothing tells whose fault the failure is.
+    expect(human.stdout).to.match(
+      /^verdict: +unknown — a required status failed and the repository uploads no test results \(rule no_evidence\); would decide it: test results \(JUnit\) uploaded for the test branch, which would show which tests failed$/m,
+    );
+    const json = await ok<{ verdict: { kind: string; rule: string } }>('status', '41', ...queueArgs());
+    expect(json.verdict).to.deep.include({ kind: 'unknown', rule: 'no_evidence' });
+  });
+
   it('submits, shows status (with the timeline), restarts and cancels pull requests', async () => {
     await q.pr(1, { metadata: { title: 'Add one', author: 'alice' } });
     await q.pr(2);

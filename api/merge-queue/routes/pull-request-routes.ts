@@ -7,11 +7,12 @@ import { actorOf } from '../../middleware/auth.js';
 import type { PullRequestService } from '../../../shared/merge-queue/services/pull-request-service.js';
 import type { QueueService } from '../../../shared/merge-queue/services/queue-service.js';
 import type { TimeToMergeService } from '../../../shared/merge-queue/services/time-to-merge-service.js';
+import type { VerdictService } from '../../../shared/merge-queue/services/verdict-service.js';
 
 export function registerPullRequestRoutes(
   routes: OperationRoutes,
   prs: PullRequestService,
-  estimates: { queues: QueueService; timeToMerge: TimeToMergeService },
+  reads: { queues: QueueService; timeToMerge: TimeToMergeService; verdicts: VerdictService },
 ): void {
   routes.handle('submitPullRequest', async (ctx) => {
     const body = parseSubmit(ctx.request.body);
@@ -41,10 +42,10 @@ export function registerPullRequestRoutes(
     const body = parseGetSubmitted(ctx.request.body);
     const { orgId } = actorOf(ctx.state);
     const entry = await prs.getSubmitted(orgId, body.repo, body.targetBranch, body.pr);
-    const standing = body.includeEstimatedTimeToMerge
-      ? await estimates.timeToMerge.standing(await estimates.queues.get(orgId, body.repo, body.targetBranch), entry)
-      : null;
-    ctx.body = serializeSubmittedPullRequest(entry, { includeTimeline: body.includeTimeline === true, standing });
+    const queue = body.includeEstimatedTimeToMerge || entry.state === 'failed' ? await reads.queues.get(orgId, body.repo, body.targetBranch) : null;
+    const standing = queue && body.includeEstimatedTimeToMerge ? await reads.timeToMerge.standing(queue, entry) : null;
+    const verdict = queue ? await reads.verdicts.of(queue, entry) : null;
+    ctx.body = serializeSubmittedPullRequest(entry, { includeTimeline: body.includeTimeline === true, standing, verdict });
   });
 
   routes.handle('setImpactedTargets', async (ctx) => {

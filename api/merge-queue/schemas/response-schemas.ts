@@ -18,6 +18,7 @@ import {
 } from '../../../shared/merge-queue/domain/model.js';
 import { LINKED_TEST_STATUSES } from '../../../shared/merge-queue/services/run-test-results.js';
 import { QUEUE_WARNING_CODES } from '../../../shared/merge-queue/domain/status-watch.js';
+import { VERDICT_KINDS, VERDICT_RULES } from '../../../shared/merge-queue/domain/verdict.js';
 
 const closed = <P extends Record<string, TSchema>>(properties: P) => Type.Object(properties, { additionalProperties: false });
 const oneOf = (values: readonly string[]) => Type.Enum([...values], { type: 'string' });
@@ -124,6 +125,26 @@ export const SubmittedPullRequestResponse = closed({
   /** Seconds; absent while it cannot be estimated (no run in the last day, paused, not ready). */
   estimatedTimeToMerge: Type.Optional(Type.Integer({ minimum: 0 })),
   estimatedTimeToMergeRange: Type.Optional(closed({ low: Type.Integer({ minimum: 0 }), high: Type.Integer({ minimum: 0 }) })),
+  /** For a failed pull request whose run failed, timed out or could not be built: was it its own fault (docs/verdicts.md). */
+  verdict: Type.Optional(
+    closed({
+      kind: oneOf(VERDICT_KINDS),
+      rule: oneOf(VERDICT_RULES),
+      summary: Type.String(),
+      missing: Type.Optional(Type.String()),
+      testRunId: Type.String(),
+      tests: Type.Array(
+        closed({
+          id: Type.String(),
+          name: Type.String(),
+          knownFlaky: Type.Boolean(),
+          quarantined: Type.Boolean(),
+          onTarget: Type.Union([oneOf(['passed', 'failed']), Type.Null()]),
+          onHead: Type.Union([oneOf(['passed', 'failed']), Type.Null()]),
+        }),
+      ),
+    }),
+  ),
   /** Newest first; only with `includeTimeline: true`. */
   timeline: Type.Optional(
     Type.Array(

@@ -4,6 +4,7 @@ import { TERMINAL_ENTRY_STATES } from '../../../shared/merge-queue/domain/model.
 import type { QueueStanding } from '../../../shared/merge-queue/services/time-to-merge-service.js';
 import { isUrgentPriority } from '../../../shared/merge-queue/domain/priority.js';
 import { stackField } from './stack-place.js';
+import type { FailureVerdict } from '../../../shared/merge-queue/services/verdict-service.js';
 
 /** With includeEstimatedTimeToMerge: the position, and the estimate when there is one. */
 function standingFields(standing: QueueStanding | null | undefined) {
@@ -15,7 +16,10 @@ function standingFields(standing: QueueStanding | null | undefined) {
   };
 }
 
-export function serializeSubmittedPullRequest(e: Entry, opts: { includeTimeline?: boolean; standing?: QueueStanding | null } = {}) {
+export function serializeSubmittedPullRequest(
+  e: Entry,
+  opts: { includeTimeline?: boolean; standing?: QueueStanding | null; verdict?: FailureVerdict | null } = {},
+) {
   const body = {
     id: e.id,
     state: e.state,
@@ -37,6 +41,7 @@ export function serializeSubmittedPullRequest(e: Entry, opts: { includeTimeline?
     prAuthor: e.prAuthor,
     ...stackField(e),
     ...standingFields(opts.standing),
+    ...(opts.verdict ? { verdict: opts.verdict } : {}),
   };
   if (!opts.includeTimeline) return body;
   // Newest first, like the compatible API's timeline.

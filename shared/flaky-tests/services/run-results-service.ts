@@ -1,6 +1,8 @@
 // The test results of merge-queue test runs (issue 12 §1): what the uploads linked to a run
 // (test-run-links.ts) hold — counts, and each failed test with its status now and as it stood
-// when the run started. The merge queue reads it through its RunTestResultsSource port.
+// when the run started — and how given tests ended on a given commit (the target branch a run was
+// built on, a pull request's own head), for the verdict on a failure. The merge queue reads it
+// through its RunTestResultsSource port.
 import { quarantineFactsOf } from './quarantine-facts.js';
 import type { RepoRef } from '../../platform/repo-ref.js';
 import { isQuarantined } from '../domain/detection/quarantine.js';
@@ -9,7 +11,7 @@ import type { CaseRunRepository } from '../store/case-run-repository.js';
 import type { FlakyRepoRepository } from '../store/repo-settings-repository.js';
 import type { TestCaseRepository } from '../store/test-case-repository.js';
 import type { UploadRepository } from '../store/upload-repository.js';
-import type { FlakyRepo, TestCase } from '../domain/model.js';
+import { caseIdOf, type FlakyRepo, type TestCase } from '../domain/model.js';
 
 export interface RunFailedTest {
   id: string;
@@ -32,8 +34,8 @@ export interface RunResults {
 
 export interface RunResultsRepositories {
   repos: Pick<FlakyRepoRepository, 'find'>;
-  uploads: Pick<UploadRepository, 'linkedToRuns'>;
-  caseRuns: Pick<CaseRunRepository, 'failedIn'>;
+  uploads: Pick<UploadRepository, 'linkedToRuns' | 'completeOfCommit'>;
+  caseRuns: Pick<CaseRunRepository, 'failedIn' | 'outcomesIn'>;
   tests: Pick<TestCaseRepository, 'findByIds'>;
 }
 
@@ -56,6 +58,23 @@ export class RunResultsService {
         failed: linked.reduce((n, u) => n + u.counts.failed, 0),
         failedTests: tests.map((t) => failedTest(flakyRepo, t, run.createdAt)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
       });
+    }
+    return out;
+  }
+
+  /** How each of these tests ended in the results CI uploaded for one commit; absent: not run there (or no results). */
+  async outcomesAt(orgId: string, repo: RepoRef, sha: string, testIds: readonly string[]): Promise<Map<string, 'passed' | 'failed'>> {
+    const out = new Map<string, 'passed' | 'failed'>();
+    const flakyRepo = await this.deps.store.repos.find(orgId, repo);
+    if (!flakyRepo || testIds.length === 0) return out;
+    const uploads = await this.deps.store.uploads.completeOfCommit(flakyRepo.id, sha);
+    const byCase = await this.deps.store.caseRuns.outcomesIn(
+      uploads,
+      testIds.map((id) => caseIdOf(flakyRepo.id, id)),
+    );
+    for (const id of testIds) {
+      const outcome = byCase.get(caseIdOf(flakyRepo.id, id));
+      if (outcome) out.set(id, outcome);
     }
     return out;
   }

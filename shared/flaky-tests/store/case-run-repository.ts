@@ -96,6 +96,11 @@ export interface CaseRunRepository {
   failedBetween(uploadId: string, caseId: string, start: Date, end: Date): Promise<boolean>;
   /** The distinct tests that failed at least once in these uploads. */
   failedIn(uploadIds: readonly string[]): Promise<{ caseId: string; testId: string }[]>;
+  /**
+   * How each of these tests ended in these uploads: `passed` when an attempt passed (a pass on
+   * retry included), `failed` when attempts failed and none passed; absent when not run.
+   */
+  outcomesIn(uploadIds: readonly string[], caseIds: readonly string[]): Promise<Map<string, 'passed' | 'failed'>>;
   deleteByUpload(uploadId: string): Promise<void>;
   countByUpload(uploadId: string): Promise<number>;
 }
@@ -141,6 +146,22 @@ export class DbCaseRunRepository implements CaseRunRepository {
       for (const caseId of b.failedCaseIds) if (!seen.has(caseId)) seen.set(caseId, { caseId, testId: caseId.slice(b.repoId.length + 1) });
     }
     return [...seen.values()];
+  }
+
+  async outcomesIn(uploadIds: readonly string[], caseIds: readonly string[]): Promise<Map<string, 'passed' | 'failed'>> {
+    const out = new Map<string, 'passed' | 'failed'>();
+    if (uploadIds.length === 0 || caseIds.length === 0) return out;
+    const wanted = new Set(caseIds);
+    const blocks = await this.col.find({ uploadId: { $in: [...uploadIds] } }, { projection: { _id: 0, caseIds: 1, outcomes: 1 }, readOnly: true });
+    for (const b of blocks) {
+      b.caseIds.forEach((c, i) => {
+        if (!wanted.has(c)) return;
+        const letter = b.outcomes[i];
+        if (letter === 'p') out.set(c, 'passed');
+        else if (letter === 'f' && out.get(c) !== 'passed') out.set(c, 'failed');
+      });
+    }
+    return out;
   }
 
   async deleteByUpload(uploadId: string): Promise<void> {

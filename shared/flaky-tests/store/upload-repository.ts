@@ -29,6 +29,8 @@ export interface UploadRepository {
   includedForRetry(repoId: string, code: { sha: string; tree: string | null }, exceptId: string): Promise<string[]>;
   /** Complete uploads linked to these merge-queue test runs. */
   linkedToRuns(testRunIds: readonly string[]): Promise<Upload[]>;
+  /** Complete uploads of one commit (CI's results for it, whichever branch it ran on). */
+  completeOfCommit(repoId: string, sha: string): Promise<string[]>;
   /** Which of these uploads count for detection: complete and not excluded. */
   includedIds(ids: readonly string[]): Promise<Set<string>>;
   /** Drops what an interrupted attempt at processing the upload left. */
@@ -69,6 +71,12 @@ export class DbUploadRepository implements UploadRepository {
   async linkedToRuns(testRunIds: readonly string[]): Promise<Upload[]> {
     if (testRunIds.length === 0) return [];
     return (await this.col.find({ testRunId: { $in: [...testRunIds] }, state: 'complete' })).map(toUpload);
+  }
+
+  /** Complete uploads of one commit (CI's results for it, whichever branch it ran on). */
+  async completeOfCommit(repoId: string, sha: string): Promise<string[]> {
+    const docs = await this.col.find({ repoId, sha, state: 'complete' }, { projection: { _id: 1 } });
+    return docs.map((d) => d._id);
   }
 
   /** Which of these uploads count for detection: complete and not excluded. */

@@ -35,12 +35,18 @@ export interface RunTestResultsSource {
   resultsOf(orgId: string, repo: RepoRef, runs: readonly Pick<TestRun, 'id' | 'createdAt'>[]): Promise<Map<string, RunTestResults>>;
   /** Whether the repository uploads test results at all (only then does a failure wait for them). */
   uploadsResults(orgId: string, repo: RepoRef): Promise<boolean>;
+  /** How each of these tests ended in the results uploaded for commit `sha`; absent: not run there, or no results. */
+  outcomesAt(orgId: string, repo: RepoRef, sha: string, testIds: readonly string[]): Promise<Map<string, TestOutcome>>;
 }
+
+/** How a test ended on a commit: `passed` when an attempt passed (a pass on retry included). */
+export type TestOutcome = 'passed' | 'failed';
 
 /** No test results anywhere (a deployment without the flaky-tests side, unit tests). */
 export const NO_TEST_RESULTS: RunTestResultsSource = {
   resultsOf: async () => new Map(),
   uploadsResults: async () => false,
+  outcomesAt: async () => new Map(),
 };
 
 /** What the re-test decision reads of a run's results. */

@@ -54,8 +54,8 @@ export class TestingDetailsService {
     const pick = (ids: string[]) => ids.map((id) => byId.get(id)).filter((e): e is Entry => e !== undefined);
     const statuses = run.sha ? await this.deps.store.commitStatuses.forCommit(orgId, repoKey(repo), run.sha) : [];
     const checkSuites = run.sha ? await this.deps.checkSuites(queue.repo, run.sha) : [];
-    // Targets of the head each entry was tested at (an entry's prSha never changes: a push
-    // to the pull request makes a new entry).
+    // Targets of the head each entry was tested at (an entry's prSha changes only when a stack
+    // member is pushed to; its earlier, cancelled runs then show its new head's targets).
     const heads = new Map(entries.map((e) => [e.id, { prNumber: e.prNumber, sha: e.prSha }]));
     const uploads: ReadonlyMap<string, ImpactedTargetSet> = await this.deps.store.impactedTargets.getMany(queue.id, [...heads.values()]);
     const targets = runImpactedTargets(run.baseEntryIds, run.entryIds, (id) => {

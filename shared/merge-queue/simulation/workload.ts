@@ -115,6 +115,8 @@ export async function playWorkload(settings: SimulatedSettings, w: Workload, lim
   const testResults: RunTestResultsSource = {
     resultsOf: async (_orgId, _repo, runs) => new Map(runs.flatMap((r) => (results.has(r.id) ? [[r.id, results.get(r.id)!] as const] : []))),
     uploadsResults: async () => true,
+    // The simulated CI uploads results for test branches only, never for commits of the target.
+    outcomesAt: async () => new Map(),
   };
   const sim = new Simulator({
     queue: queue(settings),

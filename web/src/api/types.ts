@@ -15,6 +15,7 @@ export type EntryState = keyof QueueSummary['counts'];
 
 export type SubmittedPullRequest = AnswerOf<'getSubmittedPullRequest'>;
 export type TimelineItem = NonNullable<SubmittedPullRequest['timeline']>[number];
+export type Verdict = NonNullable<SubmittedPullRequest['verdict']>;
 export type Reason = TimelineItem['reason'];
 
 export type TestRunSummary = AnswerOf<'listTestRuns'>['testRuns'][number];

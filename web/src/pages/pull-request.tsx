@@ -1,6 +1,7 @@
-// One pull request in a queue: where it is, whether it is ready, every transition with its
-// reason in words, and the test runs it took part in with what CI reported.
+// One pull request in a queue: where it is, whether it is ready, whose fault a failure was, every
+// transition with its reason in words, and the test runs it took part in with what CI reported.
 import { RunTestResultsView } from '../components/run-test-results';
+import { VerdictView } from '../components/verdict';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { call } from '../api/client';
@@ -65,6 +66,8 @@ function PullRequest({ queueRef, number }: { queueRef: QueueRef; number: number 
         <StateBadge state={p.state} /> for {since(p.stateChangedAt)} · by {p.prAuthor} · priority {p.priorityName} · head <code>{p.prSha.slice(0, 12)}</code>
         {p.restartCount > 0 ? ` · restarted ${p.restartCount}×` : ''}
       </p>
+
+      {p.verdict && <VerdictView verdict={p.verdict} org={org} repo={queueRef.repo} branch={queueRef.targetBranch} />}
 
       <section aria-labelledby="readiness">
         <h2 id="readiness">Readiness</h2>

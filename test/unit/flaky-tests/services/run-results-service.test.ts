@@ -82,8 +82,18 @@ function test(
 function service(repo: FlakyRepo | null, uploads: Upload[], tests: TestCase[]): RunResultsService {
   const store: RunResultsRepositories = {
     repos: { find: async () => repo },
-    uploads: { linkedToRuns: async (ids) => uploads.filter((u) => ids.includes(u.testRunId!)) },
-    caseRuns: { failedIn: async () => tests.map((t) => ({ caseId: t.id, testId: t.testId })) },
+    uploads: {
+      linkedToRuns: async (ids) => uploads.filter((u) => ids.includes(u.testRunId!)),
+      completeOfCommit: async () => {
+        throw new Error('outcomesAt is tested on the store (test/integration/verdicts.test.ts)');
+      },
+    },
+    caseRuns: {
+      failedIn: async () => tests.map((t) => ({ caseId: t.id, testId: t.testId })),
+      outcomesIn: async () => {
+        throw new Error('outcomesAt is tested on the store (test/integration/verdicts.test.ts)');
+      },
+    },
     tests: { findByIds: async (ids) => tests.filter((t) => ids.includes(t.id)) },
   };
   return new RunResultsService({ store });

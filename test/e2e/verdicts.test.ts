@@ -1,0 +1,107 @@
+// "Was it mine?" end to end (issue 26 §1) on a real git repository: a fake CI fails the run
+// (uploading its JUnit report, or not), the target branch's own results are uploaded for the
+// commit the run was built on, and getSubmittedPullRequest answers the verdict on the failure —
+// the pull request's own fault, the target branch's, a known flake's or the infrastructure's —
+// with the evidence, checked against the OpenAPI document.
+import { expect } from 'chai';
+import { junit } from '../integration/flaky-support.js';
+import { Harness, ref, type Submitted } from './engine-support.js';
+import { resolve } from '../../scripts/lib/git-fixtures.js';
+import { expectOpenApiResponse } from '../helpers/openapi.js';
+
+interface Judged extends Submitted {
+  verdict?: {
+    kind: string;
+    rule: string;
+    summary: string;
+    missing?: string;
+    testRunId: string;
+    tests: { id: string; name: string; knownFlaky: boolean; quarantined: boolean; onTarget: string | null; onHead: string | null }[];
+  };
+}
+
+describe('verdicts on failed pull requests (end to end)', function () {
+  this.timeout(120_000);
+  let h: Harness;
+
+  beforeEach(async () => {
+    h = await Harness.start();
+    await h.configure({ testResultsWaitSeconds: 1 });
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  /** CI's results for main's head: the commit the pull request's run is built on. */
+  async function targetResults(tests: Record<string, string>): Promise<string> {
+    const sha = await resolve(h.fx, 'main');
+    expect(await h.uploadReport({ sha, branch: 'main', junit: junit(tests) })).to.equal(200);
+    return sha;
+  }
+
+  /** Pull request 1 submitted and failed by CI, its report (if any) uploaded first; the answer with its verdict. */
+  async function failed(report: Record<string, string> | null): Promise<Judged> {
+    h.runCi(() => 'failure', report ? () => ({ junit: junit(report) }) : undefined);
+    await h.pr(1);
+    await h.submit(1);
+    const [pr] = await h.finals([1]);
+    expect(pr!.state).to.equal('failed');
+    const res = await h.svc.post<Judged>('/getSubmittedPullRequest', { ...ref, pr: { number: 1 } });
+    expect(res.status).to.equal(200);
+    expectOpenApiResponse('/getSubmittedPullRequest', res.body);
+    // The run that failed it: the last (a known flake's failure is tested again first).
+    expect(res.body.verdict?.testRunId).to.equal(Harness.runIds(pr!).at(-1));
+    return res.body;
+  }
+
+  it('yours: a test that fails in the run passed on the target commit the run was built on', async () => {
+    const sha = await targetResults({ checkout_total: 'p', ok_test: 'p' });
+    const pr = await failed({ checkout_total: 'f', ok_test: 'p' });
+    expect(pr.verdict).to.deep.include({
+      kind: 'yours',
+      rule: 'passes_on_target',
+      summary: `checkout_total failed here and passed on main at ${sha.slice(0, 12)}`,
+    });
+    expect(pr.verdict!.tests).to.deep.include({
+      id: pr.verdict!.tests[0]!.id,
+      name: 'checkout_total',
+      knownFlaky: false,
+      quarantined: false,
+      onTarget: 'passed',
+      onHead: null,
+    });
+  });
+
+  it('not yours, target branch: the same test fails on the target commit without the change', async () => {
+    // Its failure on main also makes the test flaky (a failure on a stable branch); the verdict
+    // still names the target branch, where it fails without the change.
+    await targetResults({ checkout_total: 'f', ok_test: 'p' });
+    const pr = await failed({ checkout_total: 'f', ok_test: 'p' });
+    expect(pr.verdict).to.deep.include({ kind: 'target_branch', rule: 'fails_on_target' });
+    expect(pr.verdict!.tests.map((t) => [t.name, t.onTarget])).to.deep.equal([['checkout_total', 'failed']]);
+  });
+
+  it('not yours, infrastructure: a required status failed and no test results arrived for the run', async () => {
+    await targetResults({ ok_test: 'p' });
+    const pr = await failed(null);
+    expect(pr.verdict).to.deep.include({ kind: 'infrastructure', rule: 'no_results', tests: [] });
+  });
+
+  it('not yours, flaky: with re-tests off, the only failing test was known as flaky before the run', async () => {
+    await h.configure({ flakyRetries: 0 });
+    // flaky_test fails then passes on one commit of main: pass-on-retry, known as flaky.
+    await targetResults({ flaky_test: 'fp', ok_test: 'p' });
+    const pr = await failed({ flaky_test: 'f', ok_test: 'p' });
+    expect(pr.verdict).to.deep.include({ kind: 'flaky', rule: 'only_known_flaky' });
+  });
+
+  it('no verdict while the pull request is still in the queue, or when it merged', async () => {
+    h.runCi(() => 'success');
+    await h.pr(1);
+    await h.submit(1);
+    await h.finals([1]);
+    const res = await h.svc.post<Judged>('/getSubmittedPullRequest', { ...ref, pr: { number: 1 } });
+    expect(res.body.state).to.equal('merged');
+    expect(res.body).to.not.have.property('verdict');
+  });
+});

@@ -136,7 +136,7 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
     services,
     scheduler,
     processors: mergeQueueProcessors({ engine, statusWatch, sync, scheduler, logger }),
-    eventFormat: mergeQueueEventFormat({ store, orgs: deps.orgs, baseUrl: deps.baseUrl, logger }),
+    eventFormat: mergeQueueEventFormat({ store, orgs: deps.orgs, baseUrl: deps.baseUrl, logger, verdicts: services.verdicts }),
     outboxes: outboxSourcesOf(store),
   };
 }

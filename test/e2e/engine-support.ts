@@ -60,8 +60,8 @@ export class Harness {
     readonly queueId: string,
   ) {}
 
-  static async start(): Promise<Harness> {
-    const svc = await startTestService({ startWorkers: true });
+  static async start(env: Record<string, string> = {}): Promise<Harness> {
+    const svc = await startTestService({ startWorkers: true, env });
     const fx = await createRepo(svc.gitRoot, { repo, files: BASE_FILES });
     expect((await svc.post('/createQueue', ref)).status).to.equal(200);
     const queue = await svc.ctx.mergeQueue.store.queues.find(svc.orgId, repo, 'main');

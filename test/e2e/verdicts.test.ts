@@ -2,12 +2,15 @@
 // (uploading its JUnit report, or not), the target branch's own results are uploaded for the
 // commit the run was built on, and getSubmittedPullRequest answers the verdict on the failure —
 // the pull request's own fault, the target branch's, a known flake's or the infrastructure's —
-// with the evidence, checked against the OpenAPI document.
+// with the evidence, checked against the OpenAPI document; the pull_request.failed webhook and
+// the Slack message carry it.
 import { expect } from 'chai';
 import { junit } from '../integration/flaky-support.js';
 import { Harness, ref, type Submitted } from './engine-support.js';
 import { resolve } from '../../scripts/lib/git-fixtures.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
+import { LOOPBACK_RECEIVERS_ALLOWED, startWebhookReceiver } from '../helpers/webhook-receiver.js';
+import { waitFor } from '../../scripts/lib/wait.js';
 
 interface Judged extends Submitted {
   verdict?: {
@@ -25,7 +28,7 @@ describe('verdicts on failed pull requests (end to end)', function () {
   let h: Harness;
 
   beforeEach(async () => {
-    h = await Harness.start();
+    h = await Harness.start(LOOPBACK_RECEIVERS_ALLOWED);
     await h.configure({ testResultsWaitSeconds: 1 });
   });
   afterEach(async () => {
@@ -70,6 +73,34 @@ describe('verdicts on failed pull requests (end to end)', function () {
       onTarget: 'passed',
       onHead: null,
     });
+  });
+
+  it('the pull_request.failed webhook and the Slack message carry the verdict', async () => {
+    const [json, slack] = [await startWebhookReceiver(), await startWebhookReceiver()];
+    try {
+      for (const [url, kind] of [
+        [json.url, 'standard'],
+        [slack.url, 'slack'],
+      ] as const) {
+        const res = await h.svc.post('/createWebhookEndpoint', { url, kind, events: ['pull_request.failed'] });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      }
+      const sha = await targetResults({ checkout_total: 'p', ok_test: 'p' });
+      const pr = await failed({ checkout_total: 'f', ok_test: 'p' });
+      const [event] = await waitFor('the failed event', async () => json.received.length > 0 && json.received);
+      expect(event!.json.verdict).to.deep.equal({
+        kind: 'yours',
+        rule: 'passes_on_target',
+        summary: pr.verdict!.summary,
+        test_run_id: pr.verdict!.testRunId,
+        tests: [{ id: pr.verdict!.tests[0]!.id, name: 'checkout_total', known_flaky: false, quarantined: false, on_target: 'passed', on_head: null }],
+      });
+      const [message] = await waitFor('the Slack message', async () => slack.received.length > 0 && slack.received);
+      expect(String(message!.json.text)).to.contain(`. Verdict: its own failure — checkout_total failed here and passed on main at ${sha.slice(0, 12)} <http`);
+    } finally {
+      await json.close();
+      await slack.close();
+    }
   });
 
   it('not yours, target branch: the same test fails on the target commit without the change', async () => {

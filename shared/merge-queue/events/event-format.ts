@@ -1,7 +1,8 @@
 // The merge queue's events as event delivery sees them (EventFormat): their names, their payload
 // rendered when published from what the event's ids name now, and their Slack line. A testing
 // event waits while its run is being built, so that it names the test branch's head; a run that
-// ended before its branch existed is announced without one.
+// ended before its branch existed is announced without one. A pull request's failure carries the
+// verdict on it (docs/verdicts.md).
 import type { EventFormat, Rendered, StoredEvent } from '../../platform/events/event-types.js';
 import type { Logger } from '../../platform/logging.js';
 import type { OrgRepository } from '../../platform/accounts/org-repository.js';
@@ -9,6 +10,7 @@ import type { MergeQueueRepositories } from '../store/store.js';
 import { MERGE_QUEUE_EVENT_TYPES, type MergeQueueEventSubject } from './event-types.js';
 import { renderPayload } from './event-payloads.js';
 import { mergeQueueSlackText } from './slack-text.js';
+import type { VerdictService } from '../services/verdict-service.js';
 
 /** Events whose payload carries the test branch's head: published once the branch is built. */
 const NEEDS_TEST_BRANCH_HEAD: ReadonlySet<string> = new Set(['pull_request.testing', 'pull_request_batch.testing']);
@@ -19,6 +21,7 @@ export function mergeQueueEventFormat(deps: {
   /** Base URL of links (PUBLIC_URL). */
   baseUrl: string;
   logger: Logger;
+  verdicts: Pick<VerdictService, 'of'>;
 }): EventFormat {
   const { store } = deps;
   return {
@@ -36,7 +39,8 @@ export function mergeQueueEventFormat(deps: {
       const run = subject.runId ? await store.testRuns.findById(subject.runId) : null;
       if (mayWait && run && NEEDS_TEST_BRANCH_HEAD.has(event.type) && run.sha === null && run.status === 'in_progress') return 'wait';
       const runPrNumbers = run ? (await store.entries.findByIds(run.entryIds)).map((e) => e.prNumber).sort((a, b) => a - b) : [];
-      return renderPayload(event, { queue, entry, run, runPrNumbers, baseUrl: deps.baseUrl, orgSlug: org?.slug ?? queue.orgId });
+      const verdict = entry && event.type === 'pull_request.failed' ? await deps.verdicts.of(queue, entry) : null;
+      return renderPayload(event, { queue, entry, run, runPrNumbers, verdict, baseUrl: deps.baseUrl, orgSlug: org?.slug ?? queue.orgId });
     },
   };
 }

@@ -1,9 +1,11 @@
 // The JSON payload of an event, in the hosted product's flat form (wire-contract §5.1): `type`,
 // `action`, `status`, the pull request, its repository and target branch, the test run and the
-// reason field of the event. `detail` (what the reason does not say) is this service's addition.
+// reason field of the event. `detail` (what the reason does not say), `stack` and a failure's
+// `verdict` are this service's additions.
 import type { Entry, Queue, TestRun } from '../domain/model.js';
 import type { EventPayload, StoredEvent } from '../../platform/events/event-types.js';
 import type { MergeQueueEventSubject } from './event-types.js';
+import type { FailureVerdict } from '../services/verdict-service.js';
 
 export type Payload = EventPayload;
 
@@ -14,6 +16,8 @@ export interface PayloadSources {
   run: TestRun | null;
   /** Pull request numbers of the run's entries (batch events). */
   runPrNumbers: number[];
+  /** The verdict on a pull request's failure (pull_request.failed), when there is one. */
+  verdict?: FailureVerdict | null;
   /** Base URL of links (PUBLIC_URL). */
   baseUrl: string;
   /** The slug of the queue's organisation: the dashboard's links start with it. */
@@ -45,6 +49,20 @@ export function testRunLink(baseUrl: string, orgSlug: string, queue: Pick<Queue,
 function queueQuery(queue: Pick<Queue, 'repo' | 'branch'>): string {
   const { host, owner, name } = queue.repo;
   return new URLSearchParams({ repo: `${host}/${owner}/${name}`, branch: queue.branch }).toString();
+}
+
+function verdictField(v: FailureVerdict | null | undefined): Payload {
+  if (!v) return {};
+  return {
+    verdict: {
+      kind: v.kind,
+      rule: v.rule,
+      summary: v.summary,
+      ...(v.missing ? { missing: v.missing } : {}),
+      test_run_id: v.testRunId,
+      tests: v.tests.map((t) => ({ id: t.id, name: t.name, known_flaky: t.knownFlaky, quarantined: t.quarantined, on_target: t.onTarget, on_head: t.onHead })),
+    },
+  };
 }
 
 function runFields(run: TestRun | null): Payload {
@@ -88,5 +106,6 @@ export function renderPayload(event: StoredEvent, src: PayloadSources): Payload 
     ...runFields(src.run),
     ...reason,
     ...detail,
+    ...verdictField(src.verdict),
   };
 }

@@ -1,5 +1,6 @@
 // What an endpoint of kind `slack` (an incoming-webhook URL) receives instead of the JSON payload
-// of a merge-queue event: one readable line — what happened, to which pull request, why — and a link.
+// of a merge-queue event: one readable line — what happened, to which pull request, why, and for a
+// failure whose fault it was — and a link.
 import type { Payload } from './event-payloads.js';
 import { escapeSlack } from '../../platform/events/slack-text.js';
 
@@ -35,7 +36,16 @@ export function mergeQueueSlackText(payload: Payload): string {
   const subject = Array.isArray(payload.pr_numbers)
     ? `Pull requests ${payload.pr_numbers.map((n) => `#${String(n)}`).join(', ')}`
     : `Pull request #${String(payload.pr_number)}${typeof payload.pr_title === 'string' ? ` “${payload.pr_title}”` : ''}`;
-  const line = escapeSlack(`${subject} (${where}) ${verb}${why ? ` — ${why}` : ''}`);
+  const line = escapeSlack(`${subject} (${where}) ${verb}${why ? ` — ${why}` : ''}${verdictText(payload.verdict)}`);
   const link = typeof payload.http_details_url === 'string' ? ` <${payload.http_details_url}|details>` : '';
   return `${line}${link}`;
+}
+
+/** `. Verdict: not its fault (target branch) — checkout_total failed on main at … too, without this change` */
+function verdictText(verdict: unknown): string {
+  if (typeof verdict !== 'object' || verdict === null) return '';
+  const { kind, summary } = verdict as { kind?: unknown; summary?: unknown };
+  if (typeof kind !== 'string' || typeof summary !== 'string') return '';
+  const whose = kind === 'yours' ? 'its own failure' : kind === 'unknown' ? 'not decided' : `not its fault (${kind.replace(/_/g, ' ')})`;
+  return `. Verdict: ${whose} — ${summary}`;
 }

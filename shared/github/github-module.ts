@@ -14,6 +14,7 @@ import type { CommitStatusService } from '../merge-queue/services/commit-status-
 import type { ForgeHooks } from '../merge-queue/services/forge-hooks.js';
 import type { PullRequestService } from '../merge-queue/services/pull-request-service.js';
 import type { SyncService } from '../merge-queue/services/sync-service.js';
+import type { VerdictService } from '../merge-queue/services/verdict-service.js';
 import type { MergeQueueRepositories } from '../merge-queue/store/store.js';
 import type { GitHubAdapter } from '../providers/github/github-adapter.js';
 import { gitHubCheckSuites } from './services/check-suites.js';
@@ -34,7 +35,6 @@ export interface GitHubForge {
   /** getGitHubRepository / updateGitHubRepository: owners and fork policy. */
   repositories: GitHubRepositoryService;
   /** statusCheckEnabled, commentsEnabled: the queue state on pull requests. */
-  pullRequestFeedback: PullRequestFeedback;
   /** createPrsForTestingBranches: draft pull requests for test branches. */
   testBranchPullRequests: TestBranchPullRequests;
   /** What the merge queue is given. */
@@ -77,7 +77,6 @@ export function createGitHubForge(deps: GitHubForgeDeps): GitHubForge {
     adapter,
     store,
     repositories,
-    pullRequestFeedback: new PullRequestFeedback({ published: store.published, store: deps.mergeQueueStore, api, logger }),
     testBranchPullRequests,
     hooks: {
       // GitHub repositories are claimed by the first organisation that queues on them; other forges' are not.
@@ -97,6 +96,8 @@ export function createGitHubForge(deps: GitHubForgeDeps): GitHubForge {
 
 export interface GitHubIntake {
   ciResults: GitHubCiResults;
+  /** What a queued pull request shows on GitHub: its status and its queue comment (with the verdict on a failure). */
+  pullRequestFeedback: PullRequestFeedback;
   /** Null without GITHUB_WEBHOOK_SECRET: POST /webhooks/github does not exist. */
   webhooks: GitHubWebhooks | null;
 }
@@ -110,6 +111,7 @@ export interface GitHubIntakeDeps {
     commitStatuses: CommitStatusService;
     /** `/trunk merge` and `/trunk cancel` comments and the enqueueing label. */
     pullRequests: Pick<PullRequestService, 'submit' | 'cancel'>;
+    verdicts: Pick<VerdictService, 'of'>;
   };
   enqueue: Enqueue<GitHubJobs>;
   logger: Logger;
@@ -122,6 +124,13 @@ export function createGitHubIntake(forge: GitHubForge, deps: GitHubIntakeDeps): 
     store: deps.mergeQueueStore,
     checkRuns: store.checkRuns,
     commitStatuses: deps.mergeQueue.commitStatuses,
+    api: adapter.api,
+    logger,
+  });
+  const pullRequestFeedback = new PullRequestFeedback({
+    published: store.published,
+    store: deps.mergeQueueStore,
+    verdicts: deps.mergeQueue.verdicts,
     api: adapter.api,
     logger,
   });
@@ -151,7 +160,7 @@ export function createGitHubIntake(forge: GitHubForge, deps: GitHubIntakeDeps): 
         logger,
       })
     : null;
-  return { ciResults, webhooks };
+  return { ciResults, pullRequestFeedback, webhooks };
 }
 
 /** The GitHub integration once both steps are built. */

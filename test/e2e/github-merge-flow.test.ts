@@ -254,6 +254,11 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
       expect(comments()).to.have.length(1);
       expect(comments()[0]?.edits).to.be.at.least(1);
       expect(comments()[0]?.body).to.contain('Failed in the merge queue: test_run_required_status_failed');
+      // The verdict on the failure, in the same comment: this repository uploads no test results.
+      expect(comments()[0]?.body).to.contain(
+        '**Was it this pull request’s fault?** Verdict: not decided — a required status failed and the repository uploads no test results (rule `no_evidence`, test run ',
+      );
+      expect(comments()[0]?.body).to.contain('What would decide it: test results (JUnit) uploaded for the test branch, which would show which tests failed.');
       expect(h.double.statuses.filter((st) => st.context === QUEUE_STATUS_CONTEXT)).to.deep.equal([]);
     });
 

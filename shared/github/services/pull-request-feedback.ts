@@ -1,7 +1,8 @@
 // What a queued pull request shows on GitHub about its place in the queue:
 // - statusCheckEnabled: a commit status `openmq/merge-queue` on its head (pending while queued or
 //   testing, success once merged, failure or error when it left the queue);
-// - commentsEnabled: one comment, edited in place as its state changes, with the reason.
+// - commentsEnabled: one comment, edited in place as its state changes, with the reason — and,
+//   once it failed, the verdict on the failure (docs/verdicts.md): one comment per ejection.
 // It reconciles rather than reacts: each pass compares the entries of GitHub queues with what was
 // last published (stored per entry) and publishes only the differences, so no engine transition
 // needs to know about GitHub, and a pass that failed is made good by the next one.
@@ -10,6 +11,7 @@ import type { MergeQueueRepositories } from '../../merge-queue/store/store.js';
 import type { Logger } from '../../platform/logging.js';
 import type { GitHubApi } from '../../providers/github/github-api.js';
 import type { PublishedFeedback, PublishedFeedbackRepository } from '../store/published-feedback-repository.js';
+import type { FailureVerdict, VerdictService } from '../../merge-queue/services/verdict-service.js';
 
 export const QUEUE_STATUS_CONTEXT = 'openmq/merge-queue';
 
@@ -44,8 +46,35 @@ function stackLines(entry: Entry): string[] {
   return [`Queued as ${place}: the stack is tested once and lands in order.`, ''];
 }
 
-/** The body of the pull request's queue comment. */
-export function queueCommentOf(entry: Entry, queue: Queue): string {
+const VERDICT_HEADLINES: Record<FailureVerdict['kind'], string> = {
+  yours: 'this pull request’s own failure',
+  flaky: 'not its fault — flaky tests',
+  target_branch: `not its fault — the target branch fails too`,
+  infrastructure: 'not its fault — infrastructure',
+  unknown: 'not decided',
+};
+
+const MAX_LISTED_TESTS = 5;
+
+/** Whose fault the failure was, and the evidence per failed test (at most five). */
+function verdictLines(verdict: FailureVerdict | null, queue: Queue): string[] {
+  if (!verdict) return [];
+  const outcome = (o: 'passed' | 'failed' | null) => o ?? 'not run';
+  const tests = verdict.tests.slice(0, MAX_LISTED_TESTS).map((t) => {
+    const history = t.quarantined ? 'quarantined' : t.knownFlaky ? 'known flaky' : 'not known flaky';
+    return `- \`${t.name}\`: ${history}; on \`${queue.branch}\` without this change: ${outcome(t.onTarget)}; on this pull request’s head: ${outcome(t.onHead)}`;
+  });
+  const more = verdict.tests.length > MAX_LISTED_TESTS ? [`- …and ${verdict.tests.length - MAX_LISTED_TESTS} more`] : [];
+  return [
+    `**Was it this pull request’s fault?** Verdict: ${VERDICT_HEADLINES[verdict.kind]} — ${verdict.summary} (rule \`${verdict.rule}\`, test run ${verdict.testRunId}).`,
+    ...(verdict.missing ? [`What would decide it: ${verdict.missing}.`] : []),
+    ...(tests.length > 0 ? ['', ...tests, ...more] : []),
+    '',
+  ];
+}
+
+/** The body of the pull request's queue comment; `verdict` once it failed. */
+export function queueCommentOf(entry: Entry, queue: Queue, verdict: FailureVerdict | null = null): string {
   const { description } = queueStatusOf(entry.state, entry.lastReason);
   const detail = entry.history.at(-1)?.detail;
   return [
@@ -54,6 +83,7 @@ export function queueCommentOf(entry: Entry, queue: Queue): string {
     ...stackLines(entry),
     `State \`${entry.state}\`, reason \`${entry.lastReason}\`${detail ? `: ${detail}` : ''}.`,
     '',
+    ...verdictLines(verdict, queue),
     `<sub>Head ${entry.prSha.slice(0, 12)} · queue entry ${entry.id}</sub>`,
   ].join('\n');
 }
@@ -61,6 +91,7 @@ export function queueCommentOf(entry: Entry, queue: Queue): string {
 export interface PullRequestFeedbackDeps {
   published: PublishedFeedbackRepository;
   store: Pick<MergeQueueRepositories, 'entries' | 'queues'>;
+  verdicts: Pick<VerdictService, 'of'>;
   api: GitHubApi;
   logger: Logger;
 }
@@ -113,7 +144,8 @@ export class PullRequestFeedback {
       posted++;
     }
     if (queue.commentsEnabled && next.comment !== entry.state) {
-      next.commentId = await this.deps.api.upsertComment(queue.repo, entry.prNumber, next.commentId, queueCommentOf(entry, queue));
+      const verdict = entry.state === 'failed' ? await this.deps.verdicts.of(queue, entry) : null;
+      next.commentId = await this.deps.api.upsertComment(queue.repo, entry.prNumber, next.commentId, queueCommentOf(entry, queue, verdict));
       next.comment = entry.state;
       posted++;
     }

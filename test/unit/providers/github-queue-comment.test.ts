@@ -1,5 +1,6 @@
-// The pull request comment's words for a stack member (shared/github/services/pull-request-feedback.ts):
-// queued with its stack while in the queue, landed with it once merged, nothing about it after it left.
+// The pull request comment's words (shared/github/services/pull-request-feedback.ts) for a stack
+// member — queued with its stack while in the queue, landed with it once merged, nothing about it
+// after it left — and for a failure, the verdict with its evidence.
 import { expect } from 'chai';
 import { queueCommentOf } from '../../../shared/github/services/pull-request-feedback.js';
 import { DEFAULT_QUEUE_SETTINGS, type Queue } from '../../../shared/merge-queue/domain/model.js';
@@ -30,5 +31,48 @@ describe('GitHub queue comment of a stack member', () => {
 
   it('a lone pull request has no stack line', () => {
     expect(queueCommentOf(entry(7, { state: 'testing' }), queue)).not.to.match(/stack/);
+  });
+});
+
+describe('GitHub queue comment of a failed pull request', () => {
+  const tests = ['a', 'b', 'c', 'd', 'e', 'f'].map((name, i) => ({
+    id: `t${i}`,
+    name,
+    knownFlaky: i === 1,
+    quarantined: i === 2,
+    onTarget: i === 0 ? ('passed' as const) : null,
+    onHead: i === 0 ? ('failed' as const) : null,
+  }));
+  const failed = entry(7, { state: 'failed', lastReason: 'test_run_required_status_failed' });
+
+  it('gives the verdict, the rule, the run and at most five failed tests with their evidence', () => {
+    const body = queueCommentOf(failed, queue, {
+      kind: 'yours',
+      rule: 'passes_on_target',
+      summary: 'a failed here and passed on main at 0123456789ab',
+      testRunId: 'run-1',
+      tests,
+    });
+    expect(body).to.include(
+      '**Was it this pull request’s fault?** Verdict: this pull request’s own failure — a failed here and passed on main at 0123456789ab (rule `passes_on_target`, test run run-1).',
+    );
+    expect(body).to.include('- `a`: not known flaky; on `main` without this change: passed; on this pull request’s head: failed');
+    expect(body).to.include('- `b`: known flaky;');
+    expect(body).to.include('- `c`: quarantined;');
+    expect(body).to.include('- …and 1 more');
+    expect(body).not.to.include('`f`');
+  });
+
+  it('says what would decide an unknown verdict; without a verdict, it has no verdict line', () => {
+    const body = queueCommentOf(failed, queue, {
+      kind: 'unknown',
+      rule: 'no_evidence',
+      summary: 's',
+      missing: 'results of main',
+      testRunId: 'run-1',
+      tests: [],
+    });
+    expect(body).to.include('Verdict: not decided — s (rule `no_evidence`, test run run-1).\nWhat would decide it: results of main.');
+    expect(queueCommentOf(failed, queue)).not.to.include('Verdict');
   });
 });

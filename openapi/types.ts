@@ -2632,6 +2632,7 @@ export interface operations {
                         mergeMethod: "merge_commit" | "squash" | "rebase";
                         /** @enum {string} */
                         mode: "single" | "parallel";
+                        notItsFaultRetries: number;
                         notReadyTimeoutHours: number;
                         /** @enum {string} */
                         optimizationMode: "off" | "bisection_skip_redundant_tests";
@@ -2650,7 +2651,7 @@ export interface operations {
                         testResultsWaitSeconds: number;
                         warnings: {
                             /** @enum {string} */
-                            code: "required_status_not_reported" | "required_status_never_reported";
+                            code: "required_status_not_reported" | "required_status_never_reported" | "failure_held_not_its_fault";
                             contexts: string[];
                             message: string;
                             /** Format: date-time */
@@ -2719,7 +2720,7 @@ export interface operations {
                                 examples: {
                                     ciMinutes: number;
                                     detail: string | null;
-                                    reason: ("api_requested" | "merge_item_now_ready" | "manual_push_to_target_branch" | "prerequisite_merge_item_cancelled" | "prerequisite_merge_item_failed" | "prerequisite_merge_item_manually_merged" | "tests_restarted_by_user" | "tests_restarted_by_api_request" | "skip_the_line_interrupted" | "bisection_required" | "bisection_test_run_passed" | "test_run_retried_known_flaky" | "test_run_lost" | "merge_item_no_longer_ready" | "test_run_started" | "test_run_passed" | "test_run_failed" | "start_test_run_merge_conflict" | "start_test_run_config_parsing_failure" | "start_test_run_no_required_statuses" | "test_run_required_status_failed" | "test_run_timeout" | "github_api_merge_pr_failed" | "github_api_direct_merge_pr_failed" | "pr_updated_at_merge_time" | "test_run_failed_by_optimization" | "user_requested" | "pr_closed" | "pr_pushed_to" | "pr_base_branch_changed" | "pr_converted_to_draft" | "not_ready_timeout" | "stack_member_removed" | "merge_graph_merge" | "manual_merge" | "merge_graph_direct_merge" | "required_status_not_reported") | null;
+                                    reason: ("api_requested" | "merge_item_now_ready" | "manual_push_to_target_branch" | "prerequisite_merge_item_cancelled" | "prerequisite_merge_item_failed" | "prerequisite_merge_item_manually_merged" | "tests_restarted_by_user" | "tests_restarted_by_api_request" | "skip_the_line_interrupted" | "bisection_required" | "bisection_test_run_passed" | "test_run_retried_known_flaky" | "test_run_lost" | "test_run_retried_not_its_fault" | "merge_item_no_longer_ready" | "test_run_started" | "test_run_passed" | "test_run_failed" | "start_test_run_merge_conflict" | "start_test_run_config_parsing_failure" | "start_test_run_no_required_statuses" | "test_run_required_status_failed" | "test_run_timeout" | "github_api_merge_pr_failed" | "github_api_direct_merge_pr_failed" | "pr_updated_at_merge_time" | "test_run_failed_by_optimization" | "test_run_held_not_its_fault" | "user_requested" | "pr_closed" | "pr_pushed_to" | "pr_base_branch_changed" | "pr_converted_to_draft" | "not_ready_timeout" | "stack_member_removed" | "merge_graph_merge" | "manual_merge" | "merge_graph_direct_merge" | "required_status_not_reported") | null;
                                     testBranch: string;
                                     testRunId: string;
                                 }[];
@@ -2872,7 +2873,7 @@ export interface operations {
                             detail?: string;
                             previousState: ("not_ready" | "pending" | "testing" | "tests_passed" | "pending_failure" | "merged" | "failed" | "cancelled") | null;
                             /** @enum {string} */
-                            reason: "api_requested" | "merge_item_now_ready" | "manual_push_to_target_branch" | "prerequisite_merge_item_cancelled" | "prerequisite_merge_item_failed" | "prerequisite_merge_item_manually_merged" | "tests_restarted_by_user" | "tests_restarted_by_api_request" | "skip_the_line_interrupted" | "bisection_required" | "bisection_test_run_passed" | "test_run_retried_known_flaky" | "test_run_lost" | "merge_item_no_longer_ready" | "test_run_started" | "test_run_passed" | "test_run_failed" | "start_test_run_merge_conflict" | "start_test_run_config_parsing_failure" | "start_test_run_no_required_statuses" | "test_run_required_status_failed" | "test_run_timeout" | "github_api_merge_pr_failed" | "github_api_direct_merge_pr_failed" | "pr_updated_at_merge_time" | "test_run_failed_by_optimization" | "user_requested" | "pr_closed" | "pr_pushed_to" | "pr_base_branch_changed" | "pr_converted_to_draft" | "not_ready_timeout" | "stack_member_removed" | "merge_graph_merge" | "manual_merge" | "merge_graph_direct_merge" | "required_status_not_reported";
+                            reason: "api_requested" | "merge_item_now_ready" | "manual_push_to_target_branch" | "prerequisite_merge_item_cancelled" | "prerequisite_merge_item_failed" | "prerequisite_merge_item_manually_merged" | "tests_restarted_by_user" | "tests_restarted_by_api_request" | "skip_the_line_interrupted" | "bisection_required" | "bisection_test_run_passed" | "test_run_retried_known_flaky" | "test_run_lost" | "test_run_retried_not_its_fault" | "merge_item_no_longer_ready" | "test_run_started" | "test_run_passed" | "test_run_failed" | "start_test_run_merge_conflict" | "start_test_run_config_parsing_failure" | "start_test_run_no_required_statuses" | "test_run_required_status_failed" | "test_run_timeout" | "github_api_merge_pr_failed" | "github_api_direct_merge_pr_failed" | "pr_updated_at_merge_time" | "test_run_failed_by_optimization" | "test_run_held_not_its_fault" | "user_requested" | "pr_closed" | "pr_pushed_to" | "pr_base_branch_changed" | "pr_converted_to_draft" | "not_ready_timeout" | "stack_member_removed" | "merge_graph_merge" | "manual_merge" | "merge_graph_direct_merge" | "required_status_not_reported";
                             /** @enum {string} */
                             state: "not_ready" | "pending" | "testing" | "tests_passed" | "pending_failure" | "merged" | "failed" | "cancelled";
                             testRunId?: string;
@@ -4064,6 +4065,7 @@ export interface operations {
                     mergeMethod?: "merge_commit" | "squash" | "rebase" | "MERGE_COMMIT" | "SQUASH" | "REBASE";
                     /** @enum {string} */
                     mode?: "single" | "parallel" | "SINGLE" | "PARALLEL";
+                    notItsFaultRetries?: number;
                     notReadyTimeoutHours?: number;
                     /** @enum {string} */
                     optimizationMode?: "off" | "bisection_skip_redundant_tests" | "OFF" | "BISECTION_SKIP_REDUNDANT_TESTS";
@@ -4121,6 +4123,7 @@ export interface operations {
                         mergeMethod: "merge_commit" | "squash" | "rebase";
                         /** @enum {string} */
                         mode: "single" | "parallel";
+                        notItsFaultRetries: number;
                         notReadyTimeoutHours: number;
                         /** @enum {string} */
                         optimizationMode: "off" | "bisection_skip_redundant_tests";

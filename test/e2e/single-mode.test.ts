@@ -142,8 +142,8 @@ describe('merge engine, single mode (end to end)', function () {
     expect(await mergedFiles()).to.deep.equal(['f1.txt', 'f2.txt']);
   });
 
-  it('a run that does not conclude in time is cancelled and its pull request fails with test_run_timeout', async () => {
-    await configure({ testingTimeoutMinutes: 5 });
+  it('a run that does not conclude in time is cancelled and, with notItsFaultRetries 0, its pull request fails with test_run_timeout', async () => {
+    await configure({ testingTimeoutMinutes: 5, notItsFaultRetries: 0 });
     runCi(() => null); // CI never answers.
     await pr(1);
     await submit(1);
@@ -157,6 +157,8 @@ describe('merge engine, single mode (end to end)', function () {
 
     const failed = await untilState(1, ['failed']);
     expect(failed.timeline[0]?.reason).to.equal('test_run_timeout');
+    const judged = await svc.post<{ verdict?: { kind: string; rule: string } }>('/getSubmittedPullRequest', { ...ref, pr: { number: 1 } });
+    expect(judged.body.verdict).to.deep.include({ kind: 'infrastructure', rule: 'timeout' });
     const details = await svc.post<{ status: string }>('/getMergeQueueTestingDetails', { ...ref, testRunId: runId });
     expectOpenApiResponse('/getMergeQueueTestingDetails', details.body);
     expect(details.body.status).to.equal('cancelled');

@@ -29,7 +29,8 @@ describe('verdicts on failed pull requests (end to end)', function () {
 
   beforeEach(async () => {
     h = await Harness.start(LOOPBACK_RECEIVERS_ALLOWED);
-    await h.configure({ testResultsWaitSeconds: 1 });
+    // These cases look at the verdict on an ejection; the last one lets the queue act on it.
+    await h.configure({ testResultsWaitSeconds: 1, notItsFaultRetries: 0 });
   });
   afterEach(async () => {
     await h.close();
@@ -124,6 +125,42 @@ describe('verdicts on failed pull requests (end to end)', function () {
     await targetResults({ flaky_test: 'fp', ok_test: 'p' });
     const pr = await failed({ flaky_test: 'f', ok_test: 'p' });
     expect(pr.verdict).to.deep.include({ kind: 'flaky', rule: 'only_known_flaky' });
+  });
+
+  it('with notItsFaultRetries 1, an infrastructure failure is tested again, then held with a queue warning instead of ejected', async () => {
+    await h.configure({ notItsFaultRetries: 1 });
+    await targetResults({ ok_test: 'p' });
+    // CI fails every run and never uploads results: the infrastructure's fault.
+    const ci = h.runCi(() => 'failure');
+    await h.pr(1);
+    await h.submit(1);
+    const held = await waitFor(
+      '#1 held',
+      async () => {
+        const s = await h.get(1);
+        return s.timeline[0]?.reason === 'test_run_held_not_its_fault' ? s : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(held.state).to.equal('pending_failure');
+    const reasons = held.timeline.map((t) => t.reason);
+    expect(reasons.filter((r) => r === 'test_run_retried_not_its_fault')).to.have.length(1);
+    expect(held.timeline.find((t) => t.reason === 'test_run_retried_not_its_fault')?.detail).to.equal(
+      'not its fault (infrastructure, rule no_results): a required status failed but no test results were uploaded for the test run; testing again (re-test 1 of 1)',
+    );
+    expect(ci.runs.map((r) => r.verdict)).to.deep.equal(['failure', 'failure']);
+    // The queue says why nothing behind it moves.
+    const queue = await h.svc.post<{ warnings: { code: string; message: string; testRunIds: string[] }[] }>('/getQueue', ref);
+    expectOpenApiResponse('/getQueue', queue.body);
+    const warning = queue.body.warnings.find((w) => w.code === 'failure_held_not_its_fault');
+    expect(warning?.message).to.match(
+      /^pull request #1 is held in the queue: not its fault \(infrastructure, rule no_results\): .* it waits instead of leaving the queue/,
+    );
+    expect(warning?.testRunIds).to.deep.equal([Harness.runIds(held).at(-1)]);
+    // Someone cancels it: the warning goes.
+    expect((await h.svc.post('/cancelPullRequest', { ...ref, pr: { number: 1 } })).status).to.equal(200);
+    const after = await h.svc.post<{ warnings: unknown[] }>('/getQueue', ref);
+    expect(after.body.warnings).to.deep.equal([]);
   });
 
   it('no verdict while the pull request is still in the queue, or when it merged', async () => {

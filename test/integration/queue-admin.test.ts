@@ -211,19 +211,21 @@ describe('queue administration', function () {
       }
     });
 
-    it('flakyRetries (0–5, default 1) and testResultsWaitSeconds (0–1800, default 120): returned, updated, range-checked', async () => {
+    it('flakyRetries and notItsFaultRetries (0–5, default 1), testResultsWaitSeconds (0–1800, default 120): returned, updated, range-checked', async () => {
       const before = await svc.post<Record<string, unknown>>('/getQueue', ref);
-      expect(before.body).to.deep.include({ flakyRetries: 1, testResultsWaitSeconds: 120 });
-      const res = await svc.post<Record<string, unknown>>('/updateQueue', { ...ref, flakyRetries: 0, testResultsWaitSeconds: 1800 });
+      expect(before.body).to.deep.include({ flakyRetries: 1, notItsFaultRetries: 1, testResultsWaitSeconds: 120 });
+      const res = await svc.post<Record<string, unknown>>('/updateQueue', { ...ref, flakyRetries: 0, notItsFaultRetries: 5, testResultsWaitSeconds: 1800 });
       expect(res.status).to.equal(200);
       expectOpenApiResponse('/updateQueue', res.body);
-      expect(res.body).to.deep.include({ flakyRetries: 0, testResultsWaitSeconds: 1800 });
+      expect(res.body).to.deep.include({ flakyRetries: 0, notItsFaultRetries: 5, testResultsWaitSeconds: 1800 });
       const got = await svc.post<Record<string, unknown>>('/getQueue', ref);
-      expect(got.body).to.deep.include({ flakyRetries: 0, testResultsWaitSeconds: 1800 });
+      expect(got.body).to.deep.include({ flakyRetries: 0, notItsFaultRetries: 5, testResultsWaitSeconds: 1800 });
       for (const patch of [
         { flakyRetries: 6 },
         { flakyRetries: -1 },
         { flakyRetries: 1.5 },
+        { notItsFaultRetries: 6 },
+        { notItsFaultRetries: -1 },
         { testResultsWaitSeconds: 1801 },
         { testResultsWaitSeconds: -1 },
       ]) {

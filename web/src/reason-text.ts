@@ -15,6 +15,8 @@ export const REASON_TEXT: Record<Reason, string> = {
   bisection_required: 'Its batch failed; it waits to be tested alone or in a smaller batch (bisection)',
   bisection_test_run_passed: 'A bisection run that included it passed',
   test_run_retried_known_flaky: 'Its test run failed only on tests known to be flaky or quarantined, so it is tested again',
+  test_run_retried_not_its_fault: 'Its test run failed, but not because of its changes (the infrastructure or the target branch), so it is tested again',
+  test_run_held_not_its_fault: 'Its test run failed again, not because of its changes: it waits in the queue instead of leaving it',
   test_run_lost: 'Its test run disappeared (service restart); it will be tested again',
   merge_item_no_longer_ready: 'No longer ready: not mergeable, base branch changed, or impacted targets missing',
   test_run_started: 'A test run started on its predicted base',

@@ -22,6 +22,7 @@ export const QUEUE_LIMITS = {
   notReadyTimeoutHours: { minimum: 0, maximum: 8_760 },
   flakyRetries: { minimum: 0, maximum: 5 },
   testResultsWaitSeconds: { minimum: 0, maximum: 1_800 },
+  notItsFaultRetries: { minimum: 0, maximum: 5 },
   statusWaitMinutes: { minimum: 1, maximum: 1_440 },
 } as const;
 
@@ -75,6 +76,7 @@ export const UpdateQueueSchema = Type.Object(
     notReadyTimeoutHours: int(QUEUE_LIMITS.notReadyTimeoutHours),
     flakyRetries: int(QUEUE_LIMITS.flakyRetries),
     testResultsWaitSeconds: int(QUEUE_LIMITS.testResultsWaitSeconds),
+    notItsFaultRetries: int(QUEUE_LIMITS.notItsFaultRetries),
     statusWaitMinutes: int(QUEUE_LIMITS.statusWaitMinutes),
     stackFailure: ciEnum(STACK_FAILURE_POLICIES),
     allowedBotSubmitters: names(),

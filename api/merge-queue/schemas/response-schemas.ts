@@ -57,6 +57,7 @@ export const QueueSettingsResponse = closed({
   notReadyTimeoutHours: Type.Integer(),
   flakyRetries: Type.Integer(),
   testResultsWaitSeconds: Type.Integer(),
+  notItsFaultRetries: Type.Integer(),
   statusWaitMinutes: Type.Integer(),
   stackFailure: oneOf(STACK_FAILURE_POLICIES),
 });

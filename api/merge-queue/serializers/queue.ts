@@ -35,6 +35,7 @@ export function serializeQueueSettings(q: Queue) {
     notReadyTimeoutHours: q.notReadyTimeoutHours,
     flakyRetries: q.flakyRetries,
     testResultsWaitSeconds: q.testResultsWaitSeconds,
+    notItsFaultRetries: q.notItsFaultRetries,
     statusWaitMinutes: q.statusWaitMinutes,
     stackFailure: q.stackFailure,
   };

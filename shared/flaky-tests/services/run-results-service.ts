@@ -65,8 +65,9 @@ export class RunResultsService {
   /** How each of these tests ended in the results CI uploaded for one commit; absent: not run there (or no results). */
   async outcomesAt(orgId: string, repo: RepoRef, sha: string, testIds: readonly string[]): Promise<Map<string, 'passed' | 'failed'>> {
     const out = new Map<string, 'passed' | 'failed'>();
+    if (testIds.length === 0) return out;
     const flakyRepo = await this.deps.store.repos.find(orgId, repo);
-    if (!flakyRepo || testIds.length === 0) return out;
+    if (!flakyRepo) return out;
     const uploads = await this.deps.store.uploads.completeOfCommit(flakyRepo.id, sha);
     const byCase = await this.deps.store.caseRuns.outcomesIn(
       uploads,

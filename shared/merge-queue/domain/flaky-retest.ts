@@ -9,14 +9,19 @@ export interface FailedTestEvidence {
   /** Classified flaky before the run started (the run's own failures never count). */
   knownFlaky: boolean;
   quarantined: boolean;
+  /** How it ended on the target branch commit the run was built on, and on the pull request's head (a run of one pull request); null: not run there. */
+  onTarget: 'passed' | 'failed' | null;
+  onHead: 'passed' | 'failed' | null;
 }
 
 /** What is known about a failed run's test results. */
 export interface RunTestEvidence {
   /** The repository uploads test results, so a failure may wait for them. */
   expected: boolean;
-  /** Uploads linked to the run so far. */
+  /** Uploads linked to the run so far, the test case runs in them and how many failed. */
   uploads: number;
+  runs: number;
+  failed: number;
   failedTests: readonly FailedTestEvidence[];
 }
 

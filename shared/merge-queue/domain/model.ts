@@ -59,6 +59,12 @@ export interface QueueSettings {
   flakyRetries: number;
   /** How long a failed run waits for its linked test results before it is judged without them. */
   testResultsWaitSeconds: number;
+  /**
+   * Re-tests of a group whose failure is judged not its own — the infrastructure's or the target
+   * branch's (docs/verdicts.md); beyond them the group waits with a warning instead of being
+   * ejected. 0 ejects at once, as before verdicts.
+   */
+  notItsFaultRetries: number;
   /** Minutes a built run waits for every required status to be reported (even as pending) before the watchdog warns. */
   statusWaitMinutes: number;
   /** When a member of a stack fails or leaves: whether the members below it may still land (docs/pull-requests.md#stacks). */
@@ -95,6 +101,7 @@ export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettings> = Object.freeze({
   notReadyTimeoutHours: 0,
   flakyRetries: 1,
   testResultsWaitSeconds: 120,
+  notItsFaultRetries: 1,
   statusWaitMinutes: 15,
   stackFailure: 'land_passing_prefix',
 } satisfies QueueSettings);
@@ -164,6 +171,8 @@ export const QUEUED_REASONS = [
   'test_run_retried_known_flaky',
   // planner-internal: an entry's test run vanished from the store (restart; shown as a queued reason)
   'test_run_lost',
+  // a failed run judged the infrastructure's or the target branch's fault: its group is tested again
+  'test_run_retried_not_its_fault',
 ] as const;
 
 export const REASONS = [
@@ -186,6 +195,8 @@ export const REASONS = [
   'github_api_direct_merge_pr_failed',
   'pr_updated_at_merge_time',
   'test_run_failed_by_optimization',
+  // pending failure kept: judged not its fault again after its re-tests; it waits (with a queue warning)
+  'test_run_held_not_its_fault',
   // cancelled
   'user_requested',
   'pr_closed',

@@ -4,6 +4,8 @@
 // request's own head, and how the run ended. Pure: the API, the CLI and the dashboard show it;
 // docs/verdicts.md lists the kinds and rules, a stable vocabulary scripts may act on.
 
+import type { RunTestEvidence } from './flaky-retest.js';
+
 export const VERDICT_KINDS = ['yours', 'flaky', 'target_branch', 'infrastructure', 'unknown'] as const;
 export type VerdictKind = (typeof VERDICT_KINDS)[number];
 
@@ -60,6 +62,20 @@ export interface Verdict {
   tests: VerdictTest[];
   /** For `unknown`: what would have decided it. */
   missing?: string;
+}
+
+/** The verdict's input from a run's evidence (null: nothing loaded, as when no results are uploaded). */
+export function verdictInputOf(
+  evidence: RunTestEvidence | null,
+  ended: VerdictInput['ended'],
+  target: { targetSha: string; targetBranch: string },
+): VerdictInput {
+  return {
+    ended,
+    expectsResults: evidence?.expected ?? false,
+    results: evidence && evidence.uploads > 0 ? { runs: evidence.runs, failed: evidence.failed, failedTests: evidence.failedTests } : null,
+    ...target,
+  };
 }
 
 /** A run in which more than this share of tests failed (and at least MASS_FAILURE_MIN) failed as a whole: infrastructure. */

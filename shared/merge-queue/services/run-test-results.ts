@@ -3,7 +3,7 @@
 // which the composition root fills, so neither product reads the other's store.
 import type { RepoRef } from '../../platform/repo-ref.js';
 import type { RunTestEvidence } from '../domain/flaky-retest.js';
-import type { TestRun } from '../domain/model.js';
+import type { Queue, TestRun } from '../domain/model.js';
 
 /** `new`: first seen in this run. */
 export const LINKED_TEST_STATUSES = ['healthy', 'flaky', 'broken', 'new'] as const;
@@ -49,11 +49,46 @@ export const NO_TEST_RESULTS: RunTestResultsSource = {
   outcomesAt: async () => new Map(),
 };
 
-/** What the re-test decision reads of a run's results. */
-export function evidenceOf(results: RunTestResults | undefined, expected: boolean): RunTestEvidence {
+/** How the failed tests of a run ended on other commits, by test id (absent: not run there). */
+export interface OtherOutcomes {
+  onTarget: ReadonlyMap<string, TestOutcome>;
+  onHead: ReadonlyMap<string, TestOutcome>;
+}
+
+const NO_OUTCOMES: OtherOutcomes = { onTarget: new Map(), onHead: new Map() };
+
+/** What the re-test decision and the verdict read of a run's results. */
+export function evidenceOf(results: RunTestResults | undefined, expected: boolean, outcomes: OtherOutcomes = NO_OUTCOMES): RunTestEvidence {
   return {
     expected: expected || results !== undefined,
     uploads: results?.uploads ?? 0,
-    failedTests: (results?.failedTests ?? []).map((t) => ({ id: t.id, name: t.name, knownFlaky: t.before.flaky, quarantined: t.before.quarantined })),
+    runs: results?.runs ?? 0,
+    failed: results?.failed ?? 0,
+    failedTests: (results?.failedTests ?? []).map((t) => ({
+      id: t.id,
+      name: t.name,
+      knownFlaky: t.before.flaky,
+      quarantined: t.before.quarantined,
+      onTarget: outcomes.onTarget.get(t.id) ?? null,
+      onHead: outcomes.onHead.get(t.id) ?? null,
+    })),
   };
+}
+
+/** The evidence of `run`: its linked results, and its failed tests' results on its target commit and on the head of `headSha` (a run of one pull request). */
+export async function runEvidence(
+  source: RunTestResultsSource,
+  queue: Pick<Queue, 'orgId' | 'repo'>,
+  run: Pick<TestRun, 'id' | 'createdAt' | 'targetSha'>,
+  headSha: string | null,
+  cache?: { results: Map<string, RunTestResults>; expected: boolean },
+): Promise<RunTestEvidence> {
+  const results = cache ? cache.results.get(run.id) : (await source.resultsOf(queue.orgId, queue.repo, [run])).get(run.id);
+  const expected = cache ? cache.expected : await source.uploadsResults(queue.orgId, queue.repo);
+  const ids = (results?.failedTests ?? []).map((t) => t.id);
+  const [onTarget, onHead] = await Promise.all([
+    source.outcomesAt(queue.orgId, queue.repo, run.targetSha, ids),
+    headSha === null ? new Map<string, TestOutcome>() : source.outcomesAt(queue.orgId, queue.repo, headSha, ids),
+  ]);
+  return evidenceOf(results, expected, { onTarget, onHead });
 }

@@ -11,6 +11,7 @@ export const HEAD = 'head0';
 export function queue(over: Partial<PlannerQueue> = {}): PlannerQueue {
   return {
     id: 'q1',
+    branch: 'main',
     state: 'running',
     mode: 'single',
     pendingMode: null,
@@ -27,6 +28,7 @@ export function queue(over: Partial<PlannerQueue> = {}): PlannerQueue {
     directMergeMode: 'off',
     notReadyTimeoutHours: 0,
     flakyRetries: 1,
+    notItsFaultRetries: 1,
     testResultsWaitSeconds: 120,
     stackFailure: 'land_passing_prefix',
     ...over,

@@ -1,23 +1,36 @@
-// The stall watchdog's findings (getQueue.warnings), shown where the queue's users look first:
-// a queue that waits on CI that never runs is the most common silent stall.
+// The queue's warnings (getQueue.warnings), shown where the queue's users look first: test runs
+// waiting on CI that never reports (the most common silent stall), and pull requests held in the
+// queue because their failure was judged the infrastructure's or the target branch's.
 import { Link } from 'react-router';
 import type { QueueWarning } from '../api/types';
 import { when } from '../format';
+
+function headline(warnings: QueueWarning[]): string {
+  if (warnings.some((w) => w.code === 'required_status_never_reported')) return 'CI is not reporting on the test branches';
+  if (warnings.every((w) => w.code === 'failure_held_not_its_fault')) return 'Pull requests held: their failures are not their own';
+  return 'Test runs are waiting for CI';
+}
 
 export function QueueWarnings({ warnings, runPath }: { warnings: QueueWarning[]; runPath: (testRunId: string) => string }) {
   if (warnings.length === 0) return null;
   return (
     <section className="notice warning" aria-label="Queue warnings" role="alert" data-testid="queue-warnings">
-      <h2>{warnings.some((w) => w.code === 'required_status_never_reported') ? 'CI is not reporting on the test branches' : 'Test runs are waiting for CI'}</h2>
+      <h2>{headline(warnings)}</h2>
       <ul>
         {warnings.map((w) => (
           <li key={`${w.code}-${w.testRunIds.join(',')}`}>
             <p>{w.message}</p>
             <p className="muted small">
-              Since {when(w.since)} · missing:{' '}
-              {w.contexts.map((c) => (
-                <code key={c}>{c}</code>
-              ))}{' '}
+              Since {when(w.since)}
+              {w.contexts.length > 0 && (
+                <>
+                  {' '}
+                  · missing:{' '}
+                  {w.contexts.map((c) => (
+                    <code key={c}>{c}</code>
+                  ))}
+                </>
+              )}{' '}
               · runs:{' '}
               {w.testRunIds.map((id) => (
                 <Link key={id} to={runPath(id)}>

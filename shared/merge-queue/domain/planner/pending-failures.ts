@@ -3,10 +3,14 @@
 // the group restarts without it (main-groups.ts does that). Once all ahead passed, it waits for
 // up to `pendingFailureDepth` groups behind it (that depend on it) to conclude, and for an
 // optimistic merge that includes it. Then the failure is its own: the group is tested again when
-// only known-flaky or quarantined tests failed (waiting a while for its test results), else a
-// single entry fails and a batch is bisected.
+// only known-flaky or quarantined tests failed (waiting a while for its test results), or when
+// the verdict on it says the infrastructure or the target branch failed, not its changes
+// (notItsFaultRetries times; then it waits, held, with a queue warning); else a single entry
+// fails and a batch is bisected.
 import type { Entry, TestRun } from '../model.js';
 import { decideFailedRun, type RetestDecision } from '../flaky-retest.js';
+import { decideVerdict, verdictInputOf } from '../verdict.js';
+import { HELD_REASON, isHeld } from '../held-failures.js';
 import { buildDependencies, type Dependencies } from './dependencies.js';
 import { inBisection, isInFlight } from './entry-states.js';
 import { computeLineup, type Line } from './lineup.js';
@@ -32,6 +36,21 @@ export function resolvePendingFailures(world: World): boolean {
     if (decision.kind === 'retest') {
       for (const e of holders) world.restart(e, 'test_run_retried_known_flaky', decision.detail, run.id);
       return true;
+    }
+    const notItsFault = notItsFaultDecision(world, run, holders);
+    if (notItsFault.kind === 'wait') {
+      world.wakeAt(notItsFault.until);
+      continue;
+    }
+    if (notItsFault.kind === 'retest') {
+      for (const e of holders) world.restart(e, 'test_run_retried_not_its_fault', notItsFault.detail, run.id);
+      return true;
+    }
+    if (notItsFault.kind === 'hold') {
+      const newlyHeld = holders.filter((e) => !isHeld(e));
+      for (const e of newlyHeld) world.transition(e, 'pending_failure', HELD_REASON, notItsFault.detail, { testRunId: run.id });
+      if (newlyHeld.length > 0) return true;
+      continue;
     }
     const evidence = decision.evidence ? `; ${decision.evidence}` : '';
     if (holders.length === 1) {
@@ -65,6 +84,35 @@ function retestDecision(world: World, run: TestRun, holders: Entry[]): RetestDec
     waitSeconds: world.queue.testResultsWaitSeconds,
     now: world.now,
   });
+}
+
+type NotItsFaultDecision = { kind: 'eject' } | { kind: 'wait'; until: number } | { kind: 'retest'; detail: string } | { kind: 'hold'; detail: string };
+
+/**
+ * Whether a failure that would eject is judged the infrastructure's or the target branch's
+ * (domain/verdict.ts): then the group is tested again, up to notItsFaultRetries times, and
+ * beyond that it waits, held in pending failure, until the target branch moves (its run is then
+ * stale and restarts) or someone restarts or cancels it. A failed run whose test results are
+ * expected waits for them first, as the flaky re-test does.
+ */
+function notItsFaultDecision(world: World, run: TestRun, holders: Entry[]): NotItsFaultDecision {
+  const retries = world.queue.notItsFaultRetries;
+  if (retries <= 0) return { kind: 'eject' };
+  const evidence = world.testResults[run.id] ?? null;
+  const ended = run.conclusionReason === 'test_run_timeout' ? 'timed_out' : 'failed';
+  if (ended === 'failed' && evidence?.expected && evidence.uploads === 0) {
+    const until = (run.concludedAt ?? new Date(world.now)).getTime() + world.queue.testResultsWaitSeconds * 1000;
+    if (world.now < until) return { kind: 'wait', until };
+  }
+  const verdict = decideVerdict(verdictInputOf(evidence, ended, { targetSha: run.targetSha, targetBranch: world.queue.branch }));
+  if (verdict.kind !== 'infrastructure' && verdict.kind !== 'target_branch') return { kind: 'eject' };
+  const why = `not its fault (${verdict.kind.replace('_', ' ')}, rule ${verdict.rule}): ${verdict.summary}`;
+  const used = Math.max(0, ...holders.map((e) => e.history.filter((h) => h.reason === 'test_run_retried_not_its_fault').length));
+  if (used < retries) return { kind: 'retest', detail: `${why}; testing again (re-test ${used + 1} of ${retries})` };
+  return {
+    kind: 'hold',
+    detail: `${why}; after ${retries} re-test${retries === 1 ? '' : 's'} it waits instead of leaving the queue: fix the target branch (its run restarts when it moves), or restart or cancel it`,
+  };
 }
 
 function failedGroupsInLineOrder(world: World, deps: Dependencies): TestRun[] {

@@ -8,6 +8,7 @@ import type { Entry, EntryState, Queue, QueueMode, Reason, RequiredStatusesSourc
 export type PlannerQueue = Pick<
   Queue,
   | 'id'
+  | 'branch'
   | 'state'
   | 'mode'
   | 'pendingMode'
@@ -25,6 +26,7 @@ export type PlannerQueue = Pick<
   | 'notReadyTimeoutHours'
   | 'flakyRetries'
   | 'testResultsWaitSeconds'
+  | 'notItsFaultRetries'
   | 'stackFailure'
 >;
 

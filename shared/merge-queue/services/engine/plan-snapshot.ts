@@ -12,7 +12,7 @@ import type { GitProvider } from '../provider.js';
 import { readTrunkRequiredStatuses } from '../../domain/trunk-config.js';
 import type { MergeQueueRepositories } from '../../store/store.js';
 import type { RunTestEvidence } from '../../domain/flaky-retest.js';
-import { evidenceOf, type RunTestResultsSource } from '../run-test-results.js';
+import { runEvidence, type RunTestResultsSource } from '../run-test-results.js';
 import { headKey } from '../../store/impacted-targets-repository.js';
 
 export type SnapshotRepositories = Pick<MergeQueueRepositories, 'entries' | 'testRuns' | 'impactedTargets' | 'commitStatuses'>;
@@ -89,15 +89,21 @@ export async function loadSnapshot(
 
 /**
  * Test results of the failed main runs active entries still hold (testing ones enter pending
- * failure in the same pass): what the re-test decision of their groups reads.
+ * failure in the same pass), with their failed tests' results on the target commit and, for a
+ * run of one pull request, on its head: what the re-test decision and the verdict read.
  */
 async function failedRunEvidence(source: RunTestResultsSource, queue: Queue, runs: TestRun[], active: Entry[]): Promise<Record<string, RunTestEvidence>> {
   const held = new Set(active.map((e) => e.currentRunId).filter((id) => id !== null));
   const failed = runs.filter((r) => r.kind === 'main' && r.status === 'failed' && held.has(r.id));
-  if (failed.length === 0 || queue.flakyRetries === 0) return {};
-  const results = await source.resultsOf(queue.orgId, queue.repo, failed);
-  const expected = await source.uploadsResults(queue.orgId, queue.repo);
-  return Object.fromEntries(failed.map((r) => [r.id, evidenceOf(results.get(r.id), expected)]));
+  if (failed.length === 0 || (queue.flakyRetries === 0 && queue.notItsFaultRetries === 0)) return {};
+  const cache = { results: await source.resultsOf(queue.orgId, queue.repo, failed), expected: await source.uploadsResults(queue.orgId, queue.repo) };
+  const headOf = new Map(active.map((e) => [e.id, e.prSha]));
+  const out: Record<string, RunTestEvidence> = {};
+  for (const r of failed) {
+    const head = r.entryIds.length === 1 ? (headOf.get(r.entryIds[0]!) ?? null) : null;
+    out[r.id] = await runEvidence(source, queue, r, head, cache);
+  }
+  return out;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   reasons,
   run,
   starts,
+  T0,
 } from '../../../../shared/merge-queue/simulation/builders.js';
 import { Simulator, finish, running, states } from '../../../../shared/merge-queue/simulation/simulator.js';
 import { plan } from '../../../../shared/merge-queue/domain/planner/index.js';
@@ -36,12 +37,51 @@ describe('planner: failures, flakes and restarts', () => {
       expect(moves(r.actions)).to.deep.equal({});
     });
 
-    it('fails with test_run_timeout when the run timed out', () => {
+    it('fails with test_run_timeout when the run timed out and notItsFaultRetries is 0', () => {
       const r = planOf({
+        queue: { notItsFaultRetries: 0 },
         entries: [held(1, 'r1', 'pending_failure')],
         runs: [{ ...run('r1', [1]), status: 'cancelled', conclusionReason: 'test_run_timeout' }],
       });
       expect(reasons(r.actions)).to.deep.equal({ e1: 'test_run_timeout' });
+    });
+
+    it('a timed-out run is the infrastructure’s fault: tested again notItsFaultRetries times, then held with the reason', () => {
+      const timedOut = [{ ...run('r1', [1]), status: 'cancelled' as const, conclusionReason: 'test_run_timeout' as const }];
+      const first = planOf({ entries: [held(1, 'r1', 'pending_failure')], runs: timedOut });
+      expect(reasons(first.actions)).to.deep.include({ e1: 'test_run_retried_not_its_fault' });
+      const detail = first.actions.find((a) => a.kind === 'transition_entry' && a.reason === 'test_run_retried_not_its_fault');
+      expect(detail && detail.kind === 'transition_entry' && detail.detail).to.equal(
+        'not its fault (infrastructure, rule timeout): the test run did not finish within the testing timeout; testing again (re-test 1 of 1)',
+      );
+      const retried = held(1, 'r1', 'pending_failure');
+      retried.history.push({ at: T0, from: 'pending_failure', to: 'pending', reason: 'test_run_retried_not_its_fault', testRunId: 'r0' });
+      const second = planOf({ entries: [retried], runs: timedOut });
+      expect(reasons(second.actions)).to.deep.equal({ e1: 'test_run_held_not_its_fault' });
+      const hold = second.actions.find((a) => a.kind === 'transition_entry');
+      expect(hold && hold.kind === 'transition_entry' && [hold.to, hold.detail]).to.deep.equal([
+        'pending_failure',
+        'not its fault (infrastructure, rule timeout): the test run did not finish within the testing timeout; after 1 re-test it waits instead of leaving the queue: fix the target branch (its run restarts when it moves), or restart or cancel it',
+      ]);
+      // Held: the next pass leaves it as it is.
+      const again = planOf({ entries: [{ ...retried, lastReason: 'test_run_held_not_its_fault' }], runs: timedOut });
+      expect(moves(again.actions)).to.deep.equal({});
+    });
+
+    it('a failure whose tests fail on the target commit too is the target branch’s: tested again, not ejected', () => {
+      const evidence = {
+        expected: true,
+        uploads: 1,
+        runs: 10,
+        failed: 1,
+        failedTests: [{ id: 't1', name: 'checkout', knownFlaky: false, quarantined: false, onTarget: 'failed' as const, onHead: null }],
+      };
+      const r = planOf({ entries: [held(1, 'r1', 'pending_failure')], runs: [failed(run('r1', [1]))], testResults: { r1: evidence } });
+      expect(reasons(r.actions)).to.deep.include({ e1: 'test_run_retried_not_its_fault' });
+      // The same failure, with the test passing on the target: its own; it fails as before.
+      const own = { ...evidence, failedTests: [{ ...evidence.failedTests[0]!, onTarget: 'passed' as const }] };
+      const mine = planOf({ entries: [held(1, 'r1', 'pending_failure')], runs: [failed(run('r1', [1]))], testResults: { r1: own } });
+      expect(reasons(mine.actions)).to.deep.equal({ e1: 'test_run_required_status_failed' });
     });
 
     it('does not wait for successors that cannot start (switching modes)', () => {
@@ -117,7 +157,7 @@ describe('planner: failures, flakes and restarts', () => {
 
   describe('timeouts', () => {
     it('cancels a run past its deadline and sends its group down the failure path', async () => {
-      const sim = new Simulator({ queue: queue({ concurrency: 2, testingTimeoutMinutes: 30 }), entries: [1, 2].map((n) => entry(n)) });
+      const sim = new Simulator({ queue: queue({ concurrency: 2, testingTimeoutMinutes: 30, notItsFaultRetries: 0 }), entries: [1, 2].map((n) => entry(n)) });
       await sim.settle();
       expect(sim.lastWake).to.deep.equal(at(30));
       sim.now = at(30).getTime();

@@ -10,9 +10,17 @@ const test = (name: string, over: Partial<FailedTestEvidence> = {}): FailedTestE
   name,
   knownFlaky: false,
   quarantined: false,
+  onTarget: null,
+  onHead: null,
   ...over,
 });
-const results = (failedTests: FailedTestEvidence[], uploads = 1): RunTestEvidence => ({ expected: true, uploads, failedTests });
+const results = (failedTests: FailedTestEvidence[], uploads = 1): RunTestEvidence => ({
+  expected: true,
+  uploads,
+  runs: 10,
+  failed: failedTests.length,
+  failedTests,
+});
 const base: RetestInput = { evidence: null, retriesUsed: 0, flakyRetries: 1, failedOnStatuses: true, concludedAt: 0, waitSeconds: 120, now: 0 };
 
 function details(actions: Action[]): Record<string, string> {
@@ -47,11 +55,14 @@ describe('re-test instead of eject', () => {
       expect(decideFailedRun({ ...base, flakyRetries: 0, evidence: flaky })).to.deep.equal({ kind: 'fail', evidence: null });
       expect(decideFailedRun({ ...base, failedOnStatuses: false, evidence: flaky })).to.deep.equal({ kind: 'fail', evidence: null });
       expect(decideFailedRun({ ...base, evidence: null })).to.deep.equal({ kind: 'fail', evidence: null });
-      expect(decideFailedRun({ ...base, evidence: { expected: false, uploads: 0, failedTests: [] } })).to.deep.equal({ kind: 'fail', evidence: null });
+      expect(decideFailedRun({ ...base, evidence: { expected: false, uploads: 0, runs: 0, failed: 0, failedTests: [] } })).to.deep.equal({
+        kind: 'fail',
+        evidence: null,
+      });
     });
 
     it('waits up to testResultsWaitSeconds for results the repository is expected to upload, then fails', () => {
-      const none: RunTestEvidence = { expected: true, uploads: 0, failedTests: [] };
+      const none: RunTestEvidence = { expected: true, uploads: 0, runs: 0, failed: 0, failedTests: [] };
       expect(decideFailedRun({ ...base, evidence: none, concludedAt: 1000, now: 5000 })).to.deep.equal({ kind: 'wait', until: 121_000 });
       expect(decideFailedRun({ ...base, evidence: none, concludedAt: 1000, now: 121_000 })).to.deep.equal({
         kind: 'fail',
@@ -103,14 +114,17 @@ describe('re-test instead of eject', () => {
       expect(details(r.actions).e1).to.equal('the batch of 2 failed; bisecting it; failed tests not known as flaky: real');
     });
 
-    it('waits for expected results (a wake-up at the end of the wait), then fails as before', () => {
-      const none: RunTestEvidence = { expected: true, uploads: 0, failedTests: [] };
+    it('waits for expected results (a wake-up at the end of the wait); none came: the infrastructure’s fault, or it fails with re-tests off', () => {
+      const none: RunTestEvidence = { expected: true, uploads: 0, runs: 0, failed: 0, failedTests: [] };
       const runs = [failed(run('r1', [1]))];
-      const waiting = planOf({ entries: [held(1, 'r1', 'pending_failure')], runs, testResults: { r1: none } });
-      expect(moves(waiting.actions)).to.deep.equal({});
-      expect(waiting.wakeAt).to.deep.equal(new Date(T0.getTime() + 120_000));
-      const later = planOf({ entries: [held(1, 'r1', 'pending_failure')], runs, testResults: { r1: none }, now: new Date(T0.getTime() + 120_000) });
-      expect(reasons(later.actions)).to.deep.equal({ e1: 'test_run_required_status_failed' });
+      for (const flakyRetries of [1, 0]) {
+        const waiting = planOf({ queue: { flakyRetries }, entries: [held(1, 'r1', 'pending_failure')], runs, testResults: { r1: none } });
+        expect(moves(waiting.actions), `flakyRetries ${flakyRetries}`).to.deep.equal({});
+        expect(waiting.wakeAt).to.deep.equal(new Date(T0.getTime() + 120_000));
+      }
+      const after = { entries: [held(1, 'r1', 'pending_failure')], runs, testResults: { r1: none }, now: new Date(T0.getTime() + 120_000) };
+      expect(reasons(planOf(after).actions)).to.deep.equal({ e1: 'test_run_retried_not_its_fault' });
+      expect(reasons(planOf({ ...after, queue: { notItsFaultRetries: 0 } }).actions)).to.deep.equal({ e1: 'test_run_required_status_failed' });
     });
 
     it('flakyRetries 0 fails at once, the detail as before', () => {

@@ -126,9 +126,9 @@ const rows: Row[] = [
     },
   },
   {
-    row: '11: testing past testingTimeoutMinutes → run cancelled, pending_failure then failed (test_run_timeout)',
+    row: '11: testing past testingTimeoutMinutes → run cancelled, pending_failure then failed (test_run_timeout; with notItsFaultRetries 0, else tested again first)',
     scenario: {
-      queue: { testingTimeoutMinutes: 30 },
+      queue: { testingTimeoutMinutes: 30, notItsFaultRetries: 0 },
       entries: [held(1, 'r1')],
       runs: [run('r1', [1], [], { deadlineAt: at(30) })],
       now: at(31),

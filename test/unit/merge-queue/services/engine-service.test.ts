@@ -244,8 +244,8 @@ describe('EngineService.planQueue (in-memory repositories and forge)', () => {
     expect(fakes.planRequests, 'the verdict went to the pass, not to another pass').to.deep.equal([]);
   });
 
-  it('times a run out at its deadline: the timeout check cancels it and the next pass fails its entry', async () => {
-    const { sut, fakes } = await newTestService({ testingTimeoutMinutes: 10 });
+  it('times a run out at its deadline: the timeout check cancels it and the next pass fails its entry (re-tests off)', async () => {
+    const { sut, fakes } = await newTestService({ testingTimeoutMinutes: 10, notItsFaultRetries: 0 });
     await fakes.submit(1);
     await sut.planQueue(fakes.queueId);
     const run = await fakes.runOf(1);

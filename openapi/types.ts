@@ -2715,7 +2715,7 @@ export interface operations {
                         wasted: {
                             byCause: {
                                 /** @enum {string} */
-                                cause: "failure_ahead" | "change_ahead" | "flaky_retest" | "urgent_preemption" | "push_to_target" | "push_to_pull_request" | "timeout" | "restart_by_request" | "cancel_by_request" | "bisection" | "other";
+                                cause: "failure_ahead" | "change_ahead" | "flaky_retest" | "not_its_fault_retest" | "urgent_preemption" | "push_to_target" | "push_to_pull_request" | "timeout" | "restart_by_request" | "cancel_by_request" | "bisection" | "other";
                                 ciMinutes: number;
                                 examples: {
                                     ciMinutes: number;

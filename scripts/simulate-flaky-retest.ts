@@ -6,11 +6,10 @@
 //   npx tsx scripts/simulate-flaky-retest.ts [--prs 200] [--seeds 5]
 import { parseArgs } from 'node:util';
 import { RUNNERS, workloadOf } from '../shared/merge-queue/simulation/efficiency-benchmark.js';
-import { median } from '../shared/merge-queue/simulation/percentile.js';
-import { queueEfficiency } from '../shared/merge-queue/simulation/queue-efficiency.js';
 import { DEFAULT_SETTINGS, type FullSettings } from '../shared/merge-queue/simulation/what-if.js';
 import { playWorkload } from '../shared/merge-queue/simulation/workload.js';
 import { machineSummary } from './lib/bench-stats.js';
+import { medianFigures, playFigures, type PlayFigures } from './lib/play-figures.js';
 
 const { values } = parseArgs({ options: { prs: { type: 'string', default: '200' }, seeds: { type: 'string', default: '5' } } });
 const pullRequests = Number(values.prs);
@@ -33,30 +32,15 @@ const CONFIGS: { name: string; settings: FullSettings }[] = [
   },
 ];
 
-interface Result {
-  innocentPer100: number;
-  ciRunsPerMerged: number;
-  p50Minutes: number;
-}
-
-async function measure(settings: FullSettings, flakeRate: number, flakyRetries: number): Promise<Result> {
-  const per: Result[] = [];
+async function measure(settings: FullSettings, flakeRate: number, flakyRetries: number): Promise<PlayFigures> {
+  const plays: PlayFigures[] = [];
   for (const seed of seeds) {
     const workload = { ...workloadOf({ ...CELL, flakeRate }, pullRequests, seed), flakyTestResults: true };
     const outcome = await playWorkload({ ...settings, flakyRetries }, workload);
     if (outcome.truncated) throw new Error(`seed ${seed} did not finish`);
-    const e = queueEfficiency(outcome);
-    per.push({
-      innocentPer100: (e.innocentEjections * 100) / pullRequests,
-      ciRunsPerMerged: e.ciRunsPerMerged ?? NaN,
-      p50Minutes: e.timeInQueueMinutes.p50 ?? NaN,
-    });
+    plays.push(playFigures(outcome, pullRequests));
   }
-  return {
-    innocentPer100: median(per.map((r) => r.innocentPer100)),
-    ciRunsPerMerged: median(per.map((r) => r.ciRunsPerMerged)),
-    p50Minutes: median(per.map((r) => r.p50Minutes)),
-  };
+  return medianFigures(plays);
 }
 
 const lines = [

@@ -14,7 +14,9 @@ describe('scale-out run with a crash (embedded)', function () {
       { target: 'embedded', workers: 1, pullRequests: 12, ciSeconds: 1, concurrency: 3, getQueueConnections: 1, timeoutMinutes: 4 },
       (line) => lines.push(line),
     );
-    expect(result.interruptedAt, lines.join('\n')).to.equal(4);
+    // Killed mid-run, once a third had merged: the driver counts merges by polling the branch,
+    // and one poll can see two merges land (a batch, or two groups), so the count it saw is 4 or more.
+    expect(result.interruptedAt, lines.join('\n')).to.be.within(4, 11);
     expect(result.merged, lines.join('\n')).to.equal(12);
     const { branchUpdates, ...broken } = result.invariants;
     expect(broken).to.deep.equal({ mergedTwice: [], untested: [], notMerged: [], wrongState: [] });

@@ -3,8 +3,8 @@
 // cost rules (shared/merge-queue/domain/metrics/cost-report.ts).
 import type { RepoRef } from '../../platform/repo-ref.js';
 import { invalid } from '../../platform/errors.js';
-import { computeCostReport, type CostReport } from '../domain/metrics/cost-report.js';
-import type { Queue, TestRun } from '../domain/model.js';
+import { computeCostReport, RETEST_CAUSES, type CostReport } from '../domain/metrics/cost-report.js';
+import type { Queue, Reason, TestRun } from '../domain/model.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import type { QueueService } from './queue-service.js';
 
@@ -45,20 +45,20 @@ export class CostReportService {
       until,
       runs,
       mergedPullRequests: merged.filter((e) => e.stateChangedAt <= until).length,
-      flakyRetests: await this.flakyRetests(runs),
+      retests: await this.retests(runs),
     });
   }
 
-  /** Failed runs whose group was re-tested because only known-flaky tests failed, with the decision's detail. */
-  private async flakyRetests(runs: readonly TestRun[]): Promise<Map<string, string>> {
+  /** Failed runs whose group was re-tested instead of failing (known-flaky failures, or not its fault), with the decision's reason and detail. */
+  private async retests(runs: readonly TestRun[]): Promise<Map<string, { reason: Reason; detail: string }>> {
     const failed = new Set(runs.filter((r) => r.status === 'failed').map((r) => r.id));
-    const found = new Map<string, string>();
+    const found = new Map<string, { reason: Reason; detail: string }>();
     if (failed.size === 0) return found;
     const entryIds = [...new Set(runs.filter((r) => failed.has(r.id)).flatMap((r) => r.entryIds))];
     for (const e of await this.deps.store.entries.findByIds(entryIds)) {
       for (const h of e.history) {
-        if (h.reason === 'test_run_retried_known_flaky' && h.testRunId && failed.has(h.testRunId) && !found.has(h.testRunId)) {
-          found.set(h.testRunId, h.detail ?? '');
+        if (RETEST_CAUSES[h.reason] && h.testRunId && failed.has(h.testRunId) && !found.has(h.testRunId)) {
+          found.set(h.testRunId, { reason: h.reason, detail: h.detail ?? '' });
         }
       }
     }

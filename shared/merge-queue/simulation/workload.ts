@@ -36,6 +36,11 @@ export interface Workload {
    * again). Without it runs have no test results and every failure is taken as real.
    */
   flakyTestResults?: boolean;
+  /**
+   * Chance that a run fails for its infrastructure (a runner lost, a service down), whatever it
+   * tests, and uploads no test results (with `flakyTestResults`): the verdict's `no_results`.
+   */
+  infraFailureRate?: number;
   /** Minutes after the start at which someone pushes to the target branch outside the queue. */
   outsidePushes?: number[];
   seed: number;
@@ -159,9 +164,11 @@ export async function playWorkload(settings: SimulatedSettings, w: Workload, lim
     for (; nextPush < pushes.length && pushes[nextPush]! <= sim.now; nextPush++) sim.pushOutside(`push${nextPush + 1}`);
     for (const r of running) {
       if (endsAt.get(r.id)! > sim.now) continue;
+      // Drawn only when modelled, so seeded workloads without infrastructure failures play as before.
+      const infra = (w.infraFailureRate ?? 0) > 0 && random() < w.infraFailureRate!;
       const breaks = sim.verdict(r) === 'failed';
-      const passes = !breaks && random() >= w.flakeRate;
-      if (w.flakyTestResults) results.set(r.id, simulatedResults(breaks, passes));
+      const passes = !infra && !breaks && random() >= w.flakeRate;
+      if (w.flakyTestResults && !infra) results.set(r.id, simulatedResults(breaks, passes));
       await sim.conclude(r.id, passes ? 'succeeded' : 'failed', passes ? 'test_run_passed' : 'test_run_failed');
     }
     await sim.settle();

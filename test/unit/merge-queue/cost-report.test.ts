@@ -35,7 +35,7 @@ describe('CI cost by cause', () => {
       since: at(0),
       until: at(120),
       mergedPullRequests: 2,
-      flakyRetests: new Map([['flaky', 'only known-flaky tests failed: suite::a']]),
+      retests: new Map([['flaky', { reason: 'test_run_retried_known_flaky' as const, detail: 'only known-flaky tests failed: suite::a' }]]),
       runs: [
         run('ok1', 'succeeded', 0, 10, 'test_run_passed'),
         run('ok2', 'succeeded', 20, 30, 'test_run_passed'),
@@ -70,8 +70,21 @@ describe('CI cost by cause', () => {
   });
 
   it('without merges the ratios are null, not infinite', () => {
-    const report = computeCostReport({ since: at(0), until: at(10), mergedPullRequests: 0, flakyRetests: new Map(), runs: [run('a', 'succeeded', 0, 5)] });
+    const report = computeCostReport({ since: at(0), until: at(10), mergedPullRequests: 0, retests: new Map(), runs: [run('a', 'succeeded', 0, 5)] });
     expect([report.testRunsPerMergedPr, report.ciMinutesPerMergedPr]).to.deep.equal([null, null]);
+  });
+
+  it('a failed run tested again because its failure was not its own is wasted as not_its_fault_retest, with the verdict', () => {
+    const detail = 'not its fault (infrastructure, rule no_results): …; testing again (re-test 1 of 1)';
+    const report = computeCostReport({
+      since: at(0),
+      until: at(60),
+      mergedPullRequests: 1,
+      retests: new Map([['infra', { reason: 'test_run_retried_not_its_fault' as const, detail }]]),
+      runs: [run('infra', 'failed', 0, 10, 'test_run_failed'), run('ok', 'succeeded', 10, 20, 'test_run_passed')],
+    });
+    expect(report.wasted.byCause.map((c) => [c.cause, c.runs, c.ciMinutes])).to.deep.equal([['not_its_fault_retest', 1, 10]]);
+    expect(report.wasted.byCause[0]!.examples[0]).to.deep.include({ testRunId: 'infra', reason: 'test_run_retried_not_its_fault', detail });
   });
 
   it('every cause is reachable and an unknown reason is "other"', () => {
@@ -79,6 +92,7 @@ describe('CI cost by cause', () => {
     expect(wasteCauseOf(null)).to.equal('other');
     const reached = new Set([
       'flaky_retest',
+      'not_its_fault_retest',
       'other',
       ...(
         [
@@ -109,6 +123,7 @@ describe('CI cost by cause', () => {
       [
         [h(10, 'testing', 'pending', 'prerequisite_merge_item_failed', 'r1'), h(20, 'testing', 'failed', 'test_run_required_status_failed', 'r2')],
         [h(11, 'testing', 'pending', 'prerequisite_merge_item_failed', 'r1'), h(12, 'pending_failure', 'pending', 'test_run_retried_known_flaky', 'r3')],
+        [h(15, 'pending_failure', 'pending', 'test_run_retried_not_its_fault', 'r6')],
         [
           h(13, 'pending', 'cancelled', 'user_requested'),
           h(14, 'testing', 'cancelled', 'pr_pushed_to', 'r4'),
@@ -120,6 +135,7 @@ describe('CI cost by cause', () => {
     expect(Object.entries(counts).filter(([, n]) => n > 0)).to.deep.equal([
       ['failure_ahead', 1],
       ['flaky_retest', 1],
+      ['not_its_fault_retest', 1],
       ['push_to_pull_request', 1],
     ]);
   });

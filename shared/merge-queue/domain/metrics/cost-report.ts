@@ -1,6 +1,7 @@
 // CI cost by cause: how many CI runs (and minutes) each merged pull request cost over a window,
 // and which runs were wasted — cancelled before a verdict, or re-tested because their only
-// failures were known-flaky tests — attributed to what caused them. Pure: the service loads the
+// failures were known-flaky tests or their failure was not their own — attributed to what caused
+// them. Pure: the service loads the
 // runs of the window and the re-test decisions recorded on the entries' timelines.
 import type { EntryState, HistoryEntry, Reason, TestRun } from '../model.js';
 
@@ -8,6 +9,7 @@ export const WASTE_CAUSES = [
   'failure_ahead',
   'change_ahead',
   'flaky_retest',
+  'not_its_fault_retest',
   'urgent_preemption',
   'push_to_target',
   'push_to_pull_request',
@@ -37,6 +39,12 @@ const CANCEL_CAUSES: Partial<Record<Reason, WasteCause>> = {
   bisection_required: 'bisection',
 };
 
+/** Failed runs whose group was tested again instead of failing, by the re-test's reason. */
+export const RETEST_CAUSES: Partial<Record<Reason, WasteCause>> = {
+  test_run_retried_known_flaky: 'flaky_retest',
+  test_run_retried_not_its_fault: 'not_its_fault_retest',
+};
+
 export function wasteCauseOf(reason: Reason | null): WasteCause {
   return (reason && CANCEL_CAUSES[reason]) || 'other';
 }
@@ -50,7 +58,8 @@ const IN_FLIGHT: readonly EntryState[] = ['testing', 'tests_passed', 'pending_fa
  */
 export function wastedRunCause(h: HistoryEntry): WasteCause | null {
   if (!h.testRunId || !h.from || !IN_FLIGHT.includes(h.from)) return null;
-  if (h.reason === 'test_run_retried_known_flaky') return 'flaky_retest';
+  const retest = RETEST_CAUSES[h.reason];
+  if (retest) return retest;
   return CANCEL_CAUSES[h.reason] ?? null;
 }
 
@@ -106,8 +115,8 @@ export interface CostReportInput {
   /** Runs started in [since, until]. */
   runs: readonly TestRun[];
   mergedPullRequests: number;
-  /** Failed runs whose group was tested again instead of failing, with the decision's detail. */
-  flakyRetests: ReadonlyMap<string, string>;
+  /** Failed runs whose group was tested again instead of failing: the re-test's reason (a RETEST_CAUSES key) and detail. */
+  retests: ReadonlyMap<string, { reason: Reason; detail: string }>;
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -120,9 +129,9 @@ export function computeCostReport(input: CostReportInput): CostReport {
   for (const r of newestFirst) {
     const minutes = minutesOf(r);
     ciMinutes += minutes;
-    const retest = r.status === 'failed' ? input.flakyRetests.get(r.id) : undefined;
+    const retest = r.status === 'failed' ? input.retests.get(r.id) : undefined;
     if (r.status !== 'cancelled' && retest === undefined) continue;
-    const cause = retest !== undefined ? 'flaky_retest' : wasteCauseOf(r.conclusionReason);
+    const cause = retest !== undefined ? (RETEST_CAUSES[retest.reason] ?? 'other') : wasteCauseOf(r.conclusionReason);
     const slot = byCause.get(cause) ?? { runs: 0, minutes: 0, examples: [] };
     slot.runs += 1;
     slot.minutes += minutes;
@@ -130,8 +139,8 @@ export function computeCostReport(input: CostReportInput): CostReport {
       slot.examples.push({
         testRunId: r.id,
         testBranch: r.branch,
-        reason: retest !== undefined ? 'test_run_retried_known_flaky' : r.conclusionReason,
-        detail: retest ?? r.conclusionDetail ?? null,
+        reason: retest !== undefined ? retest.reason : r.conclusionReason,
+        detail: retest !== undefined ? retest.detail : (r.conclusionDetail ?? null),
         ciMinutes: round(minutes),
       });
     }

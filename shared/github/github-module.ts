@@ -34,7 +34,6 @@ export interface GitHubForge {
   store: GitHubStore;
   /** getGitHubRepository / updateGitHubRepository: owners and fork policy. */
   repositories: GitHubRepositoryService;
-  /** statusCheckEnabled, commentsEnabled: the queue state on pull requests. */
   /** createPrsForTestingBranches: draft pull requests for test branches. */
   testBranchPullRequests: TestBranchPullRequests;
   /** What the merge queue is given. */
@@ -96,7 +95,7 @@ export function createGitHubForge(deps: GitHubForgeDeps): GitHubForge {
 
 export interface GitHubIntake {
   ciResults: GitHubCiResults;
-  /** What a queued pull request shows on GitHub: its status and its queue comment (with the verdict on a failure). */
+  /** statusCheckEnabled, commentsEnabled: what a queued pull request shows on GitHub (with the verdict on a failure). */
   pullRequestFeedback: PullRequestFeedback;
   /** Null without GITHUB_WEBHOOK_SECRET: POST /webhooks/github does not exist. */
   webhooks: GitHubWebhooks | null;

@@ -55,10 +55,8 @@ export interface OtherOutcomes {
   onHead: ReadonlyMap<string, TestOutcome>;
 }
 
-const NO_OUTCOMES: OtherOutcomes = { onTarget: new Map(), onHead: new Map() };
-
 /** What the re-test decision and the verdict read of a run's results. */
-export function evidenceOf(results: RunTestResults | undefined, expected: boolean, outcomes: OtherOutcomes = NO_OUTCOMES): RunTestEvidence {
+function evidenceOf(results: RunTestResults | undefined, expected: boolean, outcomes: OtherOutcomes): RunTestEvidence {
   return {
     expected: expected || results !== undefined,
     uploads: results?.uploads ?? 0,

@@ -65,17 +65,21 @@ export function decideFailedRun(input: RetestInput): RetestDecision {
     };
   }
   const real = failed.filter((t) => !t.knownFlaky && !t.quarantined);
-  if (real.length > 0) return { kind: 'fail', evidence: `failed tests not known as flaky: ${names(real)}` };
+  if (real.length > 0) return { kind: 'fail', evidence: `failed tests not known as flaky: ${testNames(real)}` };
   const quarantined = failed.filter((t) => t.quarantined);
   const flaky = failed.filter((t) => !t.quarantined);
-  const parts = [...(flaky.length > 0 ? [`known flaky: ${names(flaky)}`] : []), ...(quarantined.length > 0 ? [`quarantined: ${names(quarantined)}`] : [])];
+  const parts = [
+    ...(flaky.length > 0 ? [`known flaky: ${testNames(flaky)}`] : []),
+    ...(quarantined.length > 0 ? [`quarantined: ${testNames(quarantined)}`] : []),
+  ];
   return {
     kind: 'retest',
     detail: `only tests known as flaky or quarantined failed (${parts.join('; ')}); testing again (re-test ${input.retriesUsed + 1} of ${input.flakyRetries})`,
   };
 }
 
-function names(tests: readonly FailedTestEvidence[]): string {
+/** `a, b, c, d, e and 2 more`: the tests a timeline detail or a verdict names. */
+export function testNames(tests: readonly { name: string }[]): string {
   const shown = tests.slice(0, MAX_NAMED).map((t) => t.name);
   return tests.length > MAX_NAMED ? `${shown.join(', ')} and ${tests.length - MAX_NAMED} more` : shown.join(', ');
 }

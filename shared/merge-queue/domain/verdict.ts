@@ -4,7 +4,8 @@
 // request's own head, and how the run ended. Pure: the API, the CLI and the dashboard show it;
 // docs/verdicts.md lists the kinds and rules, a stable vocabulary scripts may act on.
 
-import type { RunTestEvidence } from './flaky-retest.js';
+import { testNames, type RunTestEvidence } from './flaky-retest.js';
+import type { Reason } from './model.js';
 
 export const VERDICT_KINDS = ['yours', 'flaky', 'target_branch', 'infrastructure', 'unknown'] as const;
 export type VerdictKind = (typeof VERDICT_KINDS)[number];
@@ -64,6 +65,18 @@ export interface Verdict {
   missing?: string;
 }
 
+/** How a run ended, by the reason it failed an entry with; undefined for failures no run of its own decided (a stack member removed, a merge refused). */
+const FAILURE_ENDINGS: Partial<Record<Reason, VerdictInput['ended']>> = {
+  test_run_required_status_failed: 'failed',
+  test_run_failed: 'failed',
+  test_run_timeout: 'timed_out',
+  start_test_run_merge_conflict: 'merge_conflict',
+};
+
+export function failureEnding(reason: Reason): VerdictInput['ended'] | undefined {
+  return FAILURE_ENDINGS[reason];
+}
+
 /** The verdict's input from a run's evidence (null: nothing loaded, as when no results are uploaded). */
 export function verdictInputOf(
   evidence: RunTestEvidence | null,
@@ -81,8 +94,6 @@ export function verdictInputOf(
 /** A run in which more than this share of tests failed (and at least MASS_FAILURE_MIN) failed as a whole: infrastructure. */
 export const MASS_FAILURE_SHARE = 0.5;
 export const MASS_FAILURE_MIN = 20;
-
-const MAX_NAMED = 5;
 
 export function decideVerdict(input: VerdictInput): Verdict {
   const tests = [...(input.results?.failedTests ?? [])];
@@ -117,31 +128,26 @@ export function decideVerdict(input: VerdictInput): Verdict {
   const onTarget = tests.filter((t) => t.onTarget === 'failed');
   const real = tests.filter((t) => t.onTarget !== 'failed' && !t.knownFlaky && !t.quarantined);
   if (real.length === 0) {
-    if (onTarget.length > 0) return verdict('target_branch', 'fails_on_target', `${names(onTarget)} failed on ${at} too, without this change`);
-    return verdict('flaky', 'only_known_flaky', `only tests known as flaky or quarantined failed: ${names(tests)}`);
+    if (onTarget.length > 0) return verdict('target_branch', 'fails_on_target', `${testNames(onTarget)} failed on ${at} too, without this change`);
+    return verdict('flaky', 'only_known_flaky', `only tests known as flaky or quarantined failed: ${testNames(tests)}`);
   }
   const passOnTarget = real.filter((t) => t.onTarget === 'passed' && t.onHead !== 'passed');
-  if (passOnTarget.length > 0) return verdict('yours', 'passes_on_target', `${names(passOnTarget)} failed here and passed on ${at}`);
+  if (passOnTarget.length > 0) return verdict('yours', 'passes_on_target', `${testNames(passOnTarget)} failed here and passed on ${at}`);
   const ownHead = real.filter((t) => t.onHead === 'failed');
-  if (ownHead.length > 0) return verdict('yours', 'fails_on_own_head', `${names(ownHead)} failed on the pull request's own head too`);
+  if (ownHead.length > 0) return verdict('yours', 'fails_on_own_head', `${testNames(ownHead)} failed on the pull request's own head too`);
   const apart = real.filter((t) => t.onTarget === 'passed' && t.onHead === 'passed');
   if (apart.length > 0) {
     return verdict(
       'unknown',
       'passes_apart',
-      `${names(apart)} passed on ${at} and on the pull request's own head: it fails only combined with the changes ahead of it, or flakily`,
+      `${testNames(apart)} passed on ${at} and on the pull request's own head: it fails only combined with the changes ahead of it, or flakily`,
       'a re-test of the pull request alone on the target branch (the interaction check)',
     );
   }
   return verdict(
     'unknown',
     'no_evidence',
-    `${names(real)} failed, and neither ${at} nor the pull request's head has results that tell why`,
+    `${testNames(real)} failed, and neither ${at} nor the pull request's head has results that tell why`,
     `test results for ${at} (or for the pull request's head) that include ${real.length === 1 ? 'that test' : 'those tests'}`,
   );
-}
-
-function names(tests: readonly VerdictTest[]): string {
-  const shown = tests.slice(0, MAX_NAMED).map((t) => t.name);
-  return tests.length > MAX_NAMED ? `${shown.join(', ')} and ${tests.length - MAX_NAMED} more` : shown.join(', ');
 }

@@ -1,18 +1,10 @@
 // The verdict on a failed pull request (domain/verdict.ts): gathers the evidence — the run that
 // failed it, that run's linked test results, and the failed tests' results on the target branch
 // commit the run was built on and on the pull request's own head — and decides.
-import type { Entry, Queue, Reason } from '../domain/model.js';
-import { decideVerdict, verdictInputOf, type Verdict, type VerdictInput } from '../domain/verdict.js';
+import type { Entry, Queue } from '../domain/model.js';
+import { decideVerdict, failureEnding, verdictInputOf, type Verdict } from '../domain/verdict.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import { runEvidence, type RunTestResultsSource } from './run-test-results.js';
-
-/** Failures a verdict speaks to: a run of the pull request failed, timed out or could not be built. */
-const JUDGED: Partial<Record<Reason, VerdictInput['ended']>> = {
-  test_run_required_status_failed: 'failed',
-  test_run_failed: 'failed',
-  test_run_timeout: 'timed_out',
-  start_test_run_merge_conflict: 'merge_conflict',
-};
 
 /** A verdict and the run it judged. */
 export interface FailureVerdict extends Verdict {
@@ -31,7 +23,7 @@ export class VerdictService {
   async of(queue: Queue, entry: Entry): Promise<FailureVerdict | null> {
     if (entry.state !== 'failed') return null;
     const failure = entry.history.findLast((h) => h.to === 'failed');
-    const ended = failure ? JUDGED[failure.reason] : undefined;
+    const ended = failure ? failureEnding(failure.reason) : undefined;
     if (!failure || !ended || !failure.testRunId) return null;
     const run = await this.deps.store.testRuns.findById(failure.testRunId);
     if (!run) return null;

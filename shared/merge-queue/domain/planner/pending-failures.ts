@@ -9,7 +9,7 @@
 // fails and a batch is bisected.
 import type { Entry, TestRun } from '../model.js';
 import { decideFailedRun, type RetestDecision } from '../flaky-retest.js';
-import { decideVerdict, verdictInputOf } from '../verdict.js';
+import { decideVerdict, failureEnding, verdictInputOf } from '../verdict.js';
 import { HELD_REASON, isHeld } from '../held-failures.js';
 import { buildDependencies, type Dependencies } from './dependencies.js';
 import { inBisection, isInFlight } from './entry-states.js';
@@ -99,7 +99,7 @@ function notItsFaultDecision(world: World, run: TestRun, holders: Entry[]): NotI
   const retries = world.queue.notItsFaultRetries;
   if (retries <= 0) return { kind: 'eject' };
   const evidence = world.testResults[run.id] ?? null;
-  const ended = run.conclusionReason === 'test_run_timeout' ? 'timed_out' : 'failed';
+  const ended = failureEnding(failureReasonOf(run)) ?? 'failed';
   if (ended === 'failed' && evidence?.expected && evidence.uploads === 0) {
     const until = (run.concludedAt ?? new Date(world.now)).getTime() + world.queue.testResultsWaitSeconds * 1000;
     if (world.now < until) return { kind: 'wait', until };

@@ -3,7 +3,7 @@
 // commit the run was built on, and getSubmittedPullRequest answers the verdict on the failure —
 // the pull request's own fault, the target branch's, a known flake's or the infrastructure's —
 // with the evidence, checked against the OpenAPI document; the pull_request.failed webhook and
-// the Slack message carry it.
+// the Slack message carry it, and a pending failure's event the provisional verdict.
 import { expect } from 'chai';
 import { junit } from '../integration/flaky-support.js';
 import { Harness, ref, type Submitted } from './engine-support.js';
@@ -129,6 +129,9 @@ describe('verdicts on failed pull requests (end to end)', function () {
 
   it('with notItsFaultRetries 1, an infrastructure failure is tested again, then held with a queue warning instead of ejected', async () => {
     await h.configure({ notItsFaultRetries: 1 });
+    const receiver = await startWebhookReceiver();
+    after(() => receiver.close());
+    expect((await h.svc.post('/createWebhookEndpoint', { url: receiver.url, events: ['pull_request.pending_failure'] })).status).to.equal(200);
     await targetResults({ ok_test: 'p' });
     // CI fails every run and never uploads results: the infrastructure's fault.
     const ci = h.runCi(() => 'failure');
@@ -157,10 +160,18 @@ describe('verdicts on failed pull requests (end to end)', function () {
       /^pull request #1 is held in the queue: not its fault \(infrastructure, rule no_results\): .* it waits instead of leaving the queue/,
     );
     expect(warning?.testRunIds).to.deep.equal([Harness.runIds(held).at(-1)]);
+    // Each pending failure's event carries the provisional verdict on the run it waits on.
+    const events = await waitFor('the held event', async () => receiver.received.length >= 3 && receiver.received);
+    expect(events.map((e) => [e.json.failure_reason, (e.json.verdict as { rule: string }).rule])).to.deep.equal([
+      ['TEST_RUN_FAILED', 'no_results'],
+      ['TEST_RUN_FAILED', 'no_results'],
+      ['TEST_RUN_HELD_NOT_ITS_FAULT', 'no_results'],
+    ]);
+    expect((events[2]!.json.verdict as { test_run_id: string }).test_run_id).to.equal(Harness.runIds(held).at(-1));
     // Someone cancels it: the warning goes.
     expect((await h.svc.post('/cancelPullRequest', { ...ref, pr: { number: 1 } })).status).to.equal(200);
-    const after = await h.svc.post<{ warnings: unknown[] }>('/getQueue', ref);
-    expect(after.body.warnings).to.deep.equal([]);
+    const cleared = await h.svc.post<{ warnings: unknown[] }>('/getQueue', ref);
+    expect(cleared.body.warnings).to.deep.equal([]);
   });
 
   it('no verdict while the pull request is still in the queue, or when it merged', async () => {

@@ -2,7 +2,8 @@
 // rendered when published from what the event's ids name now, and their Slack line. A testing
 // event waits while its run is being built, so that it names the test branch's head; a run that
 // ended before its branch existed is announced without one. A pull request's failure carries the
-// verdict on it (docs/verdicts.md).
+// verdict on it, and its pending failure the provisional verdict on the run it waits on
+// (docs/verdicts.md).
 import type { EventFormat, Rendered, StoredEvent } from '../../platform/events/event-types.js';
 import type { Logger } from '../../platform/logging.js';
 import type { OrgRepository } from '../../platform/accounts/org-repository.js';
@@ -21,7 +22,7 @@ export function mergeQueueEventFormat(deps: {
   /** Base URL of links (PUBLIC_URL). */
   baseUrl: string;
   logger: Logger;
-  verdicts: Pick<VerdictService, 'of'>;
+  verdicts: Pick<VerdictService, 'of' | 'ofRun'>;
 }): EventFormat {
   const { store } = deps;
   return {
@@ -39,7 +40,13 @@ export function mergeQueueEventFormat(deps: {
       const run = subject.runId ? await store.testRuns.findById(subject.runId) : null;
       if (mayWait && run && NEEDS_TEST_BRANCH_HEAD.has(event.type) && run.sha === null && run.status === 'in_progress') return 'wait';
       const runPrNumbers = run ? (await store.entries.findByIds(run.entryIds)).map((e) => e.prNumber).sort((a, b) => a - b) : [];
-      const verdict = entry && event.type === 'pull_request.failed' ? await deps.verdicts.of(queue, entry) : null;
+      const verdict = !entry
+        ? null
+        : event.type === 'pull_request.failed'
+          ? await deps.verdicts.of(queue, entry)
+          : event.type === 'pull_request.pending_failure' && run
+            ? await deps.verdicts.ofRun(queue, entry, run)
+            : null;
       return renderPayload(event, { queue, entry, run, runPrNumbers, verdict, baseUrl: deps.baseUrl, orgSlug: org?.slug ?? queue.orgId });
     },
   };

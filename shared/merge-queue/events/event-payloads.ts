@@ -16,7 +16,7 @@ export interface PayloadSources {
   run: TestRun | null;
   /** Pull request numbers of the run's entries (batch events). */
   runPrNumbers: number[];
-  /** The verdict on a pull request's failure (pull_request.failed), when there is one. */
+  /** The verdict on a pull request's failure (pull_request.failed) or on the run it waits on (pull_request.pending_failure), when there is one. */
   verdict?: FailureVerdict | null;
   /** Base URL of links (PUBLIC_URL). */
   baseUrl: string;

@@ -1,8 +1,8 @@
 // The verdict on a failed pull request (domain/verdict.ts): gathers the evidence — the run that
 // failed it, that run's linked test results, and the failed tests' results on the target branch
 // commit the run was built on and on the pull request's own head — and decides.
-import type { Entry, Queue } from '../domain/model.js';
-import { decideVerdict, failureEnding, verdictInputOf, type Verdict } from '../domain/verdict.js';
+import type { Entry, Queue, TestRun } from '../domain/model.js';
+import { decideVerdict, failureEnding, verdictInputOf, type Verdict, type VerdictInput } from '../domain/verdict.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import { runEvidence, type RunTestResultsSource } from './run-test-results.js';
 
@@ -26,7 +26,20 @@ export class VerdictService {
     const ended = failure ? failureEnding(failure.reason) : undefined;
     if (!failure || !ended || !failure.testRunId) return null;
     const run = await this.deps.store.testRuns.findById(failure.testRunId);
-    if (!run) return null;
+    return run ? this.judge(queue, entry, run, ended) : null;
+  }
+
+  /**
+   * The verdict on a failed run an entry waits on in pending failure: provisional, since the
+   * entry may yet be re-tested, cleared by a failure ahead, or bisected. Null when the run did
+   * not fail.
+   */
+  async ofRun(queue: Queue, entry: Entry, run: TestRun): Promise<FailureVerdict | null> {
+    const ended = run.conclusionReason ? failureEnding(run.conclusionReason) : undefined;
+    return ended ? this.judge(queue, entry, run, ended) : null;
+  }
+
+  private async judge(queue: Queue, entry: Entry, run: TestRun, ended: VerdictInput['ended']): Promise<FailureVerdict> {
     // The pull request's own head tells only for a run of that pull request alone.
     const head = run.entryIds.length === 1 ? entry.prSha : null;
     const evidence = await runEvidence(this.deps.testResults, queue, run, head);

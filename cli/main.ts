@@ -2,7 +2,7 @@
 // Exit codes: 0 done, 1 failed, 2 usage, 3 not found, 4 not allowed (cli-error.ts).
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT } from './cli-error.js';
-import { registerPullRequestCommands } from './commands/pull-request-commands.js';
+import { registerPullRequestCommands, registerVerifyCommand } from './commands/pull-request-commands.js';
 import { registerQueueCommands } from './commands/queue-commands.js';
 import { registerTestCommands } from './commands/test-commands.js';
 import { registerWebhookCommands } from './commands/webhook-commands.js';
@@ -21,6 +21,7 @@ function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerPullRequestCommands(program);
+  registerVerifyCommand(program);
   registerQueueCommands(program);
   registerTestCommands(program);
   registerWebhookCommands(program);

@@ -946,6 +946,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/verifyCommit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether a target branch commit's exact tree was tested by the queue, by which run, with which required statuses
+         * @description Post-merge CI asks it to skip work the queue already ran on the same tree (docs/verdicts.md#every-tree-tested-once).
+         */
+        post: operations["verifyCommit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/github": {
         parameters: {
             query?: never;
@@ -1298,7 +1318,7 @@ export interface operations {
                 "application/json": {
                     description?: string;
                     /** @description Event types delivered; empty or absent: every type */
-                    events?: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "test.status_changed" | "test.quarantined" | "PULL_REQUEST.SUBMITTED" | "PULL_REQUEST.QUEUED" | "PULL_REQUEST.TESTING" | "PULL_REQUEST.PENDING_FAILURE" | "PULL_REQUEST.MERGED" | "PULL_REQUEST.FAILED" | "PULL_REQUEST.CANCELED" | "PULL_REQUEST_BATCH.TESTING" | "PULL_REQUEST_BATCH.PENDING_FAILURE" | "PULL_REQUEST_BATCH.MERGED" | "PULL_REQUEST_BATCH.FAILED" | "PULL_REQUEST_BATCH.CANCELED" | "QUEUE.STATE_CHANGED" | "TEST.STATUS_CHANGED" | "TEST.QUARANTINED")[];
+                    events?: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "test.status_changed" | "test.quarantined" | "PULL_REQUEST.SUBMITTED" | "PULL_REQUEST.QUEUED" | "PULL_REQUEST.TESTING" | "PULL_REQUEST.PENDING_FAILURE" | "PULL_REQUEST.MERGED" | "PULL_REQUEST.FAILED" | "PULL_REQUEST.CANCELED" | "PULL_REQUEST_BATCH.TESTING" | "PULL_REQUEST_BATCH.PENDING_FAILURE" | "PULL_REQUEST_BATCH.MERGED" | "PULL_REQUEST_BATCH.FAILED" | "PULL_REQUEST_BATCH.CANCELED" | "QUEUE.STATE_CHANGED" | "QUEUE.TARGET_BROKEN" | "QUEUE.TARGET_RECOVERED" | "TEST.STATUS_CHANGED" | "TEST.QUARANTINED")[];
                     /** @enum {string} */
                     kind?: "standard" | "slack" | "STANDARD" | "SLACK";
                     /** Format: uri */
@@ -1319,7 +1339,7 @@ export interface operations {
                         description: string;
                         disabledReason: string | null;
                         enabled: boolean;
-                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "test.status_changed" | "test.quarantined")[];
+                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "test.status_changed" | "test.quarantined")[];
                         failingSince: string | null;
                         id: string;
                         /** @enum {string} */
@@ -2651,7 +2671,7 @@ export interface operations {
                         testResultsWaitSeconds: number;
                         warnings: {
                             /** @enum {string} */
-                            code: "required_status_not_reported" | "required_status_never_reported" | "failure_held_not_its_fault";
+                            code: "required_status_not_reported" | "required_status_never_reported" | "failure_held_not_its_fault" | "target_branch_broken";
                             contexts: string[];
                             message: string;
                             /** Format: date-time */
@@ -2720,7 +2740,7 @@ export interface operations {
                                 examples: {
                                     ciMinutes: number;
                                     detail: string | null;
-                                    reason: ("api_requested" | "merge_item_now_ready" | "manual_push_to_target_branch" | "prerequisite_merge_item_cancelled" | "prerequisite_merge_item_failed" | "prerequisite_merge_item_manually_merged" | "tests_restarted_by_user" | "tests_restarted_by_api_request" | "skip_the_line_interrupted" | "bisection_required" | "bisection_test_run_passed" | "test_run_retried_known_flaky" | "test_run_lost" | "test_run_retried_not_its_fault" | "merge_item_no_longer_ready" | "test_run_started" | "test_run_passed" | "test_run_failed" | "start_test_run_merge_conflict" | "start_test_run_config_parsing_failure" | "start_test_run_no_required_statuses" | "test_run_required_status_failed" | "test_run_timeout" | "github_api_merge_pr_failed" | "github_api_direct_merge_pr_failed" | "pr_updated_at_merge_time" | "test_run_failed_by_optimization" | "test_run_held_not_its_fault" | "user_requested" | "pr_closed" | "pr_pushed_to" | "pr_base_branch_changed" | "pr_converted_to_draft" | "not_ready_timeout" | "stack_member_removed" | "merge_graph_merge" | "manual_merge" | "merge_graph_direct_merge" | "required_status_not_reported") | null;
+                                    reason: ("api_requested" | "merge_item_now_ready" | "manual_push_to_target_branch" | "prerequisite_merge_item_cancelled" | "prerequisite_merge_item_failed" | "prerequisite_merge_item_manually_merged" | "tests_restarted_by_user" | "tests_restarted_by_api_request" | "skip_the_line_interrupted" | "bisection_required" | "bisection_test_run_passed" | "test_run_retried_known_flaky" | "test_run_lost" | "test_run_retried_not_its_fault" | "merge_item_no_longer_ready" | "test_run_started" | "test_run_passed" | "test_run_failed" | "start_test_run_merge_conflict" | "start_test_run_config_parsing_failure" | "start_test_run_no_required_statuses" | "test_run_required_status_failed" | "test_run_timeout" | "github_api_merge_pr_failed" | "github_api_direct_merge_pr_failed" | "pr_updated_at_merge_time" | "test_run_failed_by_optimization" | "test_run_held_not_its_fault" | "test_run_held_target_broken" | "user_requested" | "pr_closed" | "pr_pushed_to" | "pr_base_branch_changed" | "pr_converted_to_draft" | "not_ready_timeout" | "stack_member_removed" | "merge_graph_merge" | "manual_merge" | "merge_graph_direct_merge" | "required_status_not_reported") | null;
                                     testBranch: string;
                                     testRunId: string;
                                 }[];
@@ -2873,7 +2893,7 @@ export interface operations {
                             detail?: string;
                             previousState: ("not_ready" | "pending" | "testing" | "tests_passed" | "pending_failure" | "merged" | "failed" | "cancelled") | null;
                             /** @enum {string} */
-                            reason: "api_requested" | "merge_item_now_ready" | "manual_push_to_target_branch" | "prerequisite_merge_item_cancelled" | "prerequisite_merge_item_failed" | "prerequisite_merge_item_manually_merged" | "tests_restarted_by_user" | "tests_restarted_by_api_request" | "skip_the_line_interrupted" | "bisection_required" | "bisection_test_run_passed" | "test_run_retried_known_flaky" | "test_run_lost" | "test_run_retried_not_its_fault" | "merge_item_no_longer_ready" | "test_run_started" | "test_run_passed" | "test_run_failed" | "start_test_run_merge_conflict" | "start_test_run_config_parsing_failure" | "start_test_run_no_required_statuses" | "test_run_required_status_failed" | "test_run_timeout" | "github_api_merge_pr_failed" | "github_api_direct_merge_pr_failed" | "pr_updated_at_merge_time" | "test_run_failed_by_optimization" | "test_run_held_not_its_fault" | "user_requested" | "pr_closed" | "pr_pushed_to" | "pr_base_branch_changed" | "pr_converted_to_draft" | "not_ready_timeout" | "stack_member_removed" | "merge_graph_merge" | "manual_merge" | "merge_graph_direct_merge" | "required_status_not_reported";
+                            reason: "api_requested" | "merge_item_now_ready" | "manual_push_to_target_branch" | "prerequisite_merge_item_cancelled" | "prerequisite_merge_item_failed" | "prerequisite_merge_item_manually_merged" | "tests_restarted_by_user" | "tests_restarted_by_api_request" | "skip_the_line_interrupted" | "bisection_required" | "bisection_test_run_passed" | "test_run_retried_known_flaky" | "test_run_lost" | "test_run_retried_not_its_fault" | "merge_item_no_longer_ready" | "test_run_started" | "test_run_passed" | "test_run_failed" | "start_test_run_merge_conflict" | "start_test_run_config_parsing_failure" | "start_test_run_no_required_statuses" | "test_run_required_status_failed" | "test_run_timeout" | "github_api_merge_pr_failed" | "github_api_direct_merge_pr_failed" | "pr_updated_at_merge_time" | "test_run_failed_by_optimization" | "test_run_held_not_its_fault" | "test_run_held_target_broken" | "user_requested" | "pr_closed" | "pr_pushed_to" | "pr_base_branch_changed" | "pr_converted_to_draft" | "not_ready_timeout" | "stack_member_removed" | "merge_graph_merge" | "manual_merge" | "merge_graph_direct_merge" | "required_status_not_reported";
                             /** @enum {string} */
                             state: "not_ready" | "pending" | "testing" | "tests_passed" | "pending_failure" | "merged" | "failed" | "cancelled";
                             testRunId?: string;
@@ -3241,7 +3261,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "pending" | "sending" | "retrying" | "delivered" | "failed";
                             /** @enum {string} */
-                            type: "pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "test.status_changed" | "test.quarantined";
+                            type: "pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "test.status_changed" | "test.quarantined";
                             /** @description The webhook-id header: the same for every attempt and redelivery */
                             webhookId: string;
                         }[];
@@ -3280,7 +3300,7 @@ export interface operations {
                             description: string;
                             disabledReason: string | null;
                             enabled: boolean;
-                            events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "test.status_changed" | "test.quarantined")[];
+                            events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "test.status_changed" | "test.quarantined")[];
                             failingSince: string | null;
                             id: string;
                             /** @enum {string} */
@@ -3450,7 +3470,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "pending" | "sending" | "retrying" | "delivered" | "failed";
                         /** @enum {string} */
-                        type: "pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "test.status_changed" | "test.quarantined";
+                        type: "pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "test.status_changed" | "test.quarantined";
                         /** @description The webhook-id header: the same for every attempt and redelivery */
                         webhookId: string;
                     };
@@ -3557,7 +3577,7 @@ export interface operations {
                         description: string;
                         disabledReason: string | null;
                         enabled: boolean;
-                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "test.status_changed" | "test.quarantined")[];
+                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "test.status_changed" | "test.quarantined")[];
                         failingSince: string | null;
                         id: string;
                         /** @enum {string} */
@@ -4162,7 +4182,7 @@ export interface operations {
                     description?: string;
                     enabled?: boolean;
                     /** @description Event types delivered; empty or absent: every type */
-                    events?: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "test.status_changed" | "test.quarantined" | "PULL_REQUEST.SUBMITTED" | "PULL_REQUEST.QUEUED" | "PULL_REQUEST.TESTING" | "PULL_REQUEST.PENDING_FAILURE" | "PULL_REQUEST.MERGED" | "PULL_REQUEST.FAILED" | "PULL_REQUEST.CANCELED" | "PULL_REQUEST_BATCH.TESTING" | "PULL_REQUEST_BATCH.PENDING_FAILURE" | "PULL_REQUEST_BATCH.MERGED" | "PULL_REQUEST_BATCH.FAILED" | "PULL_REQUEST_BATCH.CANCELED" | "QUEUE.STATE_CHANGED" | "TEST.STATUS_CHANGED" | "TEST.QUARANTINED")[];
+                    events?: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "test.status_changed" | "test.quarantined" | "PULL_REQUEST.SUBMITTED" | "PULL_REQUEST.QUEUED" | "PULL_REQUEST.TESTING" | "PULL_REQUEST.PENDING_FAILURE" | "PULL_REQUEST.MERGED" | "PULL_REQUEST.FAILED" | "PULL_REQUEST.CANCELED" | "PULL_REQUEST_BATCH.TESTING" | "PULL_REQUEST_BATCH.PENDING_FAILURE" | "PULL_REQUEST_BATCH.MERGED" | "PULL_REQUEST_BATCH.FAILED" | "PULL_REQUEST_BATCH.CANCELED" | "QUEUE.STATE_CHANGED" | "QUEUE.TARGET_BROKEN" | "QUEUE.TARGET_RECOVERED" | "TEST.STATUS_CHANGED" | "TEST.QUARANTINED")[];
                     id: string;
                     /** Format: uri */
                     url?: string;
@@ -4182,7 +4202,7 @@ export interface operations {
                         description: string;
                         disabledReason: string | null;
                         enabled: boolean;
-                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "test.status_changed" | "test.quarantined")[];
+                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "test.status_changed" | "test.quarantined")[];
                         failingSince: string | null;
                         id: string;
                         /** @enum {string} */
@@ -4196,6 +4216,56 @@ export interface operations {
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    verifyCommit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    repo: {
+                        host: string;
+                        name: string;
+                        owner: string;
+                    };
+                    sha: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        prNumber: number | null;
+                        sha: string;
+                        targetBranch: string | null;
+                        /** @description The commit's exact tree passed the queue's required statuses */
+                        tested: boolean;
+                        testRun: {
+                            id: string;
+                            requiredStatuses: {
+                                context: string;
+                                state: string | null;
+                            }[];
+                            sha: string | null;
+                            tree: string | null;
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
             default: components["responses"]["Error"];
         };
     };

@@ -15,7 +15,7 @@ export function registerMergeQueueRoutes(routes: OperationRoutes, services: Merg
   const { queues } = services;
   registerQueueRoutes(routes, { queues, statusWatch: services.statusWatch, answers: new QueueAnswerCache(store.queueRevisions) });
   registerPullRequestRoutes(routes, services.pullRequests, { queues, timeToMerge: services.timeToMerge, verdicts: services.verdicts });
-  registerTestRunRoutes(routes, services.commitStatuses, services.testingDetails);
+  registerTestRunRoutes(routes, services.commitStatuses, services.testingDetails, services.commitVerification);
   registerCostReportRoutes(routes, services.costReport);
   registerMetricsRoutes(routes, services.metrics);
   registerSimulationRoutes(routes, queues, services.simulation);

@@ -191,6 +191,15 @@ export const OPERATIONS: readonly Operation[] = [
     'How CI reports results on test branches to this service (the hosted product reads them from the forge).',
   ),
   mergeQueue(
+    'verifyCommit',
+    'read',
+    "Whether a target branch commit's exact tree was tested by the queue, by which run, with which required statuses",
+    runRequest.VerifyCommitSchema,
+    runRequest.VerifyCommitResponse,
+    false,
+    'Post-merge CI asks it to skip work the queue already ran on the same tree (docs/verdicts.md#every-tree-tested-once).',
+  ),
+  mergeQueue(
     'simulateQueue',
     'read',
     "Replay a queue's history under its settings and candidate ones, side by side",

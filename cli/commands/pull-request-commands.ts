@@ -1,7 +1,9 @@
-// submit, cancel, restart and status of one pull request in the queue of --repo/--branch.
+// submit, cancel, restart and status of one pull request in the queue of --repo/--branch, and
+// verify: whether a target branch commit's exact tree was tested.
 import type { Command } from 'commander';
 import { contextOf, prNumber } from '../command-context.js';
 import { fields, table } from '../output.js';
+import { EXIT } from '../cli-error.js';
 
 const minutes = (seconds: number | undefined) => (seconds === undefined ? undefined : `${Math.round(seconds / 60)} min`);
 
@@ -66,6 +68,29 @@ export function registerPullRequestCommands(program: Command): void {
         const rows = (s.timeline ?? []).map((t) => [t.timestamp, t.state, t.reason, t.detail]);
         return `${summary}\n\n${table(['time', 'state', 'reason', 'detail'], rows)}`;
       });
+    });
+}
+
+/** Exit status 0 when the commit's exact tree was tested, 1 when not: `openmq verify "$SHA" && skip the post-merge suite`. */
+export function registerVerifyCommand(program: Command): void {
+  program
+    .command('verify <sha>')
+    .description("whether the queue tested a target branch commit's exact tree (exit 0) or not (exit 1), by which run, with which required statuses")
+    .action(async (sha: string, _opts: unknown, command: Command) => {
+      const ctx = contextOf(command);
+      const v = await ctx.api.call('verifyCommit', { repo: ctx.repo(), sha });
+      ctx.out.result(v, () =>
+        fields([
+          ['commit', v.sha],
+          ['tested', v.tested ? 'yes' : 'no'],
+          ['why', v.detail],
+          ['branch', v.targetBranch ?? undefined],
+          ['pull request', v.prNumber === null ? undefined : `#${v.prNumber}`],
+          ['test run', v.testRun ? `${v.testRun.id}${v.testRun.tree ? ` (tree ${v.testRun.tree.slice(0, 12)})` : ''}` : undefined],
+          ['required', v.testRun ? v.testRun.requiredStatuses.map((s) => `${s.context}: ${s.state ?? 'not reported'}`).join(', ') || 'none' : undefined],
+        ]),
+      );
+      if (!v.tested) process.exitCode = EXIT.failed;
     });
 }
 

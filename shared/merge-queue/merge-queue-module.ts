@@ -25,6 +25,7 @@ import { StatusWatchService } from './services/status-watch-service.js';
 import { SyncService } from './services/sync-service.js';
 import { TestingDetailsService } from './services/testing-details-service.js';
 import { VerdictService } from './services/verdict-service.js';
+import { CommitVerificationService } from './services/commit-verification-service.js';
 import { TestRunLinkService } from './services/test-run-link-service.js';
 import { TimeToMergeService } from './services/time-to-merge-service.js';
 import { QueueSimulationService } from './simulation/queue-simulation-service.js';
@@ -49,6 +50,8 @@ export interface MergeQueueServices {
   timeToMerge: TimeToMergeService;
   /** "Was it mine?": the verdict on a failed pull request (getSubmittedPullRequest). */
   verdicts: VerdictService;
+  /** Whether a target branch commit's tree was tested (verifyCommit). */
+  commitVerification: CommitVerificationService;
 }
 
 export interface MergeQueueModule {
@@ -130,6 +133,7 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
     simulation: new QueueSimulationService({ store }),
     timeToMerge: new TimeToMergeService({ store }),
     verdicts: new VerdictService({ store, testResults: deps.testResults }),
+    commitVerification: new CommitVerificationService({ store }),
   };
   return {
     store,

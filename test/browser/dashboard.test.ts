@@ -185,6 +185,27 @@ describe('dashboard in the browser', function () {
     await alert.waitFor({ state: 'detached' });
   });
 
+  it('says, without a reload, when the target branch is broken, and clears once it is green', async () => {
+    const queues = s.svc.ctx.mergeQueue.store.queues;
+    // What the engine records from CI's results for the head (compare-and-set: the engine may write meanwhile).
+    const record = async (broken: boolean) => {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const queue = (await queues.find(s.svc.orgId, s.queueRef.repo, s.queueRef.targetBranch))!;
+        const head = queue.observedTargetSha ?? 'f'.repeat(40);
+        const next = broken ? { sha: head, tests: [{ id: 't1', name: 'checkout_total' }], since: new Date() } : null;
+        if (await queues.recordTargetHealth(queue.id, queue.version, next, head)) return head;
+      }
+      throw new Error('the queue kept changing while recording its target health');
+    };
+    const head = await record(true);
+    const alert = page.getByTestId('queue-warnings');
+    await alert.getByRole('heading', { name: 'The target branch is broken' }).waitFor();
+    await alert.getByText(`main is broken at ${head.slice(0, 12)}, where tests fail without any queued change (checkout_total)`, { exact: false }).waitFor();
+    await expectAccessible();
+    await record(false);
+    await alert.waitFor({ state: 'detached' });
+  });
+
   it('draws the health charts with data', async () => {
     await page.getByRole('link', { name: 'Queue health charts' }).click();
     await page.getByRole('heading', { name: 'Queue health' }).waitFor();

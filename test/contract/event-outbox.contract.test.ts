@@ -101,6 +101,37 @@ forEachDatabase('event outboxes', (getDb) => {
       expect(outbox[0]).to.deep.include({ type: 'queue.state_changed', orderKey: `queue:${queue.id}` });
       expect(outbox[0]!.subject).to.deep.include({ previousState: 'running', state: 'paused' });
     });
+
+    it('a queue carries queue.target_broken and .target_recovered when its target branch breaks and is green again, not when its failing tests change', async () => {
+      const queue = await store.queues.create('o1', { host: 'h', owner: 'o', name: 'n' }, 'main', { mode: 'single', concurrency: 1, targetSha: 'abc' });
+      const since = new Date('2026-11-01T00:00:00Z');
+      const broken = await store.queues.recordTargetHealth(queue.id, queue.version, { sha: 'h1', tests: [{ id: 't1', name: 'checkout' }], since }, 'h1');
+      expect(broken?.targetBroken).to.deep.equal({ sha: 'h1', tests: [{ id: 't1', name: 'checkout' }], since });
+      expect((await store.queues.findById(queue.id))?.targetBroken).to.deep.equal({ sha: 'h1', tests: [{ id: 't1', name: 'checkout' }], since });
+      const more = {
+        sha: 'h2',
+        tests: [
+          { id: 't1', name: 'checkout' },
+          { id: 't2', name: 'cart' },
+        ],
+        since,
+      };
+      const moved = await store.queues.recordTargetHealth(queue.id, broken!.version, more, 'h2');
+      expect(await store.queues.recordTargetHealth(queue.id, broken!.version, null, 'h3')).to.equal(null);
+      const green = await store.queues.recordTargetHealth(queue.id, moved!.version, null, 'h3');
+      expect(green?.targetBroken).to.equal(null);
+      const outbox = await outboxOf(getDb(), 'queues', queue.id);
+      expect(outbox.map((e) => [e.type, e.subject.targetSha, e.subject.testNames])).to.deep.equal([
+        ['queue.target_broken', 'h1', '["checkout"]'],
+        ['queue.target_recovered', 'h3', '["checkout","cart"]'],
+      ]);
+      expect((await store.queues.history(queue.id)).map((h) => h.change).slice(1)).to.deep.equal([
+        'target branch broken at h1, failing there: checkout',
+        'target branch broken at h2, failing there: checkout, cart',
+        'target branch green at h3',
+      ]);
+      expect((await store.queues.listRefs('o1', null)).map((r) => r.targetBroken)).to.deep.equal([false]);
+    });
   });
 
   describe('relayed once', () => {

@@ -3,7 +3,8 @@
 // commit the run was built on, and getSubmittedPullRequest answers the verdict on the failure —
 // the pull request's own fault, the target branch's, a known flake's or the infrastructure's —
 // with the evidence, checked against the OpenAPI document; the pull_request.failed webhook and
-// the Slack message carry it, and a pending failure's event the provisional verdict.
+// the Slack message carry it, and a pending failure's event the provisional verdict. A broken
+// target branch is entered, holds the failures it explains, and is left.
 import { expect } from 'chai';
 import { junit } from '../integration/flaky-support.js';
 import { Harness, ref, type Submitted } from './engine-support.js';
@@ -105,10 +106,14 @@ describe('verdicts on failed pull requests (end to end)', function () {
   });
 
   it('not yours, target branch: the same test fails on the target commit without the change', async () => {
-    // Its failure on main also makes the test flaky (a failure on a stable branch); the verdict
-    // still names the target branch, where it fails without the change.
+    // Main's results arrive after the ejection (had they come first, the branch would have been
+    // broken and the pull request held: the next case). The verdict is decided when asked, so it
+    // reads them. Their failure also makes the test flaky (a failure on a stable branch); the
+    // verdict still names the target branch, where it fails without the change.
+    const first = await failed({ checkout_total: 'f', ok_test: 'p' });
+    expect(first.verdict).to.deep.include({ kind: 'unknown', rule: 'no_evidence' });
     await targetResults({ checkout_total: 'f', ok_test: 'p' });
-    const pr = await failed({ checkout_total: 'f', ok_test: 'p' });
+    const pr = (await h.svc.post<Judged>('/getSubmittedPullRequest', { ...ref, pr: { number: 1 } })).body;
     expect(pr.verdict).to.deep.include({ kind: 'target_branch', rule: 'fails_on_target' });
     expect(pr.verdict!.tests.map((t) => [t.name, t.onTarget])).to.deep.equal([['checkout_total', 'failed']]);
   });
@@ -172,6 +177,54 @@ describe('verdicts on failed pull requests (end to end)', function () {
     expect((await h.svc.post('/cancelPullRequest', { ...ref, pr: { number: 1 } })).status).to.equal(200);
     const cleared = await h.svc.post<{ warnings: unknown[] }>('/getQueue', ref);
     expect(cleared.body.warnings).to.deep.equal([]);
+  });
+
+  it('a broken target branch: entered when tests fail on its head, failures of those tests held instead of ejected, left when it is green', async () => {
+    const receiver = await startWebhookReceiver();
+    after(() => receiver.close());
+    const endpoint = await h.svc.post('/createWebhookEndpoint', { url: receiver.url, events: ['queue.target_broken', 'queue.target_recovered'] });
+    expect(endpoint.status).to.equal(200);
+    const warningsNow = async () => {
+      const res = await h.svc.post<{ warnings: { code: string; message: string }[] }>('/getQueue', ref);
+      expectOpenApiResponse('/getQueue', res.body);
+      return res.body.warnings;
+    };
+    // Post-merge CI's results for main's head: checkout_total fails there.
+    const sha = await targetResults({ checkout_total: 'f', ok_test: 'p' });
+    const [broken] = await waitFor('the broken-branch warning', async () => {
+      const found = (await warningsNow()).filter((w) => w.code === 'target_branch_broken');
+      return found.length > 0 && found;
+    });
+    expect(broken!.message).to.equal(
+      `main is broken at ${sha.slice(0, 12)}, where tests fail without any queued change (checkout_total); pull requests that fail only those tests wait in the queue instead of leaving it until main is green again`,
+    );
+    // A pull request failing only that test is held, though notItsFaultRetries is 0 here.
+    let green = false;
+    h.runCi(
+      () => (green ? 'success' : 'failure'),
+      () => ({ junit: junit({ checkout_total: green ? 'p' : 'f', ok_test: 'p' }) }),
+    );
+    await h.pr(1);
+    await h.submit(1);
+    const held = await waitFor('#1 held for the branch', async () => {
+      const s = await h.get(1);
+      return s.timeline[0]?.reason === 'test_run_held_target_broken' ? s : undefined;
+    });
+    expect(held.state).to.equal('pending_failure');
+    expect((await warningsNow()).map((w) => w.code)).to.deep.equal(['target_branch_broken', 'failure_held_not_its_fault']);
+    // Main is fixed (a re-run of its head passes): the queue leaves the state and tests #1 again.
+    green = true;
+    expect(await h.uploadReport({ sha, branch: 'main', junit: junit({ checkout_total: 'p', ok_test: 'p' }) })).to.equal(200);
+    const [pr] = await h.finals([1]);
+    expect(pr!.state).to.equal('merged');
+    const done = await h.get(1);
+    expect(done.timeline.find((t) => t.reason === 'test_run_retried_not_its_fault')?.detail).to.match(/^main is green again at [0-9a-f]{12}: testing again$/);
+    expect(await warningsNow()).to.deep.equal([]);
+    const events = await waitFor('both events', async () => receiver.received.length >= 2 && receiver.received);
+    expect(events.map((e) => [e.json.type, e.json.target_sha, e.json.tests])).to.deep.equal([
+      ['queue.target_broken', sha, ['checkout_total']],
+      ['queue.target_recovered', sha, ['checkout_total']],
+    ]);
   });
 
   it('no verdict while the pull request is still in the queue, or when it merged', async () => {

@@ -11,7 +11,7 @@ import { generateToken } from '../../shared/platform/accounts/token-repository.j
 import { makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
 import { junit, REPO, sha, uploadOk } from './flaky-support.js';
 import { LOOPBACK_RECEIVERS_ALLOWED, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { setRef } from '../../scripts/lib/git-fixtures.js';
+import { resolve, setRef } from '../../scripts/lib/git-fixtures.js';
 
 const BIN = fileURLToPath(new URL('../../cli/bin/openmq.mjs', import.meta.url));
 
@@ -103,6 +103,25 @@ describe('openmq CLI', function () {
     );
     const json = await ok<{ verdict: { kind: string; rule: string } }>('status', '41', ...queueArgs());
     expect(json.verdict).to.deep.include({ kind: 'unknown', rule: 'no_evidence' });
+  });
+
+  it('verify exits 0 for a commit whose exact tree the queue tested, 1 for one it did not', async () => {
+    await q.pr(45, { metadata: { title: 'Verified' } });
+    expect(await ok('submit', '45', ...queueArgs())).to.deep.equal({});
+    const run = await q.ci(45, 'success');
+    await q.waitState(45, 'merged');
+    const head = await resolve(q.fx, 'main');
+    const tested = await openmq(['verify', head, '--repo', repoArg], env);
+    expect(tested.code, tested.stderr).to.equal(0);
+    expect(tested.stdout).to.match(/^tested: +yes$/m);
+    expect(tested.stdout).to.match(new RegExp(`^test run: +${run.id} \\(tree [0-9a-f]{12}\\)$`, 'm'));
+    expect(tested.stdout).to.match(/^required: +ci\/test: success$/m);
+    const json = await ok<{ tested: boolean; prNumber: number }>('verify', head, '--repo', repoArg);
+    expect(json).to.include({ tested: true, prNumber: 45 });
+    const untested = await openmq(['verify', q.fx.initialSha, '--repo', repoArg], env);
+    expect(untested.code).to.equal(1);
+    expect(untested.stdout).to.match(/^tested: +no$/m);
+    expect(untested.stdout).to.match(/^why: +the merge queue did not make this commit/m);
   });
 
   it('submits, shows status (with the timeline), restarts and cancels pull requests', async () => {

@@ -203,6 +203,8 @@ describe('GET /v1/getMergeQueueMetrics', function () {
       mq_pr_time_in_queue_1h_seconds: 'HISTOGRAM',
       mq_test_runs_status_not_reported: 'GAUGE',
       mq_test_runs_wasted_1h: 'GAUGE',
+      mq_target_branch_broken: 'GAUGE',
+      mq_merged_commits_1h: 'GAUGE',
     };
     expect([...families.keys()].sort()).to.deep.equal(Object.keys(types).sort());
     for (const [name, type] of Object.entries(types)) {
@@ -220,7 +222,11 @@ describe('GET /v1/getMergeQueueMetrics', function () {
             ? [[name, ['conclusion'], 12]]
             : name === 'mq_test_runs_wasted_1h'
               ? [[name, ['cause'], 2 * WASTE_CAUSES.length]] // main series only, every cause
-              : [[name, [], 4]];
+              : name === 'mq_target_branch_broken'
+                ? [[name, [], 2]] // main series only
+                : name === 'mq_merged_commits_1h'
+                  ? [[name, ['tree'], 4]] // main series only, tested and untested
+                  : [[name, [], 4]];
       for (const [sampleName, extra, n] of lines) {
         const samples = exposition.samples.get(sampleName) ?? [];
         expect(samples, sampleName).to.have.length(n);

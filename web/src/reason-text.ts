@@ -17,6 +17,7 @@ export const REASON_TEXT: Record<Reason, string> = {
   test_run_retried_known_flaky: 'Its test run failed only on tests known to be flaky or quarantined, so it is tested again',
   test_run_retried_not_its_fault: 'Its test run failed, but not because of its changes (the infrastructure or the target branch), so it is tested again',
   test_run_held_not_its_fault: 'Its test run failed again, not because of its changes: it waits in the queue instead of leaving it',
+  test_run_held_target_broken: 'Only tests that fail on the broken target branch failed: it waits in the queue until the branch is green, then is tested again',
   test_run_lost: 'Its test run disappeared (service restart); it will be tested again',
   merge_item_no_longer_ready: 'No longer ready: not mergeable, base branch changed, or impacted targets missing',
   test_run_started: 'A test run started on its predicted base',

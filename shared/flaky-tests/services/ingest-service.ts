@@ -288,6 +288,7 @@ export class IngestService {
     const finish = async (session: IngestSession): Promise<UploadResult> => {
       const result = await session.finish();
       if (session.link) await links.resultsStored(session.link);
+      else await links.branchResultsStored(org.id, repo.repo, session.meta.branch, session.meta.sha);
       return result;
     };
     const input = received.input;

@@ -70,7 +70,7 @@ export class IngestSession {
     readonly uploadId: string,
     private readonly org: OrgRef,
     private readonly repo: FlakyRepo,
-    private readonly meta: UploadMeta,
+    readonly meta: UploadMeta,
     private readonly source: 'native' | 'bundle',
     receivedAt: Date,
     /** The merge-queue test run the commit is the test branch head of, if any. */

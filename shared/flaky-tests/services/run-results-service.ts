@@ -32,6 +32,14 @@ export interface RunResults {
   failedTests: RunFailedTest[];
 }
 
+/** A test that failed in CI's results for a commit, and what was known of it before them. */
+export interface CommitFailure {
+  id: string;
+  name: string;
+  knownFlaky: boolean;
+  quarantined: boolean;
+}
+
 export interface RunResultsRepositories {
   repos: Pick<FlakyRepoRepository, 'find'>;
   uploads: Pick<UploadRepository, 'linkedToRuns' | 'completeOfCommit'>;
@@ -70,7 +78,7 @@ export class RunResultsService {
     if (!flakyRepo) return out;
     const uploads = await this.deps.store.uploads.completeOfCommit(flakyRepo.id, sha);
     const byCase = await this.deps.store.caseRuns.outcomesIn(
-      uploads,
+      uploads.map((u) => u.id),
       testIds.map((id) => caseIdOf(flakyRepo.id, id)),
     );
     for (const id of testIds) {
@@ -78,6 +86,34 @@ export class RunResultsService {
       if (outcome) out.set(id, outcome);
     }
     return out;
+  }
+
+  /**
+   * The tests that failed (no attempt passed) in CI's results for one commit, each with whether
+   * it was known flaky or quarantined before those results arrived (a failure on a stable branch
+   * makes a test flaky: that failure must not excuse itself). Null when no results for the commit
+   * count: none uploaded, or all excluded as an infrastructure failure.
+   */
+  async failuresAt(orgId: string, repo: RepoRef, sha: string): Promise<CommitFailure[] | null> {
+    const flakyRepo = await this.deps.store.repos.find(orgId, repo);
+    if (!flakyRepo) return null;
+    const uploads = (await this.deps.store.uploads.completeOfCommit(flakyRepo.id, sha)).filter((u) => !u.excluded);
+    if (uploads.length === 0) return null;
+    const ids = uploads.map((u) => u.id);
+    const failed = await this.deps.store.caseRuns.failedIn(ids);
+    const outcomes = await this.deps.store.caseRuns.outcomesIn(
+      ids,
+      failed.map((f) => f.caseId),
+    );
+    const stillFailed = failed.filter((f) => outcomes.get(f.caseId) === 'failed');
+    const firstResults = new Date(Math.min(...uploads.map((u) => u.receivedAt.getTime())));
+    const tests = await this.deps.store.tests.findByIds(stillFailed.map((f) => f.caseId));
+    return tests
+      .map((t) => {
+        const { before } = failedTest(flakyRepo, t, firstResults);
+        return { id: t.testId, name: t.name, knownFlaky: before.flaky, quarantined: before.quarantined };
+      })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** Whether the repository has uploaded test results (its runs' failures wait for theirs). */

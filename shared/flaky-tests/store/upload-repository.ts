@@ -30,12 +30,20 @@ export interface UploadRepository {
   /** Complete uploads linked to these merge-queue test runs. */
   linkedToRuns(testRunIds: readonly string[]): Promise<Upload[]>;
   /** Complete uploads of one commit (CI's results for it, whichever branch it ran on). */
-  completeOfCommit(repoId: string, sha: string): Promise<string[]>;
+  completeOfCommit(repoId: string, sha: string): Promise<CommitUpload[]>;
   /** Which of these uploads count for detection: complete and not excluded. */
   includedIds(ids: readonly string[]): Promise<Set<string>>;
   /** Drops what an interrupted attempt at processing the upload left. */
   deleteUnfinished(id: string): Promise<void>;
   findById(id: string): Promise<Upload | null>;
+}
+
+/** An upload of a commit, as the verdict and the target branch's health read it. */
+export interface CommitUpload {
+  id: string;
+  receivedAt: Date;
+  /** Excluded by infrastructure-failure protection (a mass failure). */
+  excluded: boolean;
 }
 
 export class DbUploadRepository implements UploadRepository {
@@ -74,9 +82,9 @@ export class DbUploadRepository implements UploadRepository {
   }
 
   /** Complete uploads of one commit (CI's results for it, whichever branch it ran on). */
-  async completeOfCommit(repoId: string, sha: string): Promise<string[]> {
-    const docs = await this.col.find({ repoId, sha, state: 'complete' }, { projection: { _id: 1 } });
-    return docs.map((d) => d._id);
+  async completeOfCommit(repoId: string, sha: string): Promise<CommitUpload[]> {
+    const docs = await this.col.find({ repoId, sha, state: 'complete' }, { projection: { _id: 1, receivedAt: 1, excluded: 1 } });
+    return docs.map((d) => ({ id: d._id, receivedAt: d.receivedAt, excluded: d.excluded }));
   }
 
   /** Which of these uploads count for detection: complete and not excluded. */

@@ -106,6 +106,13 @@ export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettings> = Object.freeze({
   stackFailure: 'land_passing_prefix',
 } satisfies QueueSettings);
 
+/** The target branch is broken (domain/target-health.ts): these tests fail on its head commit `sha`, since `since`. */
+export interface TargetBreak {
+  sha: string;
+  tests: { id: string; name: string }[];
+  since: Date;
+}
+
 export interface Queue extends QueueSettings {
   id: string;
   orgId: string;
@@ -116,6 +123,8 @@ export interface Queue extends QueueSettings {
   pendingMode: QueueMode | null;
   /** The target branch head the service last observed (a change outside the queue triggers a plan). */
   observedTargetSha: string | null;
+  /** Set while CI's results for the target branch's head show tests failing there (domain/target-health.ts). */
+  targetBroken: TargetBreak | null;
   /** Monotonic counter handing out admission sequence numbers to entries. */
   nextSeq: number;
   version: number;
@@ -197,6 +206,8 @@ export const REASONS = [
   'test_run_failed_by_optimization',
   // pending failure kept: judged not its fault again after its re-tests; it waits (with a queue warning)
   'test_run_held_not_its_fault',
+  // pending failure kept: only tests that fail on the broken target branch failed; it waits until the branch is green
+  'test_run_held_target_broken',
   // cancelled
   'user_requested',
   'pr_closed',
@@ -262,6 +273,12 @@ export interface Entry {
   mergedSha?: string | null;
   /** Target branch head the queue merged this entry onto (null until merged by the queue). */
   mergedOntoSha?: string | null;
+  /**
+   * The tree of `mergedSha` when the forge's merge was checked to produce exactly the tree a
+   * passing test run tested (the last pull request of a merge in single mode); null otherwise
+   * (absent for merges recorded before it was kept). docs/verdicts.md#every-tree-tested-once.
+   */
+  mergedTestedTree?: string | null;
   /**
    * While the entry takes part in the bisection of a failed batch: the id of that batch's failed
    * main run. Such entries are tested only by that bisection's runs, never batched anew.

@@ -23,7 +23,12 @@ export function afterStatusReported(watch: StatusWatch, context: string): Status
   return { ...watch, missing: without(watch.missing), neverReported: without(watch.neverReported) };
 }
 
-export const QUEUE_WARNING_CODES = ['required_status_not_reported', 'required_status_never_reported', 'failure_held_not_its_fault'] as const;
+export const QUEUE_WARNING_CODES = [
+  'required_status_not_reported',
+  'required_status_never_reported',
+  'failure_held_not_its_fault',
+  'target_branch_broken',
+] as const;
 export type QueueWarningCode = (typeof QUEUE_WARNING_CODES)[number];
 
 export interface QueueWarning {

@@ -1,7 +1,7 @@
 // The JSON payload of an event, in the hosted product's flat form (wire-contract §5.1): `type`,
 // `action`, `status`, the pull request, its repository and target branch, the test run and the
-// reason field of the event. `detail` (what the reason does not say), `stack` and a failure's
-// `verdict` are this service's additions.
+// reason field of the event. `detail` (what the reason does not say), `stack`, a failure's
+// `verdict` and the target branch's health events are this service's additions.
 import type { Entry, Queue, TestRun } from '../domain/model.js';
 import type { EventPayload, StoredEvent } from '../../platform/events/event-types.js';
 import type { MergeQueueEventSubject } from './event-types.js';
@@ -65,6 +65,11 @@ function verdictField(v: FailureVerdict | null | undefined): Payload {
   };
 }
 
+function parseNames(json: string | undefined): string[] {
+  const names: unknown = json ? JSON.parse(json) : [];
+  return Array.isArray(names) ? names.map(String) : [];
+}
+
 function runFields(run: TestRun | null): Payload {
   if (!run) return {};
   return {
@@ -86,9 +91,8 @@ export function renderPayload(event: StoredEvent, src: PayloadSources): Payload 
   };
   const reason = subject.reason ? { [REASON_FIELD[action] ?? 'reason']: subject.reason.toUpperCase() } : {};
   const detail = subject.detail ? { detail: subject.detail } : {};
-  if (family === 'queue') {
-    return { ...common, action, previous_state: subject.previousState, state: subject.state };
-  }
+  if (event.type === 'queue.state_changed') return { ...common, action, previous_state: subject.previousState, state: subject.state };
+  if (family === 'queue') return { ...common, action, target_sha: subject.targetSha, tests: parseNames(subject.testNames) };
   if (family === 'pull_request_batch') {
     return { ...common, action, status: action, pr_numbers: src.runPrNumbers, ...runFields(src.run), ...reason, ...detail };
   }

@@ -22,7 +22,7 @@ export const BATCH_EVENTS = [
 ] as const;
 export type BatchEventType = (typeof BATCH_EVENTS)[number];
 
-export const QUEUE_EVENTS = ['queue.state_changed'] as const;
+export const QUEUE_EVENTS = ['queue.state_changed', 'queue.target_broken', 'queue.target_recovered'] as const;
 
 export const MERGE_QUEUE_EVENT_TYPES = [...PULL_REQUEST_EVENTS, ...BATCH_EVENTS, ...QUEUE_EVENTS] as const;
 export type MergeQueueEventType = (typeof MERGE_QUEUE_EVENT_TYPES)[number];
@@ -37,6 +37,9 @@ export type MergeQueueEventSubject = {
   detail?: string;
   previousState?: string;
   state?: string;
+  /** queue.target_broken / .target_recovered: the target branch head the results were for, and the names of the tests that failed there (a JSON array: subjects hold strings). */
+  targetSha?: string;
+  testNames?: string;
 };
 
 /** A merge-queue event as its change emits it: one of its names, about a queue and what in it. */

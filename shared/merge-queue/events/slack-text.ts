@@ -3,6 +3,7 @@
 // failure whose fault it was — and a link.
 import type { Payload } from './event-payloads.js';
 import { escapeSlack } from '../../platform/events/slack-text.js';
+import { testNames } from '../domain/flaky-retest.js';
 
 const VERBS: Readonly<Record<string, string>> = {
   'pull_request.submitted': 'was submitted to the merge queue',
@@ -27,6 +28,16 @@ export function mergeQueueSlackText(payload: Payload): string {
   const type = String(payload.type);
   if (type === 'queue.state_changed') {
     return escapeSlack(`Merge queue ${where} is now ${String(payload.state)} (was ${String(payload.previous_state)})`);
+  }
+  if (type === 'queue.target_broken' || type === 'queue.target_recovered') {
+    const branch = String(payload.target_branch);
+    const at = String(payload.target_sha).slice(0, 12);
+    const tests = testNames((Array.isArray(payload.tests) ? payload.tests : []).map((name) => ({ name: String(name) })));
+    return escapeSlack(
+      type === 'queue.target_broken'
+        ? `Merge queue ${where}: ${branch} is broken at ${at} (failing there: ${tests}); pull requests that fail only those tests wait in the queue until it is green again`
+        : `Merge queue ${where}: ${branch} is green again at ${at} (no longer failing: ${tests}); pull requests held for it are tested again`,
+    );
   }
   const reasonKey = REASON_KEYS.find((k) => typeof payload[k] === 'string');
   const why = [reasonKey ? String(payload[reasonKey]).toLowerCase().replace(/_/g, ' ') : null, typeof payload.detail === 'string' ? payload.detail : null]

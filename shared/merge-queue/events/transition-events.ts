@@ -4,6 +4,7 @@
 // write what these return into the outbox of the document they change, in the same update.
 import type { BatchEventType, MergeQueueEvent, PullRequestEventType } from './event-types.js';
 import type { Entry, EntryState, QueueState, Reason, TestRun } from '../domain/model.js';
+import type { TargetBreak } from '../domain/target-health.js';
 
 /** The event a transition into `state` emits; states without one (not_ready, tests_passed) emit none. */
 export const EVENT_OF_STATE: Readonly<Partial<Record<EntryState, PullRequestEventType>>> = {
@@ -136,5 +137,27 @@ export function queueStateChangedEvent(
     orderKey: `queue:${queue.id}`,
     order: { at, version },
     subject: { queueId: queue.id, previousState: previous, state },
+  };
+}
+
+/**
+ * queue.target_broken when the target branch breaks (`broken`: the tests failing on its head
+ * `headSha`), queue.target_recovered when it is green again at `headSha` (`broken`: what had
+ * failed). A broken branch whose failing tests change announces nothing new.
+ */
+export function targetHealthEvent(
+  queue: { id: string; orgId: string },
+  change: 'broken' | 'recovered',
+  headSha: string,
+  broken: TargetBreak,
+  at: Date,
+  version: number,
+): MergeQueueEvent {
+  return {
+    orgId: queue.orgId,
+    type: change === 'broken' ? 'queue.target_broken' : 'queue.target_recovered',
+    orderKey: `queue:${queue.id}`,
+    order: { at, version },
+    subject: { queueId: queue.id, targetSha: headSha, testNames: JSON.stringify(broken.tests.map((t) => t.name)) },
   };
 }

@@ -52,6 +52,16 @@ export async function renderMergeQueueMetrics(series: readonly QueueTypeSeries[]
     labelNames: [...LABELS, 'cause'] as const,
     registers,
   });
+  const broken = gauge(
+    MQ_SERIES.targetBranchBroken,
+    "1 while CI's results for the target branch's head show tests failing there without any queued change; pull requests failing only those tests wait in the queue.",
+  );
+  const mergedCommits = new Gauge({
+    name: MQ_SERIES.mergedCommits,
+    help: 'Commits the queue put on the target branch in the last hour, by whether the forge was checked to produce exactly the tree a passing test run tested (a rolling one-hour value, not a counter).',
+    labelNames: [...LABELS, 'tree'] as const,
+    registers,
+  });
   const inQueue = histogram(
     MQ_SERIES.timeInQueue,
     'Time from admission to leaving the queue, for pull requests that left in the last hour; not-ready time excluded.',
@@ -65,7 +75,12 @@ export async function renderMergeQueueMetrics(series: readonly QueueTypeSeries[]
     for (const c of CONCLUSIONS) conclusions.set({ ...labels, conclusion: c }, s.conclusions[c]);
     restarts.set(labels, s.restarts);
     stalled.set(labels, s.testRunsStatusNotReported);
-    if (labels.queue_type === 'main') for (const cause of WASTE_CAUSES) wasted.set({ ...labels, cause }, s.wastedRuns[cause]);
+    if (labels.queue_type === 'main') {
+      for (const cause of WASTE_CAUSES) wasted.set({ ...labels, cause }, s.wastedRuns[cause]);
+      broken.set(labels, s.targetBranchBroken);
+      mergedCommits.set({ ...labels, tree: 'tested' }, s.mergedCommits.tested);
+      mergedCommits.set({ ...labels, tree: 'untested' }, s.mergedCommits.untested);
+    }
     for (const [h, values] of [
       [wait, s.waitSeconds],
       [test, s.testSeconds],

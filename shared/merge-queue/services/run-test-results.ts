@@ -4,6 +4,7 @@
 import type { RepoRef } from '../../platform/repo-ref.js';
 import type { RunTestEvidence } from '../domain/flaky-retest.js';
 import type { Queue, TestRun } from '../domain/model.js';
+import type { CommitFailedTest } from '../domain/target-health.js';
 
 /** `new`: first seen in this run. */
 export const LINKED_TEST_STATUSES = ['healthy', 'flaky', 'broken', 'new'] as const;
@@ -37,6 +38,8 @@ export interface RunTestResultsSource {
   uploadsResults(orgId: string, repo: RepoRef): Promise<boolean>;
   /** How each of these tests ended in the results uploaded for commit `sha`; absent: not run there, or no results. */
   outcomesAt(orgId: string, repo: RepoRef, sha: string, testIds: readonly string[]): Promise<Map<string, TestOutcome>>;
+  /** The tests that failed in the results uploaded for commit `sha` (the target branch's head); null when none count for it. */
+  failuresAt(orgId: string, repo: RepoRef, sha: string): Promise<CommitFailedTest[] | null>;
 }
 
 /** How a test ended on a commit: `passed` when an attempt passed (a pass on retry included). */
@@ -47,6 +50,7 @@ export const NO_TEST_RESULTS: RunTestResultsSource = {
   resultsOf: async () => new Map(),
   uploadsResults: async () => false,
   outcomesAt: async () => new Map(),
+  failuresAt: async () => null,
 };
 
 /** How the failed tests of a run ended on other commits, by test id (absent: not run there). */

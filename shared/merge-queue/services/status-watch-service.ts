@@ -1,11 +1,13 @@
 // The stall watchdog (shared/merge-queue/domain/status-watch.ts has the rules): a delayed job per
 // built run looks at its statuses once statusWaitMinutes have passed; statuses arriving later
 // shrink what it found, and the queue's warnings are read from what is stored (with the failures
-// the planner holds instead of ejecting, domain/held-failures.ts).
+// the planner holds instead of ejecting, domain/held-failures.ts, and a broken target branch,
+// domain/target-health.ts).
 import type { Queue, TestRun } from '../domain/model.js';
 import { afterStatusReported, statusWarnings, unreportedContexts, type QueueWarning } from '../domain/status-watch.js';
 import { repoKey } from '../../platform/repo-ref.js';
 import { heldFailureWarnings } from '../domain/held-failures.js';
+import { targetBrokenWarning } from '../domain/target-health.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import type { TimelineNote } from '../store/entry-repository.js';
 import type { Logger } from '../../platform/logging.js';
@@ -59,10 +61,11 @@ export class StatusWatchService {
     }
   }
 
-  /** The queue's warnings: runs waiting for statuses CI never reported, and failures held instead of ejected. */
+  /** The queue's warnings: a broken target branch, runs waiting for statuses CI never reported, and failures held instead of ejected. */
   async warnings(queue: Queue): Promise<QueueWarning[]> {
     const [open, active] = await Promise.all([this.deps.store.testRuns.listOpen(queue.id), this.deps.store.entries.listActive(queue.id)]);
-    return [...statusWarnings(open), ...heldFailureWarnings(active)];
+    const broken = queue.targetBroken ? [targetBrokenWarning(queue.targetBroken, queue.branch)] : [];
+    return [...broken, ...statusWarnings(open), ...heldFailureWarnings(active)];
   }
 
   private async neverReported(queue: Queue, run: TestRun, missing: readonly string[]): Promise<string[]> {

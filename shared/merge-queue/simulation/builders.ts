@@ -31,6 +31,7 @@ export function queue(over: Partial<PlannerQueue> = {}): PlannerQueue {
     notItsFaultRetries: 1,
     testResultsWaitSeconds: 120,
     stackFailure: 'land_passing_prefix',
+    targetBroken: null,
     ...over,
   };
 }

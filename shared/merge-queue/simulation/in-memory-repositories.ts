@@ -5,6 +5,7 @@
 import type { CommitStatus, CommitStatusRepository } from '../store/commit-status-repository.js';
 import {
   timelineNoteEntry,
+  type EntryHistoryRow,
   type EntryPageQuery,
   type EntryPatch,
   type EntryRepository,
@@ -14,8 +15,9 @@ import {
   type TransitionGuard,
 } from '../store/entry-repository.js';
 import { headKey, type ImpactedTargets, type ImpactedTargetsRepository, type PullRequestHead } from '../store/impacted-targets-repository.js';
-import { newQueue, QueueExistsError, type QueueHistoryEntry, type QueuePatch, type QueueRepository } from '../store/queue-repository.js';
+import { newQueue, QueueExistsError, type QueueHistoryEntry, type QueuePatch, type QueueRef, type QueueRepository } from '../store/queue-repository.js';
 import type { TestRunRepository } from '../store/test-run-repository.js';
+import { targetHealthHistory, type TargetBreak } from '../domain/target-health.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import {
   TERMINAL_ENTRY_STATES,
@@ -83,8 +85,8 @@ export class InMemoryQueueRepository implements QueueRepository {
     return this.listed(orgId, null).map((q) => this.out(q));
   }
 
-  async listRefs(orgId: string, repo: RepoRef | null): Promise<{ id: string; repo: RepoRef; branch: string }[]> {
-    return this.listed(orgId, repo).map((q) => ({ id: q.id, repo: { ...q.repo }, branch: q.branch }));
+  async listRefs(orgId: string, repo: RepoRef | null): Promise<QueueRef[]> {
+    return this.listed(orgId, repo).map((q) => ({ id: q.id, repo: { ...q.repo }, branch: q.branch, targetBroken: q.targetBroken !== null }));
   }
 
   async update(id: string, expectedVersion: number, patch: QueuePatch, change: string, now = new Date()): Promise<Queue | null> {
@@ -92,6 +94,14 @@ export class InMemoryQueueRepository implements QueueRepository {
     if (!q || q.version !== expectedVersion) return null;
     Object.assign(q, clone(patch), { updatedAt: now, version: q.version + 1 });
     q.history.push({ at: now, change });
+    return this.out(q);
+  }
+
+  async recordTargetHealth(id: string, expectedVersion: number, next: TargetBreak | null, headSha: string, now = new Date()): Promise<Queue | null> {
+    const q = this.rows.get(id);
+    if (!q || q.version !== expectedVersion) return null;
+    Object.assign(q, { targetBroken: clone(next), updatedAt: now, version: q.version + 1 });
+    q.history.push({ at: now, change: targetHealthHistory(next, headSha) });
     return this.out(q);
   }
 
@@ -179,6 +189,10 @@ export class InMemoryEntryRepository implements EntryRepository {
     return this.all((e) => e.queueId === queueId && e.state === 'not_ready' && e.readiness.gitHubMergeability === 'in_progress').sort(byQueueOrder);
   }
 
+  async findMergedAs(queueIds: readonly string[], sha: string): Promise<Entry | null> {
+    return this.all((e) => queueIds.includes(e.queueId) && e.state === 'merged' && e.mergedSha === sha)[0] ?? null;
+  }
+
   async listMergedSince(queueId: string, since: Date): Promise<Entry[]> {
     return this.all((e) => e.queueId === queueId && e.state === 'merged' && e.stateChangedAt >= since);
   }
@@ -219,8 +233,13 @@ export class InMemoryEntryRepository implements EntryRepository {
     }));
   }
 
-  async listHistoriesChangedSince(scope: EntryScope, since: Date): Promise<{ id: string; queueId: string; history: HistoryEntry[] }[]> {
-    return this.all((e) => this.inScope(scope)(e) && e.stateChangedAt >= since).map((e) => ({ id: e.id, queueId: e.queueId, history: e.history }));
+  async listHistoriesChangedSince(scope: EntryScope, since: Date): Promise<EntryHistoryRow[]> {
+    return this.all((e) => this.inScope(scope)(e) && e.stateChangedAt >= since).map((e) => ({
+      id: e.id,
+      queueId: e.queueId,
+      history: e.history,
+      mergedTestedTree: e.mergedTestedTree ?? null,
+    }));
   }
 
   async transition(id: string, guard: TransitionGuard, change: TransitionChange, now = new Date()): Promise<Entry | null> {

@@ -122,6 +122,7 @@ export async function playWorkload(settings: SimulatedSettings, w: Workload, lim
     uploadsResults: async () => true,
     // The simulated CI uploads results for test branches only, never for commits of the target.
     outcomesAt: async () => new Map(),
+    failuresAt: async () => null,
   };
   const sim = new Simulator({
     queue: queue(settings),

@@ -27,10 +27,19 @@ export const ENTRY_INDEXES: IndexSpec[] = [
   { key: { queueId: 1, stateChangedAt: -1 }, name: 'queue_changed', comment: 'listPullRequests since / metrics history' },
   { key: { orgId: 1, active: 1 }, name: 'org_active', comment: 'provider poller: active entries of every queue; metrics gauges of an organisation' },
   { key: { orgId: 1, stateChangedAt: -1 }, name: 'org_changed', comment: 'metrics of every queue of an organisation: entries changed in the last hour' },
+  { key: { mergedSha: 1 }, name: 'merged_sha', comment: 'verifyCommit: which merge made a target branch commit' },
   OUTBOX_INDEX,
 ];
 
 /** The entries a read covers: an organisation's, optionally only those of some of its queues. */
+/** An entry's history as the metrics read it, with the tree its merge was checked to produce. */
+export interface EntryHistoryRow {
+  id: string;
+  queueId: string;
+  history: HistoryEntry[];
+  mergedTestedTree: string | null;
+}
+
 export interface EntryScope {
   orgId: string;
   queueIds?: string[];
@@ -95,6 +104,8 @@ export interface EntryRepository {
   findByIds(ids: readonly string[]): Promise<Entry[]>;
   findActiveByPr(queueId: string, prNumber: number): Promise<Entry | null>;
   findLatestByPr(queueId: string, prNumber: number): Promise<Entry | null>;
+  /** The entry of one of these queues whose merge made the target branch's commit `sha`. */
+  findMergedAs(queueIds: readonly string[], sha: string): Promise<Entry | null>;
   findLatestByBranch(queueId: string, branch: string): Promise<Entry | null>;
   /** Every entry of the queue that has not ended, in priority then admission order. */
   listActive(queueId: string): Promise<Entry[]>;
@@ -110,7 +121,7 @@ export interface EntryRepository {
   countInStates(queueId: string, states: readonly EntryState[]): Promise<number>;
   countActive(queueId: string): Promise<number>;
   listActiveStates(scope: EntryScope): Promise<{ queueId: string; state: EntryState; inBisection: boolean }[]>;
-  listHistoriesChangedSince(scope: EntryScope, since: Date): Promise<{ id: string; queueId: string; history: HistoryEntry[] }[]>;
+  listHistoriesChangedSince(scope: EntryScope, since: Date): Promise<EntryHistoryRow[]>;
   /** Null when the guard no longer holds. */
   transition(id: string, guard: TransitionGuard, change: TransitionChange, now?: Date): Promise<Entry | null>;
   /** Null when the entry is no longer at `version`. */
@@ -215,6 +226,12 @@ export class DbEntryRepository implements EntryRepository {
     return d ? toEntry(d) : null;
   }
 
+  async findMergedAs(queueIds: readonly string[], sha: string): Promise<Entry | null> {
+    if (queueIds.length === 0) return null;
+    const d = await this.col.findOne({ mergedSha: sha, queueId: { $in: [...queueIds] }, state: 'merged' });
+    return d ? toEntry(d) : null;
+  }
+
   /** The latest entry for a head branch, preferring an active one (wire-contract §2.5). */
   async findLatestByBranch(queueId: string, branch: string): Promise<Entry | null> {
     const active = await this.col.findOne({ queueId, prHeadBranch: branch, active: true }, { sort: { submittedAt: -1 } });
@@ -281,9 +298,12 @@ export class DbEntryRepository implements EntryRepository {
    * `_1h` series: history is append-only, so an entry unchanged since then has no transition in
    * the window, and older entries are never read). Served by `org_changed` or `queue_changed`.
    */
-  async listHistoriesChangedSince(scope: EntryScope, since: Date): Promise<{ id: string; queueId: string; history: HistoryEntry[] }[]> {
-    const docs = await this.col.find({ ...scopeFilter(scope), stateChangedAt: { $gte: since } }, { projection: { _id: 1, queueId: 1, history: 1 } });
-    return docs.map((d) => ({ id: d._id, queueId: d.queueId, history: d.history }));
+  async listHistoriesChangedSince(scope: EntryScope, since: Date): Promise<EntryHistoryRow[]> {
+    const docs = await this.col.find(
+      { ...scopeFilter(scope), stateChangedAt: { $gte: since } },
+      { projection: { _id: 1, queueId: 1, history: 1, mergedTestedTree: 1 } },
+    );
+    return docs.map((d) => ({ id: d._id, queueId: d.queueId, history: d.history, mergedTestedTree: d.mergedTestedTree ?? null }));
   }
 
   /**

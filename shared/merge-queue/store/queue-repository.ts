@@ -8,7 +8,8 @@ import type { RepoRef } from '../../platform/repo-ref.js';
 import { DEFAULT_QUEUE_SETTINGS } from '../domain/model.js';
 import { repoKey } from '../../platform/repo-ref.js';
 import { collectionOutbox, outboxPush, OUTBOX_INDEX, toOutbox, type EventRelay, type OutboxEvent, type OutboxSource } from '../../platform/events/outbox.js';
-import { queueStateChangedEvent } from '../events/transition-events.js';
+import { queueStateChangedEvent, targetHealthEvent } from '../events/transition-events.js';
+import { targetHealthChange, targetHealthHistory, type TargetBreak } from '../domain/target-health.js';
 
 export interface QueueHistoryEntry {
   at: Date;
@@ -18,7 +19,14 @@ export interface QueueHistoryEntry {
 
 // `revision`: see queue-revisions.ts; a settings or state change increments it in the same update.
 // `outbox`: a state change writes its event there in the same update (shared/events/outbox.ts).
-type QueueDoc = StoredDoc & Omit<Queue, 'id'> & { repoKey: string; history: QueueHistoryEntry[]; revision?: number; outbox?: OutboxEvent[] };
+type QueueDoc = StoredDoc &
+  Omit<Queue, 'id' | 'targetBroken'> & {
+    targetBroken?: TargetBreak | null;
+    repoKey: string;
+    history: QueueHistoryEntry[];
+    revision?: number;
+    outbox?: OutboxEvent[];
+  };
 
 /** Queue history kept per queue (oldest dropped first). */
 const QUEUE_HISTORY_LIMIT = 500;
@@ -35,9 +43,10 @@ export const QUEUE_INDEXES: IndexSpec[] = [
 ];
 
 const toQueue = (d: QueueDoc): Queue => {
-  const { _id, repoKey: _key, history: _history, revision: _revision, outbox: _outbox, ...rest } = d;
-  // A setting added after the queue was stored reads as its default.
-  return { id: _id, ...structuredClone(DEFAULT_QUEUE_SETTINGS), ...rest };
+  const { _id, repoKey: _key, history: _history, revision: _revision, outbox: _outbox, targetBroken, ...rest } = d;
+  // A setting added after the queue was stored reads as its default (and a queue stored before
+  // target health was recorded as a green one).
+  return { id: _id, ...structuredClone(DEFAULT_QUEUE_SETTINGS), ...rest, targetBroken: targetBroken ?? null };
 };
 
 export class QueueExistsError extends Error {}
@@ -56,11 +65,20 @@ export function newQueue(orgId: string, repo: RepoRef, branch: string, init: { m
     state: 'running',
     pendingMode: null,
     observedTargetSha: init.targetSha,
+    targetBroken: null,
     nextSeq: 1,
     version: 1,
     createdAt: now,
     updatedAt: now,
   };
+}
+
+/** A queue as lists and metrics name it, and whether its target branch is broken. */
+export interface QueueRef {
+  id: string;
+  repo: RepoRef;
+  branch: string;
+  targetBroken: boolean;
 }
 
 export type QueuePatch = Partial<QueueSettings> & { state?: QueueState; pendingMode?: QueueMode | null };
@@ -71,11 +89,17 @@ export interface QueueRepository {
   create(orgId: string, repo: RepoRef, branch: string, init: { mode: QueueMode; concurrency: number; targetSha: string }, now?: Date): Promise<Queue>;
   find(orgId: string, repo: RepoRef, branch: string): Promise<Queue | null>;
   findById(id: string): Promise<Queue | null>;
-  listRefs(orgId: string, repo: RepoRef | null): Promise<{ id: string; repo: RepoRef; branch: string }[]>;
+  listRefs(orgId: string, repo: RepoRef | null): Promise<QueueRef[]>;
   /** Every queue of an organisation, by repository then branch. */
   listByOrg(orgId: string): Promise<Queue[]>;
   /** Null when the queue is no longer at `expectedVersion`. */
   update(id: string, expectedVersion: number, patch: QueuePatch, change: string, now?: Date): Promise<Queue | null>;
+  /**
+   * Records the target branch's health read from the results for its head `headSha`
+   * (compare-and-set on `version`; null when the queue moved on). Breaking and recovering
+   * announce themselves (queue.target_broken / .target_recovered).
+   */
+  recordTargetHealth(id: string, expectedVersion: number, next: TargetBreak | null, headSha: string, now?: Date): Promise<Queue | null>;
   /** True when the head differs from the one seen before. */
   observeTargetHead(id: string, sha: string | null): Promise<boolean>;
   allocateSeq(id: string): Promise<number>;
@@ -141,10 +165,10 @@ export class DbQueueRepository implements QueueRepository {
     return (await this.col.find({ orgId }, { sort: { repoKey: 1, branch: 1 } })).map(toQueue);
   }
 
-  async listRefs(orgId: string, repo: RepoRef | null): Promise<{ id: string; repo: RepoRef; branch: string }[]> {
+  async listRefs(orgId: string, repo: RepoRef | null): Promise<QueueRef[]> {
     const filter = repo ? { orgId, repoKey: repoKey(repo) } : { orgId };
-    const docs = await this.col.find(filter, { sort: { repoKey: 1, branch: 1 }, projection: { _id: 1, repo: 1, branch: 1 } });
-    return docs.map((d) => ({ id: d._id, repo: d.repo, branch: d.branch }));
+    const docs = await this.col.find(filter, { sort: { repoKey: 1, branch: 1 }, projection: { _id: 1, repo: 1, branch: 1, targetBroken: 1 } });
+    return docs.map((d) => ({ id: d._id, repo: d.repo, branch: d.branch, targetBroken: (d.targetBroken ?? null) !== null }));
   }
 
   /**
@@ -166,6 +190,25 @@ export class DbQueueRepository implements QueueRepository {
         $set: { ...patch, updatedAt: now },
         $inc: { version: 1, revision: 1 },
         $push: { history: { $each: [{ at: now, change }], $slice: -QUEUE_HISTORY_LIMIT }, ...outboxPush(outbox) },
+      },
+    );
+    if (!d) return null;
+    await this.relay.relay(this.outbox, id, outbox);
+    return toQueue(d);
+  }
+
+  async recordTargetHealth(id: string, expectedVersion: number, next: TargetBreak | null, headSha: string, now = new Date()): Promise<Queue | null> {
+    const before = await this.col.findOne({ _id: id, version: expectedVersion }, { projection: { orgId: 1, targetBroken: 1 } });
+    if (!before) return null;
+    const was = before.targetBroken ?? null;
+    const change = targetHealthChange(was, next);
+    const outbox = toOutbox(change ? [targetHealthEvent({ id, orgId: before.orgId }, change, headSha, (next ?? was)!, now, expectedVersion + 1)] : [], now);
+    const d = await this.col.findOneAndUpdate(
+      { _id: id, version: expectedVersion },
+      {
+        $set: { targetBroken: next, updatedAt: now },
+        $inc: { version: 1, revision: 1 },
+        $push: { history: { $each: [{ at: now, change: targetHealthHistory(next, headSha) }], $slice: -QUEUE_HISTORY_LIMIT }, ...outboxPush(outbox) },
       },
     );
     if (!d) return null;

@@ -1,5 +1,5 @@
 // The rules of delivery that need no receiver: the retry schedule, which secrets sign, the
-// payload of a batch event and the Slack message of a failure.
+// payload of a batch event and the Slack messages of a failure and of a target branch's health.
 import { expect } from 'chai';
 import { loadConfig } from '../../../shared/composition/config.js';
 import { retryDelayMs, slackMessage as slackMessageOf } from '../../../shared/platform/events/webhook-dispatcher.js';
@@ -135,6 +135,17 @@ describe('webhook delivery rules', () => {
       slackMessage({ type: 'pull_request_batch.merged', repository, target_branch: 'main', pr_numbers: [1, 2], merged_reason: 'MERGE_GRAPH_MERGE' }),
     ).to.deep.equal({
       text: 'Pull requests #1, #2 (acme/app → main) were merged together — merge graph merge',
+    });
+  });
+
+  it('writes a Slack message for a target branch that breaks and one that is green again', () => {
+    const repository = { host: 'github.com', owner: 'acme', name: 'app' };
+    const sha = 'a'.repeat(40);
+    expect(slackMessage({ type: 'queue.target_broken', repository, target_branch: 'main', target_sha: sha, tests: ['checkout', 'cart'] })).to.deep.equal({
+      text: 'Merge queue acme/app → main: main is broken at aaaaaaaaaaaa (failing there: checkout, cart); pull requests that fail only those tests wait in the queue until it is green again',
+    });
+    expect(slackMessage({ type: 'queue.target_recovered', repository, target_branch: 'main', target_sha: sha, tests: ['checkout'] })).to.deep.equal({
+      text: 'Merge queue acme/app → main: main is green again at aaaaaaaaaaaa (no longer failing: checkout); pull requests held for it are tested again',
     });
   });
 });

@@ -13,6 +13,8 @@ export interface MetricsQueue {
   id: string;
   repo: RepoRef;
   branch: string;
+  /** CI's results for the target branch's head show tests failing there (domain/target-health.ts). */
+  targetBroken?: boolean;
 }
 
 /** An active entry of a queue: its state, and whether it takes part in a bisection. */
@@ -25,7 +27,12 @@ export interface ActiveEntry {
 export interface EntryHistory {
   queueId: string;
   history: readonly HistoryEntry[];
+  /** The tree its merge was checked to produce (Entry.mergedTestedTree); null or absent: not checked. */
+  mergedTestedTree?: string | null;
 }
+
+/** Reasons of a merge the queue made (a manual merge is not its commit). */
+const QUEUE_MERGES: ReadonlySet<string> = new Set(['merge_graph_merge', 'merge_graph_direct_merge']);
 
 export interface MergeQueueMetricsInput {
   queues: readonly MetricsQueue[];
@@ -62,6 +69,7 @@ export function computeMergeQueueMetrics(input: MergeQueueMetricsInput): QueueTy
       byLabels.set(key, pair);
     }
     byQueue.set(q.id, pair);
+    if (q.targetBroken) pair.main.targetBranchBroken = 1;
   }
 
   for (const e of input.activeEntries) {
@@ -94,6 +102,9 @@ export function computeMergeQueueMetrics(input: MergeQueueMetricsInput): QueueTy
     if (o.exit) {
       const s = pair[o.exit.queueType];
       s.conclusions[o.exit.conclusion] += 1;
+      if (o.exit.conclusion === 'merged' && QUEUE_MERGES.has(e.history.at(-1)?.reason ?? '')) {
+        pair.main.mergedCommits[e.mergedTestedTree ? 'tested' : 'untested'] += 1;
+      }
       if (o.exit.timeInQueueSeconds !== null) s.timeInQueueSeconds.push(o.exit.timeInQueueSeconds);
     }
   }

@@ -30,6 +30,8 @@ export const MQ_SERIES = {
   timeInQueue: 'mq_pr_time_in_queue_1h_seconds',
   statusNotReported: 'mq_test_runs_status_not_reported',
   wastedRuns: 'mq_test_runs_wasted_1h',
+  targetBranchBroken: 'mq_target_branch_broken',
+  mergedCommits: 'mq_merged_commits_1h',
 } as const;
 
 /** The labels every series carries: `repo` is `owner/name`, `branch` the queue's target branch. */
@@ -54,6 +56,10 @@ export interface QueueTypeSeries {
   testRunsStatusNotReported: number;
   /** Runs wasted in the last hour (cancelled, or re-tested as known-flaky) by cause; counted on the main series. */
   wastedRuns: Record<WasteCause, number>;
+  /** 1 while the queue's target branch is broken (main series only). */
+  targetBranchBroken: number;
+  /** Commits the queue put on the target branch in the last hour, by whether their exact tree was tested (main series only). */
+  mergedCommits: { tested: number; untested: number };
 }
 
 export function emptySeries(labels: SeriesLabels): QueueTypeSeries {
@@ -68,6 +74,8 @@ export function emptySeries(labels: SeriesLabels): QueueTypeSeries {
     testSeconds: [],
     timeInQueueSeconds: [],
     testRunsStatusNotReported: 0,
+    targetBranchBroken: 0,
+    mergedCommits: { tested: 0, untested: 0 },
     wastedRuns: Object.fromEntries(WASTE_CAUSES.map((c) => [c, 0])) as Record<WasteCause, number>,
   };
 }

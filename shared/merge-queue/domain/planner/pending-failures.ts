@@ -2,15 +2,18 @@
 // 21). A failed group first waits for every group ahead of it: if one of them fails and leaves,
 // the group restarts without it (main-groups.ts does that). Once all ahead passed, it waits for
 // up to `pendingFailureDepth` groups behind it (that depend on it) to conclude, and for an
-// optimistic merge that includes it. Then the failure is its own: the group is tested again when
-// only known-flaky or quarantined tests failed (waiting a while for its test results), or when
-// the verdict on it says the infrastructure or the target branch failed, not its changes
-// (notItsFaultRetries times; then it waits, held, with a queue warning); else a single entry
-// fails and a batch is bisected.
+// optimistic merge that includes it. Then, in this order: it is held at once while the target
+// branch is broken with the tests that failed (and tested again once it is green); it is tested
+// again when only known-flaky or quarantined tests failed (waiting a while for its test
+// results), or when the verdict on it says the infrastructure or the target branch failed, not
+// its changes (notItsFaultRetries times; then it waits, held, with a queue warning); else the
+// failure is its own: a single entry fails and a batch is bisected.
 import type { Entry, TestRun } from '../model.js';
 import { decideFailedRun, type RetestDecision } from '../flaky-retest.js';
-import { decideVerdict, failureEnding, verdictInputOf } from '../verdict.js';
-import { HELD_REASON, isHeld } from '../held-failures.js';
+import { decideVerdict, failureEnding, verdictInputOf, type VerdictInput } from '../verdict.js';
+import { HELD_REASON, HELD_TARGET_BROKEN_REASON } from '../held-failures.js';
+import { explainedByBrokenTarget } from '../target-health.js';
+import { testNames } from '../flaky-retest.js';
 import { buildDependencies, type Dependencies } from './dependencies.js';
 import { inBisection, isInFlight } from './entry-states.js';
 import { computeLineup, type Line } from './lineup.js';
@@ -29,30 +32,12 @@ export function resolvePendingFailures(world: World): boolean {
     const holders = holdersOf(world, run);
     if (!canResolve(world, run, holders, line, deps, candidates)) continue;
     const decision = retestDecision(world, run, holders);
-    if (decision.kind === 'wait') {
-      world.wakeAt(decision.until);
+    const step = brokenTargetStep(world, run, holders) ?? flakyStep(decision) ?? notItsFaultStep(world, run, holders);
+    if (step) {
+      if (take(world, run, holders, step)) return true;
       continue;
     }
-    if (decision.kind === 'retest') {
-      for (const e of holders) world.restart(e, 'test_run_retried_known_flaky', decision.detail, run.id);
-      return true;
-    }
-    const notItsFault = notItsFaultDecision(world, run, holders);
-    if (notItsFault.kind === 'wait') {
-      world.wakeAt(notItsFault.until);
-      continue;
-    }
-    if (notItsFault.kind === 'retest') {
-      for (const e of holders) world.restart(e, 'test_run_retried_not_its_fault', notItsFault.detail, run.id);
-      return true;
-    }
-    if (notItsFault.kind === 'hold') {
-      const newlyHeld = holders.filter((e) => !isHeld(e));
-      for (const e of newlyHeld) world.transition(e, 'pending_failure', HELD_REASON, notItsFault.detail, { testRunId: run.id });
-      if (newlyHeld.length > 0) return true;
-      continue;
-    }
-    const evidence = decision.evidence ? `; ${decision.evidence}` : '';
+    const evidence = decision.kind === 'fail' && decision.evidence ? `; ${decision.evidence}` : '';
     if (holders.length === 1) {
       const e = holders[0]!;
       fail(world, e, failureReasonOf(run), `test run ${run.id} failed and nothing ahead or behind explains it${evidence}`, run.id);
@@ -86,31 +71,92 @@ function retestDecision(world: World, run: TestRun, holders: Entry[]): RetestDec
   });
 }
 
-type NotItsFaultDecision = { kind: 'eject' } | { kind: 'wait'; until: number } | { kind: 'retest'; detail: string } | { kind: 'hold'; detail: string };
+/** What to do with a failed group instead of ejecting it (or bisecting a batch). */
+type Step =
+  | { kind: 'wait'; until: number }
+  | { kind: 'retest'; reason: 'test_run_retried_known_flaky' | 'test_run_retried_not_its_fault'; detail: string }
+  | { kind: 'hold'; reason: typeof HELD_REASON | typeof HELD_TARGET_BROKEN_REASON; detail: string };
+
+/** Applies a step; true when it changed the queue (a wait, or a hold already in place, does not). */
+function take(world: World, run: TestRun, holders: Entry[], step: Step): boolean {
+  switch (step.kind) {
+    case 'wait':
+      world.wakeAt(step.until);
+      return false;
+    case 'retest':
+      for (const e of holders) world.restart(e, step.reason, step.detail, run.id);
+      return true;
+    case 'hold': {
+      const newlyHeld = holders.filter((e) => e.lastReason !== step.reason);
+      for (const e of newlyHeld) world.transition(e, 'pending_failure', step.reason, step.detail, { testRunId: run.id });
+      return newlyHeld.length > 0;
+    }
+  }
+}
+
+function flakyStep(decision: RetestDecision): Step | null {
+  if (decision.kind === 'wait') return decision;
+  if (decision.kind === 'retest') return { kind: 'retest', reason: 'test_run_retried_known_flaky', detail: decision.detail };
+  return null;
+}
+
+/** A failed run whose test results are expected waits for them (as the flaky re-test does); null once they are in or the wait is over. */
+function awaitingResults(world: World, run: TestRun, ended: VerdictInput['ended']): Step | null {
+  const evidence = world.testResults[run.id] ?? null;
+  if (ended !== 'failed' || !evidence?.expected || evidence.uploads > 0) return null;
+  const until = (run.concludedAt ?? new Date(world.now)).getTime() + world.queue.testResultsWaitSeconds * 1000;
+  return world.now < until ? { kind: 'wait', until } : null;
+}
+
+/**
+ * While the target branch is broken (domain/target-health.ts), a failure of tests failing there
+ * (any other failed test being a known flake) is held at once, before any re-test, whatever
+ * notItsFaultRetries says; once the branch is green, what was held for it is tested again.
+ */
+function brokenTargetStep(world: World, run: TestRun, holders: Entry[]): Step | null {
+  const { branch, targetBroken: broken } = world.queue;
+  if (!broken) {
+    if (!holders.some((e) => e.lastReason === HELD_TARGET_BROKEN_REASON)) return null;
+    return {
+      kind: 'retest',
+      reason: 'test_run_retried_not_its_fault',
+      detail: `${branch} is green again${world.head ? ` at ${world.head.slice(0, 12)}` : ''}: testing again`,
+    };
+  }
+  const ended = failureEnding(failureReasonOf(run)) ?? 'failed';
+  const evidence = world.testResults[run.id] ?? null;
+  if (ended !== 'failed') return null;
+  const waiting = awaitingResults(world, run, ended);
+  if (waiting) return waiting;
+  if (!evidence || !explainedByBrokenTarget(broken, evidence.failedTests)) return null;
+  return {
+    kind: 'hold',
+    reason: HELD_TARGET_BROKEN_REASON,
+    detail: `only tests that fail on the broken ${branch} failed (failing at ${broken.sha.slice(0, 12)}: ${testNames(broken.tests)}); it waits in the queue until ${branch} is green again, then is tested again`,
+  };
+}
 
 /**
  * Whether a failure that would eject is judged the infrastructure's or the target branch's
  * (domain/verdict.ts): then the group is tested again, up to notItsFaultRetries times, and
  * beyond that it waits, held in pending failure, until the target branch moves (its run is then
- * stale and restarts) or someone restarts or cancels it. A failed run whose test results are
- * expected waits for them first, as the flaky re-test does.
+ * stale and restarts) or someone restarts or cancels it. Null: the failure is ejected as usual.
  */
-function notItsFaultDecision(world: World, run: TestRun, holders: Entry[]): NotItsFaultDecision {
+function notItsFaultStep(world: World, run: TestRun, holders: Entry[]): Step | null {
   const retries = world.queue.notItsFaultRetries;
-  if (retries <= 0) return { kind: 'eject' };
-  const evidence = world.testResults[run.id] ?? null;
+  if (retries <= 0) return null;
   const ended = failureEnding(failureReasonOf(run)) ?? 'failed';
-  if (ended === 'failed' && evidence?.expected && evidence.uploads === 0) {
-    const until = (run.concludedAt ?? new Date(world.now)).getTime() + world.queue.testResultsWaitSeconds * 1000;
-    if (world.now < until) return { kind: 'wait', until };
-  }
+  const waiting = awaitingResults(world, run, ended);
+  if (waiting) return waiting;
+  const evidence = world.testResults[run.id] ?? null;
   const verdict = decideVerdict(verdictInputOf(evidence, ended, { targetSha: run.targetSha, targetBranch: world.queue.branch }));
-  if (verdict.kind !== 'infrastructure' && verdict.kind !== 'target_branch') return { kind: 'eject' };
+  if (verdict.kind !== 'infrastructure' && verdict.kind !== 'target_branch') return null;
   const why = `not its fault (${verdict.kind.replace('_', ' ')}, rule ${verdict.rule}): ${verdict.summary}`;
   const used = Math.max(0, ...holders.map((e) => e.history.filter((h) => h.reason === 'test_run_retried_not_its_fault').length));
-  if (used < retries) return { kind: 'retest', detail: `${why}; testing again (re-test ${used + 1} of ${retries})` };
+  if (used < retries) return { kind: 'retest', reason: 'test_run_retried_not_its_fault', detail: `${why}; testing again (re-test ${used + 1} of ${retries})` };
   return {
     kind: 'hold',
+    reason: HELD_REASON,
     detail: `${why}; after ${retries} re-test${retries === 1 ? '' : 's'} it waits instead of leaving the queue: fix the target branch (its run restarts when it moves), or restart or cancel it`,
   };
 }

@@ -28,6 +28,7 @@ export type PlannerQueue = Pick<
   | 'testResultsWaitSeconds'
   | 'notItsFaultRetries'
   | 'stackFailure'
+  | 'targetBroken'
 >;
 
 /** Impacted targets uploaded for an entry's current head: a list, or `ALL` (a barrier). */

@@ -266,8 +266,11 @@ export class ActionApplier {
       return 'stale';
     }
     let onto = a.expectedTargetSha;
+    const last = a.items.at(-1);
     for (const item of a.items) {
       const mergedSha = result.mergedShas[item.prNumber] ?? null;
+      // The forge checked that the merge's final tree is the tested one (expectedTree).
+      const mergedTestedTree = item === last && expectedTree && mergedSha === result.newHeadSha ? expectedTree : null;
       await this.deps.store.entries.transition(
         item.entryId,
         { from: [item.expectedState], version: item.expectedVersion },
@@ -275,7 +278,7 @@ export class ActionApplier {
           to: 'merged',
           reason: a.reason,
           detail: a.detail,
-          set: { verifiedByTestRun: item.verifiedByTestRun, mergedSha, mergedOntoSha: onto, currentRunId: null },
+          set: { verifiedByTestRun: item.verifiedByTestRun, mergedSha, mergedOntoSha: onto, mergedTestedTree, currentRunId: null },
           ...(a.proofRunId ? { testRunId: a.proofRunId } : {}),
         },
         now,

@@ -14,6 +14,7 @@ import { loadSnapshot } from './plan-snapshot.js';
 import { NO_TEST_RESULTS, type RunTestResultsSource } from '../run-test-results.js';
 import { ActionApplier, toBuilt } from './action-applier.js';
 import { ReadinessService } from '../readiness-service.js';
+import { targetHealthAfter, targetHealthChanged } from '../../domain/target-health.js';
 
 export interface EngineDeps {
   store: MergeQueueRepositories;
@@ -70,10 +71,15 @@ export class EngineService {
     await this.recover(found, provider);
     for (; summary.iterations < MAX_ITERATIONS; summary.iterations++) {
       // Rounds apply queue changes (a mode switch completing): each plans on the queue as it is.
-      const queue = summary.iterations === 0 ? found : await this.deps.store.queues.findById(queueId);
+      let queue = summary.iterations === 0 ? found : await this.deps.store.queues.findById(queueId);
       if (!queue) return summary;
       const now = this.now();
       const snapshot = await loadSnapshot(this.deps.store, queue, provider, this.deps.testResults ?? NO_TEST_RESULTS, now);
+      // Results for the target head arrive with an upload, which asks for a pass: once per pass.
+      if (summary.iterations === 0 && snapshot.input.targetSha) {
+        queue = await this.recordTargetHealth(queue, snapshot.input.targetSha, now);
+        snapshot.input = { ...snapshot.input, queue };
+      }
       const result = plan(snapshot.input);
       summary.wakeAt = result.wakeAt;
       if (result.actions.length === 0) break;
@@ -96,6 +102,24 @@ export class EngineService {
       }
     }
     return summary;
+  }
+
+  /**
+   * Reads CI's results for the target branch's head and records whether the branch is broken
+   * (domain/target-health.ts); the queue as it now stands (unchanged when a concurrent write won:
+   * the next pass records it).
+   */
+  private async recordTargetHealth(queue: Queue, headSha: string, now: Date): Promise<Queue> {
+    const failures = await (this.deps.testResults ?? NO_TEST_RESULTS).failuresAt(queue.orgId, queue.repo, headSha);
+    const next = targetHealthAfter(queue.targetBroken, { sha: headSha, failures }, now);
+    if (!targetHealthChanged(queue.targetBroken, next)) return queue;
+    const recorded = await this.deps.store.queues.recordTargetHealth(queue.id, queue.version, next, headSha, now);
+    if (!recorded) return queue;
+    this.deps.logger.info(
+      { queueId: queue.id, headSha, broken: next ? next.tests.map((t) => t.name) : null },
+      next ? 'target branch broken: tests fail on its head' : 'target branch green again',
+    );
+    return recorded;
   }
 
   /**

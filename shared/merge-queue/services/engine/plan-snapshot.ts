@@ -95,7 +95,7 @@ export async function loadSnapshot(
 async function failedRunEvidence(source: RunTestResultsSource, queue: Queue, runs: TestRun[], active: Entry[]): Promise<Record<string, RunTestEvidence>> {
   const held = new Set(active.map((e) => e.currentRunId).filter((id) => id !== null));
   const failed = runs.filter((r) => r.kind === 'main' && r.status === 'failed' && held.has(r.id));
-  if (failed.length === 0 || (queue.flakyRetries === 0 && queue.notItsFaultRetries === 0)) return {};
+  if (failed.length === 0 || (queue.flakyRetries === 0 && queue.notItsFaultRetries === 0 && !queue.targetBroken)) return {};
   const cache = { results: await source.resultsOf(queue.orgId, queue.repo, failed), expected: await source.uploadsResults(queue.orgId, queue.repo) };
   const headOf = new Map(active.map((e) => [e.id, e.prSha]));
   const out: Record<string, RunTestEvidence> = {};

@@ -121,6 +121,7 @@ describe('IngestService', () => {
     };
     const asked: { orgId: string; sha: string }[] = [];
     const stored: string[] = [];
+    const branchResults: string[] = [];
     const links: TestRunLinks = {
       find: async (orgId, repo, sha) => {
         asked.push({ orgId, sha });
@@ -128,6 +129,7 @@ describe('IngestService', () => {
         return heads[sha] ?? null;
       },
       resultsStored: async (link) => void stored.push(link.testRunId),
+      branchResultsStored: async (_orgId, _repo, branch, sha) => void branchResults.push(`${branch}@${sha.slice(0, 1)}`),
     };
     ({ sut, fakes } = newIngestService({ now: () => new Date(now), links }));
     const branch = 'trunk-merge/pr-1/run';
@@ -148,6 +150,8 @@ describe('IngestService', () => {
       [null, null],
     ]);
     expect(stored).to.deep.equal(['run-1', 'run-2']);
+    // The unlinked commit's results are announced for its branch (a queue's target may be broken).
+    expect(branchResults).to.deep.equal([`${meta().branch}@e`]);
     expect([...fakes.store.detectionDocs.keys()].map((k) => k.split('|')[1])).to.deep.equal(['d'.repeat(40)]);
   });
 

@@ -85,13 +85,13 @@ function service(repo: FlakyRepo | null, uploads: Upload[], tests: TestCase[]): 
     uploads: {
       linkedToRuns: async (ids) => uploads.filter((u) => ids.includes(u.testRunId!)),
       completeOfCommit: async () => {
-        throw new Error('outcomesAt is tested on the store (test/integration/verdicts.test.ts)');
+        throw new Error('outcomesAt is tested on the store (test/e2e/verdicts.test.ts)');
       },
     },
     caseRuns: {
       failedIn: async () => tests.map((t) => ({ caseId: t.id, testId: t.testId })),
       outcomesIn: async () => {
-        throw new Error('outcomesAt is tested on the store (test/integration/verdicts.test.ts)');
+        throw new Error('outcomesAt is tested on the store (test/e2e/verdicts.test.ts)');
       },
     },
     tests: { findByIds: async (ids) => tests.filter((t) => ids.includes(t.id)) },

@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { computeMergeQueueMetrics, type ActiveEntry, type MetricsQueue } from '../../../../shared/merge-queue/domain/metrics/index.js';
 import { at, history, submitted } from './history-builder.js';
+import type { Reason } from '../../../../shared/merge-queue/domain/model.js';
 
 const app: MetricsQueue = { id: 'q-app-main', repo: { host: 'github.com', owner: 'acme', name: 'app' }, branch: 'main' };
 const appRelease: MetricsQueue = { id: 'q-app-rel', repo: { host: 'github.com', owner: 'acme', name: 'app' }, branch: 'release' };
@@ -27,6 +28,39 @@ describe('metrics: merge-queue series', () => {
       restarts: 0,
       conclusions: { merged: 0, failed: 0, cancelled: 0 },
     });
+  });
+
+  it('flags a queue whose target branch is broken on its main series', () => {
+    const series = computeMergeQueueMetrics({ queues: [{ ...app, targetBroken: true }, lib], activeEntries: [], recentEntries: [], now });
+    expect(series.map((s) => [s.labels.repo, s.labels.queue_type, s.targetBranchBroken])).to.deep.equal([
+      ['acme/app', 'main', 1],
+      ['acme/app', 'bisection', 0],
+      ['acme/lib', 'main', 0],
+      ['acme/lib', 'bisection', 0],
+    ]);
+  });
+
+  it('counts the commits the queue merged in the hour by whether their exact tree was tested; manual merges are not its commits', () => {
+    const merged = (reason: Reason, mergedTestedTree?: string | null) => ({
+      queueId: app.id,
+      history: history(
+        ...submitted(70, 71),
+        [72, 'testing', 'test_run_started', 'r1'],
+        [90, 'tests_passed', 'test_run_passed', 'r1'],
+        [100, 'merged', reason, 'r1'],
+      ),
+      ...(mergedTestedTree !== undefined ? { mergedTestedTree } : {}),
+    });
+    const series = computeMergeQueueMetrics({
+      queues: [app],
+      activeEntries: [],
+      recentEntries: [merged('merge_graph_merge', 'tree1'), merged('merge_graph_merge', null), merged('merge_graph_merge'), merged('manual_merge', null)],
+      now,
+    });
+    expect(series.map((s) => [s.labels.queue_type, s.mergedCommits])).to.deep.equal([
+      ['main', { tested: 1, untested: 2 }],
+      ['bisection', { tested: 0, untested: 0 }],
+    ]);
   });
 
   it('counts depth (admitted states), awaiting mergeability (not ready) and testing slots', () => {

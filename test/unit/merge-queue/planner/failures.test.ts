@@ -7,6 +7,7 @@ import {
   cancels,
   entry,
   failed,
+  HEAD,
   held,
   input,
   moves,
@@ -20,6 +21,7 @@ import {
 } from '../../../../shared/merge-queue/simulation/builders.js';
 import { Simulator, finish, running, states } from '../../../../shared/merge-queue/simulation/simulator.js';
 import { plan } from '../../../../shared/merge-queue/domain/planner/index.js';
+import type { FailedTestEvidence } from '../../../../shared/merge-queue/domain/flaky-retest.js';
 
 describe('planner: failures, flakes and restarts', () => {
   describe('pending failure', () => {
@@ -82,6 +84,74 @@ describe('planner: failures, flakes and restarts', () => {
       const own = { ...evidence, failedTests: [{ ...evidence.failedTests[0]!, onTarget: 'passed' as const }] };
       const mine = planOf({ entries: [held(1, 'r1', 'pending_failure')], runs: [failed(run('r1', [1]))], testResults: { r1: own } });
       expect(reasons(mine.actions)).to.deep.equal({ e1: 'test_run_required_status_failed' });
+    });
+
+    describe('while the target branch is broken', () => {
+      const broken = { sha: HEAD, tests: [{ id: 't1', name: 'checkout' }], since: T0 };
+      const failedTest = (id: string, name: string): FailedTestEvidence => ({ id, name, knownFlaky: false, quarantined: false, onTarget: null, onHead: null });
+      const evidence = (...tests: FailedTestEvidence[]) => ({ expected: true, uploads: 1, runs: 10, failed: tests.length, failedTests: tests });
+
+      it('a failure of only the tests failing on the branch is held at once, even with notItsFaultRetries 0; a batch is held, not bisected', () => {
+        const one = planOf({
+          queue: { notItsFaultRetries: 0, targetBroken: broken },
+          entries: [held(1, 'r1', 'pending_failure')],
+          runs: [failed(run('r1', [1]))],
+          testResults: { r1: evidence(failedTest('t1', 'checkout')) },
+        });
+        expect(reasons(one.actions)).to.deep.equal({ e1: 'test_run_held_target_broken' });
+        const hold = one.actions.find((a) => a.kind === 'transition_entry');
+        expect(hold && hold.kind === 'transition_entry' && [hold.to, hold.detail]).to.deep.equal([
+          'pending_failure',
+          'only tests that fail on the broken main failed (failing at head0: checkout); it waits in the queue until main is green again, then is tested again',
+        ]);
+        const batch = planOf({
+          queue: { targetBroken: broken },
+          entries: [held(1, 'r1', 'pending_failure'), held(2, 'r1', 'pending_failure')],
+          runs: [failed(run('r1', [1, 2]))],
+          testResults: { r1: evidence(failedTest('t1', 'checkout')) },
+        });
+        expect(reasons(batch.actions)).to.deep.equal({ e1: 'test_run_held_target_broken', e2: 'test_run_held_target_broken' });
+      });
+
+      it('holds before the flaky re-test: a failure on the branch has made its tests known flaky by now', () => {
+        const r = planOf({
+          queue: { targetBroken: broken },
+          entries: [held(1, 'r1', 'pending_failure')],
+          runs: [failed(run('r1', [1]))],
+          testResults: { r1: evidence({ ...failedTest('t1', 'checkout'), knownFlaky: true }, { ...failedTest('t9', 'flaky_one'), knownFlaky: true }) },
+        });
+        expect(reasons(r.actions)).to.deep.equal({ e1: 'test_run_held_target_broken' });
+      });
+
+      it('a failure of another test as well is judged as usual: the pull request’s own, ejected', () => {
+        const r = planOf({
+          queue: { notItsFaultRetries: 0, targetBroken: broken },
+          entries: [held(1, 'r1', 'pending_failure')],
+          runs: [failed(run('r1', [1]))],
+          testResults: { r1: evidence(failedTest('t1', 'checkout'), failedTest('t2', 'cart')) },
+        });
+        expect(reasons(r.actions)).to.deep.equal({ e1: 'test_run_required_status_failed' });
+      });
+
+      it('once the branch is green, a held pull request is tested again; while it is broken, it stays', () => {
+        const waiting = { ...held(1, 'r1', 'pending_failure'), lastReason: 'test_run_held_target_broken' as const };
+        const still = planOf({
+          queue: { targetBroken: broken },
+          entries: [waiting],
+          runs: [failed(run('r1', [1]))],
+          testResults: { r1: evidence(failedTest('t1', 'checkout')) },
+        });
+        expect(moves(still.actions)).to.deep.equal({});
+        const green = planOf({
+          queue: { targetBroken: null },
+          entries: [waiting],
+          runs: [failed(run('r1', [1]))],
+          testResults: { r1: evidence(failedTest('t1', 'checkout')) },
+        });
+        expect(reasons(green.actions)).to.deep.include({ e1: 'test_run_retried_not_its_fault' });
+        const retest = green.actions.find((a) => a.kind === 'transition_entry' && a.reason === 'test_run_retried_not_its_fault');
+        expect(retest && retest.kind === 'transition_entry' && retest.detail).to.equal('main is green again at head0: testing again');
+      });
     });
 
     it('does not wait for successors that cannot start (switching modes)', () => {

@@ -2658,6 +2658,7 @@ export interface operations {
                         optimizationMode: "off" | "bisection_skip_redundant_tests";
                         pendingFailureDepth: number;
                         requiredStatuses: string[];
+                        reuseTestedTrees: boolean;
                         /** @enum {string} */
                         stackFailure: "land_passing_prefix" | "land_nothing";
                         /** @enum {string} */
@@ -2729,6 +2730,7 @@ export interface operations {
                         since: string;
                         targetBranch: string;
                         testRunsPerMergedPr: number | null;
+                        testRunsReused: number;
                         testRunsStarted: number;
                         /** Format: date-time */
                         until: string;
@@ -2806,6 +2808,10 @@ export interface operations {
                             reason: string;
                         }[];
                         merged: number;
+                        mergedCommits: {
+                            tested: number;
+                            untested: number;
+                        };
                         testRuns: number;
                         /** Format: date-time */
                         windowEnd: string;
@@ -4096,6 +4102,7 @@ export interface operations {
                         owner: string;
                     };
                     requiredStatuses?: string[];
+                    reuseTestedTrees?: boolean;
                     /** @enum {string} */
                     stackFailure?: "land_passing_prefix" | "land_nothing" | "LAND_PASSING_PREFIX" | "LAND_NOTHING";
                     /** @enum {string} */
@@ -4149,6 +4156,7 @@ export interface operations {
                         optimizationMode: "off" | "bisection_skip_redundant_tests";
                         pendingFailureDepth: number;
                         requiredStatuses: string[];
+                        reuseTestedTrees: boolean;
                         /** @enum {string} */
                         stackFailure: "land_passing_prefix" | "land_nothing";
                         /** @enum {string} */

@@ -210,6 +210,8 @@ describe('dashboard in the browser', function () {
     await page.getByRole('link', { name: 'Queue health charts' }).click();
     await page.getByRole('heading', { name: 'Queue health' }).waitFor();
     await page.getByTestId('merged-total').getByText('2').waitFor();
+    // Both merged alone in single mode: the forge was checked to produce each tested tree.
+    await page.getByTestId('tested-trees').getByText('2 of 2 (100 %)').waitFor();
     const canvases = page.locator('figure canvas');
     expect(await canvases.count()).to.equal(5);
     // Every chart painted something: a canvas with no opaque pixel is an empty chart.

@@ -6,7 +6,7 @@ import { waitFor } from '../../scripts/lib/wait.js';
 import { GitHubHarness, repo } from './github-support.js';
 import { READ_BACK_AFTER_MS } from '../../shared/github/services/ci-results.js';
 import { payloadFor } from '../doubles/github/webhook-payloads.js';
-import { QUEUE_STATUS_CONTEXT } from '../../shared/github/services/pull-request-feedback.js';
+import { QUEUE_STATUS_CONTEXT, TESTED_TREE_CONTEXT } from '../../shared/github/services/pull-request-feedback.js';
 
 describe('merge queue on GitHub (end to end, through webhooks)', function () {
   this.timeout(90_000);
@@ -228,6 +228,11 @@ describe('merge queue on GitHub (end to end, through webhooks)', function () {
       await publisher.publish();
       expect(queueStatuses(good).at(-1)).to.equal('success');
       expect(queueStatuses(bad).at(-1)).to.equal('failure');
+      // The commit the merge made on main says its exact tree was tested, as verifyCommit does.
+      const tested = h.double.statuses.filter((st) => st.context === TESTED_TREE_CONTEXT);
+      expect(tested.map((st) => st.state)).to.deep.equal(['success']);
+      const verified = await h.svc.post<{ tested: boolean; prNumber: number }>('/verifyCommit', { repo, sha: tested[0]!.sha });
+      expect(verified.body).to.deep.include({ tested: true, prNumber: 1 });
       // Published states are not posted again.
       const posted = h.double.statuses.length;
       expect(await publisher.publish()).to.equal(0);

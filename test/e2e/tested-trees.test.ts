@@ -1,7 +1,8 @@
 // "Was this commit's tree tested?" end to end on a real git repository (issue 26 §3): after the
 // queue merges, verifyCommit answers for each commit of main whether the queue checked that its
 // exact tree is the tree a passing test run tested, by which run and with which required statuses
-// — the last commit of a batch merge yes, the commits before it no, a push outside the queue no.
+// — the last commit of a batch merge yes, the commits before it no, a push outside the queue no —
+// and a run built from the same inputs as an earlier passing one is not run again.
 import { expect } from 'chai';
 import { Harness, ref, repo } from './engine-support.js';
 import { pushToBranch, resolve, treeOf } from '../../scripts/lib/git-fixtures.js';
@@ -64,6 +65,56 @@ describe('tested trees (end to end)', function () {
     expect(before.detail).to.match(
       /^the queue merged #1 with the pull requests after it in test run .+, which tested the tree after the last of them, not this commit's$/,
     );
+  });
+
+  /**
+   * #2 passes on top of #1, which CI holds; then someone cancels #2 and queues it again, unchanged,
+   * behind the same #1. Answers #2 once it passed again, the run that first passed it, and the
+   * function that lets #1's run finish.
+   */
+  async function requeueBehindTheSame(settings: Record<string, unknown>) {
+    await h.configure({ concurrency: 2, ...settings });
+    let releaseFirst = false;
+    const ci = h.runCi((_files, info) => (info.branch.includes('/pr-1/') && !releaseFirst ? null : 'success'));
+    await h.pr(1);
+    await h.pr(2);
+    await h.submit(1);
+    await h.submit(2);
+    const firstRun = Harness.runIds(await h.untilState(2, ['tests_passed'])).at(-1)!;
+    expect((await h.svc.post('/cancelPullRequest', { ...ref, pr: { number: 2 } })).status).to.equal(200);
+    await h.untilState(2, ['cancelled']);
+    await h.submit(2);
+    const again = await h.untilState(2, ['tests_passed']);
+    return {
+      ci,
+      firstRun,
+      passedDetail: again.timeline.find((t) => t.reason === 'test_run_passed')?.detail,
+      release: () => (releaseFirst = true),
+    };
+  }
+
+  it('a pull request re-queued unchanged behind the same pull request is not tested again: the earlier pass is reused', async () => {
+    const { ci, firstRun, passedDetail, release } = await requeueBehindTheSame({});
+    expect(passedDetail).to.match(
+      new RegExp(
+        `^the test run passed, not run: test run ${firstRun} already passed on the same base and pull request heads \\(tree [0-9a-f]{12}\\), with the same required statuses$`,
+      ),
+    );
+    release();
+    expect((await h.finals([1, 2])).map((p) => p.state)).to.deep.equal(['merged', 'merged']);
+    // CI saw #2's branch once; the merge still checked the tree the first run tested.
+    expect(ci.runs.filter((r) => r.branch.includes('/pr-2/'))).to.have.length(1);
+    expect(await verify(await resolve(h.fx, 'main'))).to.deep.include({ tested: true, prNumber: 2 });
+    const cost = await h.svc.post<{ testRunsStarted: number; testRunsReused: number }>('/getQueueCostReport', ref);
+    expect(cost.body).to.deep.include({ testRunsStarted: 2, testRunsReused: 1 });
+  });
+
+  it('with reuseTestedTrees off, the re-queued pull request is tested again', async () => {
+    const { ci, passedDetail, release } = await requeueBehindTheSame({ reuseTestedTrees: false });
+    expect(passedDetail).to.equal('the test run passed');
+    release();
+    await h.finals([1, 2]);
+    expect(ci.runs.filter((r) => r.branch.includes('/pr-2/'))).to.have.length(2);
   });
 
   it('a commit pushed outside the queue was not tested by it; an unknown repository is 404', async () => {

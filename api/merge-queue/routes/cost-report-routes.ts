@@ -25,6 +25,7 @@ function serializeCostReport(repo: RepoRef, targetBranch: string, r: CostReport)
     since: r.since.toISOString(),
     until: r.until.toISOString(),
     testRunsStarted: r.testRunsStarted,
+    testRunsReused: r.testRunsReused,
     ciMinutes: r.ciMinutes,
     mergedPullRequests: r.mergedPullRequests,
     testRunsPerMergedPr: r.testRunsPerMergedPr,

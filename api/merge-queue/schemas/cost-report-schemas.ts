@@ -34,6 +34,7 @@ export const CostReportResponse = closed({
   since: Type.String({ format: 'date-time' }),
   until: Type.String({ format: 'date-time' }),
   testRunsStarted: Type.Integer(),
+  testRunsReused: Type.Integer(),
   ciMinutes: Type.Number(),
   mergedPullRequests: Type.Integer(),
   testRunsPerMergedPr: nullableNumber,

@@ -70,6 +70,7 @@ export const QueueHealthResponse = closed({
   merged: count,
   testRuns: count,
   ciRunsPerMergedPr: nullable(Type.Number({ minimum: 0 })),
+  mergedCommits: closed({ tested: Type.Integer({ minimum: 0 }), untested: Type.Integer({ minimum: 0 }) }),
 });
 
 export const TestHistoryResponse = closed({

@@ -79,6 +79,7 @@ export const UpdateQueueSchema = Type.Object(
     notItsFaultRetries: int(QUEUE_LIMITS.notItsFaultRetries),
     statusWaitMinutes: int(QUEUE_LIMITS.statusWaitMinutes),
     stackFailure: ciEnum(STACK_FAILURE_POLICIES),
+    reuseTestedTrees: flag(),
     allowedBotSubmitters: names(),
     batchingRules: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 32 }), { maxItems: 100 })),
   },

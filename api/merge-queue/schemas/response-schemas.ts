@@ -60,6 +60,7 @@ export const QueueSettingsResponse = closed({
   notItsFaultRetries: Type.Integer(),
   statusWaitMinutes: Type.Integer(),
   stackFailure: oneOf(STACK_FAILURE_POLICIES),
+  reuseTestedTrees: Type.Boolean(),
 });
 
 const entryProperties = {

@@ -38,6 +38,7 @@ export function serializeQueueSettings(q: Queue) {
     notItsFaultRetries: q.notItsFaultRetries,
     statusWaitMinutes: q.statusWaitMinutes,
     stackFailure: q.stackFailure,
+    reuseTestedTrees: q.reuseTestedTrees,
   };
 }
 

@@ -1,6 +1,7 @@
 // What a queued pull request shows on GitHub about its place in the queue:
 // - statusCheckEnabled: a commit status `openmq/merge-queue` on its head (pending while queued or
-//   testing, success once merged, failure or error when it left the queue);
+//   testing, success once merged, failure or error when it left the queue), and once merged, a
+//   status `openmq/tested-tree` on the target branch commit when its exact tree was tested;
 // - commentsEnabled: one comment, edited in place as its state changes, with the reason — and,
 //   once it failed, the verdict on the failure (docs/verdicts.md): one comment per ejection.
 // It reconciles rather than reacts: each pass compares the entries of GitHub queues with what was
@@ -14,6 +15,8 @@ import type { PublishedFeedback, PublishedFeedbackRepository } from '../store/pu
 import type { FailureVerdict, VerdictService } from '../../merge-queue/services/verdict-service.js';
 
 export const QUEUE_STATUS_CONTEXT = 'openmq/merge-queue';
+/** On a target branch commit whose exact tree the queue tested (docs/verdicts.md#every-tree-tested-once). */
+export const TESTED_TREE_CONTEXT = 'openmq/tested-tree';
 
 export interface QueueStatus {
   state: 'pending' | 'success' | 'failure' | 'error';
@@ -140,6 +143,15 @@ export class PullRequestFeedback {
     if (queue.statusCheckEnabled && next.status !== entry.state) {
       const status = queueStatusOf(entry.state, entry.lastReason);
       await this.deps.api.postCommitStatus(queue.repo, entry.prSha, { context: QUEUE_STATUS_CONTEXT, ...status });
+      if (entry.state === 'merged' && entry.mergedSha && entry.mergedTestedTree) {
+        // Post-merge CI can skip work on a commit whose very tree already passed.
+        await this.deps.api.postCommitStatus(queue.repo, entry.mergedSha, {
+          context: TESTED_TREE_CONTEXT,
+          state: 'success',
+          description: `Tree ${entry.mergedTestedTree.slice(0, 12)} passed the merge queue's required checks in test run ${entry.verifiedByTestRun ?? ''}`,
+        });
+        posted++;
+      }
       next.status = entry.state;
       posted++;
     }

@@ -69,6 +69,11 @@ export interface QueueSettings {
   statusWaitMinutes: number;
   /** When a member of a stack fails or leaves: whether the members below it may still land (docs/pull-requests.md#stacks). */
   stackFailure: StackFailurePolicy;
+  /**
+   * A run whose test branch would be built from exactly what an earlier passing run of the queue
+   * was built from, with the same required statuses, is not run: it passes with that run's result.
+   */
+  reuseTestedTrees: boolean;
 }
 
 /** Defaults for a queue made by createQueue (docs/queue-settings.md explains each choice). */
@@ -104,6 +109,7 @@ export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettings> = Object.freeze({
   notItsFaultRetries: 1,
   statusWaitMinutes: 15,
   stackFailure: 'land_passing_prefix',
+  reuseTestedTrees: true,
 } satisfies QueueSettings);
 
 /** The target branch is broken (domain/target-health.ts): these tests fail on its head commit `sha`, since `since`. */
@@ -336,6 +342,13 @@ export interface TestRun {
   sha: string | null;
   /** Tree of the test branch head: a merge of this run's group must produce exactly this tree. */
   tree?: string | null;
+  /**
+   * What the test branch is built from: the target sha and the pull request heads merged onto it,
+   * in order (domain/tested-tree-reuse.ts). The same recipe builds the same tree.
+   */
+  recipe?: string | null;
+  /** A run that was not run: it passed by reusing this earlier passing run's result on the same recipe. */
+  reusedFrom?: string | null;
   status: TestRunStatus;
   requiredStatuses: string[];
   requiredStatusesSource: RequiredStatusesSource | null;

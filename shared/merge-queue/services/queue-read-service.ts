@@ -55,7 +55,7 @@ export class QueueReadService {
     return queues.map((queue) => {
       const counts = Object.fromEntries(ENTRY_STATES.map((s) => [s, 0])) as Record<EntryState, number>;
       for (const e of active) if (e.queueId === queue.id) counts[e.state] += 1;
-      const histories = recent.filter((e) => e.queueId === queue.id).map((e) => e.history);
+      const histories = recent.filter((e) => e.queueId === queue.id);
       const health = computeQueueHealth({ histories, testRunsCreatedAt: [], end: now, windowSeconds: 24 * HOUR_SECONDS, bucketCount: 24 });
       return { queue, counts, mergedLast24h: health.buckets.map((b) => b.merged) };
     });
@@ -81,7 +81,7 @@ export class QueueReadService {
       store.testRuns.listCreatedSince(queue.id, since, MAX_HEALTH_RUNS),
     ]);
     return computeQueueHealth({
-      histories: recent.map((e) => e.history),
+      histories: recent,
       testRunsCreatedAt: runs.map((r) => r.createdAt),
       end: now,
       windowSeconds: windowHours * HOUR_SECONDS,

@@ -355,6 +355,28 @@ export class InMemoryTestRunRepository implements TestRunRepository {
     return clone(r);
   }
 
+  async findPassedByRecipe(queueId: string, recipe: string): Promise<TestRun | null> {
+    const found = this.all((r) => r.queueId === queueId && r.recipe === recipe && r.status === 'succeeded');
+    return found.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0] ?? null;
+  }
+
+  async recordReuse(id: string, earlier: TestRun, detail: string, now = new Date()): Promise<TestRun | null> {
+    const r = this.rows.get(id);
+    if (!r || r.status !== 'in_progress' || r.sha !== null) return null;
+    Object.assign(r, {
+      sha: earlier.sha,
+      tree: earlier.tree ?? null,
+      status: 'succeeded',
+      conclusionReason: 'test_run_passed',
+      conclusionDetail: detail,
+      concludedAt: now,
+      reusedFrom: earlier.id,
+      branchDeleted: true,
+      version: r.version + 1,
+    });
+    return clone(r);
+  }
+
   async markBranchDeleted(id: string): Promise<void> {
     const r = this.rows.get(id);
     if (r) r.branchDeleted = true;

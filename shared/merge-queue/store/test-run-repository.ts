@@ -15,6 +15,7 @@ export const TEST_RUN_INDEXES: IndexSpec[] = [
   { key: { sha: 1, status: 1 }, name: 'sha_status', comment: 'setCommitStatus: runs testing this commit' },
   { key: { status: 1, deadlineAt: 1 }, name: 'status_deadline', comment: 'reconciler: runs past their deadline' },
   { key: { status: 1, branchDeleted: 1 }, name: 'branch_cleanup', comment: 'test branches still to delete' },
+  { key: { queueId: 1, recipe: 1 }, name: 'queue_recipe', comment: 'tested-tree reuse: an earlier passing run built from the same inputs' },
   OUTBOX_INDEX,
 ];
 
@@ -54,6 +55,10 @@ export interface TestRunRepository {
   ): Promise<TestRun | null>;
   /** Null when another build already recorded the branch's head. */
   recordBuild(id: string, sha: string, tree: string): Promise<TestRun | null>;
+  /** The newest passing run of the queue built from `recipe` (domain/tested-tree-reuse.ts). */
+  findPassedByRecipe(queueId: string, recipe: string): Promise<TestRun | null>;
+  /** Concludes a run that was never built as passed with `earlier`'s result; null when it was built or concluded meanwhile. */
+  recordReuse(id: string, earlier: TestRun, detail: string, now?: Date): Promise<TestRun | null>;
   markBranchDeleted(id: string): Promise<void>;
   /** Stores what the stall watchdog found on a run still in progress; null when it concluded. */
   recordStatusWatch(id: string, watch: StatusWatch): Promise<TestRun | null>;
@@ -174,6 +179,26 @@ export class DbTestRunRepository implements TestRunRepository {
   async recordBuild(id: string, sha: string, tree: string): Promise<TestRun | null> {
     const d = await this.col.findOneAndUpdate({ _id: id, sha: null }, { $set: { sha, tree }, $inc: { version: 1 } });
     return d ? toTestRun(d) : null;
+  }
+
+  async findPassedByRecipe(queueId: string, recipe: string): Promise<TestRun | null> {
+    const d = await this.col.findOne({ queueId, recipe, status: 'succeeded' }, { sort: { createdAt: -1 } });
+    return d ? toTestRun(d) : null;
+  }
+
+  async recordReuse(id: string, earlier: TestRun, detail: string, now = new Date()): Promise<TestRun | null> {
+    // No branch was pushed: nothing to delete later.
+    const set = {
+      sha: earlier.sha,
+      tree: earlier.tree ?? null,
+      status: 'succeeded' as const,
+      conclusionReason: 'test_run_passed' as const,
+      conclusionDetail: detail,
+      concludedAt: now,
+      reusedFrom: earlier.id,
+      branchDeleted: true,
+    };
+    return this.changed(await this.col.findOneAndUpdate({ _id: id, status: 'in_progress', sha: null }, { $set: set, $inc: { version: 1 } }));
   }
 
   async recordStatusWatch(id: string, watch: StatusWatch): Promise<TestRun | null> {

@@ -1,5 +1,6 @@
 // A queue's health over a chosen window: time in queue, merges per hour, failures by reason,
-// CI runs per merged pull request and restarts (getQueueHealth).
+// CI runs per merged pull request, restarts, and the share of its commits whose exact tree was
+// tested (getQueueHealth).
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
@@ -27,6 +28,12 @@ const bucketLabel = (iso: string, hours: number) => {
     ? d.toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
     : d.toLocaleDateString('en', { month: 'short', day: 'numeric' });
 };
+
+/** `7 of 9 (78 %)`: the queue's commits whose exact tree was tested; a batch tests only its last. */
+function testedTrees({ tested, untested }: QueueHealth['mergedCommits']): string {
+  const all = tested + untested;
+  return all === 0 ? '—' : `${tested} of ${all} (${Math.round((tested / all) * 100)} %)`;
+}
 
 export function HealthPage() {
   const ref = useQueueRef();
@@ -84,6 +91,10 @@ export function HealthPage() {
             <dd>{health.data.ciRunsPerMergedPr === null ? '—' : health.data.ciRunsPerMergedPr.toFixed(2)}</dd>
             <dt>Failures</dt>
             <dd>{health.data.failuresByReason.reduce((n, f) => n + f.count, 0)}</dd>
+            <dt>
+              <abbr title="Commits the queue put on the target branch whose exact tree passed the required checks">Tested trees</abbr>
+            </dt>
+            <dd data-testid="tested-trees">{testedTrees(health.data.mergedCommits)}</dd>
           </dl>
           {health.data.merged === 0 && health.data.testRuns === 0 && (
             <p className="notice">Nothing happened in this window. Charts fill in as pull requests are tested and merged.</p>

@@ -97,7 +97,10 @@ export interface CauseCost {
 export interface CostReport {
   since: Date;
   until: Date;
+  /** Runs started in the window, not counting those that reused an earlier run's result. */
   testRunsStarted: number;
+  /** Runs that were not run: an earlier passing run was built from the same inputs (reuseTestedTrees). */
+  testRunsReused: number;
   /** Minutes from each run's start (its test branch recorded) to its verdict, or to `until` while in progress. */
   ciMinutes: number;
   mergedPullRequests: number;
@@ -125,7 +128,8 @@ export function computeCostReport(input: CostReportInput): CostReport {
   const minutesOf = (r: TestRun) => Math.max(0, ((r.concludedAt ?? input.until).getTime() - r.createdAt.getTime()) / 60_000);
   const byCause = new Map<WasteCause, { runs: number; minutes: number; examples: WastedRun[] }>();
   let ciMinutes = 0;
-  const newestFirst = [...input.runs].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+  const ran = input.runs.filter((r) => !r.reusedFrom);
+  const newestFirst = [...ran].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
   for (const r of newestFirst) {
     const minutes = minutesOf(r);
     ciMinutes += minutes;
@@ -154,10 +158,11 @@ export function computeCostReport(input: CostReportInput): CostReport {
   return {
     since: input.since,
     until: input.until,
-    testRunsStarted: input.runs.length,
+    testRunsStarted: ran.length,
+    testRunsReused: input.runs.length - ran.length,
     ciMinutes: round(ciMinutes),
     mergedPullRequests: merged,
-    testRunsPerMergedPr: merged > 0 ? round(input.runs.length / merged) : null,
+    testRunsPerMergedPr: merged > 0 ? round(ran.length / merged) : null,
     ciMinutesPerMergedPr: merged > 0 ? round(ciMinutes / merged) : null,
     wasted: {
       runs: causes.reduce((n, c) => n + c.runs, 0),

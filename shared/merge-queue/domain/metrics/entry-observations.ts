@@ -100,3 +100,8 @@ export function observeEntry(history: readonly HistoryEntry[], window: Window): 
   }
   return out;
 }
+
+/** Whether a merge was the queue's own (a manual merge is not a commit the queue made). */
+export function isQueueMerge(reason: string | undefined): boolean {
+  return reason === 'merge_graph_merge' || reason === 'merge_graph_direct_merge';
+}

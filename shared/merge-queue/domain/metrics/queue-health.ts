@@ -2,7 +2,7 @@
 // from stored transitions with the same rules as the `_1h` metrics series (observeEntry), so a
 // chart and a Prometheus scrape of the same hour agree.
 import type { HistoryEntry } from '../model.js';
-import { observeEntry } from './entry-observations.js';
+import { isQueueMerge, observeEntry } from './entry-observations.js';
 
 export interface HealthBucket {
   start: string;
@@ -28,6 +28,8 @@ export interface QueueHealth {
   testRuns: number;
   /** Test runs started in the window per pull request merged in it; null without merges. */
   ciRunsPerMergedPr: number | null;
+  /** Commits the queue put on the target branch in the window, by whether their exact tree was tested. */
+  mergedCommits: { tested: number; untested: number };
 }
 
 /** The value below which `q` of the sorted values lie (nearest rank). */
@@ -37,7 +39,8 @@ function quantile(sorted: number[], q: number): number | null {
 }
 
 export function computeQueueHealth(input: {
-  histories: readonly (readonly HistoryEntry[])[];
+  /** Entries' histories, with the tree each merge was checked to produce (Entry.mergedTestedTree). */
+  histories: readonly { history: readonly HistoryEntry[]; mergedTestedTree?: string | null }[];
   testRunsCreatedAt: readonly Date[];
   end: Date;
   windowSeconds: number;
@@ -47,6 +50,7 @@ export function computeQueueHealth(input: {
   const startMs = endMs - input.windowSeconds * 1000;
   const bucketMs = (input.windowSeconds * 1000) / input.bucketCount;
   const failures = new Map<string, number>();
+  const mergedCommits = { tested: 0, untested: 0 };
   const buckets: HealthBucket[] = [];
   for (let i = 0; i < input.bucketCount; i++) {
     const window = { start: startMs + i * bucketMs, end: startMs + (i + 1) * bucketMs };
@@ -62,11 +66,12 @@ export function computeQueueHealth(input: {
       timeInQueueP50: null,
       timeInQueueP90: null,
     };
-    for (const history of input.histories) {
+    for (const { history, mergedTestedTree } of input.histories) {
       const o = observeEntry(history, window);
       bucket.restarts += o.restarts.length;
       if (!o.exit) continue;
       bucket[o.exit.conclusion] += 1;
+      if (o.exit.conclusion === 'merged' && isQueueMerge(history.at(-1)?.reason)) mergedCommits[mergedTestedTree ? 'tested' : 'untested'] += 1;
       if (o.exit.conclusion === 'merged' && o.exit.timeInQueueSeconds !== null) times.push(o.exit.timeInQueueSeconds);
       if (o.exit.conclusion === 'failed') {
         const reason = history[history.length - 1]!.reason;
@@ -89,5 +94,6 @@ export function computeQueueHealth(input: {
     merged,
     testRuns,
     ciRunsPerMergedPr: merged === 0 ? null : testRuns / merged,
+    mergedCommits,
   };
 }

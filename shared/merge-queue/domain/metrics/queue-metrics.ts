@@ -5,7 +5,7 @@ import type { EntryState, HistoryEntry, TestRunKind } from '../model.js';
 import type { RepoRef } from '../../../platform/repo-ref.js';
 import { repoSlug } from '../../../platform/repo-ref.js';
 import { ADMITTED } from '../planner/entry-states.js';
-import { observeEntry, type Window } from './entry-observations.js';
+import { isQueueMerge, observeEntry, type Window } from './entry-observations.js';
 import { WASTE_CAUSES, wastedRunsByCause } from './cost-report.js';
 import { QUEUE_TYPES, WINDOW_MS, emptySeries, type QueueType, type QueueTypeSeries } from './series.js';
 
@@ -30,9 +30,6 @@ export interface EntryHistory {
   /** The tree its merge was checked to produce (Entry.mergedTestedTree); null or absent: not checked. */
   mergedTestedTree?: string | null;
 }
-
-/** Reasons of a merge the queue made (a manual merge is not its commit). */
-const QUEUE_MERGES: ReadonlySet<string> = new Set(['merge_graph_merge', 'merge_graph_direct_merge']);
 
 export interface MergeQueueMetricsInput {
   queues: readonly MetricsQueue[];
@@ -102,7 +99,7 @@ export function computeMergeQueueMetrics(input: MergeQueueMetricsInput): QueueTy
     if (o.exit) {
       const s = pair[o.exit.queueType];
       s.conclusions[o.exit.conclusion] += 1;
-      if (o.exit.conclusion === 'merged' && QUEUE_MERGES.has(e.history.at(-1)?.reason ?? '')) {
+      if (o.exit.conclusion === 'merged' && isQueueMerge(e.history.at(-1)?.reason)) {
         pair.main.mergedCommits[e.mergedTestedTree ? 'tested' : 'untested'] += 1;
       }
       if (o.exit.timeInQueueSeconds !== null) s.timeInQueueSeconds.push(o.exit.timeInQueueSeconds);

@@ -99,8 +99,10 @@ function concludeHolders(world: World, run: TestRun, holders: Entry[]): void {
   const outcome = runOutcome(run);
   for (const e of holders) {
     if (outcome === 'passed') {
-      if (e.state === 'testing') world.transition(e, 'tests_passed', 'test_run_passed', 'the test run passed', { testRunId: run.id });
-      else if (e.state === 'pending_failure') world.restart(e, 'test_run_lost', 'its test run passed after it was marked failing', run.id);
+      if (e.state === 'testing') {
+        const detail = run.reusedFrom ? `the test run passed, ${run.conclusionDetail ?? `reusing test run ${run.reusedFrom}'s result`}` : 'the test run passed';
+        world.transition(e, 'tests_passed', 'test_run_passed', detail, { testRunId: run.id });
+      } else if (e.state === 'pending_failure') world.restart(e, 'test_run_lost', 'its test run passed after it was marked failing', run.id);
     } else if (outcome === 'failed') {
       const reason: Reason = run.conclusionReason === 'test_run_timeout' ? 'test_run_timeout' : 'test_run_failed';
       if (e.state === 'testing') world.transition(e, 'pending_failure', reason, 'a required status failed', { testRunId: run.id });

@@ -11,11 +11,11 @@ import type {
   CompleteModeSwitchAction,
   DeleteBranchAction,
   MergeAction,
-  PullRequestRef,
   StartRunAction,
   TransitionEntryAction,
 } from '../../domain/planner/index.js';
 import { testBranchName } from '../../domain/test-branch.js';
+import { mayReuse, recipeOf, reuseDetail } from '../../domain/tested-tree-reuse.js';
 import type { GitProvider } from '../provider.js';
 import { statusWatchDueAt } from '../../domain/status-watch.js';
 import type { MergeQueueRepositories } from '../../store/store.js';
@@ -131,6 +131,7 @@ export class ActionApplier {
   private async startRun(ctx: ApplyContext, a: StartRunAction): Promise<ApplyOutcome> {
     const { queue, now } = ctx;
     const id = a.runKind === 'bisection' ? `${this.newRunId()}-bisection` : this.newRunId();
+    const pullRequests = [...a.base, ...a.tested].map((r) => toBuilt(r.entryId, ctx.entries.get(r.entryId)));
     const run: TestRun = {
       id,
       orgId: queue.orgId,
@@ -145,6 +146,10 @@ export class ActionApplier {
       ),
       sha: null,
       tree: null,
+      recipe: recipeOf(
+        a.targetSha,
+        pullRequests.map((p) => p.headSha),
+      ),
       status: 'in_progress',
       requiredStatuses: a.requiredStatuses,
       requiredStatusesSource: a.requiredStatusesSource,
@@ -171,14 +176,7 @@ export class ActionApplier {
       }
     }
     this.deps.logger.info({ testRunId: id, kind: a.runKind, prs: a.tested.map((t) => t.prNumber), base: a.base.map((b) => b.prNumber) }, 'test run started');
-    const refs: PullRequestRef[] = [...a.base, ...a.tested];
-    await this.build(
-      queue,
-      ctx.provider,
-      run,
-      refs.map((r) => toBuilt(r.entryId, ctx.entries.get(r.entryId))),
-      now,
-    );
+    await this.build(queue, ctx.provider, run, pullRequests, now);
     return 'applied';
   }
 
@@ -188,6 +186,8 @@ export class ActionApplier {
    * statuses CI already reported, or failed on a merge conflict.
    */
   async build(queue: Queue, provider: GitProvider, run: TestRun, pullRequests: BuiltPullRequest[], now = new Date()): Promise<TestRun | null> {
+    const reused = await this.reuse(queue, run, now);
+    if (reused) return reused;
     const result = await provider.buildTestBranch(queue.repo, {
       branch: run.branch,
       baseSha: run.targetSha,
@@ -210,6 +210,17 @@ export class ActionApplier {
     if (concluded) return concluded;
     await this.deps.scheduleStatusWatch(built, statusWatchDueAt(now, queue.statusWaitMinutes));
     return built;
+  }
+
+  /** Passes a run with an earlier passing run's result when both are built from the same inputs (domain/tested-tree-reuse.ts). */
+  private async reuse(queue: Queue, run: TestRun, now: Date): Promise<TestRun | null> {
+    if (!queue.reuseTestedTrees || !run.recipe || run.sha !== null) return null;
+    const earlier = await this.deps.store.testRuns.findPassedByRecipe(queue.id, run.recipe);
+    if (!earlier || !mayReuse(run, earlier)) return null;
+    const reused = await this.deps.store.testRuns.recordReuse(run.id, earlier, reuseDetail(earlier), now);
+    if (reused)
+      this.deps.logger.info({ testRunId: run.id, reusedFrom: earlier.id, tree: earlier.tree }, 'test run not run: an earlier run passed on the same inputs');
+    return reused;
   }
 
   private async cancelRun(a: CancelRunAction, now: Date): Promise<ApplyOutcome> {

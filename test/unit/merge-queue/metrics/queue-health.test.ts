@@ -22,11 +22,11 @@ describe('queue health', () => {
   it('buckets exits, takes nearest-rank percentiles of admitted time, and counts failures by reason', () => {
     const h = computeQueueHealth({
       histories: [
-        entry(100, 90, 80, 'merged'), // 10 min admitted, ends in bucket 0 (120–60 min before the end)
-        entry(50, 40, 10, 'merged'), // 30 min, bucket 1
-        entry(50, 45, 30, 'merged'), // 15 min, bucket 1
-        entry(40, 35, 5, 'failed'), // bucket 1
-        entry(300, 290, 200, 'merged'), // before the window
+        { history: entry(100, 90, 80, 'merged'), mergedTestedTree: 'tree1' }, // 10 min admitted, ends in bucket 0 (120–60 min before the end)
+        { history: entry(50, 40, 10, 'merged') }, // 30 min, bucket 1; recorded before tested trees were
+        { history: entry(50, 45, 30, 'merged'), mergedTestedTree: null }, // 15 min, bucket 1; its tree was not checked
+        { history: entry(40, 35, 5, 'failed') }, // bucket 1
+        { history: entry(300, 290, 200, 'merged'), mergedTestedTree: 'tree0' }, // before the window
       ],
       testRunsCreatedAt: [at(91), at(41), at(46), at(36), at(36), at(500)],
       end: END,
@@ -44,6 +44,7 @@ describe('queue health', () => {
     expect(h.merged).to.equal(3);
     expect(h.testRuns).to.equal(5);
     expect(h.ciRunsPerMergedPr).to.equal(5 / 3);
+    expect(h.mergedCommits).to.deep.equal({ tested: 1, untested: 2 });
     expect(h.windowStart).to.equal('2026-11-23T10:00:00.000Z');
   });
 

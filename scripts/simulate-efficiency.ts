@@ -1,5 +1,6 @@
 // Regenerates docs/efficiency.md and its plots (docs/efficiency/*.svg): the efficiency benchmark
-// of shared/merge-queue/simulation/efficiency-benchmark.ts over the full grid, in two processes.
+// of shared/merge-queue/simulation/efficiency-benchmark.ts over the full grid, in two processes,
+// and the verdict rules' figures (scripts/lib/verdict-figures.ts).
 //
 //   npx tsx scripts/simulate-efficiency.ts [--prs 120] [--advice-prs 60] [--seed 1] [--workers 2]
 //     [--quick]   (one cell per CI duration, printed, nothing written: a smoke run)
@@ -11,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { evaluateCell, RUNNERS, STRATEGIES, type Cell, type StrategyName, type StrategyResult } from '../shared/merge-queue/simulation/efficiency-benchmark.js';
 import { machineSummary } from './lib/bench-stats.js';
 import { lineChartSvg } from './lib/svg-line-chart.js';
+import { VERDICT_RATES, verdictTable } from './lib/verdict-figures.js';
 
 const { values } = parseArgs({
   options: {
@@ -135,7 +137,21 @@ function charts(rows: Row[], dir: string): string[] {
   return files.map(([name]) => name);
 }
 
-function document(rows: Row[], plots: string[], seconds: number): string {
+/** The verdict rules' table (scripts/lib/verdict-figures.ts): 200 pull requests, seeds 1–10. */
+const VERDICT_PLAYS = { pullRequests: 200, seeds: Array.from({ length: 10 }, (_, i) => i + 1), ciDurations: CI };
+
+function verdictSection(table: readonly string[]): string[] {
+  const r = VERDICT_RATES;
+  return [
+    '## Acting on verdicts: infrastructure failures',
+    '',
+    `The verdict rules of [verdicts.md](verdicts.md) in the same engine: ${VERDICT_PLAYS.pullRequests} pull requests per play at ${pct(r.load)} load of ${RUNNERS} runners, ${pct(r.failureRate)} breaking the build, ${pct(r.flakeRate)} of runs flaking on a test known as flaky, and ${pct(r.infraFailureRate)} failing for their infrastructure (the run fails whatever it tests and uploads no results). The flaky re-test is on in every row; the verdict rules are off (\`notItsFaultRetries: 0\`, the queue before them) or on (the default). Medians over seeds ${VERDICT_PLAYS.seeds[0]}–${VERDICT_PLAYS.seeds.at(-1)}; a play that ends with a group held (judged not its fault twice: nobody is there to restart it) is counted in the last column and left out of the medians.`,
+    '',
+    ...table,
+  ];
+}
+
+function document(rows: Row[], plots: string[], seconds: number, verdicts: readonly string[]): string {
   const out: string[] = [];
   out.push('# Efficiency: time to merge and CI cost against an oracle');
   out.push('');
@@ -181,6 +197,8 @@ function document(rows: Row[], plots: string[], seconds: number): string {
   }
   out.push('');
   out.push(verdict(rows));
+  out.push('');
+  out.push(...verdictSection(verdicts));
   out.push('');
   out.push('## Plots');
   out.push('');
@@ -246,7 +264,6 @@ if (values.shard) {
   const started = performance.now();
   const cells = grid();
   const rows = values.quick ? await evaluate(cells) : await evaluateInWorkers(cells, Number(values.workers));
-  const seconds = (performance.now() - started) / 1000;
   if (values.quick) {
     for (const r of rows) {
       console.log(JSON.stringify(r.cell));
@@ -256,9 +273,11 @@ if (values.shard) {
         );
     }
   } else {
+    const verdicts = await verdictTable(VERDICT_PLAYS);
+    const total = (performance.now() - started) / 1000;
     const docs = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs');
     const plots = charts(rows, path.join(docs, 'efficiency'));
-    writeFileSync(path.join(docs, 'efficiency.md'), document(rows, plots, seconds));
-    console.log(`docs/efficiency.md and ${plots.length} plots written in ${Math.round(seconds)} s`);
+    writeFileSync(path.join(docs, 'efficiency.md'), document(rows, plots, total, verdicts));
+    console.log(`docs/efficiency.md and ${plots.length} plots written in ${Math.round(total)} s`);
   }
 }

@@ -151,6 +151,10 @@ describe('verdicts on failed pull requests (end to end)', function () {
       { timeoutMs: 60_000 },
     );
     expect(held.state).to.equal('pending_failure');
+    // Held, it already answers the (provisional) verdict on the run it waits on.
+    const answer = await h.svc.post<Judged>('/getSubmittedPullRequest', { ...ref, pr: { number: 1 } });
+    expectOpenApiResponse('/getSubmittedPullRequest', answer.body);
+    expect(answer.body.verdict).to.deep.include({ kind: 'infrastructure', rule: 'no_results', testRunId: Harness.runIds(held).at(-1) });
     const reasons = held.timeline.map((t) => t.reason);
     expect(reasons.filter((r) => r === 'test_run_retried_not_its_fault')).to.have.length(1);
     expect(held.timeline.find((t) => t.reason === 'test_run_retried_not_its_fault')?.detail).to.equal(

@@ -42,7 +42,8 @@ export function registerPullRequestRoutes(
     const body = parseGetSubmitted(ctx.request.body);
     const { orgId } = actorOf(ctx.state);
     const entry = await prs.getSubmitted(orgId, body.repo, body.targetBranch, body.pr);
-    const queue = body.includeEstimatedTimeToMerge || entry.state === 'failed' ? await reads.queues.get(orgId, body.repo, body.targetBranch) : null;
+    const judged = entry.state === 'failed' || entry.state === 'pending_failure';
+    const queue = body.includeEstimatedTimeToMerge || judged ? await reads.queues.get(orgId, body.repo, body.targetBranch) : null;
     const standing = queue && body.includeEstimatedTimeToMerge ? await reads.timeToMerge.standing(queue, entry) : null;
     const verdict = queue ? await reads.verdicts.of(queue, entry) : null;
     ctx.body = serializeSubmittedPullRequest(entry, { includeTimeline: body.includeTimeline === true, standing, verdict });

@@ -19,8 +19,16 @@ export class VerdictService {
     },
   ) {}
 
-  /** The verdict on a failed entry's failure; null for other states and for failures no run decided (a stack member removed, a merge refused). */
+  /**
+   * The verdict on a failed entry's failure, or the provisional one on the failed run an entry in
+   * pending failure waits on (held ones included); null for other states and for failures no run
+   * decided (a stack member removed, a merge refused).
+   */
   async of(queue: Queue, entry: Entry): Promise<FailureVerdict | null> {
+    if (entry.state === 'pending_failure') {
+      const run = entry.currentRunId ? await this.deps.store.testRuns.findById(entry.currentRunId) : null;
+      return run ? this.ofRun(queue, entry, run) : null;
+    }
     if (entry.state !== 'failed') return null;
     const failure = entry.history.findLast((h) => h.to === 'failed');
     const ended = failure ? failureEnding(failure.reason) : undefined;

@@ -162,6 +162,7 @@ describe('OpenAPI description of this service', function () {
     post('/v1/getGitHubRepository', { repo: GHE_REPO });
     post('/v1/updateGitHubRepository', { repo: GHE_REPO, allowForkPullRequests: true });
     post('/v1/getQueueCostReport', { ...ref, since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' });
+    post('/v1/verifyCommit', { repo: ref.repo, sha: q.fx.initialSha });
     post('/v1/flaky-tests/get-test-history', { ...flakyRepo, test_id: testId, days: 3 });
     post('/v1/flaky-tests/get-repo-settings', flakyRepo);
     post('/v1/flaky-tests/update-repo-settings', {

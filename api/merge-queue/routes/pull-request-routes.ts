@@ -8,6 +8,7 @@ import type { PullRequestService } from '../../../shared/merge-queue/services/pu
 import type { QueueService } from '../../../shared/merge-queue/services/queue-service.js';
 import type { TimeToMergeService } from '../../../shared/merge-queue/services/time-to-merge-service.js';
 import type { VerdictService } from '../../../shared/merge-queue/services/verdict-service.js';
+import { mayHaveVerdict } from '../../../shared/merge-queue/domain/verdict.js';
 
 export function registerPullRequestRoutes(
   routes: OperationRoutes,
@@ -42,8 +43,7 @@ export function registerPullRequestRoutes(
     const body = parseGetSubmitted(ctx.request.body);
     const { orgId } = actorOf(ctx.state);
     const entry = await prs.getSubmitted(orgId, body.repo, body.targetBranch, body.pr);
-    const judged = entry.state === 'failed' || entry.state === 'pending_failure';
-    const queue = body.includeEstimatedTimeToMerge || judged ? await reads.queues.get(orgId, body.repo, body.targetBranch) : null;
+    const queue = body.includeEstimatedTimeToMerge || mayHaveVerdict(entry) ? await reads.queues.get(orgId, body.repo, body.targetBranch) : null;
     const standing = queue && body.includeEstimatedTimeToMerge ? await reads.timeToMerge.standing(queue, entry) : null;
     const verdict = queue ? await reads.verdicts.of(queue, entry) : null;
     ctx.body = serializeSubmittedPullRequest(entry, { includeTimeline: body.includeTimeline === true, standing, verdict });

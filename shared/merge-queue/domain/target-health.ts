@@ -7,8 +7,6 @@ import { testNames, type FailedTestEvidence } from './flaky-retest.js';
 import type { QueueWarning } from './status-watch.js';
 import type { TargetBreak } from './model.js';
 
-export type { TargetBreak };
-
 /** A test that failed (no attempt passed) in CI's results for a commit, with what was known of it before them. */
 export interface CommitFailedTest {
   id: string;

@@ -5,7 +5,7 @@
 // docs/verdicts.md lists the kinds and rules, a stable vocabulary scripts may act on.
 
 import { testNames, type RunTestEvidence } from './flaky-retest.js';
-import type { Reason } from './model.js';
+import type { Entry, Reason } from './model.js';
 
 export const VERDICT_KINDS = ['yours', 'flaky', 'target_branch', 'infrastructure', 'unknown'] as const;
 export type VerdictKind = (typeof VERDICT_KINDS)[number];
@@ -63,6 +63,11 @@ export interface Verdict {
   tests: VerdictTest[];
   /** For `unknown`: what would have decided it. */
   missing?: string;
+}
+
+/** Entries a verdict may speak to: failed ones, and (provisionally) those waiting in pending failure. */
+export function mayHaveVerdict(entry: Pick<Entry, 'state'>): boolean {
+  return entry.state === 'failed' || entry.state === 'pending_failure';
 }
 
 /** How a run ended, by the reason it failed an entry with; undefined for failures no run of its own decided (a stack member removed, a merge refused). */

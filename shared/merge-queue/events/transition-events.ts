@@ -3,8 +3,7 @@
 // of a batch reaching merged or pending failure, a queue changing state. Pure: the repositories
 // write what these return into the outbox of the document they change, in the same update.
 import type { BatchEventType, MergeQueueEvent, PullRequestEventType } from './event-types.js';
-import type { Entry, EntryState, QueueState, Reason, TestRun } from '../domain/model.js';
-import type { TargetBreak } from '../domain/target-health.js';
+import type { Entry, EntryState, QueueState, Reason, TargetBreak, TestRun } from '../domain/model.js';
 
 /** The event a transition into `state` emits; states without one (not_ready, tests_passed) emit none. */
 export const EVENT_OF_STATE: Readonly<Partial<Record<EntryState, PullRequestEventType>>> = {

@@ -6,7 +6,7 @@ import { repoKey, type RepoRef } from '../../platform/repo-ref.js';
 import { repositoryNotFound } from '../../platform/errors.js';
 import type { Entry, TestRun } from '../domain/model.js';
 import type { MergeQueueRepositories } from '../store/store.js';
-import type { CommitStatus } from '../store/commit-status-repository.js';
+import { latestByContext } from '../domain/required-statuses.js';
 
 export interface CommitVerification {
   sha: string;
@@ -50,20 +50,14 @@ export class CommitVerificationService {
 
   private async describe(orgId: string, repo: RepoRef, run: TestRun): Promise<NonNullable<CommitVerification['testRun']>> {
     const statuses = run.sha ? await this.deps.store.commitStatuses.forCommit(orgId, repoKey(repo), run.sha) : [];
+    const latest = latestByContext(statuses.map((s) => ({ context: s.context, state: s.state, at: s.createdAt })));
     return {
       id: run.id,
       sha: run.sha,
       tree: run.tree ?? null,
-      requiredStatuses: run.requiredStatuses.map((context) => ({ context, state: latest(statuses, context)?.state ?? null })),
+      requiredStatuses: run.requiredStatuses.map((context) => ({ context, state: latest.get(context)?.state ?? null })),
     };
   }
-}
-
-function latest(statuses: readonly CommitStatus[], context: string): CommitStatus | undefined {
-  return statuses
-    .filter((s) => s.context === context)
-    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.seq - b.seq)
-    .at(-1);
 }
 
 function verificationDetail(entry: Entry, run: TestRun | null): string {

@@ -17,7 +17,7 @@ import {
 import { headKey, type ImpactedTargets, type ImpactedTargetsRepository, type PullRequestHead } from '../store/impacted-targets-repository.js';
 import { newQueue, QueueExistsError, type QueueHistoryEntry, type QueuePatch, type QueueRef, type QueueRepository } from '../store/queue-repository.js';
 import type { TestRunRepository } from '../store/test-run-repository.js';
-import { targetHealthHistory, type TargetBreak } from '../domain/target-health.js';
+import { targetHealthHistory } from '../domain/target-health.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import {
   TERMINAL_ENTRY_STATES,
@@ -28,6 +28,7 @@ import {
   type QueueMode,
   type Reason,
   type StatusWatch,
+  type TargetBreak,
   type TestRun,
   type TestRunStatus,
 } from '../domain/model.js';

@@ -3,13 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
 import { isDuplicateKeyError } from '../../platform/database/collection.js';
-import type { Queue, QueueMode, QueueSettings, QueueState } from '../domain/model.js';
+import type { Queue, QueueMode, QueueSettings, QueueState, TargetBreak } from '../domain/model.js';
 import type { RepoRef } from '../../platform/repo-ref.js';
 import { DEFAULT_QUEUE_SETTINGS } from '../domain/model.js';
 import { repoKey } from '../../platform/repo-ref.js';
 import { collectionOutbox, outboxPush, OUTBOX_INDEX, toOutbox, type EventRelay, type OutboxEvent, type OutboxSource } from '../../platform/events/outbox.js';
 import { queueStateChangedEvent, targetHealthEvent } from '../events/transition-events.js';
-import { targetHealthChange, targetHealthHistory, type TargetBreak } from '../domain/target-health.js';
+import { targetHealthChange, targetHealthHistory } from '../domain/target-health.js';
 
 export interface QueueHistoryEntry {
   at: Date;

@@ -124,10 +124,10 @@ function brokenTargetStep(world: World, run: TestRun, holders: Entry[]): Step | 
     };
   }
   const ended = failureEnding(failureReasonOf(run)) ?? 'failed';
-  const evidence = world.testResults[run.id] ?? null;
   if (ended !== 'failed') return null;
   const waiting = awaitingResults(world, run, ended);
   if (waiting) return waiting;
+  const evidence = world.testResults[run.id] ?? null;
   if (!evidence || !explainedByBrokenTarget(broken, evidence.failedTests)) return null;
   return {
     kind: 'hold',

@@ -2615,6 +2615,7 @@ export interface operations {
                         bisectionConcurrency: number;
                         branch: string;
                         canOptimisticallyMerge: boolean;
+                        checkInteractions: boolean;
                         commandsEnabled: boolean;
                         commentsEnabled: boolean;
                         concurrency: number;
@@ -2908,11 +2909,16 @@ export interface operations {
                         }[];
                         usedDefaultPriorityName: string;
                         verdict?: {
+                            interaction?: {
+                                aloneRunId: string;
+                                withEntryId: string;
+                                withPrNumber: number | null;
+                            };
                             /** @enum {string} */
-                            kind: "yours" | "flaky" | "target_branch" | "infrastructure" | "unknown";
+                            kind: "yours" | "flaky" | "target_branch" | "infrastructure" | "interaction" | "unknown";
                             missing?: string;
                             /** @enum {string} */
-                            rule: "merge_conflict" | "timeout" | "no_results" | "no_failed_test" | "mass_failure" | "fails_on_target" | "only_known_flaky" | "passes_on_target" | "fails_on_own_head" | "passes_apart" | "no_evidence";
+                            rule: "merge_conflict" | "timeout" | "no_results" | "no_failed_test" | "mass_failure" | "fails_on_target" | "only_known_flaky" | "fails_only_together" | "passes_on_target" | "fails_on_own_head" | "passes_apart" | "no_evidence";
                             summary: string;
                             testRunId: string;
                             tests: {
@@ -4076,6 +4082,7 @@ export interface operations {
                     }[];
                     bisectionConcurrency?: number;
                     canOptimisticallyMerge?: boolean;
+                    checkInteractions?: boolean;
                     commandsEnabled?: boolean;
                     commentsEnabled?: boolean;
                     concurrency?: number;
@@ -4136,6 +4143,7 @@ export interface operations {
                         bisectionConcurrency: number;
                         branch: string;
                         canOptimisticallyMerge: boolean;
+                        checkInteractions: boolean;
                         commandsEnabled: boolean;
                         commentsEnabled: boolean;
                         concurrency: number;

@@ -160,7 +160,8 @@ function isolatedBatchRunsPerPr(b: number, p: number, skipRedundant: boolean): n
     results.push(outcome('batch', ids));
     let runs = 1;
     for (;;) {
-      const state = searchCulprits(ids, new Set(), results, skipRedundant);
+      // The prefix search's own cost: the interaction check's runs are counted by simulate-efficiency.
+      const state = searchCulprits(ids, new Set(), results, { skipRedundant, checkInteraction: () => false });
       if (state.probes.length === 0 || results[0]!.passed) break;
       for (const probe of state.probes) {
         runs++;

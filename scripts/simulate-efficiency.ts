@@ -143,9 +143,9 @@ const VERDICT_PLAYS = { pullRequests: 200, seeds: Array.from({ length: 10 }, (_,
 function verdictSection(table: readonly string[]): string[] {
   const r = VERDICT_RATES;
   return [
-    '## Acting on verdicts: infrastructure failures',
+    '## Acting on verdicts: infrastructure failures and the interaction check',
     '',
-    `The verdict rules of [verdicts.md](verdicts.md) in the same engine: ${VERDICT_PLAYS.pullRequests} pull requests per play at ${pct(r.load)} load of ${RUNNERS} runners, ${pct(r.failureRate)} breaking the build, ${pct(r.flakeRate)} of runs flaking on a test known as flaky, and ${pct(r.infraFailureRate)} failing for their infrastructure (the run fails whatever it tests and uploads no results). The flaky re-test is on in every row; the verdict rules are off (\`notItsFaultRetries: 0\`, the queue before them) or on (the default). Medians over seeds ${VERDICT_PLAYS.seeds[0]}–${VERDICT_PLAYS.seeds.at(-1)}; a play that ends with a group held (judged not its fault twice: nobody is there to restart it) is counted in the last column and left out of the medians.`,
+    `The verdict rules of [verdicts.md](verdicts.md) in the same engine: ${VERDICT_PLAYS.pullRequests} pull requests per play at ${pct(r.load)} load of ${RUNNERS} runners, ${pct(r.failureRate)} breaking the build, ${pct(r.flakeRate)} of runs flaking on a test known as flaky, and ${pct(r.infraFailureRate)} failing for their infrastructure (the run fails whatever it tests and uploads no results). The flaky re-test is on in every row; the verdict rules are off (\`notItsFaultRetries: 0\`, the queue before them) or on (the default). Medians over seeds ${VERDICT_PLAYS.seeds[0]}–${VERDICT_PLAYS.seeds.at(-1)}; a play that ends with a group held (judged not its fault twice: nobody is there to restart it) is counted in the last column and left out of the medians. With batches, the interaction check (on by default) tests a culprit that bisection blamed on top of other members alone once more on the batch's base — and when it passes alone, the failure that blamed it again (a pass clears it: a flake had blamed it) and then the member it fails with. The workload has no interacting pairs, so the rows show what the check costs and the flaky blames it clears, not the interactions it names. The grid above plays with it on, as a new queue does.`,
     '',
     ...table,
   ];

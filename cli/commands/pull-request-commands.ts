@@ -96,6 +96,11 @@ export function registerVerifyCommand(program: Command): void {
 
 /** `yours — checkout_total failed here and passed on main at 1a2b3c4d5e6f (rule passes_on_target)`, plus what would decide an unknown. */
 function verdictLine(v: { kind: string; rule: string; summary: string; missing?: string }): string {
-  const kind = v.kind === 'yours' || v.kind === 'unknown' ? v.kind : `not yours (${v.kind.replaceAll('_', ' ')})`;
+  const kind =
+    v.kind === 'yours' || v.kind === 'unknown'
+      ? v.kind
+      : v.kind === 'interaction'
+        ? 'not yours alone (interaction)'
+        : `not yours (${v.kind.replaceAll('_', ' ')})`;
   return `${kind} — ${v.summary} (rule ${v.rule})${v.missing ? `; would decide it: ${v.missing}` : ''}`;
 }

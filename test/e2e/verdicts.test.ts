@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { junit } from '../integration/flaky-support.js';
 import { Harness, ref, type Submitted } from './engine-support.js';
-import { resolve } from '../../scripts/lib/git-fixtures.js';
+import { readTree, resolve } from '../../scripts/lib/git-fixtures.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
 import { LOOPBACK_RECEIVERS_ALLOWED, startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { waitFor } from '../../scripts/lib/wait.js';
@@ -19,6 +19,7 @@ interface Judged extends Submitted {
     rule: string;
     summary: string;
     missing?: string;
+    interaction?: { withPrNumber: number | null; withEntryId: string; aloneRunId: string };
     testRunId: string;
     tests: { id: string; name: string; knownFlaky: boolean; quarantined: boolean; onTarget: string | null; onHead: string | null }[];
   };
@@ -229,6 +230,66 @@ describe('verdicts on failed pull requests (end to end)', function () {
       ['queue.target_broken', sha, ['checkout_total']],
       ['queue.target_recovered', sha, ['checkout_total']],
     ]);
+  });
+
+  describe('the interaction check', () => {
+    // #1 and #3 each pass alone and break the build together; #2 is harmless. A batch of the
+    // three fails, #1 and #2 pass as a prefix, #3 is blamed on top of them.
+    const clash = (files: Record<string, string>) => ('f1.txt' in files && 'f3.txt' in files ? 'failure' : 'success');
+    async function batchOfThree(checkInteractions: boolean): Promise<Submitted[]> {
+      await h.configure({
+        batch: true,
+        batchingMinSize: 3,
+        batchingMaxWaitTimeMinutes: 60,
+        bisectionConcurrency: 2,
+        optimizationMode: 'bisection_skip_redundant_tests',
+        checkInteractions,
+      });
+      h.runCi(clash);
+      for (const n of [1, 2, 3]) await h.pr(n);
+      for (const n of [1, 2, 3]) await h.submit(n);
+      const final = await h.finals([1, 2, 3]);
+      expect(final.map((s) => s.state)).to.deep.equal(['merged', 'merged', 'failed']);
+      return final;
+    }
+    const verdictOf = async (n: number): Promise<Judged> => {
+      const res = await h.svc.post<Judged>('/getSubmittedPullRequest', { ...ref, pr: { number: n } });
+      expect(res.status).to.equal(200);
+      expectOpenApiResponse('/getSubmittedPullRequest', res.body);
+      return res.body;
+    };
+
+    it('a pull request that passes alone and fails only with a batch-mate is ejected with the verdict interaction, naming it', async () => {
+      const [, , third] = await batchOfThree(true);
+      const { verdict } = await verdictOf(3);
+      expect([verdict?.kind, verdict?.rule, verdict?.interaction?.withPrNumber]).to.deep.equal(['interaction', 'fails_only_together', 1]);
+      expect(verdict!.summary).to.contain('fails only together with #1');
+
+      // The run alone: #3 on the batch's own base (main before #1 and #2 merged), and it passed.
+      const alone = await h.details(verdict!.interaction!.aloneRunId);
+      expect([alone.status, alone.testedPullRequests.map((p) => p.prNumber)]).to.deep.equal(['succeeded', [3]]);
+      const aloneFiles = Object.keys(await readTree(h.fx, alone.testBranchSha)).filter((f) => f.startsWith('f'));
+      expect(aloneFiles).to.deep.equal(['f3.txt']);
+      // The run that condemns it: #3 on that base with #1 below it, failed.
+      const together = await h.details(verdict!.testRunId);
+      expect([together.status, together.testedPullRequests.map((p) => p.prNumber)]).to.deep.equal(['failed', [3]]);
+      expect(Object.keys(await readTree(h.fx, together.testBranchSha)).filter((f) => f.startsWith('f'))).to.deep.equal(['f1.txt', 'f3.txt']);
+
+      // The timeline says what the check did, and the ejection names the pair.
+      const words = third.timeline.map((t) => t.detail ?? '');
+      expect(words.some((d) => d.startsWith('interaction check: testing #3 on the batch'))).to.equal(true);
+      expect(third.timeline[0]!.detail).to.match(/passes alone \(test run .+\) and fails together with PR #1/);
+    });
+
+    it('with checkInteractions off the bisection condemns it on top of its batch-mates, with no verdict of interaction and fewer runs', async () => {
+      const [first, , third] = await batchOfThree(false);
+      const { verdict } = await verdictOf(3);
+      expect(verdict?.kind).to.not.equal('interaction');
+      expect(verdict).to.not.have.property('interaction');
+      expect(third.timeline.some((t) => (t.detail ?? '').startsWith('interaction check'))).to.equal(false);
+      // The batch, then #1-#2 (passed): #3 is blamed by the batch run itself.
+      expect(new Set([...Harness.runIds(first!), ...Harness.runIds(third)]).size).to.equal(2);
+    });
   });
 
   it('no verdict while the pull request is still in the queue, or when it merged', async () => {

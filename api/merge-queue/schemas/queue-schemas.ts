@@ -80,6 +80,7 @@ export const UpdateQueueSchema = Type.Object(
     statusWaitMinutes: int(QUEUE_LIMITS.statusWaitMinutes),
     stackFailure: ciEnum(STACK_FAILURE_POLICIES),
     reuseTestedTrees: flag(),
+    checkInteractions: flag(),
     allowedBotSubmitters: names(),
     batchingRules: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 32 }), { maxItems: 100 })),
   },

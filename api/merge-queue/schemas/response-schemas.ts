@@ -61,6 +61,7 @@ export const QueueSettingsResponse = closed({
   statusWaitMinutes: Type.Integer(),
   stackFailure: oneOf(STACK_FAILURE_POLICIES),
   reuseTestedTrees: Type.Boolean(),
+  checkInteractions: Type.Boolean(),
 });
 
 const entryProperties = {
@@ -134,6 +135,8 @@ export const SubmittedPullRequestResponse = closed({
       rule: oneOf(VERDICT_RULES),
       summary: Type.String(),
       missing: Type.Optional(Type.String()),
+      /** For `interaction`: the pull request of its batch it fails with, and the run of it alone that passed. */
+      interaction: Type.Optional(closed({ withPrNumber: Type.Union([Type.Integer(), Type.Null()]), withEntryId: Type.String(), aloneRunId: Type.String() })),
       testRunId: Type.String(),
       tests: Type.Array(
         closed({

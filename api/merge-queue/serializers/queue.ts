@@ -39,6 +39,7 @@ export function serializeQueueSettings(q: Queue) {
     statusWaitMinutes: q.statusWaitMinutes,
     stackFailure: q.stackFailure,
     reuseTestedTrees: q.reuseTestedTrees,
+    checkInteractions: q.checkInteractions,
   };
 }
 

@@ -54,6 +54,7 @@ const VERDICT_HEADLINES: Record<FailureVerdict['kind'], string> = {
   flaky: 'not its fault — flaky tests',
   target_branch: `not its fault — the target branch fails too`,
   infrastructure: 'not its fault — infrastructure',
+  interaction: 'not its fault alone — it fails only together with another pull request',
   unknown: 'not decided',
 };
 

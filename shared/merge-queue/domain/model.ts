@@ -74,6 +74,12 @@ export interface QueueSettings {
    * was built from, with the same required statuses, is not run: it passes with that run's result.
    */
   reuseTestedTrees: boolean;
+  /**
+   * Before a bisection condemns a pull request that failed only on top of other members of its
+   * batch, test it alone on the batch's base; if it passes, find the member it fails with
+   * (docs/verdicts.md#interactions).
+   */
+  checkInteractions: boolean;
 }
 
 /** Defaults for a queue made by createQueue (docs/queue-settings.md explains each choice). */
@@ -110,6 +116,7 @@ export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettings> = Object.freeze({
   statusWaitMinutes: 15,
   stackFailure: 'land_passing_prefix',
   reuseTestedTrees: true,
+  checkInteractions: true,
 } satisfies QueueSettings);
 
 /** The target branch is broken (domain/target-health.ts): these tests fail on its head commit `sha`, since `since`. */
@@ -290,6 +297,11 @@ export interface Entry {
    * main run. Such entries are tested only by that bisection's runs, never batched anew.
    */
   bisectionOf?: string | null;
+  /**
+   * Set when the entry failed by an interaction: it passed alone on its batch's base and failed
+   * together with another member of the batch (docs/verdicts.md#interactions).
+   */
+  interaction?: EntryInteraction | null;
   /** Its place in a stack of pull requests queued as one unit (domain/stack.ts); null or absent for a lone pull request. */
   stack?: EntryStack | null;
   restartCount: number;
@@ -297,6 +309,14 @@ export interface Entry {
   lastReason: Reason;
   history: HistoryEntry[];
   version: number;
+}
+
+/** What an interaction check found: the run of the entry alone passed, the run with `withEntryId` below it failed. */
+export interface EntryInteraction {
+  withEntryId: string;
+  withPrNumber: number | null;
+  aloneRunId: string;
+  togetherRunId: string;
 }
 
 /**
@@ -363,6 +383,11 @@ export interface TestRun {
   branchDeleted: boolean;
   /** For bisection runs: the failed batch (main) run being bisected; null for main runs. */
   bisectionOf?: string | null;
+  /**
+   * For a bisection run of an interaction check: the entry it checks. Such a run is built on the
+   * batch's own target sha with exactly its base entries, merged ones included.
+   */
+  interactionOf?: string | null;
   /**
    * For a run that could not be built (conclusionReason start_test_run_merge_conflict, …): the
    * entries the builder blamed. Empty or absent means every tested entry is to blame.

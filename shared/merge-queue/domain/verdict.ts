@@ -5,9 +5,9 @@
 // docs/verdicts.md lists the kinds and rules, a stable vocabulary scripts may act on.
 
 import { testNames, type RunTestEvidence } from './flaky-retest.js';
-import type { Entry, Reason } from './model.js';
+import type { Entry, EntryInteraction, Reason } from './model.js';
 
-export const VERDICT_KINDS = ['yours', 'flaky', 'target_branch', 'infrastructure', 'unknown'] as const;
+export const VERDICT_KINDS = ['yours', 'flaky', 'target_branch', 'infrastructure', 'interaction', 'unknown'] as const;
 export type VerdictKind = (typeof VERDICT_KINDS)[number];
 
 /** Which rule decided, in the order they are tried (docs/verdicts.md). */
@@ -19,6 +19,7 @@ export const VERDICT_RULES = [
   'mass_failure',
   'fails_on_target',
   'only_known_flaky',
+  'fails_only_together',
   'passes_on_target',
   'fails_on_own_head',
   'passes_apart',
@@ -52,6 +53,8 @@ export interface VerdictInput {
   /** The target branch commit the run was built on, and the pull request's head (for the evidence's words). */
   targetSha: string;
   targetBranch: string;
+  /** What the interaction check found, when the judged run is the one with the member it fails with. */
+  interaction?: EntryInteraction | null;
 }
 
 export interface Verdict {
@@ -63,6 +66,8 @@ export interface Verdict {
   tests: VerdictTest[];
   /** For `unknown`: what would have decided it. */
   missing?: string;
+  /** For `interaction`: the pull request it fails with, and the run of it alone that passed. */
+  interaction?: { withPrNumber: number | null; withEntryId: string; aloneRunId: string };
 }
 
 /** Entries a verdict may speak to: failed ones, and (provisionally) those waiting in pending failure. */
@@ -86,7 +91,7 @@ export function failureEnding(reason: Reason): VerdictInput['ended'] | undefined
 export function verdictInputOf(
   evidence: RunTestEvidence | null,
   ended: VerdictInput['ended'],
-  target: { targetSha: string; targetBranch: string },
+  target: { targetSha: string; targetBranch: string; interaction?: EntryInteraction | null },
 ): VerdictInput {
   return {
     ended,
@@ -112,8 +117,13 @@ export function decideVerdict(input: VerdictInput): Verdict {
   });
   if (input.ended === 'merge_conflict') return verdict('yours', 'merge_conflict', 'its changes do not merge with the changes ahead of it in the queue');
   if (input.ended === 'timed_out') return verdict('infrastructure', 'timeout', 'the test run did not finish within the testing timeout');
+  // The interaction check is an experiment on required statuses alone: it decides without test
+  // results, and yields only to what the results show of another cause (a mass failure, known
+  // flakes only, the target branch failing the same tests).
+  const interaction = input.interaction ? interactionVerdict(input.interaction, at, tests) : null;
   const results = input.results;
   if (!results) {
+    if (interaction) return interaction;
     if (!input.expectsResults) {
       return verdict(
         'unknown',
@@ -136,6 +146,7 @@ export function decideVerdict(input: VerdictInput): Verdict {
     if (onTarget.length > 0) return verdict('target_branch', 'fails_on_target', `${testNames(onTarget)} failed on ${at} too, without this change`);
     return verdict('flaky', 'only_known_flaky', `only tests known as flaky or quarantined failed: ${testNames(tests)}`);
   }
+  if (interaction) return interaction;
   const passOnTarget = real.filter((t) => t.onTarget === 'passed' && t.onHead !== 'passed');
   if (passOnTarget.length > 0) return verdict('yours', 'passes_on_target', `${testNames(passOnTarget)} failed here and passed on ${at}`);
   const ownHead = real.filter((t) => t.onHead === 'failed');
@@ -155,4 +166,15 @@ export function decideVerdict(input: VerdictInput): Verdict {
     `${testNames(real)} failed, and neither ${at} nor the pull request's head has results that tell why`,
     `test results for ${at} (or for the pull request's head) that include ${real.length === 1 ? 'that test' : 'those tests'}`,
   );
+}
+
+function interactionVerdict(found: EntryInteraction, at: string, tests: VerdictTest[]): Verdict {
+  const sibling = found.withPrNumber === null ? `entry ${found.withEntryId}` : `#${found.withPrNumber}`;
+  return {
+    kind: 'interaction',
+    rule: 'fails_only_together',
+    summary: `it passes alone on ${at} (test run ${found.aloneRunId}) and fails only together with ${sibling}, a pull request of its batch`,
+    tests,
+    interaction: { withPrNumber: found.withPrNumber, withEntryId: found.withEntryId, aloneRunId: found.aloneRunId },
+  };
 }

@@ -59,6 +59,9 @@ function verdictField(v: FailureVerdict | null | undefined): Payload {
       rule: v.rule,
       summary: v.summary,
       ...(v.missing ? { missing: v.missing } : {}),
+      ...(v.interaction
+        ? { interaction: { with_pr_number: v.interaction.withPrNumber, with_entry_id: v.interaction.withEntryId, alone_test_run_id: v.interaction.aloneRunId } }
+        : {}),
       test_run_id: v.testRunId,
       tests: v.tests.map((t) => ({ id: t.id, name: t.name, known_flaky: t.knownFlaky, quarantined: t.quarantined, on_target: t.onTarget, on_head: t.onHead })),
     },

@@ -51,6 +51,7 @@ export class VerdictService {
     // The pull request's own head tells only for a run of that pull request alone.
     const head = run.entryIds.length === 1 ? entry.prSha : null;
     const evidence = await runEvidence(this.deps.testResults, queue, run, head);
-    return { ...decideVerdict(verdictInputOf(evidence, ended, { targetSha: run.targetSha, targetBranch: queue.branch })), testRunId: run.id };
+    const interaction = entry.interaction?.togetherRunId === run.id ? entry.interaction : null;
+    return { ...decideVerdict(verdictInputOf(evidence, ended, { targetSha: run.targetSha, targetBranch: queue.branch, interaction })), testRunId: run.id };
   }
 }

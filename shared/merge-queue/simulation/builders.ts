@@ -32,6 +32,7 @@ export function queue(over: Partial<PlannerQueue> = {}): PlannerQueue {
     testResultsWaitSeconds: 120,
     stackFailure: 'land_passing_prefix',
     targetBroken: null,
+    checkInteractions: true,
     ...over,
   };
 }

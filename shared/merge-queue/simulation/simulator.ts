@@ -43,6 +43,8 @@ export interface SimOptions {
   targets?: Record<string, ImpactedTargetSet>;
   /** Entries whose changes break the build: a run containing one fails (see verdict). */
   bad?: ReadonlySet<string>;
+  /** Pairs of entries that each pass alone and break the build together (an interaction): a run holding both fails. */
+  clashes?: readonly (readonly [string, string])[];
   /** Entries that edit the same line of one file: any two of them conflict, whichever lands first. */
   conflicts?: ReadonlySet<string>;
   /** Checks before every pass that planning the snapshot twice gives the same plan (costs a plan). */
@@ -96,6 +98,7 @@ export class Simulator {
   now: number;
   readonly targets: Record<string, ImpactedTargetSet>;
   readonly bad: ReadonlySet<string>;
+  readonly clashes: readonly (readonly [string, string])[];
   readonly conflicts: ReadonlySet<string>;
   /** Entry ids in the order they merged. */
   readonly mergeOrder: string[] = [];
@@ -114,6 +117,7 @@ export class Simulator {
     this.now = o.start ?? SIM_START.getTime();
     this.targets = { ...(o.targets ?? {}) };
     this.bad = o.bad ?? new Set();
+    this.clashes = o.clashes ?? [];
     this.conflicts = o.conflicts ?? new Set();
     this.checkDeterminism = o.checkDeterminism ?? true;
     this.testResults = o.testResults ?? NO_TEST_RESULTS;
@@ -261,10 +265,12 @@ export class Simulator {
     await this.store.testRuns.conclude(runId, status, reason, new Date(this.now));
   }
 
-  /** What deterministic CI says about a run: it fails iff its branch holds a bad change. */
+  /** What deterministic CI says about a run: it fails iff its branch holds a bad change, or both changes of a clash. */
   verdict(r: TestRun): 'succeeded' | 'failed' {
     if (!r.sha) throw new InvariantViolation(`run ${r.id} was never built`);
-    return [...this.bad].some((id) => this.repo.fileAt(r.sha!, `${CHANGE_DIR}${id}`) !== null) ? 'failed' : 'succeeded';
+    const holds = (id: string): boolean => this.repo.fileAt(r.sha!, `${CHANGE_DIR}${id}`) !== null;
+    const breaks = [...this.bad].some(holds) || this.clashes.some(([a, b]) => holds(a) && holds(b));
+    return breaks ? 'failed' : 'succeeded';
   }
 
   inProgress(): TestRun[] {
@@ -284,6 +290,8 @@ export class Simulator {
     if (bisection > Math.max(1, this.queue.bisectionConcurrency)) throw new InvariantViolation(`${bisection} bisection runs`);
     for (const id of run.baseEntryIds) {
       const e = this.entries.get(id)!;
+      // An interaction check stacks the batch's base again on the batch's own target sha.
+      if (run.interactionOf && e.state === 'merged') continue;
       if ([...TERMINAL, 'not_ready'].includes(e.state)) throw new InvariantViolation(`base holds ${e.id} in state ${e.state}`);
     }
   }

@@ -78,6 +78,34 @@ describe('verdict on a failed run', () => {
     });
   });
 
+  describe('interaction: the check found it passes alone and fails only with a batch-mate', () => {
+    const interaction = { withEntryId: 'e1', withPrNumber: 1, aloneRunId: 'alone-run', togetherRunId: 'together-run' };
+
+    it('decides over the rules that would have called it its own or undecided, with or without results', () => {
+      for (const results of [[t('a', { onTarget: 'passed' })], [t('a', { onTarget: 'passed', onHead: 'passed' })], null]) {
+        const v = decideVerdict(input(results, { interaction, expectsResults: results !== null }));
+        expect(v).to.deep.include({
+          kind: 'interaction',
+          rule: 'fails_only_together',
+          summary: 'it passes alone on main at aaaaaaaaaaaa (test run alone-run) and fails only together with #1, a pull request of its batch',
+          interaction: { withPrNumber: 1, withEntryId: 'e1', aloneRunId: 'alone-run' },
+        });
+      }
+    });
+
+    it('yields only to what the run itself shows of another cause: a timeout, a mass failure, known flakes only, the target branch', () => {
+      expect(decideVerdict(input(null, { interaction, ended: 'timed_out' })).kind).to.equal('infrastructure');
+      const mass = Array.from({ length: MASS_FAILURE_MIN }, (_, i) => t(`t${i}`, { onTarget: 'passed' }));
+      expect(
+        decideVerdict({ ...input(mass, { interaction }), results: { runs: MASS_FAILURE_MIN, failed: MASS_FAILURE_MIN, failedTests: mass } }).rule,
+      ).to.equal('mass_failure');
+      expect(decideVerdict(input([t('a', { knownFlaky: true })], { interaction })).kind).to.equal('flaky');
+      expect(decideVerdict(input([t('a', { onTarget: 'failed' })], { interaction })).kind).to.equal('target_branch');
+      // Results the repository uploads but that did not arrive do not undo the experiment on statuses.
+      expect(decideVerdict(input(null, { interaction, expectsResults: true })).kind).to.equal('interaction');
+    });
+  });
+
   it('names at most five tests', () => {
     const six = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => t(n, { onTarget: 'failed' }));
     expect(decideVerdict(input(six)).summary).to.equal('a, b, c, d, e and 1 more failed on main at aaaaaaaaaaaa too, without this change');

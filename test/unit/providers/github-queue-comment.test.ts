@@ -75,4 +75,18 @@ describe('GitHub queue comment of a failed pull request', () => {
     expect(body).to.include('Verdict: not decided — s (rule `no_evidence`, test run run-1).\nWhat would decide it: results of main.');
     expect(queueCommentOf(failed, queue)).not.to.include('Verdict');
   });
+
+  it('names the pull request an interaction verdict says it fails with', () => {
+    const body = queueCommentOf(failed, queue, {
+      kind: 'interaction',
+      rule: 'fails_only_together',
+      summary: 'it passes alone on main at 0123456789ab (test run alone-1) and fails only together with #6, a pull request of its batch',
+      interaction: { withPrNumber: 6, withEntryId: 'e6', aloneRunId: 'alone-1' },
+      testRunId: 'run-2',
+      tests: [],
+    });
+    expect(body).to.include(
+      'Verdict: not its fault alone — it fails only together with another pull request — it passes alone on main at 0123456789ab (test run alone-1) and fails only together with #6, a pull request of its batch (rule `fails_only_together`, test run run-2).',
+    );
+  });
 });

@@ -11,6 +11,7 @@ const HEADLINE: Record<Verdict['kind'], string> = {
   flaky: 'Not its fault: flaky tests',
   target_branch: 'Not its fault: the target branch fails too',
   infrastructure: 'Not its fault: infrastructure',
+  interaction: 'Not its fault alone: it fails only with another pull request',
   unknown: 'Not decided',
 };
 
@@ -27,6 +28,19 @@ export function VerdictView({ verdict, org, repo, branch }: { verdict: Verdict; 
         </span>
         <Link to={paths.testRun(org, repo, branch, verdict.testRunId)}>test run {verdict.testRunId.slice(0, 8)}</Link>.
       </p>
+      {verdict.interaction && (
+        <p data-testid="verdict-interaction">
+          It passed alone in{' '}
+          <Link to={paths.testRun(org, repo, branch, verdict.interaction.aloneRunId)}>test run {verdict.interaction.aloneRunId.slice(0, 8)}</Link> and fails
+          together with{' '}
+          {verdict.interaction.withPrNumber === null ? (
+            'another pull request of its batch'
+          ) : (
+            <Link to={paths.pullRequest(org, repo, branch, verdict.interaction.withPrNumber)}>#{verdict.interaction.withPrNumber}</Link>
+          )}
+          : the two changes cannot land together as they are.
+        </p>
+      )}
       {verdict.missing && <p className="muted">What would decide it: {verdict.missing}.</p>}
       {verdict.tests.length > 0 && (
         <table>

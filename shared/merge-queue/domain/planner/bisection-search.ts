@@ -8,6 +8,17 @@
 // list that contained it is no prefix of the new C, so it no longer counts). Otherwise the next
 // probe is the first half C[p..m) on base + C[0..p); without bisection_skip_redundant_tests the
 // second half C[m..f) on base + C[0..m) is run as well, although its outcome is implied.
+//
+// The interaction check (issue 26, docs/verdicts.md#interactions): a culprit C[p] with members
+// below it failed only on top of them. Before it is condemned it becomes a suspect and is tested
+// alone on the batch's own base (the target sha the batch was built on, not the head its proven
+// members have since moved). Failing alone, it is the culprit. Passing alone, the failure that
+// blamed it is re-tested on that base: passing now, it was a flake, and C[p] is cleared (the
+// caller ends the bisection: members after it were searched without it). Failing again, it needs
+// a member S[j] below it: with S = C[0..p),
+// the shortest k for which S[0..k) + C[p] fails names S[k-1], found by halving between the
+// longest passing k (0: alone) and the shortest failing one. A suspect leaves the candidates at
+// once, so the search and the queue go on without waiting for its check.
 import type { Reason } from '../model.js';
 
 export interface ProbeResult {
@@ -17,6 +28,10 @@ export interface ProbeResult {
   passed: boolean;
   /** Reason a culprit condemned by this (failed) run fails with. */
   failureReason: Reason;
+  /** For a run of an interaction check: the suspect it checks (its chain is then no prefix of the batch). */
+  interactionOf?: string | null;
+  /** A check's run whose branch could not be built (the suspect does not apply without the members below it). */
+  unbuildable?: boolean;
 }
 
 export interface Probe {
@@ -24,12 +39,44 @@ export interface Probe {
   tested: string[];
   /** Members below them on the batch's base, in order (a proven or assumed-good prefix). */
   base: string[];
+  /**
+   * For an interaction check: the suspect. Such a probe is built on the batch's own target sha
+   * with exactly `base` (merged members included) below the suspect.
+   */
+  interactionOf?: string;
+}
+
+/** What an interaction check established: the culprit passes alone and fails on top of `withEntryId`. */
+export interface Interaction {
+  withEntryId: string;
+  /** The run of the culprit alone that passed. */
+  aloneRunId: string;
 }
 
 export interface Culprit {
   entryId: string;
+  /** The failed run that condemns it (for an interaction: the one with the sibling below it). */
   runId: string;
   reason: Reason;
+  /** Set when the interaction check found it passes alone. */
+  interaction?: Interaction;
+}
+
+/** A suspect whose blame did not hold: the failure that blamed it passed when re-tested (`runId`). */
+export interface Cleared {
+  entryId: string;
+  runId: string;
+  below: string[];
+}
+
+/** A culprit whose interaction check is still under way. */
+export interface Suspect {
+  entryId: string;
+  /** The run that blamed it, and the members below it there, in order. */
+  blamedBy: string;
+  below: string[];
+  /** The check's next run. */
+  probe: Probe;
 }
 
 export interface BisectionState {
@@ -41,18 +88,31 @@ export interface BisectionState {
   proven: number;
   /** The run that proved it; null when nothing is proven. */
   proofRunId: string | null;
-  /** Runs still to be made (or still running) to progress; empty when the search is over. */
+  /** Culprits whose interaction check goes on (no longer candidates). */
+  suspects: Suspect[];
+  /** Suspects the check cleared (no longer candidates: they leave the bisection). */
+  cleared: Cleared[];
+  /** Runs still to be made (or still running) to progress, the checks' last; empty when the search is over. */
   probes: Probe[];
+}
+
+export interface SearchOptions {
+  skipRedundant: boolean;
+  /** Whether a culprit blamed on top of other members is checked for an interaction before it is condemned. */
+  checkInteraction: (suspect: string) => boolean;
 }
 
 export function searchCulprits(
   members: readonly string[],
   removed: ReadonlySet<string>,
-  results: readonly ProbeResult[],
-  skipRedundant: boolean,
+  allResults: readonly ProbeResult[],
+  options: SearchOptions,
 ): BisectionState {
   let c = members.filter((id) => !removed.has(id));
+  const results = allResults.filter((r) => !r.interactionOf);
   const culprits: Culprit[] = [];
+  const suspects: Suspect[] = [];
+  const cleared: Cleared[] = [];
   for (;;) {
     let proven = 0;
     let proofRunId: string | null = null;
@@ -70,12 +130,71 @@ export function searchCulprits(
       }
     }
     if (failing && failing.chain.length === proven + 1) {
-      culprits.push({ entryId: c[proven]!, runId: failing.runId, reason: failing.failureReason });
+      const suspect = c[proven]!;
+      const below = failing.chain.slice(0, -1);
+      const check = below.length > 0 && options.checkInteraction(suspect) ? checkInteraction(suspect, below, failing, allResults) : null;
+      if (check && 'probe' in check) suspects.push({ entryId: suspect, blamedBy: failing.runId, below, probe: check.probe });
+      else if (check && 'clearedBy' in check) cleared.push({ entryId: suspect, runId: check.clearedBy, below });
+      else culprits.push(check ?? { entryId: suspect, runId: failing.runId, reason: failing.failureReason });
       c = c.filter((_, i) => i !== proven);
       continue;
     }
-    return { candidates: c, culprits, proven, proofRunId, probes: nextProbes(c, proven, failing?.chain.length ?? null, skipRedundant) };
+    const probes = nextProbes(c, proven, failing?.chain.length ?? null, options.skipRedundant);
+    return { candidates: c, culprits, suspects, cleared, proven, proofRunId, probes: [...probes, ...suspects.map((s) => s.probe)] };
   }
+}
+
+/**
+ * The interaction check of `suspect`, blamed by `blamedBy` on top of `below`: the culprit it
+ * turned out to be, or the check's next probe. Only the check's own runs (built on the batch's
+ * base) count, besides the run that blamed it.
+ */
+function checkInteraction(
+  suspect: string,
+  below: readonly string[],
+  blamedBy: ProbeResult,
+  results: readonly ProbeResult[],
+): Culprit | { probe: Probe } | { clearedBy: string } {
+  const own = results.filter((r) => r.interactionOf === suspect);
+  // A suspect that does not even apply without the members below it depends on them, and a check
+  // run that timed out tells nothing: the blame stands.
+  if (own.some((r) => r.unbuildable || (!r.passed && r.failureReason === 'test_run_timeout'))) {
+    return { entryId: suspect, runId: blamedBy.runId, reason: blamedBy.failureReason };
+  }
+  const outcomeWith = (k: number): ProbeResult | undefined => {
+    const chain = [...below.slice(0, k), suspect];
+    // A pass wins over a failure of the same chain (a flake), as in the prefix search.
+    const same = own.filter((r) => sameChain(r.chain, chain));
+    return same.find((r) => r.passed) ?? same[0];
+  };
+  const alone = outcomeWith(0);
+  if (!alone) return { probe: { tested: [suspect], base: [], interactionOf: suspect } };
+  if (!alone.passed) return { entryId: suspect, runId: alone.runId, reason: alone.failureReason };
+  // Only the check's own runs count from here: the failure that blamed it is re-tested first.
+  const again = outcomeWith(below.length);
+  if (again?.passed) return { clearedBy: again.runId };
+  let passing = 0;
+  for (let k = 1; k < below.length; k++) if (outcomeWith(k)?.passed) passing = k;
+  let failing: { k: number; run: ProbeResult } | null = null;
+  for (let k = below.length; k > passing; k--) {
+    const r = outcomeWith(k);
+    if (r && !r.passed) failing = { k, run: r };
+  }
+  if (!failing) return { probe: { tested: [suspect], base: [...below], interactionOf: suspect } };
+  if (failing.k === passing + 1) {
+    return {
+      entryId: suspect,
+      runId: failing.run.runId,
+      reason: failing.run.failureReason,
+      interaction: { withEntryId: below[failing.k - 1]!, aloneRunId: alone.runId },
+    };
+  }
+  const mid = Math.floor((passing + failing.k) / 2);
+  return { probe: { tested: [suspect], base: below.slice(0, mid), interactionOf: suspect } };
+}
+
+function sameChain(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
 }
 
 function nextProbes(c: string[], proven: number, failingLength: number | null, skipRedundant: boolean): Probe[] {

@@ -10,6 +10,7 @@ import { chainOf } from './run-outcome.js';
 import { inBisection, isAdmitted, isInFlight } from './entry-states.js';
 import type { World } from './world.js';
 import { keepStacksTogether } from './stacks.js';
+import { interactionSuspects } from './bisection.js';
 
 export interface Line {
   /** Admitted entries in line order. */
@@ -19,7 +20,9 @@ export interface Line {
 }
 
 export function computeLineup(world: World): Line {
-  const admitted = [...world.entries.values()].filter(isAdmitted);
+  // A suspect under an interaction check will not merge from this line, whatever its check finds.
+  const suspects = interactionSuspects(world);
+  const admitted = [...world.entries.values()].filter((e) => isAdmitted(e) && !suspects.has(e.id));
   const admittedIds = new Set(admitted.map((e) => e.id));
   const liveRunIds = new Set<string>();
   for (const e of admitted) {

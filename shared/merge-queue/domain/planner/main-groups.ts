@@ -6,6 +6,7 @@ import type { Entry, Reason, TestRun } from '../model.js';
 import { QUEUED_REASONS, inBisection, isAdmitted, isInFlight, prLabel } from './entry-states.js';
 import { buildCulprits, deadlinePassed, runOutcome } from './run-outcome.js';
 import { evictedInBase, staleness, type Invalidity } from './run-validity.js';
+import { interactionSuspects } from './bisection.js';
 import type { World } from './world.js';
 
 /** Entries a main run holds: in flight, pointing at it, not part of a bisection. */
@@ -18,6 +19,7 @@ export function fail(world: World, e: Entry, reason: Reason, detail: string, run
 }
 
 export function reconcileMainGroups(world: World): void {
+  const suspects = interactionSuspects(world);
   for (const e of [...world.entries.values()]) {
     if (!isInFlight(e) || inBisection(e)) continue;
     const run = world.run(e.currentRunId);
@@ -26,11 +28,11 @@ export function reconcileMainGroups(world: World): void {
     }
   }
   for (const run of [...world.runs.values()]) {
-    if (run.kind === 'main' && holdersOf(world, run).length > 0) reconcileGroup(world, run);
+    if (run.kind === 'main' && holdersOf(world, run).length > 0) reconcileGroup(world, run, suspects);
   }
 }
 
-function reconcileGroup(world: World, run: TestRun): void {
+function reconcileGroup(world: World, run: TestRun, suspects: ReadonlySet<string>): void {
   const holders = holdersOf(world, run);
   const restartAll = (why: Invalidity, runReason: Reason = why.reason): void => {
     world.cancelRun(run, runReason, why.detail);
@@ -40,7 +42,7 @@ function reconcileGroup(world: World, run: TestRun): void {
   if (left) return restartAll(left.mates, left.runReason);
   const outcome = runOutcome(run);
   if (outcome === 'build_failed') return failBuild(world, run, holders);
-  const evicted = evictedInBase(world, run);
+  const evicted = evictedInBase(world, run) ?? suspectInBase(world, run, suspects);
   if (evicted) return restartAll(evicted);
   const stale = staleness(world, run);
   if (stale) return restartAll(stale);
@@ -52,6 +54,17 @@ function reconcileGroup(world: World, run: TestRun): void {
     return;
   }
   concludeHolders(world, run, holders);
+}
+
+/**
+ * An entry of the run's base under an interaction check: bisection found it fails on top of the
+ * members below it, so it will not merge there, whatever the check finds.
+ */
+function suspectInBase(world: World, run: TestRun, suspects: ReadonlySet<string>): Invalidity | null {
+  const id = run.baseEntryIds.find((b) => suspects.has(b));
+  if (id === undefined) return null;
+  const label = prLabel(world.entry(id), id);
+  return { reason: 'prerequisite_merge_item_failed', detail: `${label} ahead failed in the bisection of its batch (its interaction check goes on)` };
 }
 
 /** A tested entry that is no longer part of the group (cancelled, failed, restarted, …). */

@@ -31,25 +31,36 @@ function inProgress(world: World, kind: 'main' | 'bisection'): number {
 
 const ref = (e: Entry): PullRequestRef => ({ entryId: e.id, prNumber: e.prNumber, prSha: e.prSha });
 
-function startAction(world: World, kind: 'main' | 'bisection', tested: Entry[], base: Entry[], bisectionOf: string | null): StartRunAction {
+/** What a run is built on besides the head: a bisection's run names its batch, a check's run also the suspect and the batch's target sha. */
+interface RunOrigin {
+  bisectionOf: string;
+  check?: { interactionOf: string; targetSha: string };
+}
+
+function startAction(world: World, kind: 'main' | 'bisection', tested: Entry[], base: Entry[], origin: RunOrigin | null): StartRunAction {
   const prs = tested.map((e) => `#${e.prNumber}`).join(', ');
+  const check = origin?.check;
+  const on = check ? `the batch's base ${check.targetSha.slice(0, 12)}` : 'the target head';
   return {
     kind: 'start_run',
     runKind: kind,
     tested: tested.map((e) => ({ ...ref(e), expectedVersion: e.version })),
     base: base.map(ref),
-    targetSha: world.head!,
-    bisectionOf,
+    targetSha: check?.targetSha ?? world.head!,
+    bisectionOf: origin?.bisectionOf ?? null,
+    interactionOf: check?.interactionOf ?? null,
     requiredStatuses: [...world.requiredStatuses.contexts],
     requiredStatusesSource: world.requiredStatuses.source,
     timeoutMinutes: Math.max(0, world.queue.testingTimeoutMinutes),
     reason: 'test_run_started',
-    detail: base.length > 0 ? `testing ${prs} on top of ${base.map((e) => `#${e.prNumber}`).join(', ')}` : `testing ${prs} on the target head`,
+    detail:
+      (check ? 'interaction check: ' : '') +
+      (base.length > 0 ? `testing ${prs} on ${on} with ${base.map((e) => `#${e.prNumber}`).join(', ')}` : `testing ${prs} on ${on}`),
   };
 }
 
 /** Records a start; the entries count as under test for the rest of the pass. */
-function start(world: World, kind: 'main' | 'bisection', tested: Entry[], base: Entry[], bisectionOf: string | null): void {
+function start(world: World, kind: 'main' | 'bisection', tested: Entry[], base: Entry[], origin: RunOrigin | null): void {
   const { contexts, configError } = world.requiredStatuses;
   if (configError) {
     for (const e of tested) fail(world, e, 'start_test_run_config_parsing_failure', configError, null);
@@ -59,7 +70,7 @@ function start(world: World, kind: 'main' | 'bisection', tested: Entry[], base: 
     for (const e of tested) fail(world, e, 'start_test_run_no_required_statuses', 'no required statuses are configured for the queue', null);
     return;
   }
-  world.push(startAction(world, kind, tested, base, bisectionOf));
+  world.push(startAction(world, kind, tested, base, origin));
   world.startedRuns[kind] += 1;
   for (const e of tested) world.starting.add(e.id);
 }
@@ -71,8 +82,14 @@ function startBisectionRuns(world: World): void {
     if (inProgress(world, 'bisection') >= cap) return;
     const tested = probe.tested.map((id) => world.entry(id));
     if (!tested.every((e): e is Entry => e !== undefined && e.state === 'pending' && e.bisectionOf === root.id && !world.starting.has(e.id))) continue;
+    if (probe.interactionOf) {
+      // On the batch's own base: members that merged since are stacked again, explicitly.
+      const base = [...root.baseEntryIds, ...probe.base].map((id) => world.entry(id)).filter((e): e is Entry => e !== undefined);
+      start(world, 'bisection', tested, base, { bisectionOf: root.id, check: { interactionOf: probe.interactionOf, targetSha: root.targetSha } });
+      continue;
+    }
     const base = [...root.baseEntryIds, ...probe.base].map((id) => world.entry(id)).filter((e): e is Entry => e !== undefined && isAdmitted(e));
-    start(world, 'bisection', tested, base, root.id);
+    start(world, 'bisection', tested, base, { bisectionOf: root.id });
   }
 }
 

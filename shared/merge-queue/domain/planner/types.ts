@@ -2,7 +2,7 @@
 // back (actions to apply with compare-and-set writes). The planner is pure: same input, same
 // output; it reads no clock and performs no I/O.
 import type { RunTestEvidence } from '../flaky-retest.js';
-import type { Entry, EntryState, Queue, QueueMode, Reason, RequiredStatusesSource, TestRun, TestRunKind, TestRunStatus } from '../model.js';
+import type { Entry, EntryInteraction, EntryState, Queue, QueueMode, Reason, RequiredStatusesSource, TestRun, TestRunKind, TestRunStatus } from '../model.js';
 
 /** The queue fields the planner reads. */
 export type PlannerQueue = Pick<
@@ -29,6 +29,7 @@ export type PlannerQueue = Pick<
   | 'notItsFaultRetries'
   | 'stackFailure'
   | 'targetBroken'
+  | 'checkInteractions'
 >;
 
 /** Impacted targets uploaded for an entry's current head: a list, or `ALL` (a barrier). */
@@ -89,6 +90,7 @@ export interface EntryGuard {
 export interface EntryTransitionSet {
   currentRunId?: string | null;
   bisectionOf?: string | null;
+  interaction?: EntryInteraction | null;
 }
 
 /** Move one entry between states: one compare-and-set on state + version with a history entry. */
@@ -124,6 +126,8 @@ export interface StartRunAction {
   targetSha: string;
   /** Bisection runs: the failed batch run being bisected. */
   bisectionOf: string | null;
+  /** A run of an interaction check: the suspect (the run is then built on the batch's target sha). */
+  interactionOf: string | null;
   requiredStatuses: string[];
   requiredStatusesSource: RequiredStatusesSource | null;
   /** 0: no deadline; otherwise deadlineAt = createdAt + minutes. */

@@ -82,6 +82,7 @@ export class World {
     if (opts.restart) e.restartCount += 1;
     if (set.currentRunId !== undefined) e.currentRunId = set.currentRunId;
     if (set.bisectionOf !== undefined) e.bisectionOf = set.bisectionOf;
+    if (set.interaction !== undefined) e.interaction = set.interaction;
     // The members above a stack member hold its commits: they cannot go on without it; with
     // `stackFailure: land_nothing` a failure takes the members below out too (a cancellation is a
     // decision about that pull request alone, so the members below it keep their place).

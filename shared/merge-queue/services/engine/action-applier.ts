@@ -113,6 +113,7 @@ export class ActionApplier {
     const set: Partial<Entry> = {};
     if (a.set.currentRunId !== undefined) set.currentRunId = a.set.currentRunId;
     if (a.set.bisectionOf !== undefined) set.bisectionOf = a.set.bisectionOf;
+    if (a.set.interaction !== undefined) set.interaction = a.set.interaction;
     const change: TransitionChange = { to: a.to, reason: a.reason, detail: a.detail, restart: a.restart, set };
     if (a.testRunId) change.testRunId = a.testRunId;
     const done = await this.deps.store.entries.transition(a.entry.entryId, { from: [a.entry.expectedState], version: a.entry.expectedVersion }, change, now);
@@ -159,6 +160,7 @@ export class ActionApplier {
       conclusionReason: null,
       branchDeleted: false,
       bisectionOf: a.bisectionOf,
+      ...(a.interactionOf ? { interactionOf: a.interactionOf } : {}),
       version: 1,
     };
     await this.deps.store.testRuns.insert(run);

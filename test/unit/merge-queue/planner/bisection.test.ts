@@ -12,7 +12,7 @@ const B = ['a', 'b', 'c', 'd'];
 describe('planner: bisection', () => {
   describe('the culprit search (pure)', () => {
     it('splits a failed batch into halves: the first on the base, the second on base + first half', () => {
-      const s = searchCulprits(B, new Set(), [fail('r', B)], false);
+      const s = searchCulprits(B, new Set(), [fail('r', B)], { skipRedundant: false, checkInteraction: () => false });
       expect(s.probes).to.deep.equal([
         { tested: ['a', 'b'], base: [] },
         { tested: ['c', 'd'], base: ['a', 'b'] },
@@ -20,43 +20,117 @@ describe('planner: bisection', () => {
     });
 
     it('with bisection_skip_redundant_tests only the first half is tested (the second is implied)', () => {
-      const s = searchCulprits(B, new Set(), [fail('r', B)], true);
+      const s = searchCulprits(B, new Set(), [fail('r', B)], { skipRedundant: true, checkInteraction: () => false });
       expect(s.probes).to.deep.equal([{ tested: ['a', 'b'], base: [] }]);
     });
 
     it('first half passed: the second half is split directly when redundant tests are skipped', () => {
-      const s = searchCulprits(B, new Set(), [fail('r', B), pass('p1', ['a', 'b'])], true);
+      const s = searchCulprits(B, new Set(), [fail('r', B), pass('p1', ['a', 'b'])], { skipRedundant: true, checkInteraction: () => false });
       expect([s.proven, s.proofRunId]).to.deep.equal([2, 'p1']);
       expect(s.probes).to.deep.equal([{ tested: ['c'], base: ['a', 'b'] }]);
     });
 
     it('a failing prefix one longer than the proven prefix names a culprit; the rest is re-tested without it', () => {
-      const s = searchCulprits(B, new Set(), [fail('r', B), fail('p1', ['a', 'b']), pass('p2', ['a'])], true);
+      const s = searchCulprits(B, new Set(), [fail('r', B), fail('p1', ['a', 'b']), pass('p2', ['a'])], { skipRedundant: true, checkInteraction: () => false });
       expect(s.culprits).to.deep.equal([{ entryId: 'b', runId: 'p1', reason: 'test_run_required_status_failed' }]);
       expect(s.candidates).to.deep.equal(['a', 'c', 'd']);
       expect(s.probes).to.deep.equal([{ tested: ['c', 'd'], base: ['a'] }]);
     });
 
     it('finds two culprits', () => {
-      const s = searchCulprits(
-        B,
-        new Set(),
-        [fail('r', B), fail('p1', ['a', 'b']), pass('p2', ['a']), fail('p3', ['a', 'c', 'd']), pass('p4', ['a', 'c'])],
-        true,
-      );
+      const s = searchCulprits(B, new Set(), [fail('r', B), fail('p1', ['a', 'b']), pass('p2', ['a']), fail('p3', ['a', 'c', 'd']), pass('p4', ['a', 'c'])], {
+        skipRedundant: true,
+        checkInteraction: () => false,
+      });
       expect(s.culprits.map((c) => c.entryId)).to.deep.equal(['b', 'd']);
       expect([s.candidates, s.proven, s.probes]).to.deep.equal([['a', 'c'], 2, []]);
     });
 
     it('a pass of a prefix that failed before was a flake: the pass wins', () => {
-      const s = searchCulprits(B, new Set(), [fail('r', B), pass('again', B)], false);
+      const s = searchCulprits(B, new Set(), [fail('r', B), pass('again', B)], { skipRedundant: false, checkInteraction: () => false });
       expect([s.proven, s.culprits, s.probes]).to.deep.equal([4, [], []]);
     });
 
     it('entries removed (cancelled) leave the candidates; results that held them no longer count', () => {
-      const s = searchCulprits(B, new Set(['c']), [fail('r', B), pass('p1', ['a', 'b'])], true);
+      const s = searchCulprits(B, new Set(['c']), [fail('r', B), pass('p1', ['a', 'b'])], { skipRedundant: true, checkInteraction: () => false });
       expect(s.candidates).to.deep.equal(['a', 'b', 'd']);
       expect(s.probes).to.deep.equal([{ tested: ['d'], base: ['a', 'b'] }]);
+    });
+  });
+
+  describe('the interaction check (pure)', () => {
+    const check = { skipRedundant: true, checkInteraction: () => true };
+    const probe = (rId: string, chain: string[], passed: boolean, of: string): ProbeResult => ({ ...(passed ? pass : fail)(rId, chain), interactionOf: of });
+
+    it('a culprit blamed on top of other members becomes a suspect, tested alone; the search goes on without it', () => {
+      const s = searchCulprits(B, new Set(), [fail('r', B), pass('p1', ['a', 'b']), fail('p2', ['a', 'b', 'c'])], check);
+      expect(s.culprits).to.deep.equal([]);
+      expect(s.suspects).to.deep.equal([{ entryId: 'c', blamedBy: 'p2', below: ['a', 'b'], probe: { tested: ['c'], base: [], interactionOf: 'c' } }]);
+      expect([s.candidates, s.proven]).to.deep.equal([['a', 'b', 'd'], 2]);
+      expect(s.probes).to.deep.equal([
+        { tested: ['d'], base: ['a', 'b'] },
+        { tested: ['c'], base: [], interactionOf: 'c' },
+      ]);
+    });
+
+    it('a culprit with nothing below it is condemned at once, and so is every culprit when the check is off', () => {
+      const first = searchCulprits(B, new Set(), [fail('r', B), fail('p1', ['a'])], check);
+      expect(first.culprits.map((c) => c.entryId)).to.deep.equal(['a']);
+      const off = searchCulprits(B, new Set(), [fail('r', B), pass('p1', ['a', 'b']), fail('p2', ['a', 'b', 'c'])], {
+        ...check,
+        checkInteraction: () => false,
+      });
+      expect([off.culprits.map((c) => c.entryId), off.suspects]).to.deep.equal([['c'], []]);
+    });
+
+    const blamed = [fail('r', B), pass('p1', ['a', 'b']), fail('p2', ['a', 'b', 'c'])];
+
+    it('failing alone too, it is the culprit, condemned by its run alone', () => {
+      const s = searchCulprits(B, new Set(), [...blamed, probe('x1', ['c'], false, 'c')], check);
+      expect([s.culprits, s.suspects]).to.deep.equal([[{ entryId: 'c', runId: 'x1', reason: 'test_run_required_status_failed' }], []]);
+    });
+
+    it('passing alone: the failure that blamed it is re-tested on the batch base, then the member it fails with is found by halving', () => {
+      const alone = [...blamed, probe('x1', ['c'], true, 'c')];
+      expect(searchCulprits(B, new Set(), alone, check).suspects[0]!.probe).to.deep.equal({ tested: ['c'], base: ['a', 'b'], interactionOf: 'c' });
+      const again = [...alone, probe('x2', ['a', 'b', 'c'], false, 'c')];
+      // Two members below: the middle probe stacks the first under it.
+      expect(searchCulprits(B, new Set(), again, check).suspects[0]!.probe).to.deep.equal({ tested: ['c'], base: ['a'], interactionOf: 'c' });
+      const withA = searchCulprits(B, new Set(), [...again, probe('x3', ['a', 'c'], false, 'c')], check);
+      expect(withA.culprits).to.deep.equal([
+        { entryId: 'c', runId: 'x3', reason: 'test_run_required_status_failed', interaction: { withEntryId: 'a', aloneRunId: 'x1' } },
+      ]);
+      const withB = searchCulprits(B, new Set(), [...again, probe('x3', ['a', 'c'], true, 'c')], check);
+      expect(withB.culprits[0]).to.deep.include({ runId: 'x2', interaction: { withEntryId: 'b', aloneRunId: 'x1' } });
+    });
+
+    it('one member below: the pair re-tested on the batch base names it when it fails again', () => {
+      const blamedB = [fail('r', ['a', 'b']), pass('p1', ['a']), probe('x1', ['b'], true, 'b')];
+      expect(searchCulprits(['a', 'b'], new Set(), blamedB, check).suspects[0]!.probe).to.deep.equal({ tested: ['b'], base: ['a'], interactionOf: 'b' });
+      const s = searchCulprits(['a', 'b'], new Set(), [...blamedB, probe('x2', ['a', 'b'], false, 'b')], check);
+      expect(s.culprits).to.deep.equal([
+        { entryId: 'b', runId: 'x2', reason: 'test_run_required_status_failed', interaction: { withEntryId: 'a', aloneRunId: 'x1' } },
+      ]);
+    });
+
+    it('the failure that blamed it passes when re-tested: it was a flake, and the suspect is cleared (it leaves the bisection)', () => {
+      const s = searchCulprits(B, new Set(), [...blamed, probe('x1', ['c'], true, 'c'), probe('x2', ['a', 'b', 'c'], true, 'c')], check);
+      expect([s.culprits, s.suspects, s.cleared, s.candidates]).to.deep.equal([[], [], [{ entryId: 'c', runId: 'x2', below: ['a', 'b'] }], ['a', 'b', 'd']]);
+      expect(s.probes).to.deep.equal([{ tested: ['d'], base: ['a', 'b'] }]);
+    });
+
+    it('a suspect that does not apply without the members below it, or whose check timed out, stays blamed by the run that blamed it', () => {
+      const unbuildable = searchCulprits(B, new Set(), [...blamed, { ...probe('x1', ['c'], false, 'c'), unbuildable: true }], check);
+      expect(unbuildable.culprits).to.deep.equal([{ entryId: 'c', runId: 'p2', reason: 'test_run_required_status_failed' }]);
+      const timedOut = { ...probe('x2', ['a', 'c'], false, 'c'), failureReason: 'test_run_timeout' as const };
+      const again = probe('x3', ['a', 'b', 'c'], false, 'c');
+      const late = searchCulprits(B, new Set(), [...blamed, probe('x1', ['c'], true, 'c'), again, timedOut], check);
+      expect(late.culprits).to.deep.equal([{ entryId: 'c', runId: 'p2', reason: 'test_run_required_status_failed' }]);
+    });
+
+    it('the member it failed with removed (cancelled) during the check: the blame is gone and it is a candidate again', () => {
+      const s = searchCulprits(B, new Set(['b']), [...blamed, probe('x1', ['c'], true, 'c')], check);
+      expect([s.suspects, s.culprits, s.candidates]).to.deep.equal([[], [], ['a', 'c', 'd']]);
     });
   });
 
@@ -69,6 +143,8 @@ describe('planner: bisection', () => {
         concurrency: 2,
         bisectionConcurrency: 2,
         optimizationMode: 'bisection_skip_redundant_tests',
+        // The prefix search alone; the interaction check has its own cases below.
+        checkInteractions: false,
         ...over,
       });
 
@@ -174,6 +250,112 @@ describe('planner: bisection', () => {
       await finish(sim, [3, 4], 'failed');
       await sim.settle();
       expect(running(sim)).to.deep.equal(['1|']);
+    });
+
+    it('interaction: the suspect is tested alone on the batch base while the queue goes on; it fails naming the member it clashes with', async () => {
+      const sim = new Simulator({
+        queue: batchQueue({ checkInteractions: true }),
+        entries: [1, 2, 3, 4, 5, 6].map((n) => entry(n)),
+        clashes: [['e1', 'e3']],
+      });
+      await sim.settle();
+      expect(running(sim)).to.deep.equal(['1,2,3,4|', '5,6|1,2,3,4']);
+      await finish(sim, [1, 2, 3, 4], 'failed');
+      await finish(sim, [5, 6], 'failed');
+      await sim.settle();
+      await finish(sim, [1, 2], 'succeeded');
+      await sim.settle();
+      // #1 and #2 merged; #3 alone on the new head fails (it holds #1 now): #3 is blamed on top of them.
+      expect(running(sim)).to.deep.equal(['3|']);
+      await finish(sim, [3], 'failed');
+      await sim.settle();
+      // Its check: #3 alone on the batch's own base, in the bisection pool; #4 goes on without it.
+      expect(running(sim)).to.deep.equal(['4|', '3|']);
+      const alone = sim.inProgress().find((r) => r.interactionOf === 'e3')!;
+      expect([alone.targetSha, alone.baseEntryIds]).to.deep.equal([sim.runs.get('run1')!.targetSha, []]);
+      expect(sim.entries.get('e3')!.history.at(-1)!.detail).to.equal(`interaction check: testing #3 on the batch's base ${alone.targetSha.slice(0, 12)}`);
+      await finish(sim, [4], 'succeeded');
+      await sim.settle();
+      // #5 and #6 do not wait for the check either.
+      expect([states(sim).e4, states(sim).e3, running(sim)]).to.deep.equal(['merged', 'testing', ['3|', '5,6|']]);
+      await sim.conclude(alone.id, sim.verdict(alone), 'test_run_passed');
+      await sim.settle();
+      // Passing alone: first the failure that blamed it again, on the batch's base (#1, #2 under it).
+      const again = sim.inProgress().find((r) => r.interactionOf === 'e3')!;
+      expect([again.entryIds, again.baseEntryIds, again.targetSha]).to.deep.equal([['e3'], ['e1', 'e2'], alone.targetSha]);
+      await sim.conclude(again.id, sim.verdict(again), 'test_run_failed');
+      await sim.settle();
+      // Then the member below it that it fails with, by halving (#1 under it).
+      const pair = sim.inProgress().find((r) => r.interactionOf === 'e3')!;
+      expect([pair.entryIds, pair.baseEntryIds, pair.targetSha]).to.deep.equal([['e3'], ['e1'], alone.targetSha]);
+      await answerUntilDone(sim);
+      expect(states(sim)).to.deep.equal({ e1: 'merged', e2: 'merged', e3: 'failed', e4: 'merged', e5: 'merged', e6: 'merged' });
+      const e3 = sim.entries.get('e3')!;
+      expect(e3.interaction).to.deep.equal({ withEntryId: 'e1', withPrNumber: 1, aloneRunId: alone.id, togetherRunId: pair.id });
+      expect(e3.history.at(-1)!.detail).to.equal(`it passes alone (test run ${alone.id}) and fails together with PR #1 (test run ${pair.id})`);
+    });
+
+    it('interaction check: a group built on top of the suspect restarts without it at once, not after the check', async () => {
+      const sim = new Simulator({ queue: batchQueue({ checkInteractions: true }), entries: [1, 2, 3, 4, 5, 6].map((n) => entry(n)), clashes: [['e1', 'e3']] });
+      await sim.settle();
+      await finish(sim, [1, 2, 3, 4], 'failed');
+      await sim.settle();
+      await finish(sim, [1, 2], 'succeeded');
+      await sim.settle();
+      // #5 and #6 still test on top of the whole batch.
+      expect(running(sim)).to.deep.equal(['5,6|1,2,3,4', '3|']);
+      await finish(sim, [3], 'failed');
+      await sim.settle();
+      const e5 = sim.entries.get('e5')!;
+      expect([e5.state, e5.lastReason, e5.history.at(-1)!.detail]).to.deep.equal([
+        'pending',
+        'prerequisite_merge_item_failed',
+        'PR #3 ahead failed in the bisection of its batch (its interaction check goes on)',
+      ]);
+      // They wait only for #4, still in the search, not for #3's check.
+      expect(running(sim)).to.deep.equal(['4|', '3|']);
+      await finish(sim, [4], 'succeeded');
+      await sim.settle();
+      expect([states(sim).e3, running(sim)]).to.deep.equal(['testing', ['3|', '5,6|']]);
+    });
+
+    it('interaction check: a suspect whose failure does not happen again is cleared; the batch goes back to the queue', async () => {
+      const sim = new Simulator({ queue: batchQueue({ checkInteractions: true }), entries: [1, 2, 3, 4].map((n) => entry(n)) });
+      await sim.settle();
+      // #3 is blamed by a flaky failure of the batch and of [1, 2, 3].
+      await finish(sim, [1, 2, 3, 4], 'failed');
+      await sim.settle();
+      await finish(sim, [1, 2], 'succeeded');
+      await sim.settle();
+      await finish(sim, [3], 'failed');
+      await sim.settle();
+      const alone = sim.inProgress().find((r) => r.interactionOf === 'e3')!;
+      await sim.conclude(alone.id, 'succeeded', 'test_run_passed');
+      await sim.settle();
+      const again = sim.inProgress().find((r) => r.interactionOf === 'e3')!;
+      expect(again.baseEntryIds).to.deep.equal(['e1', 'e2']);
+      await sim.conclude(again.id, 'succeeded', 'test_run_passed');
+      await sim.settle();
+      const e3 = sim.entries.get('e3')!;
+      const e4 = sim.entries.get('e4')!;
+      for (const e of [e3, e4]) {
+        expect([e.state, e.bisectionOf ?? null]).to.deep.equal(['testing', null]);
+        expect(e.history.find((h) => h.to === 'pending' && h.reason === 'bisection_test_run_passed')!.detail).to.equal(
+          `the interaction check cleared PR #3: it passes alone, and on top of PR #1, PR #2 it passed too when tested again (test run ${again.id}); a flaky run had blamed it, so the batch's pull requests are tested again`,
+        );
+      }
+      expect(running(sim)).to.deep.equal(['3,4|']);
+      await answerUntilDone(sim);
+      expect(states(sim)).to.deep.equal({ e1: 'merged', e2: 'merged', e3: 'merged', e4: 'merged' });
+    });
+
+    it('interaction check: a suspect that fails alone too is simply the culprit', async () => {
+      const sim = await failedBatch(['e3'], { checkInteractions: true });
+      await answerUntilDone(sim);
+      expect(states(sim)).to.deep.equal({ e1: 'merged', e2: 'merged', e3: 'failed', e4: 'merged' });
+      const e3 = sim.entries.get('e3')!;
+      expect(e3.interaction ?? null).to.equal(null);
+      expect(e3.history.at(-1)!.detail).to.match(/fails alone on the batch's base too/);
     });
 
     it('a push outside the queue abandons the bisection: members return to the queue', async () => {

@@ -43,6 +43,7 @@ async function newTestService() {
     base: base.map((e) => ({ entryId: e.id, prNumber: e.prNumber, prSha: e.prSha })),
     targetSha: repo.head('main')!,
     bisectionOf: null,
+    interactionOf: null,
     requiredStatuses: ['ci'],
     requiredStatusesSource: 'merge_instance',
     timeoutMinutes: 0,

@@ -279,6 +279,10 @@ describe('verdicts on failed pull requests (end to end)', function () {
       const words = third.timeline.map((t) => t.detail ?? '');
       expect(words.some((d) => d.startsWith('interaction check: testing #3 on the batch'))).to.equal(true);
       expect(third.timeline[0]!.detail).to.match(/passes alone \(test run .+\) and fails together with PR #1/);
+      // #1, merged, learns it on its own timeline.
+      const first = await h.get(1);
+      expect([first.state, first.timeline[0]?.reason]).to.deep.equal(['merged', 'interaction_found']);
+      expect(first.timeline[0]?.detail).to.contain('PR #3 passes alone');
     });
 
     it('with checkInteractions off the bisection condemns it on top of its batch-mates, with no verdict of interaction and fewer runs', async () => {

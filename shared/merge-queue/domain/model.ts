@@ -237,6 +237,8 @@ export const REASONS = [
   'merge_graph_direct_merge',
   // timeline notes: recorded without a state change
   'required_status_not_reported',
+  // a later pull request of its batch passes alone and fails only on top of it (the interaction check)
+  'interaction_found',
 ] as const;
 export type Reason = (typeof REASONS)[number];
 

@@ -9,7 +9,7 @@ import { repoKey } from '../../platform/repo-ref.js';
 import { heldFailureWarnings } from '../domain/held-failures.js';
 import { targetBrokenWarning } from '../domain/target-health.js';
 import type { MergeQueueRepositories } from '../store/store.js';
-import type { TimelineNote } from '../store/entry-repository.js';
+import { recordTimelineNote } from './timeline-notes.js';
 import type { Logger } from '../../platform/logging.js';
 
 /** Recent runs whose reports tell whether CI ever reported a context on this queue's test branches. */
@@ -45,7 +45,7 @@ export class StatusWatchService {
       `no report of required status ${missing.map((c) => `"${c}"`).join(', ')} on ${run.branch} after ${queue.statusWaitMinutes} min` +
       (neverReported.length > 0 ? '; never reported on any recent test branch: does CI run on trunk-merge/**?' : '');
     for (const entryId of run.entryIds) {
-      await this.addNote(entryId, { reason: 'required_status_not_reported', detail, testRunId: run.id }, now);
+      await recordTimelineNote(this.deps, entryId, { reason: 'required_status_not_reported', detail, testRunId: run.id }, now);
     }
     logger.warn({ testRunId: run.id, queueId: queue.id, missing, neverReported }, 'required statuses not reported on a test branch');
     return missing;
@@ -74,14 +74,5 @@ export class StatusWatchService {
     const byCommit = await store.commitStatuses.forCommits(run.orgId, repoKey(queue.repo), shas);
     const ever = new Set([...byCommit.values()].flat().map((s) => s.context));
     return missing.filter((c) => !ever.has(c));
-  }
-
-  /** A note must not be lost to a concurrent transition: it is retried on the entry as it is now. */
-  private async addNote(entryId: string, note: TimelineNote, now: Date): Promise<void> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      if (await this.deps.store.entries.addTimelineNote(entryId, note, now)) return;
-      if (!(await this.deps.store.entries.findById(entryId))) return;
-    }
-    this.deps.logger.warn({ entryId, reason: note.reason }, 'timeline note not recorded: the entry kept changing');
   }
 }

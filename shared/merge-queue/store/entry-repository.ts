@@ -57,7 +57,7 @@ export const toEntry = (d: EntryDoc): Entry => {
 
 /** A timeline entry that records something seen without changing the entry's state. */
 export interface TimelineNote {
-  reason: Extract<Reason, 'required_status_not_reported'>;
+  reason: Extract<Reason, 'required_status_not_reported' | 'interaction_found'>;
   detail: string;
   testRunId: string;
 }

@@ -15,10 +15,10 @@
 // members have since moved). Failing alone, it is the culprit. Passing alone, the failure that
 // blamed it is re-tested on that base: passing now, it was a flake, and C[p] is cleared (the
 // caller ends the bisection: members after it were searched without it). Failing again, it needs
-// a member S[j] below it: with S = C[0..p),
-// the shortest k for which S[0..k) + C[p] fails names S[k-1], found by halving between the
-// longest passing k (0: alone) and the shortest failing one. A suspect leaves the candidates at
-// once, so the search and the queue go on without waiting for its check.
+// a member below it: with S = C[0..p), the shortest k for which S[0..k) + C[p] fails names
+// S[k-1], found by halving between the longest passing k (0: alone) and the shortest failing one.
+// A suspect leaves the candidates at once, so the search and the queue go on without waiting for
+// its check.
 import type { Reason } from '../model.js';
 
 export interface ProbeResult {
@@ -146,8 +146,8 @@ export function searchCulprits(
 
 /**
  * The interaction check of `suspect`, blamed by `blamedBy` on top of `below`: the culprit it
- * turned out to be, or the check's next probe. Only the check's own runs (built on the batch's
- * base) count, besides the run that blamed it.
+ * turned out to be, the run that cleared it, or the check's next probe. Only the check's own runs
+ * (built on the batch's base) decide; the run that blamed it stands only when they cannot.
  */
 function checkInteraction(
   suspect: string,

@@ -4,7 +4,7 @@
 // (the queue, the provider, the entries of the snapshot), so applying reads nothing again —
 // except the entries of a merge, checked once more right before the forge's irreversible merge.
 import { randomUUID } from 'node:crypto';
-import type { Entry, Queue, TestRun } from '../../domain/model.js';
+import type { Entry, EntryInteraction, Queue, TestRun } from '../../domain/model.js';
 import type {
   Action,
   CancelRunAction,
@@ -21,6 +21,7 @@ import { statusWatchDueAt } from '../../domain/status-watch.js';
 import type { MergeQueueRepositories } from '../../store/store.js';
 import type { TransitionChange } from '../../store/entry-repository.js';
 import type { Logger } from '../../../platform/logging.js';
+import { recordTimelineNote } from '../timeline-notes.js';
 import type { RepoRef } from '../../../platform/repo-ref.js';
 
 export type ApplyOutcome = 'applied' | 'stale';
@@ -122,7 +123,14 @@ export class ActionApplier {
       { entryId: done.id, prNumber: done.prNumber, from: a.entry.expectedState, to: a.to, reason: a.reason, detail: a.detail },
       'entry transition',
     );
+    if (a.set.interaction) await this.noteInteraction(done, a.set.interaction, now);
     return 'applied';
+  }
+
+  /** The member an interaction check names learns it too, on its timeline (it has usually merged). */
+  private async noteInteraction(ejected: Entry, found: EntryInteraction, now: Date): Promise<void> {
+    const detail = `PR #${ejected.prNumber} passes alone (test run ${found.aloneRunId}) and fails only together with this pull request (test run ${found.togetherRunId}): it was ejected with the verdict interaction`;
+    await recordTimelineNote(this.deps, found.withEntryId, { reason: 'interaction_found', detail, testRunId: found.togetherRunId }, now);
   }
 
   /**

@@ -293,6 +293,12 @@ describe('planner: bisection', () => {
       const e3 = sim.entries.get('e3')!;
       expect(e3.interaction).to.deep.equal({ withEntryId: 'e1', withPrNumber: 1, aloneRunId: alone.id, togetherRunId: pair.id });
       expect(e3.history.at(-1)!.detail).to.equal(`it passes alone (test run ${alone.id}) and fails together with PR #1 (test run ${pair.id})`);
+      // #1 merged long before; its timeline learns it too.
+      const note = sim.entries.get('e1')!.history.at(-1)!;
+      expect([note.from, note.to, note.reason, note.testRunId]).to.deep.equal(['merged', 'merged', 'interaction_found', pair.id]);
+      expect(note.detail).to.equal(
+        `PR #3 passes alone (test run ${alone.id}) and fails only together with this pull request (test run ${pair.id}): it was ejected with the verdict interaction`,
+      );
     });
 
     it('interaction check: a group built on top of the suspect restarts without it at once, not after the check', async () => {

@@ -47,27 +47,26 @@ export interface BisectionView {
   state: BisectionState;
 }
 
-/** Why the bisection of `rootId` cannot go on, or null. */
-function abandonment(world: World, rootId: string): Invalidity | null {
+/** The culprit search of the bisection of `rootId`, derived once, or why it cannot go on. */
+function inspect(world: World, rootId: string): BisectionView | Invalidity {
   const root = world.run(rootId);
   if (!root || root.kind !== 'main' || runOutcome(root) !== 'failed') {
     return { reason: 'test_run_lost', detail: 'the failed batch run being bisected is gone' };
   }
   const strangers = membersOf(world, rootId).filter((e) => !root.entryIds.includes(e.id));
   if (strangers.length > 0) return { reason: 'test_run_lost', detail: `${prLabel(strangers[0], strangers[0]!.id)} is not part of the batch` };
-  const invalid = evictedInBase(world, root) ?? rootStaleness(world, root);
-  if (!invalid) return null;
-  // Suspects' checks (and what they conclude) are built on the batch's own base.
   const state = deriveBisection(world, root);
+  const invalid = evictedInBase(world, root) ?? rootStaleness(world, root);
+  if (!invalid) return { root, state };
+  // Suspects' checks (and what they conclude) are built on the batch's own base.
   const settled = new Set([...state.suspects, ...state.culprits, ...state.cleared].map((s) => s.entryId));
-  return membersOf(world, rootId).every((e) => settled.has(e.id)) ? null : invalid;
+  return membersOf(world, rootId).every((e) => settled.has(e.id)) ? { root, state } : invalid;
 }
 
 /** The culprit search of a (healthy) bisection, from the results recorded so far. */
 export function viewBisection(world: World, rootId: string): BisectionView | null {
-  const root = world.run(rootId);
-  if (!root || abandonment(world, rootId)) return null;
-  return { root, state: deriveBisection(world, root) };
+  const found = inspect(world, rootId);
+  return 'state' in found ? found : null;
 }
 
 /** Members under an interaction check: they stand outside the line while their check runs. */
@@ -172,11 +171,9 @@ export function advanceBisections(world: World): void {
 }
 
 function advance(world: World, rootId: string): void {
-  const reason = abandonment(world, rootId);
-  if (reason) return abandon(world, rootId, reason);
-  const view = viewBisection(world, rootId);
-  if (!view) return;
-  const { root, state } = view;
+  const found = inspect(world, rootId);
+  if (!('state' in found)) return abandon(world, rootId, found);
+  const { root, state } = found;
   const memberSet = new Set(root.entryIds);
   for (const id of root.entryIds) {
     const e = world.entry(id);

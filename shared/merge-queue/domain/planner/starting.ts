@@ -82,14 +82,12 @@ function startBisectionRuns(world: World): void {
     if (inProgress(world, 'bisection') >= cap) return;
     const tested = probe.tested.map((id) => world.entry(id));
     if (!tested.every((e): e is Entry => e !== undefined && e.state === 'pending' && e.bisectionOf === root.id && !world.starting.has(e.id))) continue;
-    if (probe.interactionOf) {
-      // On the batch's own base: members that merged since are stacked again, explicitly.
-      const base = [...root.baseEntryIds, ...probe.base].map((id) => world.entry(id)).filter((e): e is Entry => e !== undefined);
-      start(world, 'bisection', tested, base, { bisectionOf: root.id, check: { interactionOf: probe.interactionOf, targetSha: root.targetSha } });
-      continue;
-    }
-    const base = [...root.baseEntryIds, ...probe.base].map((id) => world.entry(id)).filter((e): e is Entry => e !== undefined && isAdmitted(e));
-    start(world, 'bisection', tested, base, { bisectionOf: root.id });
+    // A check's run is built on the batch's own base: members that merged since are stacked again.
+    const check = probe.interactionOf ? { interactionOf: probe.interactionOf, targetSha: root.targetSha } : undefined;
+    const base = [...root.baseEntryIds, ...probe.base]
+      .map((id) => world.entry(id))
+      .filter((e): e is Entry => e !== undefined && (check !== undefined || isAdmitted(e)));
+    start(world, 'bisection', tested, base, { bisectionOf: root.id, ...(check ? { check } : {}) });
   }
 }
 

@@ -2,7 +2,7 @@
 // typecheck` and CI) fails when an import breaks one. Type-only imports count: a type is a
 // dependency too.
 /** The pure helpers any layer, a domain included, may use. */
-const PURE_HELPERS = '^shared/platform/(repo-ref|http-link|errors)\\.ts$';
+const PURE_HELPERS = '^shared/platform/(repo-ref|http-link|errors|accounts/roles)\\.ts$';
 const PRODUCTS = '(merge-queue|flaky-tests)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -19,6 +19,8 @@ import { registerMergeQueueRoutes } from './merge-queue/merge-queue-routes.js';
 import { registerFlakyTestRoutes } from './flaky-tests/flaky-test-routes.js';
 import { registerGitHubRoutes } from './github/github-routes.js';
 import { serveDashboard } from './dashboard/serve-dashboard.js';
+import { signInRoutes } from './sign-in/sign-in-routes.js';
+import type { SignInModule } from '../shared/sign-in/sign-in-module.js';
 import { webBuildDir } from './dashboard/web-build-dir.js';
 import { httpMetrics, type HttpInstruments } from '../shared/platform/metrics/http-metrics.js';
 import type { AccountsModule } from '../shared/platform/accounts/accounts-module.js';
@@ -48,6 +50,10 @@ export interface AppDeps {
   metrics?: HttpInstruments;
   /** The dashboard's built assets (default: web/dist of the package). */
   dashboardDir?: string;
+  /** Dashboard sessions and sign-in with an identity provider. */
+  signIn: SignInModule;
+  /** PUBLIC_URL: the address the identity provider redirects back to; null: the request's own. */
+  publicUrl: string | null;
 }
 
 export function createApp(deps: AppDeps): Koa {
@@ -72,7 +78,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(canonicalPathOnly());
 
   // Every operation is routed through the table: its one path, its access rule, then its handler.
-  const routes = createOperationRouter(authenticate(deps.accounts.store.tokens, deps.logger, deps.authentication));
+  const routes = createOperationRouter(authenticate(deps.accounts.store.tokens, deps.signIn.sessions, deps.logger, deps.authentication));
   registerHealthRoutes(routes, new DependencyHealth(deps.readiness, { lostAfterMs: deps.dependencyLostAfterMs, checkTimeoutMs: 2000 }));
   registerOpenApiRoutes(routes);
   registerAccountRoutes(routes, { tokens: deps.accounts.tokens, audit: deps.accounts.store.audit });
@@ -83,6 +89,7 @@ export function createApp(deps: AppDeps): Koa {
   const [routed, otherMethods] = routes.middleware();
   app.use(routed);
   app.use(otherMethods);
+  app.use(signInRoutes({ signIn: deps.signIn, orgs: deps.accounts.store.orgs, logger: deps.logger, publicUrl: deps.publicUrl }));
   // Last: the dashboard answers only what no route above did (docs/dashboard.md).
   app.use(serveDashboard(deps.dashboardDir ?? webBuildDir()));
   return app;

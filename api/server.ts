@@ -24,6 +24,8 @@ export function appDepsOf(service: Service): AppDeps {
     trustProxy: config.trustProxy,
     authentication: { failuresPerMinute: config.authFailuresPerMinute },
     metrics: service.metrics,
+    signIn: service.signIn,
+    publicUrl: config.publicUrl,
   };
 }
 

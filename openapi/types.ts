@@ -2986,7 +2986,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    action?: "queue.created" | "queue.updated" | "queue.deleted" | "token.created" | "token.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.redelivered" | "quarantine.override_set" | "flaky_settings.updated" | "github_repository.updated" | "QUEUE.CREATED" | "QUEUE.UPDATED" | "QUEUE.DELETED" | "TOKEN.CREATED" | "TOKEN.REVOKED" | "WEBHOOK.CREATED" | "WEBHOOK.UPDATED" | "WEBHOOK.DELETED" | "WEBHOOK.SECRET_ROTATED" | "WEBHOOK.REDELIVERED" | "QUARANTINE.OVERRIDE_SET" | "FLAKY_SETTINGS.UPDATED" | "GITHUB_REPOSITORY.UPDATED";
+                    action?: "queue.created" | "queue.updated" | "queue.deleted" | "token.created" | "token.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.redelivered" | "quarantine.override_set" | "flaky_settings.updated" | "github_repository.updated" | "person.signed_in" | "person.signed_out" | "QUEUE.CREATED" | "QUEUE.UPDATED" | "QUEUE.DELETED" | "TOKEN.CREATED" | "TOKEN.REVOKED" | "WEBHOOK.CREATED" | "WEBHOOK.UPDATED" | "WEBHOOK.DELETED" | "WEBHOOK.SECRET_ROTATED" | "WEBHOOK.REDELIVERED" | "QUARANTINE.OVERRIDE_SET" | "FLAKY_SETTINGS.UPDATED" | "GITHUB_REPOSITORY.UPDATED" | "PERSON.SIGNED_IN" | "PERSON.SIGNED_OUT";
                     before?: string;
                     limit?: number;
                 };
@@ -3002,13 +3002,13 @@ export interface operations {
                     "application/json": {
                         events: {
                             /** @enum {string} */
-                            action: "queue.created" | "queue.updated" | "queue.deleted" | "token.created" | "token.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.redelivered" | "quarantine.override_set" | "flaky_settings.updated" | "github_repository.updated";
+                            action: "queue.created" | "queue.updated" | "queue.deleted" | "token.created" | "token.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.redelivered" | "quarantine.override_set" | "flaky_settings.updated" | "github_repository.updated" | "person.signed_in" | "person.signed_out";
                             actor: {
                                 /**
-                                 * @description a token, a person on the forge (a comment or a label), or an operator tool
+                                 * @description a token, a person signed in to the dashboard, a person on the forge (a comment or a label), or an operator tool
                                  * @enum {string}
                                  */
-                                kind: "token" | "forge_user" | "operator";
+                                kind: "token" | "person" | "forge_user" | "operator";
                                 name: string;
                                 tokenId: string | null;
                             };

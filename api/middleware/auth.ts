@@ -1,4 +1,6 @@
-// `x-api-token` on every operation that is not public. The token decides the organisation and the
+// `x-api-token` on every operation that is not public — or, from the dashboard, the session cookie
+// of a person signed in (docs/dashboard.md), with the session's CSRF token in `x-csrf-token` on
+// every request but a read by GET. The token (or the session) decides the organisation and the
 // role; nothing of another organisation is ever visible through it. A client address that keeps
 // presenting unknown tokens is answered 429 for a while, before its token is even looked up; valid
 // tokens cost nothing extra and never use up the budget.
@@ -8,7 +10,9 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../../shared/platform/errors.js';
 import type { Logger } from '../../shared/platform/logging.js';
 import type { TokenRepository } from '../../shared/platform/accounts/token-repository.js';
-import type { TokenActor } from '../../shared/platform/accounts/actor.js';
+import type { PersonActor, TokenActor } from '../../shared/platform/accounts/actor.js';
+import { carriesCsrfToken, personActorOf, type SessionService } from '../../shared/sign-in/services/session-service.js';
+import { readSessionCookie } from './session-cookie.js';
 
 export interface AuthenticationSettings {
   /** Unknown tokens a client address may present per minute before it is answered 429; 0: no limit. */
@@ -20,7 +24,10 @@ const tokenMark = (presented: string) => createHash('sha256').update(presented, 
 
 const unknownToken = () => new AppError('unauthenticated', 'invalid_token', 'the API token is not valid');
 
-export function authenticate(tokens: TokenRepository, logger: Logger, settings: AuthenticationSettings): Middleware {
+/** Requests a browser can make that may change something: all but reads by GET (and HEAD). */
+const mayChange = (method: string) => method !== 'GET' && method !== 'HEAD';
+
+export function authenticate(tokens: TokenRepository, sessions: SessionService, logger: Logger, settings: AuthenticationSettings): Middleware {
   const failures = settings.failuresPerMinute > 0 ? new RateLimiterMemory({ points: settings.failuresPerMinute, duration: 60 }) : null;
   return async (ctx, next) => {
     const client = ctx.ip;
@@ -29,7 +36,19 @@ export function authenticate(tokens: TokenRepository, logger: Logger, settings: 
       throw tooManyFailures(spent);
     }
     const presented = ctx.get('x-api-token').trim();
-    if (!presented) throw new AppError('unauthenticated', 'missing_token', 'the x-api-token header is required');
+    if (!presented) {
+      const secret = readSessionCookie(ctx);
+      if (secret === undefined) throw missingCredentials();
+      const session = await sessions.resume(secret);
+      if (!session) throw new AppError('unauthenticated', 'session_ended', 'the dashboard session has ended: sign in again');
+      if (mayChange(ctx.method) && !carriesCsrfToken(session, ctx.get('x-csrf-token'))) {
+        logger.warn({ client, personId: session.person.personId }, 'request refused: missing or wrong CSRF token');
+        throw new AppError('forbidden', 'csrf_token_invalid', 'the x-csrf-token header is missing or does not match the session');
+      }
+      ctx.state.actor = personActorOf(session);
+      await next();
+      return;
+    }
     const token = presented.length <= 1024 ? await tokens.authenticate(presented) : null;
     if (!token) {
       logger.warn({ client, tokenMark: tokenMark(presented) }, 'authentication failed: unknown API token');
@@ -56,8 +75,10 @@ function tooManyFailures(state: RateLimiterRes): AppError {
   });
 }
 
-/** The token that authenticated this request (set by `authenticate`). */
-export function actorOf(state: { actor?: TokenActor }): TokenActor {
-  if (!state.actor) throw new AppError('unauthenticated', 'missing_token', 'the x-api-token header is required');
+const missingCredentials = () => new AppError('unauthenticated', 'missing_token', 'the x-api-token header (or a dashboard session) is required');
+
+/** Who this request acts as: the token or the signed-in person (set by `authenticate`). */
+export function actorOf(state: { actor?: TokenActor | PersonActor }): TokenActor | PersonActor {
+  if (!state.actor) throw missingCredentials();
   return state.actor;
 }

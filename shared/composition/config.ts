@@ -12,6 +12,8 @@ import { LOG_LEVELS, type LogLevel } from '../platform/logging.js';
 import type { GitHubAuthConfig, GitHubConfig } from '../providers/github/github-config.js';
 import { serviceJobs } from './jobs.js';
 import { servedQueues, type ServedQueue } from './worker-queues.js';
+import { signInSettings } from './sign-in-config.js';
+import type { SignInSettings } from '../sign-in/sign-in-module.js';
 
 export type { GitHubConfig };
 
@@ -69,6 +71,8 @@ export interface Config {
   webhooks: WebhookSettings;
   /** The job queues a worker process serves, with their concurrency (WORKER_QUEUES, …). */
   workerQueues: readonly ServedQueue[];
+  /** Dashboard sessions and the identity provider people sign in with (SESSION_*, SIGN_IN_ORG, OIDC_*). */
+  signIn: SignInSettings;
 }
 
 /** A configuration error names the variable and what is wrong; start-up prints it and exits. */
@@ -185,6 +189,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       WORKER_QUEUES: str({ default: undefined }),
       WORKER_EXCLUDE_QUEUES: str({ default: undefined }),
       WORKER_CONCURRENCY: str({ default: undefined }),
+      SIGN_IN_ORG: slug({ default: undefined }),
+      SESSION_IDLE_MINUTES: positiveInt(1, 43_200)({ default: 480 }),
+      SESSION_MAX_HOURS: positiveInt(1, 720)({ default: 24 }),
+      OIDC_ISSUER_URL: url({ default: undefined }),
+      OIDC_CLIENT_ID: str({ default: undefined }),
+      OIDC_CLIENT_SECRET: str({ default: undefined }),
+      OIDC_SCOPES: str({ default: 'openid profile email' }),
+      OIDC_ROLE_CLAIM: str({ default: 'groups' }),
+      OIDC_ADMIN_VALUES: str({ default: undefined }),
+      OIDC_WRITE_VALUES: str({ default: undefined }),
+      OIDC_READ_VALUES: str({ default: undefined }),
+      OIDC_DISPLAY_NAME: str({ default: 'single sign-on' }),
     },
     {
       reporter: ({ errors: found }) => {
@@ -201,7 +217,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     flakyRefreshSeconds: clean.FLAKY_REFRESH_SECONDS,
   };
   const workerQueues = servedQueues(clean, serviceJobs(intervals), errors);
-  if (errors.length > 0) {
+  // A variable that failed validation cannot be read: the sign-in settings are built only without errors.
+  const signIn = errors.length > 0 ? null : signInSettings(clean, errors);
+  if (errors.length > 0 || !signIn) {
     throw new ConfigError(`invalid configuration — ${errors.join('; ')}`);
   }
   const dataDir = path.resolve(clean.DATA_DIR);
@@ -242,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowedDestinations: clean.WEBHOOK_ALLOWED_DESTINATIONS ?? NOTHING_ALLOWED,
     },
     workerQueues,
+    signIn,
   };
 }
 

@@ -19,6 +19,7 @@ import { OperatorMetrics } from '../platform/metrics/operator-metrics.js';
 import { instrumentDatabase } from '../platform/metrics/instrumented-database.js';
 import { jobCountsSource } from '../platform/metrics/job-metrics.js';
 import { createAccountsModule, type AccountsModule } from '../platform/accounts/accounts-module.js';
+import { createSignInModule, type SignInModule } from '../sign-in/sign-in-module.js';
 import { createEventsModule, openEventLog, type EventsModule } from '../platform/events/events-module.js';
 import { createProviderRegistry } from '../providers/registry.js';
 import type { ProviderRegistry } from '../merge-queue/services/provider.js';
@@ -56,6 +57,8 @@ export interface Service {
   flakyTests: FlakyTestsModule;
   /** Null unless GitHub is configured. */
   github: GitHubModule | null;
+  /** Dashboard sessions and sign-in with an identity provider. */
+  signIn: SignInModule;
 }
 
 export interface OpenServiceOptions {
@@ -102,7 +105,8 @@ export async function openService(config: Config, opts: OpenServiceOptions = {})
   const mergeQueueStore = createMergeQueueStore(db, eventLog.relay);
   const flakyStore = createFlakyStore(db, eventLog.relay);
   const githubStore = config.github ? createGitHubStore(db) : null;
-  await ensureIndexes(accounts.store, mergeQueueStore, flakyStore, eventLog.store, ...(githubStore ? [githubStore] : []));
+  const signIn = createSignInModule(db, config.signIn, { orgs: accounts.store.orgs, audit: accounts.store.audit, logger });
+  await ensureIndexes(accounts.store, mergeQueueStore, flakyStore, eventLog.store, signIn.store, ...(githubStore ? [githubStore] : []));
 
   const githubAdapter = config.github ? createGitHubAdapter({ config: config.github, dataDir: config.dataDir, logger }) : null;
   const providers = createProviderRegistry({ localGitRoot: config.localGitRoot, github: githubAdapter?.provider ?? null });
@@ -194,5 +198,6 @@ export async function openService(config: Config, opts: OpenServiceOptions = {})
     mergeQueue,
     flakyTests,
     github,
+    signIn,
   };
 }

@@ -257,15 +257,15 @@ describe('dashboard in the browser', function () {
         .first()
         .click();
       await viewer.getByTestId('queue-state').waitFor();
-      await viewer.getByText('An admin token can pause, drain or resume the queue.').waitFor();
+      await viewer.getByText('An admin can pause, drain or resume the queue.').waitFor();
       for (const name of ['Pause', 'Drain', 'Resume']) expect(await viewer.getByRole('button', { name }).count(), name).to.equal(0);
       await viewer.getByText('Settings', { exact: true }).click();
-      await viewer.getByTestId('settings-summary').getByText('An admin token can change these.').waitFor();
+      await viewer.getByTestId('settings-summary').getByText('An admin can change these.').waitFor();
       expect(await viewer.getByRole('button', { name: 'Save settings' }).count()).to.equal(0);
       await expectAccessible(viewer);
       await viewer.goto(s.flakyTestUrl);
       await viewer.getByTestId('override').waitFor();
-      await viewer.getByText('An admin token can set the quarantine override.').waitFor();
+      await viewer.getByText('An admin can set the quarantine override.').waitFor();
       expect(await viewer.getByRole('button', { name: 'Set override' }).count()).to.equal(0);
     } finally {
       await fresh.close();

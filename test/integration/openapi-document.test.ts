@@ -22,18 +22,25 @@ const WEBHOOK_SECRET = 'described-webhook-secret';
 /** A GitHub Enterprise host played by the double: github.com repositories stay local ones here. */
 const GHE_REPO = { host: 'ghe.example.com', owner: 'acme', name: 'gadgets' };
 
-/** `METHOD /path` of every route of the application's routers, parameters as `{name}`. */
-function registeredRoutes(svc: TestService): string[] {
-  const { ctx } = svc;
-  const app = createApp(appDepsOf(ctx));
-  // @koa/router's routes() middleware carries its router.
-  const routers = app.middleware.flatMap((m) => (m as { router?: Router }).router ?? []);
-  expect(routers.length, 'one router in the middleware stack serves every operation').to.equal(1);
-  return routers.flatMap((r) =>
-    r.stack.flatMap((layer) =>
-      layer.methods.filter((m) => m !== 'HEAD' && m !== 'OPTIONS').map((m) => `${m} ${String(layer.path).replace(/:(\w+)/g, '{$1}')}`),
-    ),
+/** `METHOD /path` of every route of the router, parameters as `{name}`. */
+const routesOf = (router: Router): string[] =>
+  router.stack.flatMap((layer) =>
+    layer.methods.filter((m) => m !== 'HEAD' && m !== 'OPTIONS').map((m) => `${m} ${String(layer.path).replace(/:(\w+)/g, '{$1}')}`),
   );
+
+/** The application's routers: the API's, and the browser's sign-in flow under /auth/ (no API operation). */
+function routers(svc: TestService): { api: Router[]; signIn: Router[] } {
+  const app = createApp(appDepsOf(svc.ctx));
+  // @koa/router's routes() middleware carries its router.
+  const all = app.middleware.flatMap((m) => (m as { router?: Router }).router ?? []);
+  const underAuth = (r: Router) => routesOf(r).every((route) => route.split(' ')[1]?.startsWith('/auth/'));
+  return { api: all.filter((r) => !underAuth(r)), signIn: all.filter(underAuth) };
+}
+
+function registeredRoutes(svc: TestService): string[] {
+  const { api } = routers(svc);
+  expect(api.length, 'one router in the middleware stack serves every operation').to.equal(1);
+  return api.flatMap(routesOf);
 }
 
 function describedOperations(doc: ServiceDoc): string[] {
@@ -43,6 +50,17 @@ function describedOperations(doc: ServiceDoc): string[] {
 describe('OpenAPI description of this service', function () {
   this.timeout(60_000);
   let svc: TestService;
+
+  it('leaves out only the browser sign-in flow, which is no API operation (docs/dashboard.md)', () => {
+    const { signIn } = routers(svc);
+    expect(signIn.flatMap(routesOf).sort()).to.deep.equal([
+      'GET /auth/methods',
+      'GET /auth/oidc/callback',
+      'GET /auth/oidc/start',
+      'GET /auth/session',
+      'POST /auth/sign-out',
+    ]);
+  });
   let doc: ServiceDoc;
   let ghRoot: string;
   let double: GitHubDouble;

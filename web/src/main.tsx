@@ -18,7 +18,8 @@ import { paths } from './links';
 import './styles.css';
 
 function Home() {
-  const { session } = useSession();
+  const { session, checking } = useSession();
+  if (checking) return null;
   return <Navigate to={session ? paths.queues(session.org) : paths.signIn} replace />;
 }
 

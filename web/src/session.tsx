@@ -1,39 +1,95 @@
-// Who is signed in: the token and its organisation. Signing in asks the service who the token
-// is (getTokenInfo); a 401 from any call signs out.
+// Who is signed in: either an API token (kept in the tab; signing in asks the service who it is,
+// getTokenInfo) or a person signed in with the identity provider (the service's session, read
+// from /auth/session when the dashboard opens). A 401 from any call signs out.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { call, setUnauthorizedHandler } from './api/client';
-import { clearSession, readSession, writeSession, type StoredSession } from './session-storage';
+import { call, setCsrfToken, setUnauthorizedHandler } from './api/client';
+import { clearSession, isRole, readSession, writeSession, type TokenRole } from './session-storage';
+
+export type Session =
+  | { kind: 'token'; org: string; role: TokenRole; name: string }
+  | { kind: 'person'; org: string; role: TokenRole; name: string; provider: string; csrfToken: string };
 
 interface SessionValue {
-  session: StoredSession | null;
-  signIn: (token: string) => Promise<StoredSession>;
+  session: Session | null;
+  /** True until the service has said whether a person is signed in. */
+  checking: boolean;
+  signIn: (token: string) => Promise<Session>;
   signOut: () => void;
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
 
+interface PersonSessionAnswer {
+  person: { name: string; provider: string };
+  organization: { slug: string };
+  role: string;
+  csrfToken: string;
+}
+
+async function readPersonSession(): Promise<Session | null> {
+  const res = await fetch('/auth/session', { credentials: 'same-origin' });
+  if (res.status !== 200) return null;
+  const body = (await res.json()) as PersonSessionAnswer;
+  if (!isRole(body.role)) return null;
+  return { kind: 'person', org: body.organization.slug, role: body.role, name: body.person.name, provider: body.person.provider, csrfToken: body.csrfToken };
+}
+
+const tokenSession = (): Session | null => {
+  const stored = readSession();
+  return stored ? { kind: 'token', org: stored.org, role: stored.role, name: stored.name } : null;
+};
+
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [session, setSession] = useState<StoredSession | null>(readSession);
+  const [session, setSession] = useState<Session | null>(tokenSession);
+  const [checking, setChecking] = useState(session === null);
   const queryClient = useQueryClient();
 
-  const signOut = useCallback(() => {
+  useEffect(() => {
+    if (!checking) return;
+    let live = true;
+    readPersonSession()
+      .catch(() => null)
+      .then((person) => {
+        if (!live) return;
+        setCsrfToken(person?.kind === 'person' ? person.csrfToken : null);
+        setSession(person);
+        setChecking(false);
+      });
+    return () => {
+      live = false;
+    };
+  }, [checking]);
+
+  const forget = useCallback(() => {
     clearSession();
+    setCsrfToken(null);
     queryClient.clear();
     setSession(null);
   }, [queryClient]);
 
+  const signOut = useCallback(() => {
+    if (session?.kind === 'person') {
+      // The service ends the session; the page forgets it whatever the answer.
+      void fetch('/auth/sign-out', { method: 'POST', credentials: 'same-origin', headers: { 'x-csrf-token': session.csrfToken } })
+        .catch(() => undefined)
+        .then(forget);
+      return;
+    }
+    forget();
+  }, [session, forget]);
+
   const signIn = useCallback(async (token: string) => {
     const info = await call('getTokenInfo', {}, token);
-    const next = { token, org: info.organization.slug, role: info.token.role };
-    writeSession(next);
+    writeSession({ token, org: info.organization.slug, role: info.token.role, name: info.token.name });
+    const next: Session = { kind: 'token', org: info.organization.slug, role: info.token.role, name: info.token.name };
     setSession(next);
     return next;
   }, []);
 
-  useEffect(() => setUnauthorizedHandler(signOut), [signOut]);
+  useEffect(() => setUnauthorizedHandler(forget), [forget]);
 
-  const value = useMemo(() => ({ session, signIn, signOut }), [session, signIn, signOut]);
+  const value = useMemo(() => ({ session, checking, signIn, signOut }), [session, checking, signIn, signOut]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 
@@ -43,7 +99,7 @@ export function useSession(): SessionValue {
   return value;
 }
 
-/** Whether the signed-in token may change queues and quarantine overrides (the API's admin role). */
+/** Whether the signed-in token or person may change queues and quarantine overrides (the API's admin role). */
 export function useIsAdmin(): boolean {
   return useSession().session?.role === 'admin';
 }

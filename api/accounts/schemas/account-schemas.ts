@@ -47,7 +47,10 @@ export const ListAuditEventsResponse = closed({
       id: Type.String(),
       at: dateTime,
       actor: closed({
-        kind: oneOf(['token', 'forge_user', 'operator'], 'a token, a person on the forge (a comment or a label), or an operator tool'),
+        kind: oneOf(
+          ['token', 'person', 'forge_user', 'operator'],
+          'a token, a person signed in to the dashboard, a person on the forge (a comment or a label), or an operator tool',
+        ),
         tokenId: Type.Union([Type.String(), Type.Null()]),
         name: Type.String(),
       }),

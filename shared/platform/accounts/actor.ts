@@ -1,6 +1,7 @@
-// Who asks a use case to act: an API token (its organisation and role), a person on the forge
-// (a `/trunk` comment or the enqueueing label, with their permission on the repository as the
-// forge reported it at that moment), or an operator's tool on the server (`npm run token`).
+// Who asks a use case to act: an API token (its organisation and role), a person signed in to the
+// dashboard (with the role their identity provider's claims grant), a person on the forge (a
+// `/trunk` comment or the enqueueing label, with their permission on the repository as the forge
+// reported it at that moment), or an operator's tool on the server (`npm run token`).
 // Every use case that changes something takes one, checks it with policy.ts and records it.
 import type { Role } from './roles.js';
 
@@ -16,6 +17,20 @@ export interface TokenActor {
   tokenId: string;
   /** The token's name, as the audit trail shows it. */
   name: string;
+  role: Role;
+}
+
+/** How a person signed in: an OpenID Connect provider. */
+export type SignInProvider = 'oidc';
+
+export interface PersonActor {
+  kind: 'person';
+  orgId: string;
+  /** Stable across sign-ins: the provider and the person's subject there. */
+  personId: string;
+  /** The name the audit trail and histories show, e.g. `Jane Doe <jane@acme.com>`. */
+  name: string;
+  provider: SignInProvider;
   role: Role;
 }
 
@@ -36,13 +51,15 @@ export interface OperatorActor {
   name: string;
 }
 
-export type Actor = TokenActor | ForgeUserActor | OperatorActor;
+export type Actor = TokenActor | PersonActor | ForgeUserActor | OperatorActor;
 
 /** How an actor is named in a pull request's history and in replies. */
 export function describeActor(actor: Actor): string {
   switch (actor.kind) {
     case 'token':
       return `token ${actor.name}`;
+    case 'person':
+      return actor.name;
     case 'forge_user':
       return `@${actor.login} (${actor.via})`;
     case 'operator':

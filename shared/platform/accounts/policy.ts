@@ -1,6 +1,7 @@
-// What an actor may do, in one place for every entry point (the API, `/trunk` comments, the
-// label, the CLI, operator scripts). A token acts with its role; a person on the forge with the
-// role their repository permission grants; an operator tool with every right.
+// What an actor may do, in one place for every entry point (the API, the dashboard, `/trunk`
+// comments, the label, the CLI, operator scripts). A token acts with its role, a person signed in
+// to the dashboard with the role their sign-in granted, a person on the forge with the role their
+// repository permission grants, an operator tool with every right.
 import { AppError } from '../errors.js';
 import type { Actor, RepositoryRole } from './actor.js';
 import { roleAllows, type Role } from './roles.js';
@@ -22,6 +23,7 @@ const ROLE_OF_REPOSITORY_ROLE: Readonly<Record<RepositoryRole, Role | null>> = {
 export function effectiveRole(actor: Actor): Role | null {
   switch (actor.kind) {
     case 'token':
+    case 'person':
       return actor.role;
     case 'forge_user':
       return ROLE_OF_REPOSITORY_ROLE[actor.repositoryRole];
@@ -55,6 +57,7 @@ function refusal(actor: Actor, needed: Role, what: string): RoleRefused {
     const holds = actor.repositoryRole === 'none' ? 'no permission' : `${actor.repositoryRole} permission`;
     return new RoleRefused(what, needs, holds, true);
   }
+  if (actor.kind === 'person') return new RoleRefused(what, `the ${needed} role`, `you are signed in with the ${actor.role} role`, false);
   return new RoleRefused(what, `a token with the ${needed} role`, `this token has the ${effectiveRole(actor)} role`, false);
 }
 

@@ -1,11 +1,11 @@
 // The audit trail: who changed what and when — queue settings and state, tokens, webhook
-// endpoints, quarantine overrides. Entries are appended, never changed; ids are UUIDv7, so their
+// endpoints, quarantine overrides — and who signed in to the dashboard. Entries are appended, never changed; ids are UUIDv7, so their
 // order is the order in which they were recorded and serves as the page cursor.
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../database/collection.js';
 import { describeActor, type Actor } from '../accounts/actor.js';
 
-/** Who made a change, as recorded: a token (by id and name), a person on the forge, or an operator tool. */
+/** Who made a change, as recorded: a token (by id and name), a person signed in, a person on the forge, or an operator tool. */
 export interface AuditActor {
   kind: Actor['kind'];
   tokenId: string | null;
@@ -30,6 +30,8 @@ export const AUDIT_ACTIONS = [
   'quarantine.override_set',
   'flaky_settings.updated',
   'github_repository.updated',
+  'person.signed_in',
+  'person.signed_out',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

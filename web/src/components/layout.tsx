@@ -1,13 +1,23 @@
-// The frame of every signed-in page: a skip link, the header with navigation and sign-out, and
-// the main landmark. Pages of another organisation than the token's are refused here.
+// The frame of every signed-in page: a skip link, the header with navigation, who is signed in
+// with what role, and sign-out, and the main landmark. Pages of another organisation than the
+// session's are refused here; a visitor not signed in is sent to sign in and brought back.
 import { Link, NavLink, Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { useSession } from '../session';
 import { paths } from '../links';
 
 export function SignedInLayout() {
-  const { session, signOut } = useSession();
+  const { session, checking, signOut } = useSession();
   const location = useLocation();
   const { org } = useParams();
+  if (checking) {
+    return (
+      <main id="main">
+        <p className="muted" role="status">
+          Checking your session…
+        </p>
+      </main>
+    );
+  }
   if (!session) {
     const next = `${location.pathname}${location.search}`;
     return <Navigate to={`${paths.signIn}?next=${encodeURIComponent(next)}`} replace />;
@@ -25,8 +35,15 @@ export function SignedInLayout() {
           <NavLink to={paths.queues(session.org)}>Merge queues</NavLink>
           <NavLink to={paths.flakyTests(session.org)}>Flaky tests</NavLink>
         </nav>
-        <span className="org" title="The organisation of your API token">
+        <span className="org" title="Your organisation">
           {session.org}
+        </span>
+        <span
+          className="who"
+          data-testid="signed-in-as"
+          title={session.kind === 'token' ? 'Signed in with an API token' : `Signed in with ${session.provider}`}
+        >
+          {session.kind === 'token' ? `token ${session.name}` : session.name} · {session.role}
         </span>
         <button type="button" className="secondary" onClick={signOut}>
           Sign out
@@ -37,8 +54,8 @@ export function SignedInLayout() {
           <section className="notice" role="alert">
             <h1>Another organisation</h1>
             <p>
-              This page belongs to the organisation <strong>{org}</strong>; your API token is for <strong>{session.org}</strong>. Sign out and sign in with a
-              token of {org}, or go to <Link to={paths.queues(session.org)}>your queues</Link>.
+              This page belongs to the organisation <strong>{org}</strong>; you are signed in to <strong>{session.org}</strong>. Sign out and sign in to {org},
+              or go to <Link to={paths.queues(session.org)}>your queues</Link>.
             </p>
           </section>
         ) : (

@@ -23,7 +23,7 @@ export function QueueSettingsSummary({ settings }: { settings: QueueSettings }) 
         <dt>Required statuses</dt>
         <dd>{settings.requiredStatuses.length > 0 ? settings.requiredStatuses.join(', ') : 'from .trunk/trunk.yaml or branch protection'}</dd>
       </dl>
-      <p className="muted small">An admin token can change these.</p>
+      <p className="muted small">An admin can change these.</p>
     </div>
   );
 }

@@ -219,7 +219,7 @@ function QuarantineSection({ repo, id, org }: { repo: RepoRef; id: string; org: 
               </button>
             </form>
           ) : (
-            <p className="muted small">An admin token can set the quarantine override.</p>
+            <p className="muted small">An admin can set the quarantine override.</p>
           )}
           {save.isError && <ErrorMessage error={save.error} />}
           {override.data.history.length > 0 && (

@@ -278,7 +278,7 @@ function QueueControls({
           )}
         </div>
       ) : (
-        <p className="muted small">An admin token can pause, drain or resume the queue.</p>
+        <p className="muted small">An admin can pause, drain or resume the queue.</p>
       )}
       {change.isError && <ErrorMessage error={change.error} />}
       <p className="muted small">Paused: nothing new is tested or merged. Draining: what is being tested finishes, nothing new is admitted.</p>

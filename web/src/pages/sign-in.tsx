@@ -1,19 +1,43 @@
-// Sign in with an API token. The token goes to the service in a header only; the page you came
-// from (a deep link) opens once it is accepted.
-import { useState, type FormEvent } from 'react';
+// Sign in: with the identity provider the service is configured with (a link that leaves for the
+// provider and comes back signed in), or with an API token (sent to the service in a header only).
+// The page you came from (a deep link) opens once you are in; a sign-in that failed comes back
+// here with `?error=<code>`, and the service's words for it are shown.
+import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useSession } from '../session';
 import { paths, safeNext } from '../links';
 
+interface SignInMethods {
+  token: boolean;
+  oidc: { name: string; start: string } | null;
+  messages: Record<string, string>;
+}
+
 export function SignInPage() {
-  const { session, signIn } = useSession();
+  const { session, checking, signIn } = useSession();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [methods, setMethods] = useState<SignInMethods | null>(null);
   const next = safeNext(params.get('next'));
+  const failed = params.get('error');
 
+  useEffect(() => {
+    let live = true;
+    fetch('/auth/methods')
+      .then((res) => (res.ok ? (res.json() as Promise<SignInMethods>) : null))
+      .catch(() => null)
+      .then((m) => {
+        if (live) setMethods(m);
+      });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  if (checking) return null;
   if (session && !busy) return <Navigate to={next ?? paths.queues(session.org)} replace />;
 
   async function submit(e: FormEvent) {
@@ -29,9 +53,22 @@ export function SignInPage() {
     }
   }
 
+  const providerStart = methods?.oidc ? `${methods.oidc.start}${next ? `?next=${encodeURIComponent(next)}` : ''}` : null;
   return (
     <main id="main" className="sign-in">
       <h1>openmq</h1>
+      {failed && methods && (
+        <p className="error" role="alert" data-testid="sign-in-failed">
+          {methods.messages[failed] ?? 'The sign-in did not finish. Start again.'}
+        </p>
+      )}
+      {providerStart && methods?.oidc && (
+        <p>
+          <a className="button" href={providerStart}>
+            Sign in with {methods.oidc.name}
+          </a>
+        </p>
+      )}
       <form onSubmit={submit} aria-describedby="sign-in-help">
         <label htmlFor="token">API token</label>
         <input id="token" name="token" type="password" autoComplete="current-password" required value={token} onChange={(e) => setToken(e.target.value)} />
@@ -45,8 +82,9 @@ export function SignInPage() {
         )}
       </form>
       <p id="sign-in-help" className="muted">
-        Use a token of your organisation: <code>npm start</code> prints one when none is configured, and <code>npm run token -- create --org &lt;slug&gt;</code>{' '}
-        makes more. The token is kept in this tab only and forgotten when you close it or sign out.
+        {methods?.oidc ? 'Or use an API token: for automation and small setups. ' : 'Use a token of your organisation: '}
+        <code>npm start</code> prints one when none is configured, and <code>npm run token -- create --org &lt;slug&gt;</code> makes more. The token is kept in
+        this tab only and forgotten when you close it or sign out.
       </p>
     </main>
   );

@@ -1,0 +1,144 @@
+// The browser's sign-in flow (docs/dashboard.md, "Signing in"): not API operations but redirects
+// and the session's own endpoints, under /auth/:
+// - GET  /auth/methods         which ways to sign in this service offers (the sign-in page asks);
+// - GET  /auth/oidc/start      → the identity provider, with PKCE, state and nonce;
+// - GET  /auth/oidc/callback   ← the provider; a new session, then the page asked for (`next`);
+// - GET  /auth/session         who is signed in, with the CSRF token the dashboard sends back
+//                               (204: nobody);
+// - POST /auth/sign-out        ends the session (needs the CSRF token).
+// A failed sign-in lands on /sign-in?error=<code>, which says why in words.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { AppError } from '../../shared/platform/errors.js';
+import type { Logger } from '../../shared/platform/logging.js';
+import type { OrgRepository } from '../../shared/platform/accounts/org-repository.js';
+import type { SignInModule } from '../../shared/sign-in/sign-in-module.js';
+import { SIGN_IN_ERRORS, SignInError } from '../../shared/sign-in/services/sign-in-error.js';
+import { safeNextPath } from '../../shared/sign-in/domain/next-path.js';
+import { ATTEMPT_TTL_MS } from '../../shared/sign-in/services/oidc-sign-in.js';
+import { carriesCsrfToken } from '../../shared/sign-in/services/session-service.js';
+import { readSessionCookie, writeSessionCookie } from '../middleware/session-cookie.js';
+
+export interface SignInRouteDeps {
+  signIn: SignInModule;
+  orgs: Pick<OrgRepository, 'findById'>;
+  logger: Logger;
+  /** PUBLIC_URL: the callback's address as the provider knows it; else the request's own origin. */
+  publicUrl: string | null;
+}
+
+/** The short cookie that ties a callback to the browser that began the sign-in. */
+const ATTEMPT_COOKIE = 'openmq_sign_in';
+const CALLBACK_PATH = '/auth/oidc/callback';
+/** Sign-ins a client address may begin per minute: each stores an attempt until it expires. */
+const STARTS_PER_MINUTE = 30;
+
+export function signInRoutes(deps: SignInRouteDeps): ReturnType<Router['routes']> {
+  const { signIn, logger } = deps;
+  const router = new Router({ strict: true, sensitive: true });
+  const starts = new RateLimiterMemory({ points: STARTS_PER_MINUTE, duration: 60 });
+
+  router.use(async (ctx, next) => {
+    ctx.set('cache-control', 'no-store');
+    await next();
+  });
+
+  router.get('/auth/methods', (ctx) => {
+    ctx.body = {
+      token: true,
+      oidc: signIn.oidc ? { name: signIn.oidc.settings.displayName, start: '/auth/oidc/start' } : null,
+      // The sign-in page's words for `?error=<code>`, so that they are written once.
+      messages: SIGN_IN_ERRORS,
+    };
+  });
+
+  router.get('/auth/oidc/start', async (ctx) => {
+    const oidc = signIn.oidc;
+    if (!oidc) throw new AppError('not_found', 'sign_in_not_configured', 'no OpenID Connect provider is configured (OIDC_ISSUER_URL)');
+    try {
+      await starts.consume(ctx.ip);
+    } catch (limited) {
+      if (!(limited instanceof RateLimiterRes)) throw limited;
+      const seconds = Math.max(1, Math.ceil(limited.msBeforeNext / 1000));
+      throw new AppError('rate_limited', 'too_many_sign_ins', `too many sign-ins begun from this address; try again in ${seconds} s`, [], {
+        retryAfterSeconds: seconds,
+      });
+    }
+    const next = safeNextPath(ctx.query.next === undefined ? null : String(ctx.query.next));
+    try {
+      const began = await oidc.begin(`${deps.publicUrl?.replace(/\/+$/, '') ?? `${ctx.protocol}://${ctx.host}`}${CALLBACK_PATH}`, next);
+      ctx.cookies.set(ATTEMPT_COOKIE, began.state, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: ctx.secure,
+        path: CALLBACK_PATH,
+        expires: new Date(Date.now() + ATTEMPT_TTL_MS),
+        overwrite: true,
+      });
+      ctx.redirect(began.url.href);
+    } catch (err) {
+      failed(ctx, err, next);
+    }
+  });
+
+  router.get(CALLBACK_PATH, async (ctx) => {
+    const oidc = signIn.oidc;
+    if (!oidc) throw new AppError('not_found', 'sign_in_not_configured', 'no OpenID Connect provider is configured (OIDC_ISSUER_URL)');
+    const browserState = ctx.cookies.get(ATTEMPT_COOKIE) ?? null;
+    ctx.cookies.set(ATTEMPT_COOKIE, null, { path: CALLBACK_PATH, secure: ctx.secure, overwrite: true });
+    let next: string | null = null;
+    try {
+      const completed = await oidc.complete(new URLSearchParams(ctx.querystring), browserState);
+      next = completed.next;
+      const { secret, session } = await signIn.signIn.finish(completed);
+      writeSessionCookie(ctx, secret, session.expiresAt);
+      ctx.status = 303;
+      ctx.redirect(completed.next);
+    } catch (err) {
+      failed(ctx, err, next);
+    }
+  });
+
+  router.get('/auth/session', async (ctx) => {
+    const secret = readSessionCookie(ctx);
+    const session = secret === undefined ? null : await signIn.sessions.resume(secret);
+    // Nobody signed in is an answer, not an error: the dashboard asks this on every load.
+    if (!session) {
+      ctx.status = 204;
+      return;
+    }
+    const org = await deps.orgs.findById(session.orgId);
+    ctx.body = {
+      person: { name: session.person.name, email: session.person.email, provider: session.person.provider },
+      organization: { slug: org?.slug ?? '' },
+      role: session.role,
+      csrfToken: session.csrfToken,
+      expiresAt: session.expiresAt.toISOString(),
+      idleMinutes: Math.round(signIn.sessions.settings.idleMs / 60_000),
+    };
+  });
+
+  router.post('/auth/sign-out', async (ctx) => {
+    const secret = readSessionCookie(ctx);
+    const session = secret === undefined ? null : await signIn.sessions.resume(secret);
+    if (secret !== undefined && session) {
+      if (!carriesCsrfToken(session, ctx.get('x-csrf-token'))) {
+        throw new AppError('forbidden', 'csrf_token_invalid', 'the x-csrf-token header is missing or does not match the session');
+      }
+      await signIn.signIn.signOut(session, secret);
+    }
+    writeSessionCookie(ctx, null);
+    ctx.status = 204;
+  });
+
+  function failed(ctx: Context, err: unknown, next: string | null): void {
+    if (!(err instanceof SignInError)) throw err;
+    logger.warn({ code: err.code, detail: err.detail, client: ctx.ip }, 'sign-in failed');
+    const query = new URLSearchParams({ error: err.code, ...(next && next !== '/' ? { next } : {}) });
+    ctx.status = 303;
+    ctx.redirect(`/sign-in?${query.toString()}`);
+  }
+
+  return router.routes();
+}

@@ -1,0 +1,52 @@
+// The end of every sign-in, whichever provider: a person with no role is refused, anyone else gets
+// a new session in the organisation sign-in serves (SIGN_IN_ORG), and the audit trail records who
+// signed in and out.
+import type { AuditTrail } from '../../platform/audit/audit-log.js';
+import { auditActorOf } from '../../platform/audit/audit-log.js';
+import type { OrgRepository } from '../../platform/accounts/org-repository.js';
+import type { Logger } from '../../platform/logging.js';
+import type { Session } from '../store/session-repository.js';
+import { personActorOf, type SessionService, type StartedSession } from './session-service.js';
+import type { Completed } from './oidc-sign-in.js';
+import { SignInError } from './sign-in-error.js';
+
+export class SignInService {
+  constructor(
+    private readonly deps: {
+      orgSlug: string;
+      orgs: Pick<OrgRepository, 'ensure'>;
+      sessions: SessionService;
+      audit: AuditTrail;
+      logger: Logger;
+    },
+  ) {}
+
+  async finish(completed: Completed, now = new Date()): Promise<StartedSession> {
+    const { person, role } = completed;
+    if (role === null) {
+      throw new SignInError('no_access', `${person.name} (${person.personId}) holds none of the values that grant a role`);
+    }
+    const org = await this.deps.orgs.ensure(this.deps.orgSlug, now);
+    const started = await this.deps.sessions.start({ orgId: org.id, person, role }, now);
+    await this.deps.audit.record(
+      {
+        orgId: org.id,
+        actor: auditActorOf(personActorOf(started.session)),
+        action: 'person.signed_in',
+        target: person.personId,
+        detail: { role, provider: person.provider },
+      },
+      now,
+    );
+    this.deps.logger.info({ personId: person.personId, role }, 'signed in');
+    return started;
+  }
+
+  async signOut(session: Session, secret: string, now = new Date()): Promise<void> {
+    if (!(await this.deps.sessions.end(secret))) return;
+    await this.deps.audit.record(
+      { orgId: session.orgId, actor: auditActorOf(personActorOf(session)), action: 'person.signed_out', target: session.person.personId, detail: {} },
+      now,
+    );
+  }
+}

@@ -1,0 +1,41 @@
+// People signing in to the dashboard: sessions, the OpenID Connect provider when one is
+// configured, and the step that turns a finished sign-in into a session. Built by the composition
+// root; the API's authentication resumes sessions through it (api/middleware/auth.ts).
+import type { Database } from '../platform/database/collection.js';
+import type { AuditTrail } from '../platform/audit/audit-log.js';
+import type { OrgRepository } from '../platform/accounts/org-repository.js';
+import type { Logger } from '../platform/logging.js';
+import { createSignInStore, type SignInStore } from './store/sign-in-store.js';
+import { SessionService, type SessionSettings } from './services/session-service.js';
+import { OidcSignIn, type OidcSettings } from './services/oidc-sign-in.js';
+import { SignInService } from './services/sign-in-service.js';
+
+export interface SignInSettings {
+  /** The organisation people who sign in belong to (SIGN_IN_ORG). */
+  orgSlug: string;
+  sessions: SessionSettings;
+  /** Null when no OpenID Connect provider is configured. */
+  oidc: OidcSettings | null;
+}
+
+export interface SignInModule {
+  store: SignInStore;
+  sessions: SessionService;
+  oidc: OidcSignIn | null;
+  signIn: SignInService;
+}
+
+export function createSignInModule(
+  db: Database,
+  settings: SignInSettings,
+  deps: { orgs: Pick<OrgRepository, 'ensure'>; audit: AuditTrail; logger: Logger },
+): SignInModule {
+  const store = createSignInStore(db);
+  const sessions = new SessionService(store.sessions, settings.sessions);
+  return {
+    store,
+    sessions,
+    oidc: settings.oidc ? new OidcSignIn(settings.oidc, store.attempts) : null,
+    signIn: new SignInService({ orgSlug: settings.orgSlug, orgs: deps.orgs, sessions, audit: deps.audit, logger: deps.logger }),
+  };
+}

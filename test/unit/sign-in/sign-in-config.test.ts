@@ -1,0 +1,56 @@
+// The sign-in variables: sessions' defaults and limits, the OpenID Connect provider all or
+// nothing, an https issuer (plain http only on loopback), and role values without which nobody
+// could sign in — each mistake stops the service at start, naming the variable.
+import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../../../shared/composition/config.js';
+
+const base = { DATA_DIR: '/tmp/openmq-config-test' };
+const oidc = { OIDC_ISSUER_URL: 'https://idp.example.test', OIDC_CLIENT_ID: 'openmq', OIDC_CLIENT_SECRET: 'secret', OIDC_ADMIN_VALUES: 'platform' };
+
+const refusal = (env: Record<string, string>): string => {
+  try {
+    loadConfig({ ...base, ...env });
+  } catch (err) {
+    if (err instanceof ConfigError) return err.message;
+    throw err;
+  }
+  throw new Error('the configuration was accepted');
+};
+
+describe('sign-in configuration', () => {
+  it('has sessions of 8 idle hours and 24 hours at most, for the organisation of ORG_SLUG, and no provider by default', () => {
+    const { signIn } = loadConfig(base);
+    expect(signIn).to.deep.equal({ orgSlug: 'default', sessions: { idleMs: 8 * 3_600_000, maxMs: 24 * 3_600_000 }, oidc: null });
+    expect(loadConfig({ ...base, ORG_SLUG: 'acme' }).signIn.orgSlug).to.equal('acme');
+    expect(loadConfig({ ...base, ORG_SLUG: 'acme', SIGN_IN_ORG: 'people' }).signIn.orgSlug).to.equal('people');
+  });
+
+  it('reads the provider, its scopes and its role values', () => {
+    const { signIn } = loadConfig({ ...base, ...oidc, OIDC_WRITE_VALUES: 'eng, qa', OIDC_READ_VALUES: '*', OIDC_ROLE_CLAIM: 'roles' });
+    expect(signIn.oidc).to.deep.equal({
+      issuer: 'https://idp.example.test',
+      clientId: 'openmq',
+      clientSecret: 'secret',
+      scopes: 'openid profile email',
+      roles: { claim: 'roles', values: { admin: ['platform'], write: ['eng', 'qa'], read: ['*'] } },
+      displayName: 'single sign-on',
+    });
+  });
+
+  it('refuses what would not work, naming the variable', () => {
+    expect(refusal({ SESSION_IDLE_MINUTES: '600', SESSION_MAX_HOURS: '8' })).to.contain('SESSION_IDLE_MINUTES: must not exceed SESSION_MAX_HOURS');
+    expect(refusal({ SESSION_IDLE_MINUTES: '0' })).to.contain('SESSION_IDLE_MINUTES');
+    expect(refusal({ OIDC_ISSUER_URL: 'https://idp.example.test' })).to.contain('set OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together');
+    expect(refusal({ OIDC_ADMIN_VALUES: 'platform' })).to.contain('OIDC_ADMIN_VALUES: set OIDC_ISSUER_URL');
+    expect(refusal({ ...oidc, OIDC_ISSUER_URL: 'http://idp.example.test' })).to.contain('OIDC_ISSUER_URL: must be an https URL');
+    expect(refusal({ ...oidc, OIDC_SCOPES: 'profile email' })).to.contain('OIDC_SCOPES: must include openid');
+    expect(refusal({ ...oidc, OIDC_ADMIN_VALUES: ' , ' })).to.contain('nobody could sign in');
+    expect(refusal({ SIGN_IN_ORG: 'Not A Slug' })).to.contain('SIGN_IN_ORG');
+  });
+
+  it('accepts plain http for an issuer on this machine only', () => {
+    for (const issuer of ['http://127.0.0.1:8080', 'http://localhost:9000/realms/dev', 'http://[::1]:8080']) {
+      expect(loadConfig({ ...base, ...oidc, OIDC_ISSUER_URL: issuer }).signIn.oidc?.issuer).to.equal(issuer);
+    }
+  });
+});

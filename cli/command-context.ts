@@ -1,9 +1,11 @@
 // What every command reads from its options and the environment: where the service is, the
-// token, --json, and the queue (`--repo host/owner/name --branch main`).
+// token (--token, OPENMQ_TOKEN, else what `openmq login` stored for that URL), --json, and the
+// queue (`--repo host/owner/name --branch main`).
 import type { Command } from 'commander';
 import { ApiClient, plainHttpWarning } from './api-client.js';
 import { CliError, EXIT } from './cli-error.js';
 import { printer, type Printer } from './output.js';
+import { readCredential } from './credentials.js';
 
 export interface GlobalOptions {
   url?: string;
@@ -42,9 +44,11 @@ export function parseRepo(value: string): RepoRef {
 export function contextOf(command: Command): CommandContext {
   const opts = command.optsWithGlobals<GlobalOptions>();
   const url = opts.url ?? process.env.OPENMQ_URL;
-  const token = opts.token ?? process.env.OPENMQ_TOKEN;
   if (!url) throw usage('the service URL is required: --url or OPENMQ_URL (e.g. http://localhost:8080)');
-  if (!token) throw usage('an API token is required: OPENMQ_TOKEN (or --token, which other users of this machine can read in the process list)');
+  const token = opts.token ?? process.env.OPENMQ_TOKEN ?? readCredential(url)?.token;
+  if (!token) {
+    throw usage('an API token is required: `openmq login`, or OPENMQ_TOKEN (or --token, which other users of this machine can read in the process list)');
+  }
   const warning = plainHttpWarning(url);
   if (warning) process.stderr.write(`openmq: ${warning}\n`);
   const api = new ApiClient(url, token);

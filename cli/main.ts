@@ -8,6 +8,7 @@ import { registerTestCommands } from './commands/test-commands.js';
 import { registerWebhookCommands } from './commands/webhook-commands.js';
 import { registerTokenCommands } from './commands/token-commands.js';
 import { registerSimulateCommand } from './commands/simulate-command.js';
+import { registerLoginCommands } from './commands/login-commands.js';
 
 function buildProgram(): Command {
   const program = new Command('openmq')
@@ -27,6 +28,7 @@ function buildProgram(): Command {
   registerWebhookCommands(program);
   registerTokenCommands(program);
   registerSimulateCommand(program);
+  registerLoginCommands(program);
   // Subcommands report their own usage errors through the same exit path.
   const exitOverride = (command: Command) => {
     command.exitOverride();

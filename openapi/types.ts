@@ -72,6 +72,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/createPersonalToken": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a token of your own (a person signed in), at most your role, expiring after PERSONAL_TOKEN_DAYS; the answer shows it once */
+        post: operations["createPersonalToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/createQueue": {
         parameters: {
             query?: never;
@@ -574,6 +591,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/listPersonalTokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Your own tokens (a person signed in), never their values */
+        post: operations["listPersonalTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/listPullRequests": {
         parameters: {
             query?: never;
@@ -761,6 +795,23 @@ export type paths = {
         put?: never;
         /** Restart the tests of a pull request under test */
         post: operations["restartTestsOnPullRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/revokePersonalToken": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke one of your own tokens (a person signed in) */
+        post: operations["revokePersonalToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1226,6 +1277,51 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    createPersonalToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    role: "read" | "write" | "admin" | "READ" | "WRITE" | "ADMIN";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description Past this the token authenticates nothing; null: never */
+                        expiresAt: string | null;
+                        id: string;
+                        name: string;
+                        /** @description A personal token's person, by name; null for the organisation's tokens */
+                        owner: string | null;
+                        revokedAt: string | null;
+                        /** @enum {string} */
+                        role: "read" | "write" | "admin";
+                        /** @description The token itself, shown only in this answer */
+                        token: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
     createQueue: {
         parameters: {
             query?: never;
@@ -1290,8 +1386,12 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description Past this the token authenticates nothing; null: never */
+                        expiresAt: string | null;
                         id: string;
                         name: string;
+                        /** @description A personal token's person, by name; null for the organisation's tokens */
+                        owner: string | null;
                         revokedAt: string | null;
                         /** @enum {string} */
                         role: "read" | "write" | "admin";
@@ -3029,6 +3129,47 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    listPersonalTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tokens: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Past this the token authenticates nothing; null: never */
+                            expiresAt: string | null;
+                            id: string;
+                            name: string;
+                            /** @description A personal token's person, by name; null for the organisation's tokens */
+                            owner: string | null;
+                            revokedAt: string | null;
+                            /** @enum {string} */
+                            role: "read" | "write" | "admin";
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
     listPullRequests: {
         parameters: {
             query?: never;
@@ -3220,8 +3361,12 @@ export interface operations {
                         tokens: {
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description Past this the token authenticates nothing; null: never */
+                            expiresAt: string | null;
                             id: string;
                             name: string;
+                            /** @description A personal token's person, by name; null for the organisation's tokens */
+                            owner: string | null;
                             revokedAt: string | null;
                             /** @enum {string} */
                             role: "read" | "write" | "admin";
@@ -3529,6 +3674,35 @@ export interface operations {
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    revokePersonalToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
             default: components["responses"]["Error"];
         };
     };

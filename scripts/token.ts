@@ -35,7 +35,7 @@ const operator = (orgId: string): OperatorActor => ({ kind: 'operator', orgId, n
 
 const config = loadConfig();
 const db = await openDatabase(config.mongoUrl ? { mongoUrl: config.mongoUrl } : { dataDir: embeddedDbDir(config) });
-const { store, tokens } = createAccountsModule(db);
+const { store, tokens } = createAccountsModule(db, { personalTokenDays: config.personalTokenDays });
 await ensureIndexes(store);
 let exitCode = 0;
 try {

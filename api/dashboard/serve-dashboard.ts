@@ -4,7 +4,7 @@
 import type { Middleware } from 'koa';
 import send from 'koa-send';
 
-const API_PREFIXES = ['/v1', '/v2', '/healthz', '/readyz', '/metrics', '/webhooks', '/flaky-tests/bundle-uploads'];
+const API_PREFIXES = ['/v1', '/v2', '/auth', '/healthz', '/readyz', '/metrics', '/webhooks', '/flaky-tests/bundle-uploads'];
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 /** In any letter case: another spelling of an API path is the API's 404, never a page. */
@@ -14,10 +14,11 @@ const isApiPath = (p: string) => {
 };
 
 /**
- * The dashboard's pages (web/src/main.tsx): `/`, `/sign-in`, and `/<org slug>` with what lies
- * under its merge-queue and flaky-tests sections. Any other path stays the API's JSON 404.
+ * The dashboard's pages (web/src/main.tsx): `/`, `/sign-in`, `/cli-login`, and `/<org slug>` with
+ * what lies under its merge-queue and flaky-tests sections and its tokens page. Any other path
+ * stays the API's JSON 404.
  */
-const PAGE = /^\/(?:sign-in|[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?(?:\/(?:merge-queue|flaky-tests)(?:\/.*)?)?)?$/;
+const PAGE = /^\/(?:sign-in|cli-login|[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?(?:\/(?:merge-queue|flaky-tests)(?:\/.*)?|\/tokens)?)?$/;
 
 /** Vite names every file under assets/ by its content hash: a new build never reuses a name. */
 const isHashedAsset = (p: string) => p.startsWith('/assets/');

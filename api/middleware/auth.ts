@@ -62,7 +62,7 @@ export function authenticate(tokens: TokenRepository, sessions: SessionService, 
       }
       throw unknownToken();
     }
-    const actor: TokenActor = { kind: 'token', orgId: token.orgId, tokenId: token.id, name: token.name, role: token.role };
+    const actor: TokenActor = { kind: 'token', orgId: token.orgId, tokenId: token.id, name: token.name, role: token.role, owner: token.owner?.name ?? null };
     ctx.state.actor = actor;
     await next();
   };

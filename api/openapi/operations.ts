@@ -231,6 +231,21 @@ export const OPERATIONS: readonly Operation[] = [
   administration('listTokens', 'admin', "The organisation's API tokens (never their values)", accounts.EmptyRequestSchema, accounts.ListTokensResponse),
   administration('revokeToken', 'admin', 'Revoke an API token', accounts.TokenIdSchema, mq.EmptyResponse),
   administration(
+    'createPersonalToken',
+    'read',
+    'Create a token of your own (a person signed in), at most your role, expiring after PERSONAL_TOKEN_DAYS; the answer shows it once',
+    accounts.CreateTokenSchema,
+    accounts.TokenResponse,
+  ),
+  administration(
+    'listPersonalTokens',
+    'read',
+    'Your own tokens (a person signed in), never their values',
+    accounts.EmptyRequestSchema,
+    accounts.ListTokensResponse,
+  ),
+  administration('revokePersonalToken', 'read', 'Revoke one of your own tokens (a person signed in)', accounts.TokenIdSchema, mq.EmptyResponse),
+  administration(
     'listAuditEvents',
     'read',
     'Who changed queues, tokens, webhooks and quarantine overrides, newest first',

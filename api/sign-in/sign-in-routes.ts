@@ -5,9 +5,12 @@
 // - GET  /auth/oidc/callback   ← the provider; a new session, then the page asked for (`next`);
 // - GET  /auth/session         who is signed in, with the CSRF token the dashboard sends back
 //                               (204: nobody);
-// - POST /auth/sign-out        ends the session (needs the CSRF token).
+// - POST /auth/sign-out        ends the session (needs the CSRF token);
+// - POST /auth/cli/grant       the person approves `openmq login` (session and CSRF token): a code;
+// - POST /auth/cli/token       the CLI exchanges the code and its PKCE verifier for its token.
 // A failed sign-in lands on /sign-in?error=<code>, which says why in words.
 import Router from '@koa/router';
+import bodyParser from 'koa-bodyparser';
 import type { Context } from 'koa';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../../shared/platform/errors.js';
@@ -18,6 +21,7 @@ import { SIGN_IN_ERRORS, SignInError } from '../../shared/sign-in/services/sign-
 import { safeNextPath } from '../../shared/sign-in/domain/next-path.js';
 import { ATTEMPT_TTL_MS } from '../../shared/sign-in/services/oidc-sign-in.js';
 import { carriesCsrfToken } from '../../shared/sign-in/services/session-service.js';
+import { parseCliExchange, parseCliGrant } from './cli-login-schemas.js';
 import { readSessionCookie, writeSessionCookie } from '../middleware/session-cookie.js';
 
 export interface SignInRouteDeps {
@@ -31,13 +35,28 @@ export interface SignInRouteDeps {
 /** The short cookie that ties a callback to the browser that began the sign-in. */
 const ATTEMPT_COOKIE = 'openmq_sign_in';
 const CALLBACK_PATH = '/auth/oidc/callback';
-/** Sign-ins a client address may begin per minute: each stores an attempt until it expires. */
+/** Sign-ins a client address may begin (or CLI codes it may try) per minute. */
 const STARTS_PER_MINUTE = 30;
+
+const jsonBody = bodyParser({ enableTypes: ['json'], jsonLimit: '16kb', strict: true });
+
+async function consumeOrRefuse(limiter: RateLimiterMemory, client: string, what: string): Promise<void> {
+  try {
+    await limiter.consume(client);
+  } catch (limited) {
+    if (!(limited instanceof RateLimiterRes)) throw limited;
+    const seconds = Math.max(1, Math.ceil(limited.msBeforeNext / 1000));
+    throw new AppError('rate_limited', 'too_many_attempts', `too many ${what} from this address; try again in ${seconds} s`, [], {
+      retryAfterSeconds: seconds,
+    });
+  }
+}
 
 export function signInRoutes(deps: SignInRouteDeps): ReturnType<Router['routes']> {
   const { signIn, logger } = deps;
   const router = new Router({ strict: true, sensitive: true });
   const starts = new RateLimiterMemory({ points: STARTS_PER_MINUTE, duration: 60 });
+  const exchanges = new RateLimiterMemory({ points: STARTS_PER_MINUTE, duration: 60 });
 
   router.use(async (ctx, next) => {
     ctx.set('cache-control', 'no-store');
@@ -116,6 +135,31 @@ export function signInRoutes(deps: SignInRouteDeps): ReturnType<Router['routes']
       csrfToken: session.csrfToken,
       expiresAt: session.expiresAt.toISOString(),
       idleMinutes: Math.round(signIn.sessions.settings.idleMs / 60_000),
+    };
+  });
+
+  router.post('/auth/cli/grant', jsonBody, async (ctx) => {
+    const secret = readSessionCookie(ctx);
+    const session = secret === undefined ? null : await signIn.sessions.resume(secret);
+    if (!session) throw new AppError('unauthenticated', 'session_ended', 'no dashboard session: sign in');
+    if (!carriesCsrfToken(session, ctx.get('x-csrf-token'))) {
+      throw new AppError('forbidden', 'csrf_token_invalid', 'the x-csrf-token header is missing or does not match the session');
+    }
+    ctx.body = await signIn.cliLogin.grant(session, parseCliGrant(ctx.request.body));
+  });
+
+  router.post('/auth/cli/token', jsonBody, async (ctx) => {
+    await consumeOrRefuse(exchanges, ctx.ip, 'token exchanges');
+    const { code, verifier } = parseCliExchange(ctx.request.body);
+    const created = await signIn.cliLogin.exchange(code, verifier);
+    const org = await deps.orgs.findById(created.orgId);
+    ctx.body = {
+      id: created.token.id,
+      token: created.value,
+      name: created.token.name,
+      role: created.token.role,
+      expiresAt: created.token.expiresAt?.toISOString() ?? null,
+      organization: { slug: org?.slug ?? '' },
     };
   });
 

@@ -73,6 +73,8 @@ export interface Config {
   workerQueues: readonly ServedQueue[];
   /** Dashboard sessions and the identity provider people sign in with (SESSION_*, SIGN_IN_ORG, OIDC_*). */
   signIn: SignInSettings;
+  /** How long a personal token lives (PERSONAL_TOKEN_DAYS). */
+  personalTokenDays: number;
 }
 
 /** A configuration error names the variable and what is wrong; start-up prints it and exits. */
@@ -201,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       OIDC_WRITE_VALUES: str({ default: undefined }),
       OIDC_READ_VALUES: str({ default: undefined }),
       OIDC_DISPLAY_NAME: str({ default: 'single sign-on' }),
+      PERSONAL_TOKEN_DAYS: positiveInt(1, 365)({ default: 90 }),
     },
     {
       reporter: ({ errors: found }) => {
@@ -261,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     workerQueues,
     signIn,
+    personalTokenDays: clean.PERSONAL_TOKEN_DAYS,
   };
 }
 

@@ -99,13 +99,19 @@ export async function openService(config: Config, opts: OpenServiceOptions = {})
   // under a lock, and a database a newer release migrated is refused (SchemaTooNewError).
   await runMigrations(db, serviceMigrations, { logger });
 
-  const accounts = createAccountsModule(db);
+  const accounts = createAccountsModule(db, { personalTokenDays: config.personalTokenDays });
   // Writes put their events into the outbox of the document they change; the relay moves them on.
   const eventLog = openEventLog(db, enqueue, logger);
   const mergeQueueStore = createMergeQueueStore(db, eventLog.relay);
   const flakyStore = createFlakyStore(db, eventLog.relay);
   const githubStore = config.github ? createGitHubStore(db) : null;
-  const signIn = createSignInModule(db, config.signIn, { orgs: accounts.store.orgs, audit: accounts.store.audit, logger });
+  const signIn = createSignInModule(db, config.signIn, {
+    orgs: accounts.store.orgs,
+    tokens: accounts.store.tokens,
+    tokenService: accounts.tokens,
+    audit: accounts.store.audit,
+    logger,
+  });
   await ensureIndexes(accounts.store, mergeQueueStore, flakyStore, eventLog.store, signIn.store, ...(githubStore ? [githubStore] : []));
 
   const githubAdapter = config.github ? createGitHubAdapter({ config: config.github, dataDir: config.dataDir, logger }) : null;

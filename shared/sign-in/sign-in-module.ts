@@ -1,14 +1,17 @@
 // People signing in to the dashboard: sessions, the OpenID Connect provider when one is
-// configured, and the step that turns a finished sign-in into a session. Built by the composition
+// configured, the step that turns a finished sign-in into a session, and `openmq login`. Built by the composition
 // root; the API's authentication resumes sessions through it (api/middleware/auth.ts).
 import type { Database } from '../platform/database/collection.js';
 import type { AuditTrail } from '../platform/audit/audit-log.js';
 import type { OrgRepository } from '../platform/accounts/org-repository.js';
+import type { TokenRepository } from '../platform/accounts/token-repository.js';
 import type { Logger } from '../platform/logging.js';
 import { createSignInStore, type SignInStore } from './store/sign-in-store.js';
 import { SessionService, type SessionSettings } from './services/session-service.js';
 import { OidcSignIn, type OidcSettings } from './services/oidc-sign-in.js';
 import { SignInService } from './services/sign-in-service.js';
+import { CliLogin } from './services/cli-login.js';
+import type { TokenService } from '../platform/accounts/token-service.js';
 
 export interface SignInSettings {
   /** The organisation people who sign in belong to (SIGN_IN_ORG). */
@@ -23,12 +26,20 @@ export interface SignInModule {
   sessions: SessionService;
   oidc: OidcSignIn | null;
   signIn: SignInService;
+  /** `openmq login`: personal tokens for the CLI, approved in the dashboard. */
+  cliLogin: CliLogin;
 }
 
 export function createSignInModule(
   db: Database,
   settings: SignInSettings,
-  deps: { orgs: Pick<OrgRepository, 'ensure'>; audit: AuditTrail; logger: Logger },
+  deps: {
+    orgs: Pick<OrgRepository, 'ensure'>;
+    tokens: Pick<TokenRepository, 'limitOwnedBy'>;
+    tokenService: Pick<TokenService, 'createPersonal'>;
+    audit: AuditTrail;
+    logger: Logger;
+  },
 ): SignInModule {
   const store = createSignInStore(db);
   const sessions = new SessionService(store.sessions, settings.sessions);
@@ -36,6 +47,7 @@ export function createSignInModule(
     store,
     sessions,
     oidc: settings.oidc ? new OidcSignIn(settings.oidc, store.attempts) : null,
-    signIn: new SignInService({ orgSlug: settings.orgSlug, orgs: deps.orgs, sessions, audit: deps.audit, logger: deps.logger }),
+    cliLogin: new CliLogin(store.cliGrants, deps.tokenService),
+    signIn: new SignInService({ orgSlug: settings.orgSlug, orgs: deps.orgs, sessions, tokens: deps.tokens, audit: deps.audit, logger: deps.logger }),
   };
 }

@@ -58,6 +58,8 @@ describe('OpenAPI description of this service', function () {
       'GET /auth/oidc/callback',
       'GET /auth/oidc/start',
       'GET /auth/session',
+      'POST /auth/cli/grant',
+      'POST /auth/cli/token',
       'POST /auth/sign-out',
     ]);
   });
@@ -237,6 +239,25 @@ describe('OpenAPI description of this service', function () {
     });
     post('/v1/listTokens', {});
     calls.set('POST /v1/revokeToken', () => svc.post('/revokeToken', { id: tokenId }));
+    // A person's own tokens need a person: a dashboard session, as a sign-in ends.
+    const { secret, session } = await svc.ctx.signIn.signIn.finish({
+      person: { personId: 'oidc:described', provider: 'oidc', subject: 'described', name: 'Described Person', email: null },
+      role: 'write',
+      next: '/',
+    });
+    const asPerson = (path: string, body: unknown) =>
+      svc.raw('POST', path, {
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json', cookie: `openmq_session=${secret}`, 'x-csrf-token': session.csrfToken },
+      });
+    let personalId = '';
+    calls.set('POST /v1/createPersonalToken', async () => {
+      const res = await asPerson('/v1/createPersonalToken', { name: 'laptop', role: 'read' });
+      personalId = (res.body as { id: string }).id;
+      return res;
+    });
+    calls.set('POST /v1/listPersonalTokens', () => asPerson('/v1/listPersonalTokens', {}));
+    calls.set('POST /v1/revokePersonalToken', () => asPerson('/v1/revokePersonalToken', { id: personalId }));
     post('/v1/listAuditEvents', { limit: 10 });
     let endpointId = '';
     calls.set('POST /v1/createWebhookEndpoint', async () => {

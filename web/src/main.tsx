@@ -14,6 +14,8 @@ import { HealthPage } from './pages/health';
 import { FlakyTestsPage } from './pages/flaky-tests';
 import { FlakyTestPage } from './pages/flaky-test';
 import { NotFoundPage } from './pages/not-found';
+import { TokensPage } from './pages/tokens';
+import { CliLoginPage } from './pages/cli-login';
 import { paths } from './links';
 import './styles.css';
 
@@ -26,6 +28,7 @@ function Home() {
 const router = createBrowserRouter([
   { path: '/', element: <Home /> },
   { path: '/sign-in', element: <SignInPage /> },
+  { path: '/cli-login', element: <CliLoginPage /> },
   {
     path: '/:org',
     element: <SignedInLayout />,
@@ -38,6 +41,7 @@ const router = createBrowserRouter([
       { path: 'merge-queue/health', element: <HealthPage /> },
       { path: 'flaky-tests', element: <FlakyTestsPage /> },
       { path: 'flaky-tests/test/:id', element: <FlakyTestPage /> },
+      { path: 'tokens', element: <TokensPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -1,4 +1,4 @@
-// Administration: API tokens (create, list, revoke) and the audit trail.
+// Administration: API tokens (create, list, revoke), a person's own tokens, and the audit trail.
 import type { OperationRoutes } from '../../routing/operation-router.js';
 import type { ApiToken } from '../../../shared/platform/accounts/token-repository.js';
 import type { TokenService } from '../../../shared/platform/accounts/token-service.js';
@@ -12,7 +12,9 @@ const tokenView = (t: ApiToken) => ({
   id: t.id,
   name: t.name,
   role: t.role,
+  owner: t.owner?.name ?? null,
   createdAt: t.createdAt.toISOString(),
+  expiresAt: t.expiresAt ? t.expiresAt.toISOString() : null,
   revokedAt: t.revokedAt ? t.revokedAt.toISOString() : null,
 });
 
@@ -31,6 +33,23 @@ export function registerAccountRoutes(routes: OperationRoutes, deps: { tokens: T
   routes.handle('revokeToken', async (ctx) => {
     const { id } = parseTokenId(ctx.request.body);
     await deps.tokens.revoke(actorOf(ctx.state), id);
+    ctx.body = {};
+  });
+
+  routes.handle('createPersonalToken', async (ctx) => {
+    const body = parseCreateToken(ctx.request.body);
+    const created = await deps.tokens.createPersonal(actorOf(ctx.state), { name: body.name, role: body.role });
+    ctx.body = { ...tokenView(created.token), token: created.value };
+  });
+
+  routes.handle('listPersonalTokens', async (ctx) => {
+    parseEmptyRequest(ctx.request.body);
+    ctx.body = { tokens: (await deps.tokens.listPersonal(actorOf(ctx.state))).map(tokenView) };
+  });
+
+  routes.handle('revokePersonalToken', async (ctx) => {
+    const { id } = parseTokenId(ctx.request.body);
+    await deps.tokens.revokePersonal(actorOf(ctx.state), id);
     ctx.body = {};
   });
 

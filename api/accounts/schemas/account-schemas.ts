@@ -34,7 +34,9 @@ const TokenView = closed({
   id: Type.String(),
   name: Type.String(),
   role: oneOf(ROLES),
+  owner: Type.Union([Type.String(), Type.Null()], { description: "A personal token's person, by name; null for the organisation's tokens" }),
   createdAt: dateTime,
+  expiresAt: Type.Union([dateTime, Type.Null()], { description: 'Past this the token authenticates nothing; null: never' }),
   revokedAt: Type.Union([dateTime, Type.Null()]),
 });
 

@@ -4,7 +4,7 @@ import type { Database } from '../database/collection.js';
 import { DbAuditRepository } from '../audit/audit-log.js';
 import { DbOrgRepository } from './org-repository.js';
 import { DbTokenRepository } from './token-repository.js';
-import { TokenService } from './token-service.js';
+import { TokenService, type TokenSettings } from './token-service.js';
 
 export interface AccountsStore {
   orgs: DbOrgRepository;
@@ -14,7 +14,7 @@ export interface AccountsStore {
 
 export interface AccountsModule {
   store: AccountsStore;
-  /** createToken, listTokens, revokeToken. */
+  /** createToken, listTokens, revokeToken, and personal tokens. */
   tokens: TokenService;
 }
 
@@ -22,7 +22,7 @@ export function createAccountsStore(db: Database): AccountsStore {
   return { orgs: new DbOrgRepository(db), tokens: new DbTokenRepository(db), audit: new DbAuditRepository(db) };
 }
 
-export function createAccountsModule(db: Database): AccountsModule {
+export function createAccountsModule(db: Database, settings: TokenSettings): AccountsModule {
   const store = createAccountsStore(db);
-  return { store, tokens: new TokenService({ tokens: store.tokens, audit: store.audit }) };
+  return { store, tokens: new TokenService({ tokens: store.tokens, audit: store.audit, settings }) };
 }

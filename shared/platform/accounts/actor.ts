@@ -18,6 +18,8 @@ export interface TokenActor {
   /** The token's name, as the audit trail shows it. */
   name: string;
   role: Role;
+  /** A personal token's person, by name; null for the organisation's tokens. */
+  owner: string | null;
 }
 
 /** How a person signed in: an OpenID Connect provider. */
@@ -57,7 +59,7 @@ export type Actor = TokenActor | PersonActor | ForgeUserActor | OperatorActor;
 export function describeActor(actor: Actor): string {
   switch (actor.kind) {
     case 'token':
-      return `token ${actor.name}`;
+      return actor.owner ? `token ${actor.name} of ${actor.owner}` : `token ${actor.name}`;
     case 'person':
       return actor.name;
     case 'forge_user':

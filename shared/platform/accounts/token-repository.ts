@@ -2,14 +2,25 @@
 // the full hash is then compared with timingSafeEqual, so the comparison itself is constant-time.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../database/collection.js';
-import { DEFAULT_ROLE, type Role } from './roles.js';
+import { DEFAULT_ROLE, ROLES, type Role } from './roles.js';
+
+/** The person a personal token belongs to. */
+export interface TokenOwner {
+  personId: string;
+  /** As the audit trail shows the person. */
+  name: string;
+}
 
 export interface ApiToken {
   id: string;
   orgId: string;
   name: string;
   role: Role;
+  /** A personal token's person; null for the organisation's tokens. */
+  owner: TokenOwner | null;
   createdAt: Date;
+  /** Past this, the token authenticates nothing; null: never (the organisation's tokens). */
+  expiresAt: Date | null;
   revokedAt: Date | null;
 }
 
@@ -20,7 +31,10 @@ interface TokenDoc extends StoredDoc {
   hash: string;
   /** Absent on tokens stored before roles existed: DEFAULT_ROLE. */
   role?: Role;
+  /** Absent on the organisation's tokens (and on every token stored before personal ones). */
+  owner?: TokenOwner;
   createdAt: Date;
+  expiresAt?: Date | null;
   revokedAt: Date | null;
 }
 
@@ -28,6 +42,7 @@ export const TOKEN_INDEXES: IndexSpec[] = [
   { key: { hashPrefix: 1 }, name: 'hash_prefix', comment: 'authenticate a request: candidates by hash prefix' },
   { key: { hash: 1 }, name: 'hash_unique', unique: true, comment: 'register API_TOKEN idempotently' },
   { key: { orgId: 1, createdAt: 1 }, name: 'org_created', comment: "list an organisation's tokens" },
+  { key: { 'owner.personId': 1 }, name: 'owner', comment: "a person's own tokens", partialFilterExpression: { owner: { $exists: true } } },
 ];
 
 const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
@@ -38,7 +53,9 @@ const toToken = (d: TokenDoc): ApiToken => ({
   orgId: d.orgId,
   name: d.name,
   role: d.role ?? DEFAULT_ROLE,
+  owner: d.owner ?? null,
   createdAt: d.createdAt,
+  expiresAt: d.expiresAt ?? null,
   revokedAt: d.revokedAt,
 });
 
@@ -51,9 +68,13 @@ export function generateToken(): string {
 export interface TokenRepository {
   /** A token already stored is left as it is (its role too). */
   register(orgId: string, token: string, name: string, opts?: RegisterOptions): Promise<ApiToken>;
-  /** The active token matching `token`, or null. */
-  authenticate(token: string): Promise<ApiToken | null>;
+  /** The active, unexpired token matching `token`, or null. */
+  authenticate(token: string, now?: Date): Promise<ApiToken | null>;
   list(orgId: string): Promise<ApiToken[]>;
+  /** A person's own tokens, oldest first. */
+  listOwnedBy(personId: string): Promise<ApiToken[]>;
+  /** Lowers the role of a person's active tokens that stand above `role`; null revokes them all. */
+  limitOwnedBy(personId: string, role: Role | null, now?: Date): Promise<number>;
   findById(id: string): Promise<ApiToken | null>;
   countActive(orgId: string): Promise<number>;
   /** False when there is no such active token (in `scope.orgId`, when given). */
@@ -63,6 +84,9 @@ export interface TokenRepository {
 export interface RegisterOptions {
   /** Default DEFAULT_ROLE. */
   role?: Role;
+  /** A personal token's person. */
+  owner?: TokenOwner;
+  expiresAt?: Date;
   now?: Date;
 }
 
@@ -83,15 +107,27 @@ export class DbTokenRepository implements TokenRepository {
     const role = opts.role ?? DEFAULT_ROLE;
     const doc = await this.col.findOneAndUpdate(
       { hash },
-      { $setOnInsert: { _id: randomUUID(), orgId, name, role, hashPrefix: hash.slice(0, PREFIX_LENGTH), createdAt: now, revokedAt: null } },
+      {
+        $setOnInsert: {
+          _id: randomUUID(),
+          orgId,
+          name,
+          role,
+          ...(opts.owner ? { owner: opts.owner } : {}),
+          hashPrefix: hash.slice(0, PREFIX_LENGTH),
+          createdAt: now,
+          expiresAt: opts.expiresAt ?? null,
+          revokedAt: null,
+        },
+      },
       { upsert: true },
     );
     if (!doc) throw new Error('token upsert returned no document');
     return toToken(doc);
   }
 
-  /** The active token matching `token`, or null. */
-  async authenticate(token: string): Promise<ApiToken | null> {
+  /** The active, unexpired token matching `token`, or null. */
+  async authenticate(token: string, now = new Date()): Promise<ApiToken | null> {
     const hash = hashToken(token);
     const candidates = await this.col.find({ hashPrefix: hash.slice(0, PREFIX_LENGTH), revokedAt: null });
     const wanted = Buffer.from(hash, 'hex');
@@ -99,12 +135,26 @@ export class DbTokenRepository implements TokenRepository {
     for (const c of candidates) {
       if (timingSafeEqual(Buffer.from(c.hash, 'hex'), wanted)) match = c;
     }
-    return match ? toToken(match) : null;
+    if (!match || (match.expiresAt && match.expiresAt <= now)) return null;
+    return toToken(match);
   }
 
   async list(orgId: string): Promise<ApiToken[]> {
     const docs = await this.col.find({ orgId }, { sort: { createdAt: 1 } });
     return docs.map(toToken);
+  }
+
+  async listOwnedBy(personId: string): Promise<ApiToken[]> {
+    const docs = await this.col.find({ 'owner.personId': personId }, { sort: { createdAt: 1 } });
+    return docs.map(toToken);
+  }
+
+  async limitOwnedBy(personId: string, role: Role | null, now = new Date()): Promise<number> {
+    const active = { 'owner.personId': personId, revokedAt: null };
+    if (role === null) return (await this.col.updateMany(active, { $set: { revokedAt: now } })).modifiedCount;
+    const above = ROLES.slice(ROLES.indexOf(role) + 1);
+    if (above.length === 0) return 0;
+    return (await this.col.updateMany({ ...active, role: { $in: above } }, { $set: { role } })).modifiedCount;
   }
 
   async findById(id: string): Promise<ApiToken | null> {

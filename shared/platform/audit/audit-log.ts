@@ -13,7 +13,9 @@ export interface AuditActor {
 }
 
 export function auditActorOf(actor: Actor): AuditActor {
-  return { kind: actor.kind, tokenId: actor.kind === 'token' ? actor.tokenId : null, name: actor.kind === 'token' ? actor.name : describeActor(actor) };
+  // A token by its name (a personal one with its person's), anyone else as histories name them.
+  const name = actor.kind !== 'token' ? describeActor(actor) : actor.owner ? `${actor.name} of ${actor.owner}` : actor.name;
+  return { kind: actor.kind, tokenId: actor.kind === 'token' ? actor.tokenId : null, name };
 }
 
 export const AUDIT_ACTIONS = [

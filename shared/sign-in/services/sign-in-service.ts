@@ -1,9 +1,11 @@
 // The end of every sign-in, whichever provider: a person with no role is refused, anyone else gets
 // a new session in the organisation sign-in serves (SIGN_IN_ORG), and the audit trail records who
-// signed in and out.
+// signed in and out. A sign-in also brings the person's personal tokens in line with what the
+// provider says now: none left for a person without a role, none above the role they hold.
 import type { AuditTrail } from '../../platform/audit/audit-log.js';
 import { auditActorOf } from '../../platform/audit/audit-log.js';
 import type { OrgRepository } from '../../platform/accounts/org-repository.js';
+import type { TokenRepository } from '../../platform/accounts/token-repository.js';
 import type { Logger } from '../../platform/logging.js';
 import type { Session } from '../store/session-repository.js';
 import { personActorOf, type SessionService, type StartedSession } from './session-service.js';
@@ -16,6 +18,7 @@ export class SignInService {
       orgSlug: string;
       orgs: Pick<OrgRepository, 'ensure'>;
       sessions: SessionService;
+      tokens: Pick<TokenRepository, 'limitOwnedBy'>;
       audit: AuditTrail;
       logger: Logger;
     },
@@ -23,6 +26,8 @@ export class SignInService {
 
   async finish(completed: Completed, now = new Date()): Promise<StartedSession> {
     const { person, role } = completed;
+    const limited = await this.deps.tokens.limitOwnedBy(person.personId, role, now);
+    if (limited > 0) this.deps.logger.info({ personId: person.personId, role, tokens: limited }, "personal tokens brought down to the person's role");
     if (role === null) {
       throw new SignInError('no_access', `${person.name} (${person.personId}) holds none of the values that grant a role`);
     }

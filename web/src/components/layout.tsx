@@ -34,6 +34,7 @@ export function SignedInLayout() {
         <nav aria-label="Main">
           <NavLink to={paths.queues(session.org)}>Merge queues</NavLink>
           <NavLink to={paths.flakyTests(session.org)}>Flaky tests</NavLink>
+          {session.kind === 'person' && <NavLink to={paths.tokens(session.org)}>Your tokens</NavLink>}
         </nav>
         <span className="org" title="Your organisation">
           {session.org}

@@ -11,8 +11,8 @@ import { AppError } from '../../shared/platform/errors.js';
 import type { Logger } from '../../shared/platform/logging.js';
 import type { TokenRepository } from '../../shared/platform/accounts/token-repository.js';
 import type { PersonActor, TokenActor } from '../../shared/platform/accounts/actor.js';
-import { carriesCsrfToken, personActorOf, type SessionService } from '../../shared/sign-in/services/session-service.js';
-import { readSessionCookie } from './session-cookie.js';
+import { personActorOf, type SessionService } from '../../shared/sign-in/services/session-service.js';
+import { readSessionCookie, sessionOfRequest } from './session-cookie.js';
 
 export interface AuthenticationSettings {
   /** Unknown tokens a client address may present per minute before it is answered 429; 0: no limit. */
@@ -37,15 +37,13 @@ export function authenticate(tokens: TokenRepository, sessions: SessionService, 
     }
     const presented = ctx.get('x-api-token').trim();
     if (!presented) {
-      const secret = readSessionCookie(ctx);
-      if (secret === undefined) throw missingCredentials();
-      const session = await sessions.resume(secret);
-      if (!session) throw new AppError('unauthenticated', 'session_ended', 'the dashboard session has ended: sign in again');
-      if (mayChange(ctx.method) && !carriesCsrfToken(session, ctx.get('x-csrf-token'))) {
-        logger.warn({ client, personId: session.person.personId }, 'request refused: missing or wrong CSRF token');
-        throw new AppError('forbidden', 'csrf_token_invalid', 'the x-csrf-token header is missing or does not match the session');
-      }
-      ctx.state.actor = personActorOf(session);
+      if (readSessionCookie(ctx) === undefined) throw missingCredentials();
+      const found = await sessionOfRequest(ctx, sessions, { csrf: mayChange(ctx.method) }).catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'csrf_token_invalid') logger.warn({ client }, 'request refused: missing or wrong CSRF token');
+        throw err;
+      });
+      if (!found) throw new AppError('unauthenticated', 'session_ended', 'the dashboard session has ended: sign in again');
+      ctx.state.actor = personActorOf(found.session);
       await next();
       return;
     }

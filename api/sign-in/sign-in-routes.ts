@@ -20,9 +20,8 @@ import type { SignInModule } from '../../shared/sign-in/sign-in-module.js';
 import { SIGN_IN_ERRORS, SignInError } from '../../shared/sign-in/services/sign-in-error.js';
 import { safeNextPath } from '../../shared/sign-in/domain/next-path.js';
 import { ATTEMPT_TTL_MS } from '../../shared/sign-in/services/oidc-sign-in.js';
-import { carriesCsrfToken } from '../../shared/sign-in/services/session-service.js';
 import { parseCliExchange, parseCliGrant } from './cli-login-schemas.js';
-import { readSessionCookie, writeSessionCookie } from '../middleware/session-cookie.js';
+import { sessionOfRequest, writeSessionCookie } from '../middleware/session-cookie.js';
 
 export interface SignInRouteDeps {
   signIn: SignInModule;
@@ -75,15 +74,7 @@ export function signInRoutes(deps: SignInRouteDeps): ReturnType<Router['routes']
   router.get('/auth/oidc/start', async (ctx) => {
     const oidc = signIn.oidc;
     if (!oidc) throw new AppError('not_found', 'sign_in_not_configured', 'no OpenID Connect provider is configured (OIDC_ISSUER_URL)');
-    try {
-      await starts.consume(ctx.ip);
-    } catch (limited) {
-      if (!(limited instanceof RateLimiterRes)) throw limited;
-      const seconds = Math.max(1, Math.ceil(limited.msBeforeNext / 1000));
-      throw new AppError('rate_limited', 'too_many_sign_ins', `too many sign-ins begun from this address; try again in ${seconds} s`, [], {
-        retryAfterSeconds: seconds,
-      });
-    }
+    await consumeOrRefuse(starts, ctx.ip, 'sign-ins begun');
     const next = safeNextPath(ctx.query.next === undefined ? null : String(ctx.query.next));
     try {
       const began = await oidc.begin(`${deps.publicUrl?.replace(/\/+$/, '') ?? `${ctx.protocol}://${ctx.host}`}${CALLBACK_PATH}`, next);
@@ -120,13 +111,13 @@ export function signInRoutes(deps: SignInRouteDeps): ReturnType<Router['routes']
   });
 
   router.get('/auth/session', async (ctx) => {
-    const secret = readSessionCookie(ctx);
-    const session = secret === undefined ? null : await signIn.sessions.resume(secret);
+    const found = await sessionOfRequest(ctx, signIn.sessions, { csrf: false });
     // Nobody signed in is an answer, not an error: the dashboard asks this on every load.
-    if (!session) {
+    if (!found) {
       ctx.status = 204;
       return;
     }
+    const { session } = found;
     const org = await deps.orgs.findById(session.orgId);
     ctx.body = {
       person: { name: session.person.name, email: session.person.email, provider: session.person.provider },
@@ -134,18 +125,13 @@ export function signInRoutes(deps: SignInRouteDeps): ReturnType<Router['routes']
       role: session.role,
       csrfToken: session.csrfToken,
       expiresAt: session.expiresAt.toISOString(),
-      idleMinutes: Math.round(signIn.sessions.settings.idleMs / 60_000),
     };
   });
 
   router.post('/auth/cli/grant', jsonBody, async (ctx) => {
-    const secret = readSessionCookie(ctx);
-    const session = secret === undefined ? null : await signIn.sessions.resume(secret);
-    if (!session) throw new AppError('unauthenticated', 'session_ended', 'no dashboard session: sign in');
-    if (!carriesCsrfToken(session, ctx.get('x-csrf-token'))) {
-      throw new AppError('forbidden', 'csrf_token_invalid', 'the x-csrf-token header is missing or does not match the session');
-    }
-    ctx.body = await signIn.cliLogin.grant(session, parseCliGrant(ctx.request.body));
+    const found = await sessionOfRequest(ctx, signIn.sessions, { csrf: true });
+    if (!found) throw new AppError('unauthenticated', 'session_ended', 'no dashboard session: sign in');
+    ctx.body = await signIn.cliLogin.grant(found.session, parseCliGrant(ctx.request.body));
   });
 
   router.post('/auth/cli/token', jsonBody, async (ctx) => {
@@ -164,14 +150,8 @@ export function signInRoutes(deps: SignInRouteDeps): ReturnType<Router['routes']
   });
 
   router.post('/auth/sign-out', async (ctx) => {
-    const secret = readSessionCookie(ctx);
-    const session = secret === undefined ? null : await signIn.sessions.resume(secret);
-    if (secret !== undefined && session) {
-      if (!carriesCsrfToken(session, ctx.get('x-csrf-token'))) {
-        throw new AppError('forbidden', 'csrf_token_invalid', 'the x-csrf-token header is missing or does not match the session');
-      }
-      await signIn.signIn.signOut(session, secret);
-    }
+    const found = await sessionOfRequest(ctx, signIn.sessions, { csrf: true });
+    if (found) await signIn.signIn.signOut(found.session, found.secret);
     writeSessionCookie(ctx, null);
     ctx.status = 204;
   });

@@ -20,6 +20,7 @@ import { registerFlakyTestRoutes } from './flaky-tests/flaky-test-routes.js';
 import { registerGitHubRoutes } from './github/github-routes.js';
 import { serveDashboard } from './dashboard/serve-dashboard.js';
 import { signInRoutes } from './sign-in/sign-in-routes.js';
+import { repositoryScope } from './middleware/repository-scope.js';
 import type { SignInModule } from '../shared/sign-in/sign-in-module.js';
 import { webBuildDir } from './dashboard/web-build-dir.js';
 import { httpMetrics, type HttpInstruments } from '../shared/platform/metrics/http-metrics.js';
@@ -78,7 +79,10 @@ export function createApp(deps: AppDeps): Koa {
   app.use(canonicalPathOnly());
 
   // Every operation is routed through the table: its one path, its access rule, then its handler.
-  const routes = createOperationRouter(authenticate(deps.accounts.store.tokens, deps.signIn.sessions, deps.logger, deps.authentication));
+  const routes = createOperationRouter(
+    authenticate(deps.accounts.store.tokens, deps.signIn.sessions, deps.logger, deps.authentication),
+    repositoryScope(deps.signIn.repositoryAccess),
+  );
   registerHealthRoutes(routes, new DependencyHealth(deps.readiness, { lostAfterMs: deps.dependencyLostAfterMs, checkTimeoutMs: 2000 }));
   registerOpenApiRoutes(routes);
   registerAccountRoutes(routes, { tokens: deps.accounts.tokens, audit: deps.accounts.store.audit });

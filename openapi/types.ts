@@ -566,7 +566,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** The organisation the API token belongs to */
+        /** Who the caller is: the organisation, and the name and role of its token or person */
         post: operations["getTokenInfo"];
         delete?: never;
         options?: never;
@@ -3048,7 +3048,14 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    /** @description Answer the role held on this repository (a person signed in with GitHub holds one per repository) */
+                    repo?: {
+                        host: string;
+                        name: string;
+                        owner: string;
+                    };
+                };
             };
         };
         responses: {

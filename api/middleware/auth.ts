@@ -11,7 +11,7 @@ import { AppError } from '../../shared/platform/errors.js';
 import type { Logger } from '../../shared/platform/logging.js';
 import type { TokenRepository } from '../../shared/platform/accounts/token-repository.js';
 import type { PersonActor, TokenActor } from '../../shared/platform/accounts/actor.js';
-import { personActorOf, type SessionService } from '../../shared/sign-in/services/session-service.js';
+import { orgRoleOf, personActorOf, type SessionService } from '../../shared/sign-in/services/session-service.js';
 import { readSessionCookie, sessionOfRequest } from './session-cookie.js';
 
 export interface AuthenticationSettings {
@@ -43,7 +43,10 @@ export function authenticate(tokens: TokenRepository, sessions: SessionService, 
         throw err;
       });
       if (!found) throw new AppError('unauthenticated', 'session_ended', 'the dashboard session has ended: sign in again');
-      ctx.state.actor = personActorOf(found.session);
+      const role = orgRoleOf(found.session);
+      // A role per repository (GitHub) is read once the request's body says which (repository-scope.ts).
+      if (role === null) ctx.state.perRepositorySession = found.session;
+      else ctx.state.actor = personActorOf(found.session, role);
       await next();
       return;
     }

@@ -108,7 +108,14 @@ const flakyTests = (name: string, access: Role, summary: string, request: TSchem
   });
 
 export const OPERATIONS: readonly Operation[] = [
-  mergeQueue('getTokenInfo', 'read', 'The organisation the API token belongs to', dashboard.EmptyBodySchema, dashboardAnswer.TokenInfoResponse, false),
+  mergeQueue(
+    'getTokenInfo',
+    'read',
+    'Who the caller is: the organisation, and the name and role of its token or person',
+    dashboard.TokenInfoSchema,
+    dashboardAnswer.TokenInfoResponse,
+    false,
+  ),
   mergeQueue(
     'listQueues',
     'read',

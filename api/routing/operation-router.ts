@@ -28,8 +28,8 @@ export function operationOf(operationId: string): Operation {
   return op;
 }
 
-// Bodies above 20 MiB are refused with 413 (spec §8). Parsed only once the caller is known to be
-// allowed, so an unauthenticated request never costs a parse.
+// Bodies above 20 MiB are refused with 413 (spec §8). Parsed only once the caller is known, so an
+// unauthenticated request never costs a parse.
 const jsonBody = bodyParser({
   enableTypes: ['json'],
   jsonLimit: '20mb',
@@ -56,10 +56,12 @@ export interface OperationRouter extends OperationRoutes {
 }
 
 /**
- * `authenticate` identifies the caller (x-api-token) and is put in front of every operation that
- * is not public; the operation's role is checked right after it.
+ * `authenticate` identifies the caller (x-api-token, or a dashboard session) and is put in front
+ * of every operation that is not public; once the body is parsed, `scope` gives a person whose
+ * role depends on the repository their role for the one the request names, and the operation's
+ * role is checked right after.
  */
-export function createOperationRouter(authenticate: Middleware): OperationRouter {
+export function createOperationRouter(authenticate: Middleware, scope: (operationId: string) => Middleware): OperationRouter {
   const router = new Router({ strict: true, sensitive: true });
   const registered = new Set<string>();
   return {
@@ -68,8 +70,9 @@ export function createOperationRouter(authenticate: Middleware): OperationRouter
       if (registered.has(operationId)) throw new Error(`operation ${operationId} is registered twice`);
       registered.add(operationId);
       const stack: Middleware[] = [];
-      if (op.access !== 'public') stack.push(authenticate, authorize({ ...op, access: op.access }));
+      if (op.access !== 'public') stack.push(authenticate);
       if (op.request?.kind === 'json') stack.push(jsonBody);
+      if (op.access !== 'public') stack.push(scope(op.operationId), authorize({ ...op, access: op.access }));
       router.register(routerPathOf(op), [op.method], [...stack, handler], { name: op.operationId });
     },
     middleware: () => [router.routes(), router.allowedMethods(ROUTER_ERRORS)],

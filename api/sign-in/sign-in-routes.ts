@@ -1,8 +1,10 @@
 // The browser's sign-in flow (docs/dashboard.md, "Signing in"): not API operations but redirects
 // and the session's own endpoints, under /auth/:
 // - GET  /auth/methods         which ways to sign in this service offers (the sign-in page asks);
-// - GET  /auth/oidc/start      → the identity provider, with PKCE, state and nonce;
-// - GET  /auth/oidc/callback   ← the provider; a new session, then the page asked for (`next`);
+// - GET  /auth/oidc/start      → the identity provider, with PKCE, state and nonce (and
+//        /auth/github/start    → GitHub, with PKCE and state);
+// - GET  /auth/oidc/callback   ← the provider (and /auth/github/callback ← GitHub); a new
+//                               session, then the page asked for (`next`);
 // - GET  /auth/session         who is signed in, with the CSRF token the dashboard sends back
 //                               (204: nobody);
 // - POST /auth/sign-out        ends the session (needs the CSRF token);
@@ -19,7 +21,9 @@ import type { OrgRepository } from '../../shared/platform/accounts/org-repositor
 import type { SignInModule } from '../../shared/sign-in/sign-in-module.js';
 import { SIGN_IN_ERRORS, SignInError } from '../../shared/sign-in/services/sign-in-error.js';
 import { safeNextPath } from '../../shared/sign-in/domain/next-path.js';
-import { ATTEMPT_TTL_MS } from '../../shared/sign-in/services/oidc-sign-in.js';
+import { ATTEMPT_TTL_MS } from '../../shared/sign-in/services/sign-in-attempts.js';
+import type { Began, Completed } from '../../shared/sign-in/services/oidc-sign-in.js';
+import type { SignInProvider } from '../../shared/platform/accounts/actor.js';
 import { parseCliExchange, parseCliGrant } from './cli-login-schemas.js';
 import { sessionOfRequest, writeSessionCookie } from '../middleware/session-cookie.js';
 
@@ -33,7 +37,12 @@ export interface SignInRouteDeps {
 
 /** The short cookie that ties a callback to the browser that began the sign-in. */
 const ATTEMPT_COOKIE = 'openmq_sign_in';
-const CALLBACK_PATH = '/auth/oidc/callback';
+
+/** A sign-in that leaves for a provider and comes back (OpenID Connect, GitHub). */
+interface RedirectSignIn {
+  begin(redirectUri: string, next: string): Promise<Began>;
+  complete(query: URLSearchParams, browserState: string | null): Promise<Completed>;
+}
 /** Sign-ins a client address may begin (or CLI codes it may try) per minute. */
 const STARTS_PER_MINUTE = 30;
 
@@ -66,49 +75,58 @@ export function signInRoutes(deps: SignInRouteDeps): ReturnType<Router['routes']
     ctx.body = {
       token: true,
       oidc: signIn.oidc ? { name: signIn.oidc.settings.displayName, start: '/auth/oidc/start' } : null,
+      github: signIn.github ? { name: 'GitHub', start: '/auth/github/start' } : null,
       // The sign-in page's words for `?error=<code>`, so that they are written once.
       messages: SIGN_IN_ERRORS,
     };
   });
 
-  router.get('/auth/oidc/start', async (ctx) => {
-    const oidc = signIn.oidc;
-    if (!oidc) throw new AppError('not_found', 'sign_in_not_configured', 'no OpenID Connect provider is configured (OIDC_ISSUER_URL)');
-    await consumeOrRefuse(starts, ctx.ip, 'sign-ins begun');
-    const next = safeNextPath(ctx.query.next === undefined ? null : String(ctx.query.next));
-    try {
-      const began = await oidc.begin(`${deps.publicUrl?.replace(/\/+$/, '') ?? `${ctx.protocol}://${ctx.host}`}${CALLBACK_PATH}`, next);
-      ctx.cookies.set(ATTEMPT_COOKIE, began.state, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: ctx.secure,
-        path: CALLBACK_PATH,
-        expires: new Date(Date.now() + ATTEMPT_TTL_MS),
-        overwrite: true,
-      });
-      ctx.redirect(began.url.href);
-    } catch (err) {
-      failed(ctx, err, next);
-    }
-  });
+  const providers: [SignInProvider, RedirectSignIn | null][] = [
+    ['oidc', signIn.oidc],
+    ['github', signIn.github],
+  ];
+  for (const [name, provider] of providers) {
+    const callbackPath = `/auth/${name}/callback`;
+    const notConfigured = () =>
+      new AppError('not_found', 'sign_in_not_configured', `sign-in with ${name === 'oidc' ? 'an OpenID Connect provider' : 'GitHub'} is not configured`);
 
-  router.get(CALLBACK_PATH, async (ctx) => {
-    const oidc = signIn.oidc;
-    if (!oidc) throw new AppError('not_found', 'sign_in_not_configured', 'no OpenID Connect provider is configured (OIDC_ISSUER_URL)');
-    const browserState = ctx.cookies.get(ATTEMPT_COOKIE) ?? null;
-    ctx.cookies.set(ATTEMPT_COOKIE, null, { path: CALLBACK_PATH, secure: ctx.secure, overwrite: true });
-    let next: string | null = null;
-    try {
-      const completed = await oidc.complete(new URLSearchParams(ctx.querystring), browserState);
-      next = completed.next;
-      const { secret, session } = await signIn.signIn.finish(completed);
-      writeSessionCookie(ctx, secret, session.expiresAt);
-      ctx.status = 303;
-      ctx.redirect(completed.next);
-    } catch (err) {
-      failed(ctx, err, next);
-    }
-  });
+    router.get(`/auth/${name}/start`, async (ctx) => {
+      if (!provider) throw notConfigured();
+      await consumeOrRefuse(starts, ctx.ip, 'sign-ins begun');
+      const next = safeNextPath(ctx.query.next === undefined ? null : String(ctx.query.next));
+      try {
+        const began = await provider.begin(`${deps.publicUrl?.replace(/\/+$/, '') ?? `${ctx.protocol}://${ctx.host}`}${callbackPath}`, next);
+        ctx.cookies.set(ATTEMPT_COOKIE, began.state, {
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: ctx.secure,
+          path: callbackPath,
+          expires: new Date(Date.now() + ATTEMPT_TTL_MS),
+          overwrite: true,
+        });
+        ctx.redirect(began.url.href);
+      } catch (err) {
+        failed(ctx, err, next);
+      }
+    });
+
+    router.get(callbackPath, async (ctx) => {
+      if (!provider) throw notConfigured();
+      const browserState = ctx.cookies.get(ATTEMPT_COOKIE) ?? null;
+      ctx.cookies.set(ATTEMPT_COOKIE, null, { path: callbackPath, secure: ctx.secure, overwrite: true });
+      let next: string | null = null;
+      try {
+        const completed = await provider.complete(new URLSearchParams(ctx.querystring), browserState);
+        next = completed.next;
+        const { secret, session } = await signIn.signIn.finish(completed);
+        writeSessionCookie(ctx, secret, session.expiresAt);
+        ctx.status = 303;
+        ctx.redirect(completed.next);
+      } catch (err) {
+        failed(ctx, err, next);
+      }
+    });
+  }
 
   router.get('/auth/session', async (ctx) => {
     const found = await sessionOfRequest(ctx, signIn.sessions, { csrf: false });

@@ -25,6 +25,8 @@ export interface DashboardBrowser {
   foreignRequests: string[];
   /** Another context (a fresh profile) with the same guard against requests leaving the machine. */
   newContext(): Promise<BrowserContext>;
+  /** A page in a fresh profile whose console errors and page errors go to `errors` (but those `ignore` matches). */
+  freshPage(opts?: { ignore?: RegExp }): Promise<{ context: BrowserContext; page: Page }>;
   close(): Promise<void>;
 }
 
@@ -58,13 +60,22 @@ export async function openDashboardBrowser(): Promise<DashboardBrowser> {
     );
     return context;
   };
+  const errors: string[] = [];
+  const watch = (page: Page, ignore?: RegExp) => {
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' && !ignore?.test(msg.text())) errors.push(`console: ${msg.text()}`);
+    });
+    page.on('pageerror', (err) => errors.push(`page: ${err.message}`));
+  };
   const context = await newContext();
   const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => errors.push(`page: ${err.message}`));
+  watch(page);
+  const freshPage = async (opts: { ignore?: RegExp } = {}) => {
+    const fresh = await newContext();
+    const freshOne = await fresh.newPage();
+    watch(freshOne, opts.ignore);
+    return { context: fresh, page: freshOne };
+  };
   return {
     browser,
     context,
@@ -72,6 +83,7 @@ export async function openDashboardBrowser(): Promise<DashboardBrowser> {
     errors,
     foreignRequests,
     newContext,
+    freshPage,
     close: () => browser.close(),
   };
 }

@@ -204,6 +204,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       OIDC_READ_VALUES: str({ default: undefined }),
       OIDC_DISPLAY_NAME: str({ default: 'single sign-on' }),
       PERSONAL_TOKEN_DAYS: positiveInt(1, 365)({ default: 90 }),
+      GITHUB_SIGN_IN_CLIENT_ID: str({ default: undefined }),
+      GITHUB_SIGN_IN_CLIENT_SECRET: str({ default: undefined }),
+      GITHUB_WEB_URL: url({ default: undefined }),
     },
     {
       reporter: ({ errors: found }) => {
@@ -221,7 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   const workerQueues = servedQueues(clean, serviceJobs(intervals), errors);
   // A variable that failed validation cannot be read: the sign-in settings are built only without errors.
-  const signIn = errors.length > 0 ? null : signInSettings(clean, errors);
+  const signIn = errors.length > 0 ? null : signInSettings(clean, github, errors);
   if (errors.length > 0 || !signIn) {
     throw new ConfigError(`invalid configuration — ${errors.join('; ')}`);
   }

@@ -105,16 +105,17 @@ export async function openService(config: Config, opts: OpenServiceOptions = {})
   const mergeQueueStore = createMergeQueueStore(db, eventLog.relay);
   const flakyStore = createFlakyStore(db, eventLog.relay);
   const githubStore = config.github ? createGitHubStore(db) : null;
+  const githubAdapter = config.github ? createGitHubAdapter({ config: config.github, dataDir: config.dataDir, logger }) : null;
   const signIn = createSignInModule(db, config.signIn, {
     orgs: accounts.store.orgs,
     tokens: accounts.store.tokens,
     tokenService: accounts.tokens,
     audit: accounts.store.audit,
     logger,
+    gitHub: config.github && githubAdapter ? { host: config.github.host, permissionOf: (repo, login) => githubAdapter.api.permissionOf(repo, login) } : null,
   });
   await ensureIndexes(accounts.store, mergeQueueStore, flakyStore, eventLog.store, signIn.store, ...(githubStore ? [githubStore] : []));
 
-  const githubAdapter = config.github ? createGitHubAdapter({ config: config.github, dataDir: config.dataDir, logger }) : null;
   const providers = createProviderRegistry({ localGitRoot: config.localGitRoot, github: githubAdapter?.provider ?? null });
   const forge =
     config.github && githubAdapter && githubStore

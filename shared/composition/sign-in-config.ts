@@ -1,9 +1,12 @@
 // Sign-in settings from the environment: sessions (SESSION_IDLE_MINUTES, SESSION_MAX_HOURS), the
-// organisation people join (SIGN_IN_ORG) and the OpenID Connect provider (OIDC_*), all or nothing.
+// organisation people join (SIGN_IN_ORG), the OpenID Connect provider (OIDC_*) and GitHub
+// (GITHUB_SIGN_IN_*, GITHUB_WEB_URL), each all or nothing.
 // docs/configuration.md lists every variable.
 import { ROLES, type Role } from '../platform/accounts/roles.js';
 import type { SignInSettings } from '../sign-in/sign-in-module.js';
 import type { OidcSettings } from '../sign-in/services/oidc-sign-in.js';
+import type { GitHubSignInSettings } from '../sign-in/services/github-sign-in.js';
+import type { GitHubConfig } from '../providers/github/github-config.js';
 
 export interface SignInVariables {
   SIGN_IN_ORG?: string | undefined;
@@ -19,6 +22,9 @@ export interface SignInVariables {
   OIDC_WRITE_VALUES?: string | undefined;
   OIDC_READ_VALUES?: string | undefined;
   OIDC_DISPLAY_NAME: string;
+  GITHUB_SIGN_IN_CLIENT_ID?: string | undefined;
+  GITHUB_SIGN_IN_CLIENT_SECRET?: string | undefined;
+  GITHUB_WEB_URL?: string | undefined;
 }
 
 const list = (value: string | undefined): string[] =>
@@ -29,8 +35,8 @@ const list = (value: string | undefined): string[] =>
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
-/** The settings; problems are pushed to `errors`, one per variable. */
-export function signInSettings(env: SignInVariables, errors: string[]): SignInSettings {
+/** The settings; problems are pushed to `errors`, one per variable. `gitHub`: the GitHub provider, when configured. */
+export function signInSettings(env: SignInVariables, gitHub: Pick<GitHubConfig, 'host' | 'apiUrl'> | null, errors: string[]): SignInSettings {
   if (env.SESSION_MAX_HOURS * 60 < env.SESSION_IDLE_MINUTES) {
     errors.push(`SESSION_IDLE_MINUTES: must not exceed SESSION_MAX_HOURS (${env.SESSION_MAX_HOURS} h), the absolute end of a session`);
   }
@@ -38,7 +44,32 @@ export function signInSettings(env: SignInVariables, errors: string[]): SignInSe
     orgSlug: env.SIGN_IN_ORG ?? env.ORG_SLUG,
     sessions: { idleMs: env.SESSION_IDLE_MINUTES * 60_000, maxMs: env.SESSION_MAX_HOURS * 3_600_000 },
     oidc: oidcSettings(env, errors),
+    github: gitHubSignInSettings(env, gitHub, errors),
   };
+}
+
+function gitHubSignInSettings(env: SignInVariables, gitHub: Pick<GitHubConfig, 'host' | 'apiUrl'> | null, errors: string[]): GitHubSignInSettings | null {
+  const { GITHUB_SIGN_IN_CLIENT_ID: clientId, GITHUB_SIGN_IN_CLIENT_SECRET: clientSecret } = env;
+  if (clientId === undefined && clientSecret === undefined) {
+    if (env.GITHUB_WEB_URL !== undefined) errors.push('GITHUB_WEB_URL: set GITHUB_SIGN_IN_CLIENT_ID and GITHUB_SIGN_IN_CLIENT_SECRET too');
+    return null;
+  }
+  if (!clientId || !clientSecret) {
+    errors.push('GITHUB_SIGN_IN_CLIENT_ID: set GITHUB_SIGN_IN_CLIENT_ID and GITHUB_SIGN_IN_CLIENT_SECRET together, neither empty');
+    return null;
+  }
+  if (!gitHub) {
+    errors.push(
+      "GITHUB_SIGN_IN_CLIENT_ID: sign-in with GitHub reads permissions with the service's GitHub credentials: configure GitHub too (GITHUB_APP_ID or GITHUB_TOKEN)",
+    );
+    return null;
+  }
+  const webUrl = (env.GITHUB_WEB_URL ?? `https://${gitHub.host}`).replace(/\/+$/, '');
+  const url = new URL(webUrl);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname))) {
+    errors.push('GITHUB_WEB_URL: must be an https URL (plain http only for a server on this machine)');
+  }
+  return { clientId, clientSecret, webUrl, apiUrl: gitHub.apiUrl };
 }
 
 function oidcSettings(env: SignInVariables, errors: string[]): OidcSettings | null {
@@ -50,8 +81,8 @@ function oidcSettings(env: SignInVariables, errors: string[]): OidcSettings | nu
     return null;
   }
   const { OIDC_ISSUER_URL: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret } = env;
-  if (issuer === undefined || clientId === undefined || clientSecret === undefined) {
-    errors.push('OIDC_ISSUER_URL: set OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together');
+  if (issuer === undefined || !clientId || !clientSecret) {
+    errors.push('OIDC_ISSUER_URL: set OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together, none empty');
     return null;
   }
   const url = new URL(issuer);

@@ -1,5 +1,6 @@
 // People signing in to the dashboard: sessions, the OpenID Connect provider when one is
-// configured, the step that turns a finished sign-in into a session, and `openmq login`. Built by the composition
+// configured, GitHub (roles per repository), the step that turns a finished sign-in into a
+// session, and `openmq login`. Built by the composition
 // root; the API's authentication resumes sessions through it (api/middleware/auth.ts).
 import type { Database } from '../platform/database/collection.js';
 import type { AuditTrail } from '../platform/audit/audit-log.js';
@@ -11,6 +12,8 @@ import { SessionService, type SessionSettings } from './services/session-service
 import { OidcSignIn, type OidcSettings } from './services/oidc-sign-in.js';
 import { SignInService } from './services/sign-in-service.js';
 import { CliLogin } from './services/cli-login.js';
+import { GitHubSignIn, type GitHubSignInSettings } from './services/github-sign-in.js';
+import { RepositoryAccess, type PermissionOf } from './services/repository-access.js';
 import type { TokenService } from '../platform/accounts/token-service.js';
 
 export interface SignInSettings {
@@ -19,12 +22,17 @@ export interface SignInSettings {
   sessions: SessionSettings;
   /** Null when no OpenID Connect provider is configured. */
   oidc: OidcSettings | null;
+  /** Null when sign-in with GitHub is not configured (GITHUB_SIGN_IN_CLIENT_ID). */
+  github: GitHubSignInSettings | null;
 }
 
 export interface SignInModule {
   store: SignInStore;
   sessions: SessionService;
   oidc: OidcSignIn | null;
+  github: GitHubSignIn | null;
+  /** Roles per repository of people signed in with GitHub; null without GitHub. */
+  repositoryAccess: RepositoryAccess | null;
   signIn: SignInService;
   /** `openmq login`: personal tokens for the CLI, approved in the dashboard. */
   cliLogin: CliLogin;
@@ -39,6 +47,8 @@ export function createSignInModule(
     tokenService: Pick<TokenService, 'createPersonal'>;
     audit: AuditTrail;
     logger: Logger;
+    /** GitHub's answer to "what may this login do on this repository", when GitHub is configured. */
+    gitHub: { host: string; permissionOf: PermissionOf } | null;
   },
 ): SignInModule {
   const store = createSignInStore(db);
@@ -47,6 +57,8 @@ export function createSignInModule(
     store,
     sessions,
     oidc: settings.oidc ? new OidcSignIn(settings.oidc, store.attempts) : null,
+    github: settings.github ? new GitHubSignIn(settings.github, store.attempts) : null,
+    repositoryAccess: deps.gitHub ? new RepositoryAccess(deps.gitHub.host, deps.gitHub.permissionOf) : null,
     cliLogin: new CliLogin(store.cliGrants, deps.tokenService),
     signIn: new SignInService({ orgSlug: settings.orgSlug, orgs: deps.orgs, sessions, tokens: deps.tokens, audit: deps.audit, logger: deps.logger }),
   };

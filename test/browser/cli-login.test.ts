@@ -59,16 +59,12 @@ describe('openmq login: a personal token for the CLI, approved in the dashboard'
     b = await openDashboardBrowser();
     // A person signed in with the write role, as the identity provider's sign-in ends.
     const { secret } = await svc.ctx.signIn.signIn.finish({
-      person: { personId: 'oidc:lin', provider: 'oidc', subject: 'lin', name: 'Lin <lin@example.test>', email: 'lin@example.test' },
+      person: { personId: 'oidc:lin', provider: 'oidc', subject: 'lin', login: null, name: 'Lin <lin@example.test>', email: 'lin@example.test' },
       role: 'write',
       next: '/',
     });
-    context = await b.newContext();
+    ({ context, page } = await b.freshPage());
     await context.addCookies([{ name: 'openmq_session', value: secret, url: svc.url }]);
-    page = await context.newPage();
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') b.errors.push(`console: ${msg.text()}`);
-    });
   });
   after(async () => {
     await b?.close();

@@ -56,12 +56,7 @@ describe('dashboard: sign-in with an OpenID Connect provider', function () {
   });
   beforeEach(async () => {
     // Each case in a fresh profile: no cookie of an earlier case signs it in.
-    context = await b.newContext();
-    page = await context.newPage();
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') b.errors.push(`console: ${msg.text()}`);
-    });
-    page.on('pageerror', (err) => b.errors.push(`page: ${err.message}`));
+    ({ context, page } = await b.freshPage());
   });
   afterEach(async () => {
     issuer.tamperIdTokens = false;

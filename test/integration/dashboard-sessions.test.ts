@@ -32,7 +32,7 @@ describe('dashboard sessions', function () {
 
   async function signedIn(role: Role, login = 'ada') {
     const { secret, session } = await svc.ctx.signIn.signIn.finish({
-      person: { personId: `oidc:${login}`, provider: 'oidc', subject: login, name: `Ada <${login}@example.test>`, email: `${login}@example.test` },
+      person: { personId: `oidc:${login}`, provider: 'oidc', subject: login, login: null, name: `Ada <${login}@example.test>`, email: `${login}@example.test` },
       role,
       next: '/',
     });

@@ -54,6 +54,8 @@ describe('OpenAPI description of this service', function () {
   it('leaves out only the browser sign-in flow, which is no API operation (docs/dashboard.md)', () => {
     const { signIn } = routers(svc);
     expect(signIn.flatMap(routesOf).sort()).to.deep.equal([
+      'GET /auth/github/callback',
+      'GET /auth/github/start',
       'GET /auth/methods',
       'GET /auth/oidc/callback',
       'GET /auth/oidc/start',
@@ -241,7 +243,7 @@ describe('OpenAPI description of this service', function () {
     calls.set('POST /v1/revokeToken', () => svc.post('/revokeToken', { id: tokenId }));
     // A person's own tokens need a person: a dashboard session, as a sign-in ends.
     const { secret, session } = await svc.ctx.signIn.signIn.finish({
-      person: { personId: 'oidc:described', provider: 'oidc', subject: 'described', name: 'Described Person', email: null },
+      person: { personId: 'oidc:described', provider: 'oidc', subject: 'described', login: null, name: 'Described Person', email: null },
       role: 'write',
       next: '/',
     });

@@ -41,6 +41,7 @@ describe('personal tokens', function () {
         personId: `oidc:${login}`,
         provider: 'oidc' as const,
         subject: login,
+        login: null,
         name: `${login} <${login}@example.test>`,
         email: `${login}@example.test`,
       },

@@ -2,13 +2,17 @@
 // getTokenInfo) or a person signed in with the identity provider (the service's session, read
 // from /auth/session when the dashboard opens). A 401 from any call signs out.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { RepoRef } from './api/types';
 import { call, setCsrfToken, setUnauthorizedHandler } from './api/client';
 import { clearSession, isRole, readSession, writeSession, type TokenRole } from './session-storage';
 
+/** A person signed in with GitHub holds a role per repository, which the service reads from GitHub. */
+export type SessionRole = TokenRole | 'per_repository';
+
 export type Session =
   | { kind: 'token'; org: string; role: TokenRole; name: string }
-  | { kind: 'person'; org: string; role: TokenRole; name: string; provider: string; csrfToken: string };
+  | { kind: 'person'; org: string; role: SessionRole; name: string; provider: string; csrfToken: string };
 
 interface SessionValue {
   session: Session | null;
@@ -31,7 +35,7 @@ async function readPersonSession(): Promise<Session | null> {
   const res = await fetch('/auth/session', { credentials: 'same-origin' });
   if (res.status !== 200) return null;
   const body = (await res.json()) as PersonSessionAnswer;
-  if (!isRole(body.role)) return null;
+  if (!isRole(body.role) && body.role !== 'per_repository') return null;
   return { kind: 'person', org: body.organization.slug, role: body.role, name: body.person.name, provider: body.person.provider, csrfToken: body.csrfToken };
 }
 
@@ -99,7 +103,24 @@ export function useSession(): SessionValue {
   return value;
 }
 
-/** Whether the signed-in token or person may change queues and quarantine overrides (the API's admin role). */
-export function useIsAdmin(): boolean {
-  return useSession().session?.role === 'admin';
+/**
+ * The role held on a repository: the token's or the person's for the whole organisation, or —
+ * signed in with GitHub — the one the service reads from GitHub for that repository.
+ */
+export function useRoleOn(repo: RepoRef | null): TokenRole | null {
+  const role = useSession().session?.role ?? null;
+  const perRepository = role === 'per_repository' && repo !== null;
+  const asked = useQuery({
+    queryKey: ['getTokenInfo', repo],
+    queryFn: () => call('getTokenInfo', repo ? { repo } : {}),
+    enabled: perRepository,
+    staleTime: 30_000,
+  });
+  if (role !== 'per_repository') return role;
+  return asked.data?.token.role ?? null;
+}
+
+/** Whether the caller may change this repository's queues and quarantine overrides (the API's admin role). */
+export function useIsAdmin(repo: RepoRef | null): boolean {
+  return useRoleOn(repo) === 'admin';
 }

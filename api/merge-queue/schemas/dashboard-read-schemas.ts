@@ -13,6 +13,12 @@ export const HISTORY_DAYS = { minimum: 1, maximum: 45 } as const;
 export const EmptyBodySchema = Type.Object({}, { additionalProperties: false });
 export const parseEmptyBody = compileValidator(EmptyBodySchema);
 
+export const TokenInfoSchema = Type.Object(
+  { repo: Type.Optional({ ...repoSchema, description: 'Answer the role held on this repository (a person signed in with GitHub holds one per repository)' }) },
+  { additionalProperties: false },
+);
+export const parseTokenInfo = compileValidator(TokenInfoSchema);
+
 export const ListTestRunsSchema = Type.Object({ repo: repoSchema, targetBranch: branchSchema }, { additionalProperties: false });
 export type DashboardQueueRef = Static<typeof ListTestRunsSchema>;
 export const parseListTestRuns = compileValidator(ListTestRunsSchema);

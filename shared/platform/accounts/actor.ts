@@ -22,8 +22,8 @@ export interface TokenActor {
   owner: string | null;
 }
 
-/** How a person signed in: an OpenID Connect provider. */
-export type SignInProvider = 'oidc';
+/** How a person signed in: an OpenID Connect provider, or GitHub. */
+export type SignInProvider = 'oidc' | 'github';
 
 export interface PersonActor {
   kind: 'person';
@@ -33,6 +33,7 @@ export interface PersonActor {
   /** The name the audit trail and histories show, e.g. `Jane Doe <jane@acme.com>`. */
   name: string;
   provider: SignInProvider;
+  /** The role of this request: the provider's for the organisation, or (GitHub) the person's permission on the repository it names. */
   role: Role;
 }
 

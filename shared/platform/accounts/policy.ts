@@ -19,6 +19,9 @@ const ROLE_OF_REPOSITORY_ROLE: Readonly<Record<RepositoryRole, Role | null>> = {
   none: null,
 };
 
+/** The API role a repository permission grants; null: none. */
+export const roleOfRepositoryRole = (role: RepositoryRole): Role | null => ROLE_OF_REPOSITORY_ROLE[role];
+
 /** The API role an actor acts with; null: none at all. */
 export function effectiveRole(actor: Actor): Role | null {
   switch (actor.kind) {

@@ -9,14 +9,13 @@ import type { TokenService, CreatedToken } from '../../platform/accounts/token-s
 import { roleAllows, type Role } from '../../platform/accounts/roles.js';
 import type { Session } from '../store/session-repository.js';
 import type { CliGrantRepository } from '../store/cli-grant-repository.js';
-import { personActorOf } from './session-service.js';
+import { orgRoleOf, personActorOf } from './session-service.js';
+import { pkceChallenge } from './sign-in-attempts.js';
 
 /** How long the CLI has to collect its token after the person approved. */
 export const GRANT_TTL_MS = 2 * 60_000;
 
 const sha256 = (value: string) => createHash('sha256').update(value, 'utf8');
-/** PKCE S256: the challenge is base64url(SHA-256(verifier)). */
-export const challengeOf = (verifier: string) => sha256(verifier).digest('base64url');
 
 const invalidCode = () =>
   new AppError('invalid', 'invalid_grant', 'the code is unknown, expired, already used, or not for this verifier: run `openmq login` again');
@@ -29,14 +28,22 @@ export class CliLogin {
 
   /** The person approves: a one-time code for the CLI. The role is checked again at exchange. */
   async grant(session: Session, init: { challenge: string; name: string; role: Role }, now = new Date()): Promise<{ code: string }> {
-    if (!roleAllows(session.role, init.role)) {
-      throw new AppError('forbidden', 'role_above_your_own', `a personal token can have at most your own role (${session.role}), not ${init.role}`);
+    const held = orgRoleOf(session);
+    if (held === null) {
+      throw new AppError(
+        'forbidden',
+        'organisation_role_required',
+        'a personal token needs a role for the whole organisation: sign in with the identity provider (GitHub grants roles per repository)',
+      );
+    }
+    if (!roleAllows(held, init.role)) {
+      throw new AppError('forbidden', 'role_above_your_own', `a personal token can have at most your own role (${held}), not ${init.role}`);
     }
     const code = randomBytes(32).toString('base64url');
     await this.grants.purgeExpired(now);
     await this.grants.insert({
       key: sha256(code).digest('hex'),
-      person: personActorOf(session),
+      person: personActorOf(session, held),
       challenge: init.challenge,
       name: init.name,
       role: init.role,
@@ -48,7 +55,7 @@ export class CliLogin {
   /** The CLI collects its token. */
   async exchange(code: string, verifier: string, now = new Date()): Promise<CreatedToken & { orgId: string }> {
     const grant = await this.grants.take(sha256(code).digest('hex'));
-    if (!grant || grant.expiresAt <= now || challengeOf(verifier) !== grant.challenge) throw invalidCode();
+    if (!grant || grant.expiresAt <= now || pkceChallenge(verifier) !== grant.challenge) throw invalidCode();
     const created = await this.tokens.createPersonal(grant.person, { name: grant.name, role: grant.role }, now);
     return { ...created, orgId: grant.person.orgId };
   }

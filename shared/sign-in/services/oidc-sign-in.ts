@@ -2,13 +2,12 @@
 // code flow with PKCE (S256), state and nonce, through openid-client. The ID token's signature is
 // checked against the keys the issuer publishes (its jwks_uri), not only its claims; the role comes
 // from a claim (role-mapping.ts) of the ID token or of the userinfo endpoint.
-import { createHash } from 'node:crypto';
 import * as oidc from 'openid-client';
 import type { SignInAttemptRepository } from '../store/sign-in-attempt-repository.js';
-import type { SignedInPerson } from '../store/session-repository.js';
+import type { SessionRole, SignedInPerson } from '../store/session-repository.js';
 import { roleFromClaims, type RoleMapping } from '../domain/role-mapping.js';
-import type { Role } from '../../platform/accounts/roles.js';
 import { SignInError } from './sign-in-error.js';
+import { beginAttempt, pkceChallenge, takeAttempt } from './sign-in-attempts.js';
 
 export interface OidcSettings {
   issuer: string;
@@ -20,11 +19,6 @@ export interface OidcSettings {
   /** The button's words: "Sign in with <displayName>". */
   displayName: string;
 }
-
-/** How long a person may take at the provider before the callback is refused. */
-export const ATTEMPT_TTL_MS = 10 * 60_000;
-
-const stateKey = (state: string) => createHash('sha256').update(state, 'utf8').digest('hex');
 
 /** Plain http is for an issuer on this machine only (development and the tests); config.ts refuses others. */
 const isLoopbackHttp = (issuer: URL) => issuer.protocol === 'http:' && /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/.test(issuer.hostname);
@@ -39,7 +33,7 @@ export interface Began {
 export interface Completed {
   person: SignedInPerson;
   /** Null: the person has no role here. */
-  role: Role | null;
+  role: SessionRole | null;
   next: string;
 }
 
@@ -53,26 +47,14 @@ export class OidcSignIn {
 
   async begin(redirectUri: string, next: string, now = new Date()): Promise<Began> {
     const config = await this.configuration();
-    const state = oidc.randomState();
-    const nonce = oidc.randomNonce();
-    const codeVerifier = oidc.randomPKCECodeVerifier();
-    await this.attempts.purgeExpired(now);
-    await this.attempts.insert({
-      key: stateKey(state),
-      provider: 'oidc',
-      codeVerifier,
-      nonce,
-      next,
-      redirectUri,
-      expiresAt: new Date(now.getTime() + ATTEMPT_TTL_MS),
-    });
+    const { state, attempt } = await beginAttempt(this.attempts, { provider: 'oidc', redirectUri, next }, now);
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: redirectUri,
       scope: this.settings.scopes,
       response_type: 'code',
       state,
-      nonce,
-      code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+      nonce: attempt.nonce,
+      code_challenge: pkceChallenge(attempt.codeVerifier),
       code_challenge_method: 'S256',
     });
     return { url, state };
@@ -80,13 +62,7 @@ export class OidcSignIn {
 
   /** Finishes the sign-in the provider redirected back with (`query`: the callback's parameters). */
   async complete(query: URLSearchParams, browserState: string | null, now = new Date()): Promise<Completed> {
-    const state = query.get('state');
-    if (!state || !browserState || state !== browserState) throw new SignInError('state_mismatch', 'the state does not match the one this browser began with');
-    const attempt = await this.attempts.take(stateKey(state));
-    if (!attempt || attempt.expiresAt <= now)
-      throw new SignInError('sign_in_expired', attempt ? 'the sign-in began too long ago' : 'no sign-in under way with this state');
-    const refused = query.get('error');
-    if (refused) throw new SignInError('provider_refused', `${refused}: ${query.get('error_description') ?? 'no description'}`);
+    const attempt = await takeAttempt(this.attempts, query, browserState, now);
     const config = await this.configuration();
     const callback = new URL(attempt.redirectUri);
     callback.search = query.toString();
@@ -94,7 +70,7 @@ export class OidcSignIn {
     try {
       tokens = await oidc.authorizationCodeGrant(config, callback, {
         pkceCodeVerifier: attempt.codeVerifier,
-        expectedState: state,
+        expectedState: query.get('state') ?? '',
         expectedNonce: attempt.nonce,
         idTokenExpected: true,
       });
@@ -120,6 +96,7 @@ export class OidcSignIn {
         personId: `oidc:${claims.sub}`,
         provider: 'oidc',
         subject: claims.sub,
+        login: null,
         name: email && given !== email ? `${given} <${email}>` : given,
         email,
       },

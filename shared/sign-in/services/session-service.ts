@@ -5,7 +5,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PersonActor } from '../../platform/accounts/actor.js';
 import type { Role } from '../../platform/accounts/roles.js';
-import type { Session, SessionRepository, SignedInPerson } from '../store/session-repository.js';
+import type { Session, SessionRepository, SessionRole, SignedInPerson } from '../store/session-repository.js';
 
 export interface SessionSettings {
   idleMs: number;
@@ -31,7 +31,7 @@ export class SessionService {
     readonly settings: SessionSettings,
   ) {}
 
-  async start(init: { orgId: string; person: SignedInPerson; role: Role }, now = new Date()): Promise<StartedSession> {
+  async start(init: { orgId: string; person: SignedInPerson; role: SessionRole }, now = new Date()): Promise<StartedSession> {
     const secret = newSecret();
     const session: Session = {
       key: sessionKeyOf(secret),
@@ -74,15 +74,18 @@ export class SessionService {
   }
 }
 
-/** The actor a session's requests act as. */
-export function personActorOf(session: Session): PersonActor {
+/** The session's role for the whole organisation; null when it has one per repository (GitHub). */
+export const orgRoleOf = (session: Session): Role | null => (session.role === 'per_repository' ? null : session.role);
+
+/** The actor a request of the session acts as, with the role it holds for that request. */
+export function personActorOf(session: Session, role: Role): PersonActor {
   return {
     kind: 'person',
     orgId: session.orgId,
     personId: session.person.personId,
     name: session.person.name,
     provider: session.person.provider,
-    role: session.role,
+    role,
   };
 }
 

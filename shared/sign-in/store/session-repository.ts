@@ -4,12 +4,17 @@ import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platfo
 import type { SignInProvider } from '../../platform/accounts/actor.js';
 import type { Role } from '../../platform/accounts/roles.js';
 
+/** A role for the whole organisation (an identity provider's), or one per repository read from GitHub at each request. */
+export type SessionRole = Role | 'per_repository';
+
 export interface SignedInPerson {
   /** `<provider>:<subject>`: the same person on every sign-in. */
   personId: string;
   provider: SignInProvider;
-  /** The provider's stable id of the person (the ID token's `sub`). */
+  /** The provider's stable id of the person (the ID token's `sub`, GitHub's user id). */
   subject: string;
+  /** The GitHub login, for reading their permissions; null for other providers. */
+  login: string | null;
   /** As the audit trail shows it. */
   name: string;
   email: string | null;
@@ -20,7 +25,7 @@ export interface Session {
   key: string;
   orgId: string;
   person: SignedInPerson;
-  role: Role;
+  role: SessionRole;
   /** Sent back by the dashboard in `x-csrf-token` on every request that can change something. */
   csrfToken: string;
   createdAt: Date;

@@ -23,6 +23,7 @@ import type { MergeMethod } from '../../../shared/merge-queue/domain/model.js';
 import type { PullRequestInfo } from '../../../shared/merge-queue/services/provider.js';
 import type { RepoRef } from '../../../shared/platform/repo-ref.js';
 import { serveGitHttp } from './git-http-backend.js';
+import { OAuthWebFlow } from './oauth-web-flow.js';
 import { examplePayload, payloadFor } from './webhook-payloads.js';
 import { documentedExample, matchOperation, requestProblems, responseProblems, type MatchedOperation } from './openapi-validator.js';
 
@@ -157,6 +158,8 @@ export class GitHubDouble {
   readonly protection = new Map<string, { rulesets: string[]; classic: string[] | null }>();
   /** Permissions of users on repositories: `owner/name:login` (lower case) → role; anyone else reads (a public repository). */
   readonly permissions = new Map<string, DoublePermission>();
+  /** GitHub's web sign-in (the App's user authorization): its client and its users. */
+  readonly oauth = new OAuthWebFlow(this.problems);
   /** When each pull request (`owner/name#number`) last changed in a way the double models (its labels). */
   private readonly pullUpdatedAt = new Map<string, string>();
   /** Labels on pull requests: `owner/name#N` → their names. */
@@ -190,6 +193,11 @@ export class GitHubDouble {
 
   get apiUrl(): string {
     return `${this.baseUrl}/api/v3`;
+  }
+
+  /** Where people sign in (GITHUB_WEB_URL), as on a GitHub Enterprise Server. */
+  get webUrl(): string {
+    return this.baseUrl;
   }
 
   get gitUrl(): string {
@@ -287,6 +295,12 @@ export class GitHubDouble {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.baseUrl);
     if (url.pathname.startsWith('/git/')) return this.handleGit(req, res, url);
+    const readBody = async () => {
+      const parts: Buffer[] = [];
+      for await (const c of req) parts.push(c as Buffer);
+      return Buffer.concat(parts).toString('utf8');
+    };
+    if (await this.oauth.handle(req, res, url, readBody)) return;
     if (!url.pathname.startsWith('/api/v3/')) {
       this.problems.push(`unexpected request ${req.method} ${url.pathname}`);
       res.writeHead(404).end();
@@ -490,6 +504,11 @@ export class GitHubDouble {
       const problem = token ? this.verifyJwt(token) : 'no token';
       if (problem) return [401, { message: `A JSON web token could not be decoded (${problem})`, documentation_url: 'https://docs.github.com/rest' }];
       return op.path.startsWith('/app/') ? this.createToken(op) : this.getInstallation(op);
+    }
+    if (op.path === '/user') {
+      const user = this.oauth.userOfToken(token);
+      if (!user) return [401, { message: 'Requires authentication', documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user' }];
+      return [200, { ...documentedExample<JsonObject>(op, 200), login: user.login, id: user.id, name: user.name, email: user.email }];
     }
     const owner = op.params.owner ?? '';
     const name = op.params.repo ?? '';

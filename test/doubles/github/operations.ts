@@ -33,4 +33,5 @@ export const GITHUB_OPERATIONS: readonly GitHubOperation[] = [
   { method: 'patch', path: '/repos/{owner}/{repo}/issues/comments/{comment_id}' },
   { method: 'post', path: '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions' },
   { method: 'get', path: '/repos/{owner}/{repo}/collaborators/{username}/permission' },
+  { method: 'get', path: '/user' },
 ];

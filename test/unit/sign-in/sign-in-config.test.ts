@@ -20,7 +20,7 @@ const refusal = (env: Record<string, string>): string => {
 describe('sign-in configuration', () => {
   it('has sessions of 8 idle hours and 24 hours at most, for the organisation of ORG_SLUG, and no provider by default', () => {
     const { signIn } = loadConfig(base);
-    expect(signIn).to.deep.equal({ orgSlug: 'default', sessions: { idleMs: 8 * 3_600_000, maxMs: 24 * 3_600_000 }, oidc: null });
+    expect(signIn).to.deep.equal({ orgSlug: 'default', sessions: { idleMs: 8 * 3_600_000, maxMs: 24 * 3_600_000 }, oidc: null, github: null });
     expect(loadConfig({ ...base, ORG_SLUG: 'acme' }).signIn.orgSlug).to.equal('acme');
     expect(loadConfig({ ...base, ORG_SLUG: 'acme', SIGN_IN_ORG: 'people' }).signIn.orgSlug).to.equal('people');
   });
@@ -41,11 +41,31 @@ describe('sign-in configuration', () => {
     expect(refusal({ SESSION_IDLE_MINUTES: '600', SESSION_MAX_HOURS: '8' })).to.contain('SESSION_IDLE_MINUTES: must not exceed SESSION_MAX_HOURS');
     expect(refusal({ SESSION_IDLE_MINUTES: '0' })).to.contain('SESSION_IDLE_MINUTES');
     expect(refusal({ OIDC_ISSUER_URL: 'https://idp.example.test' })).to.contain('set OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together');
+    expect(refusal({ ...oidc, OIDC_CLIENT_SECRET: '' })).to.contain('none empty');
     expect(refusal({ OIDC_ADMIN_VALUES: 'platform' })).to.contain('OIDC_ADMIN_VALUES: set OIDC_ISSUER_URL');
     expect(refusal({ ...oidc, OIDC_ISSUER_URL: 'http://idp.example.test' })).to.contain('OIDC_ISSUER_URL: must be an https URL');
     expect(refusal({ ...oidc, OIDC_SCOPES: 'profile email' })).to.contain('OIDC_SCOPES: must include openid');
     expect(refusal({ ...oidc, OIDC_ADMIN_VALUES: ' , ' })).to.contain('nobody could sign in');
     expect(refusal({ SIGN_IN_ORG: 'Not A Slug' })).to.contain('SIGN_IN_ORG');
+  });
+
+  it('reads sign-in with GitHub, which needs GitHub configured, both client values, and an https web address', () => {
+    const github = { GITHUB_TOKEN: 'ghp_queue', GITHUB_SIGN_IN_CLIENT_ID: 'Iv1.abc', GITHUB_SIGN_IN_CLIENT_SECRET: 'secret' };
+    expect(loadConfig({ ...base, ...github }).signIn.github).to.deep.equal({
+      clientId: 'Iv1.abc',
+      clientSecret: 'secret',
+      webUrl: 'https://github.com',
+      apiUrl: 'https://api.github.com',
+    });
+    const ghes = { ...github, GITHUB_HOST: 'ghe.example.com', GITHUB_API_URL: 'https://ghe.example.com/api/v3', GITHUB_WEB_URL: 'https://ghe.example.com/' };
+    expect(loadConfig({ ...base, ...ghes }).signIn.github).to.deep.include({ webUrl: 'https://ghe.example.com', apiUrl: 'https://ghe.example.com/api/v3' });
+    expect(refusal({ GITHUB_SIGN_IN_CLIENT_ID: 'Iv1.abc', GITHUB_SIGN_IN_CLIENT_SECRET: 'secret' })).to.contain('configure GitHub too');
+    expect(refusal({ ...github, GITHUB_SIGN_IN_CLIENT_SECRET: '' })).to.contain('GITHUB_SIGN_IN_CLIENT_SECRET together, neither empty');
+    expect(refusal({ GITHUB_TOKEN: 'ghp_queue', GITHUB_SIGN_IN_CLIENT_ID: 'Iv1.abc' })).to.contain(
+      'set GITHUB_SIGN_IN_CLIENT_ID and GITHUB_SIGN_IN_CLIENT_SECRET together',
+    );
+    expect(refusal({ ...github, GITHUB_WEB_URL: 'http://ghe.example.com' })).to.contain('GITHUB_WEB_URL: must be an https URL');
+    expect(refusal({ GITHUB_TOKEN: 'ghp_queue', GITHUB_WEB_URL: 'https://ghe.example.com' })).to.contain('GITHUB_WEB_URL: set GITHUB_SIGN_IN_CLIENT_ID');
   });
 
   it('accepts plain http for an issuer on this machine only', () => {

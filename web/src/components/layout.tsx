@@ -34,7 +34,7 @@ export function SignedInLayout() {
         <nav aria-label="Main">
           <NavLink to={paths.queues(session.org)}>Merge queues</NavLink>
           <NavLink to={paths.flakyTests(session.org)}>Flaky tests</NavLink>
-          {session.kind === 'person' && <NavLink to={paths.tokens(session.org)}>Your tokens</NavLink>}
+          {session.kind === 'person' && session.role !== 'per_repository' && <NavLink to={paths.tokens(session.org)}>Your tokens</NavLink>}
         </nav>
         <span className="org" title="Your organisation">
           {session.org}
@@ -44,7 +44,7 @@ export function SignedInLayout() {
           data-testid="signed-in-as"
           title={session.kind === 'token' ? 'Signed in with an API token' : `Signed in with ${session.provider}`}
         >
-          {session.kind === 'token' ? `token ${session.name}` : session.name} · {session.role}
+          {session.kind === 'token' ? `token ${session.name}` : session.name} · {session.role === 'per_repository' ? 'role per repository' : session.role}
         </span>
         <button type="button" className="secondary" onClick={signOut}>
           Sign out

@@ -40,8 +40,16 @@ export function CliLoginPage() {
     if (session.kind !== 'person') {
       return <p role="alert">A token for the CLI is made by a person: sign out and sign in with your identity provider, then run `openmq login` again.</p>;
     }
-    const allowed = ROLES.slice(0, ROLES.indexOf(session.role) + 1);
-    const chosen = role && allowed.includes(role) ? role : session.role;
+    const held = session.role;
+    if (held === 'per_repository') {
+      return (
+        <p role="alert">
+          Signed in with GitHub, your role is read per repository; a CLI token needs a role for the whole organisation. Sign in with your identity provider.
+        </p>
+      );
+    }
+    const allowed = ROLES.slice(0, ROLES.indexOf(held) + 1);
+    const chosen = role && allowed.includes(role) ? role : held;
     const { csrfToken } = session;
     async function approve(e: FormEvent) {
       e.preventDefault();

@@ -160,7 +160,7 @@ function QuarantineSection({ repo, id, org }: { repo: RepoRef; id: string; org: 
   const [choice, setChoice] = useState<OverrideChoice>('ALWAYS_QUARANTINE');
   const [reason, setReason] = useState('');
   const [until, setUntil] = useState('');
-  const isAdmin = useIsAdmin();
+  const isAdmin = useIsAdmin(repo);
   const save = useMutation({
     mutationFn: () =>
       call('flaky-tests/set-quarantine-override', {

@@ -7,7 +7,7 @@ import { QueueWarnings } from '../components/queue-warnings';
 import { Link } from 'react-router';
 import { call } from '../api/client';
 import type { EnqueuedPullRequest, QueueState, SubmittedPullRequest } from '../api/types';
-import { useIsAdmin, useSession } from '../session';
+import { useRoleOn, useSession } from '../session';
 import { useQueueRef, queueKey, type QueueRef } from '../queue-ref';
 import { paths } from '../links';
 import { EmptyState, ErrorMessage, Loading, StateBadge } from '../components/status';
@@ -31,8 +31,10 @@ export function QueuePage() {
 }
 
 function Queue({ queueRef }: { queueRef: QueueRef }) {
-  const org = useSession().session!.org;
-  const isAdmin = useIsAdmin();
+  const session = useSession().session!;
+  const org = session.org;
+  const role = useRoleOn(queueRef.repo);
+  const isAdmin = role === 'admin';
   const key = queueKey(queueRef);
   const queue = useQuery({ queryKey: ['getQueue', key], queryFn: () => call('getQueue', queueRef), refetchInterval: POLL_MS });
   const runs = useQuery({
@@ -66,6 +68,11 @@ function Queue({ queueRef }: { queueRef: QueueRef }) {
       <h1>
         {queueRef.repo.owner}/{queueRef.repo.name} → {queueRef.targetBranch}
       </h1>
+      {session.role === 'per_repository' && role && (
+        <p className="muted" data-testid="repository-role">
+          Your role on this repository: <strong>{role}</strong> (from your permission on GitHub).
+        </p>
+      )}
       <QueueControls queueRef={queueRef} state={q.state} mode={q.mode} concurrency={q.concurrency} canChange={isAdmin} />
       <p>
         <Link to={paths.health(org, queueRef.repo, queueRef.targetBranch)}>Queue health charts</Link>

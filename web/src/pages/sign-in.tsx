@@ -10,6 +10,7 @@ import { paths, safeNext } from '../links';
 interface SignInMethods {
   token: boolean;
   oidc: { name: string; start: string } | null;
+  github: { name: string; start: string } | null;
   messages: Record<string, string>;
 }
 
@@ -53,7 +54,8 @@ export function SignInPage() {
     }
   }
 
-  const providerStart = methods?.oidc ? `${methods.oidc.start}${next ? `?next=${encodeURIComponent(next)}` : ''}` : null;
+  const providers = [methods?.oidc, methods?.github].filter((p): p is { name: string; start: string } => Boolean(p));
+  const startOf = (p: { start: string }) => `${p.start}${next ? `?next=${encodeURIComponent(next)}` : ''}`;
   return (
     <main id="main" className="sign-in">
       <h1>openmq</h1>
@@ -62,13 +64,13 @@ export function SignInPage() {
           {methods.messages[failed] ?? 'The sign-in did not finish. Start again.'}
         </p>
       )}
-      {providerStart && methods?.oidc && (
-        <p>
-          <a className="button" href={providerStart}>
-            Sign in with {methods.oidc.name}
+      {providers.map((p) => (
+        <p key={p.start}>
+          <a className="button" href={startOf(p)}>
+            Sign in with {p.name}
           </a>
         </p>
-      )}
+      ))}
       <form onSubmit={submit} aria-describedby="sign-in-help">
         <label htmlFor="token">API token</label>
         <input id="token" name="token" type="password" autoComplete="current-password" required value={token} onChange={(e) => setToken(e.target.value)} />
@@ -82,7 +84,7 @@ export function SignInPage() {
         )}
       </form>
       <p id="sign-in-help" className="muted">
-        {methods?.oidc ? 'Or use an API token: for automation and small setups. ' : 'Use a token of your organisation: '}
+        {providers.length > 0 ? 'Or use an API token: for automation and small setups. ' : 'Use a token of your organisation: '}
         <code>npm start</code> prints one when none is configured, and <code>npm run token -- create --org &lt;slug&gt;</code> makes more. The token is kept in
         this tab only and forgotten when you close it or sign out.
       </p>

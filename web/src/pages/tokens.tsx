@@ -21,6 +21,16 @@ export function TokensPage() {
       </>
     );
   }
+  if (session.role === 'per_repository') {
+    return (
+      <>
+        <h1>Your tokens</h1>
+        <p>
+          Signed in with GitHub, your role is read per repository, so a token of yours could not carry one. Sign in with your identity provider to make tokens.
+        </p>
+      </>
+    );
+  }
   return <PersonalTokens role={session.role} />;
 }
 

@@ -13,6 +13,8 @@ import type { TokenRepository } from '../../shared/platform/accounts/token-repos
 import type { PersonActor, TokenActor } from '../../shared/platform/accounts/actor.js';
 import { orgRoleOf, personActorOf, type SessionService } from '../../shared/sign-in/services/session-service.js';
 import { readSessionCookie, sessionOfRequest } from './session-cookie.js';
+import type { PerRepositoryCaller } from './repository-scope.js';
+import type { Role } from '../../shared/platform/accounts/roles.js';
 
 export interface AuthenticationSettings {
   /** Unknown tokens a client address may present per minute before it is answered 429; 0: no limit. */
@@ -43,10 +45,14 @@ export function authenticate(tokens: TokenRepository, sessions: SessionService, 
         throw err;
       });
       if (!found) throw new AppError('unauthenticated', 'session_ended', 'the dashboard session has ended: sign in again');
-      const role = orgRoleOf(found.session);
+      const { session } = found;
+      const role = orgRoleOf(session);
+      const login = session.person.login;
       // A role per repository (GitHub) is read once the request's body says which (repository-scope.ts).
-      if (role === null) ctx.state.perRepositorySession = found.session;
-      else ctx.state.actor = personActorOf(found.session, role);
+      if (role !== null) ctx.state.actor = personActorOf(session, role);
+      else if (login)
+        ctx.state.perRepository = { githubLogin: login, cap: null, actorWith: (r: Role) => personActorOf(session, r) } satisfies PerRepositoryCaller;
+      else throw new AppError('forbidden', 'role_not_allowed', 'this session holds no role');
       await next();
       return;
     }
@@ -64,7 +70,10 @@ export function authenticate(tokens: TokenRepository, sessions: SessionService, 
       throw unknownToken();
     }
     const actor: TokenActor = { kind: 'token', orgId: token.orgId, tokenId: token.id, name: token.name, role: token.role, owner: token.owner?.name ?? null };
-    ctx.state.actor = actor;
+    const githubLogin = token.owner?.githubLogin;
+    // A personal token of a GitHub sign-in: its role is a cap on the person's permission per repository.
+    if (githubLogin) ctx.state.perRepository = { githubLogin, cap: token.role, actorWith: (r: Role) => ({ ...actor, role: r }) } satisfies PerRepositoryCaller;
+    else ctx.state.actor = actor;
     await next();
   };
 }

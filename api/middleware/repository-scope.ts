@@ -1,25 +1,37 @@
 // A person signed in with GitHub holds a role per repository, read at each request
-// (RepositoryAccess). This step, run after the body is parsed and before the operation's role is
-// checked, gives such a request its actor: with the person's role on the repository the request
-// names, a clear 403 when they have none there, and for the two reads that name no repository
-// (who am I, the list of queues) the read role with the list narrowed to what they may read.
-// Everything else concerns the whole organisation, which GitHub grants nobody here: 403.
+// (RepositoryAccess), and so does a personal token of theirs, bounded by its own role. This step,
+// run after the body is parsed and before the operation's role is checked, gives such a request
+// its actor: with the role on the repository the request names, a clear 403 when there is none,
+// and for what names no repository but is theirs to use (who am I, the list of queues, their own
+// tokens) the read role, the list narrowed to what they may read. Everything else concerns the
+// whole organisation, which GitHub grants nobody here: 403.
 import type { Context, Middleware } from 'koa';
 import { AppError } from '../../shared/platform/errors.js';
 import type { RepoRef } from '../../shared/platform/repo-ref.js';
-import type { Session } from '../../shared/sign-in/store/session-repository.js';
-import { personActorOf } from '../../shared/sign-in/services/session-service.js';
+import type { Actor } from '../../shared/platform/accounts/actor.js';
+import { ROLES, type Role } from '../../shared/platform/accounts/roles.js';
 import type { RepositoryAccess } from '../../shared/sign-in/services/repository-access.js';
 
-/** Reads that name no repository and that a person with roles per repository may make. */
-const ORGANISATION_READS = new Set(['getTokenInfo', 'listQueues']);
+/** Operations that name no repository and that a caller with roles per repository may use, as `read`. */
+const ORGANISATION_READS = new Set(['getTokenInfo', 'listQueues', 'createPersonalToken', 'listPersonalTokens', 'revokePersonalToken']);
+
+/** A caller whose role depends on the repository: a GitHub sign-in, or a personal token of one. */
+export interface PerRepositoryCaller {
+  githubLogin: string;
+  /** A personal token's own role, which bounds the permission; null for the person themselves. */
+  cap: Role | null;
+  /** The actor of the request, once its role is known. */
+  actorWith(role: Role): Actor;
+}
 
 interface ScopeState {
-  /** Set by authenticate for a session whose role depends on the repository. */
-  perRepositorySession?: Session;
-  /** Set here for ORGANISATION_READS: whether the person may read a repository. */
+  /** Set by authenticate for a caller whose role depends on the repository. */
+  perRepository?: PerRepositoryCaller;
+  /** Set here for ORGANISATION_READS: whether the caller may read a repository. */
   readable?: (repo: RepoRef) => Promise<boolean>;
 }
+
+const lower = (a: Role, b: Role | null): Role => (b !== null && ROLES.indexOf(b) < ROLES.indexOf(a) ? b : a);
 
 const text = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
@@ -37,7 +49,7 @@ export function repositoryOfRequest(ctx: Pick<Context, 'request' | 'query'>): Re
   return null;
 }
 
-/** Whether the request's person may read a repository (always, for anyone not signed in with GitHub). */
+/** Whether the request's caller may read a repository (always, for a caller whose role does not depend on it). */
 export function readableBy(state: ScopeState): (repo: RepoRef) => Promise<boolean> {
   return state.readable ?? (() => Promise.resolve(true));
 }
@@ -45,18 +57,17 @@ export function readableBy(state: ScopeState): (repo: RepoRef) => Promise<boolea
 export function repositoryScope(access: RepositoryAccess | null): (operationId: string) => Middleware {
   return (operationId) => async (ctx, next) => {
     const state = ctx.state as ScopeState;
-    const session = state.perRepositorySession;
-    if (!session) return next();
-    const login = session.person.login;
-    if (!access || !login)
-      throw new AppError('forbidden', 'github_not_configured', 'this sign-in grants roles per GitHub repository, and GitHub is not configured');
+    const caller = state.perRepository;
+    if (!caller) return next();
+    const login = caller.githubLogin;
+    if (!access) throw new AppError('forbidden', 'github_not_configured', 'this sign-in grants roles per GitHub repository, and GitHub is not configured');
     const repo = repositoryOfRequest(ctx);
     if (repo) {
       const role = await access.roleOn(login, repo);
       if (!role) {
         throw new AppError('forbidden', 'no_repository_access', `you (@${login}) have no access to ${repo.host}/${repo.owner}/${repo.name} on GitHub`);
       }
-      ctx.state.actor = personActorOf(session, role);
+      ctx.state.actor = caller.actorWith(lower(role, caller.cap));
       return next();
     }
     if (!ORGANISATION_READS.has(operationId)) {
@@ -67,7 +78,7 @@ export function repositoryScope(access: RepositoryAccess | null): (operationId: 
       );
     }
     state.readable = async (r) => (await access.roleOn(login, r)) !== null;
-    ctx.state.actor = personActorOf(session, 'read');
+    ctx.state.actor = caller.actorWith('read');
     return next();
   };
 }

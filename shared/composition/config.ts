@@ -207,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       GITHUB_SIGN_IN_CLIENT_ID: str({ default: undefined }),
       GITHUB_SIGN_IN_CLIENT_SECRET: str({ default: undefined }),
       GITHUB_WEB_URL: url({ default: undefined }),
+      GITHUB_PERMISSION_CACHE_SECONDS: positiveInt(1, 600)({ default: 60 }),
     },
     {
       reporter: ({ errors: found }) => {

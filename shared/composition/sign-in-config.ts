@@ -25,6 +25,7 @@ export interface SignInVariables {
   GITHUB_SIGN_IN_CLIENT_ID?: string | undefined;
   GITHUB_SIGN_IN_CLIENT_SECRET?: string | undefined;
   GITHUB_WEB_URL?: string | undefined;
+  GITHUB_PERMISSION_CACHE_SECONDS: number;
 }
 
 const list = (value: string | undefined): string[] =>
@@ -45,6 +46,7 @@ export function signInSettings(env: SignInVariables, gitHub: Pick<GitHubConfig, 
     sessions: { idleMs: env.SESSION_IDLE_MINUTES * 60_000, maxMs: env.SESSION_MAX_HOURS * 3_600_000 },
     oidc: oidcSettings(env, errors),
     github: gitHubSignInSettings(env, gitHub, errors),
+    permissionCacheMs: env.GITHUB_PERMISSION_CACHE_SECONDS * 1000,
   };
 }
 

@@ -24,6 +24,8 @@ export interface SignInSettings {
   oidc: OidcSettings | null;
   /** Null when sign-in with GitHub is not configured (GITHUB_SIGN_IN_CLIENT_ID). */
   github: GitHubSignInSettings | null;
+  /** How long a person's permission on a repository, read from GitHub, is kept (GITHUB_PERMISSION_CACHE_SECONDS). */
+  permissionCacheMs: number;
 }
 
 export interface SignInModule {
@@ -58,7 +60,7 @@ export function createSignInModule(
     sessions,
     oidc: settings.oidc ? new OidcSignIn(settings.oidc, store.attempts) : null,
     github: settings.github ? new GitHubSignIn(settings.github, store.attempts) : null,
-    repositoryAccess: deps.gitHub ? new RepositoryAccess(deps.gitHub.host, deps.gitHub.permissionOf) : null,
+    repositoryAccess: deps.gitHub ? new RepositoryAccess(deps.gitHub.host, deps.gitHub.permissionOf, settings.permissionCacheMs) : null,
     cliLogin: new CliLogin(store.cliGrants, deps.tokenService),
     signIn: new SignInService({ orgSlug: settings.orgSlug, orgs: deps.orgs, sessions, tokens: deps.tokens, audit: deps.audit, logger: deps.logger }),
   };

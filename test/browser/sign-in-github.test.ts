@@ -31,7 +31,13 @@ describe('dashboard: sign-in with GitHub, roles from repository permissions', fu
     double = await startGitHubDouble(root);
     await createRepo(root, { repo: DEFAULT_REPO, files: { 'README.md': '# widgets\n' } });
     svc = await startTestService({
-      env: { ...double.appEnv, GITHUB_SIGN_IN_CLIENT_ID: CLIENT.id, GITHUB_SIGN_IN_CLIENT_SECRET: CLIENT.secret, GITHUB_WEB_URL: double.webUrl },
+      env: {
+        ...double.appEnv,
+        GITHUB_SIGN_IN_CLIENT_ID: CLIENT.id,
+        GITHUB_SIGN_IN_CLIENT_SECRET: CLIENT.secret,
+        GITHUB_WEB_URL: double.webUrl,
+        GITHUB_PERMISSION_CACHE_SECONDS: '1',
+      },
     });
     double.oauth.client = { ...CLIENT, redirectUri: `${svc.url}/auth/github/callback` };
     for (const [id, login, name, permission] of [
@@ -119,11 +125,46 @@ describe('dashboard: sign-in with GitHub, roles from repository permissions', fu
     for (const [path, body] of [
       ['/listAuditEvents', {}],
       ['/listTokens', {}],
-      ['/createPersonalToken', { name: 'laptop', role: 'read' }],
+      ['/createWebhookEndpoint', { url: 'http://127.0.0.1:9/hook' }],
     ] as const) {
       const res = await asPerson(path, body);
       expect(res.status, path).to.equal(403);
       expect((res.body as { error: { code: string } }).error.code, path).to.equal('organisation_role_required');
     }
+  });
+
+  it("bounds a personal token by its person's permission on each repository, and its own role", async () => {
+    const tokenOf = async (login: string, role: string) => {
+      ({ context, page } = await b.freshPage({ ignore: /status of 403/ }));
+      await page.goto(`${svc.url}/sign-in`);
+      await signInAs(login);
+      await page.getByRole('heading', { name: 'Merge queues' }).waitFor();
+      const res = await asPerson('/createPersonalToken', { name: `${login}-${role}`, role });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      await context.close();
+      return (res.body as { token: string }).token;
+    };
+    const status = async (token: string, path: string, body: unknown) => (await svc.post(path, body, { token })).status;
+    const janeAdmin = await tokenOf('jane', 'admin');
+    const janeRead = await tokenOf('jane', 'read');
+    const rajAdmin = await tokenOf('raj', 'admin');
+    // jane is admin on acme/widgets: her admin token may pause; her read token may only read.
+    expect(await status(janeAdmin, '/updateQueue', { ...ref, state: 'paused' })).to.equal(200);
+    expect(await status(janeAdmin, '/updateQueue', { ...ref, state: 'running' })).to.equal(200);
+    expect(await status(janeRead, '/updateQueue', { ...ref, state: 'paused' })).to.equal(403);
+    expect(await status(janeRead, '/getQueue', ref)).to.equal(200);
+    // raj may write on GitHub: his token's admin role does not raise that.
+    expect(await status(rajAdmin, '/updateQueue', { ...ref, state: 'paused' })).to.equal(403);
+    expect(await status(rajAdmin, '/getQueue', ref)).to.equal(200);
+    // Nothing of the whole organisation, as for the person.
+    expect(await status(janeAdmin, '/listAuditEvents', {})).to.equal(403);
+    const audit = await svc.post<{ events: { actor: { name: string } }[] }>('/listAuditEvents', { action: 'queue.updated' });
+    expect(audit.body.events[0]?.actor.name).to.equal('jane-admin of Jane Admin (@jane)');
+    // Permissions are read again: jane loses admin on GitHub, and her token follows once the
+    // answer kept (GITHUB_PERMISSION_CACHE_SECONDS, 1 s here) has expired.
+    double.permissions.set('acme/widgets:jane', 'write');
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(await status(janeAdmin, '/updateQueue', { ...ref, state: 'paused' })).to.equal(403);
+    double.permissions.set('acme/widgets:jane', 'admin');
   });
 });

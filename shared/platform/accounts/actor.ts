@@ -35,6 +35,8 @@ export interface PersonActor {
   provider: SignInProvider;
   /** The role of this request: the provider's for the organisation, or (GitHub) the person's permission on the repository it names. */
   role: Role;
+  /** Signed in with GitHub: the login whose permission on each repository is their role there; null otherwise. */
+  githubLogin: string | null;
 }
 
 export interface ForgeUserActor {

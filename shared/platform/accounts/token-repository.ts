@@ -9,6 +9,11 @@ export interface TokenOwner {
   personId: string;
   /** As the audit trail shows the person. */
   name: string;
+  /**
+   * A person signed in with GitHub: the login whose permission on the repository a request names
+   * bounds the token there (its own role is then a cap). Absent for other people.
+   */
+  githubLogin?: string;
 }
 
 export interface ApiToken {

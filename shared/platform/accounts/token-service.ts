@@ -50,12 +50,14 @@ export class TokenService {
 
   async createPersonal(actor: Actor, init: { name: string; role: Role }, now = new Date()): Promise<CreatedToken> {
     const person = requirePerson(actor, 'creating a personal token');
-    if (!roleAllows(person.role, init.role)) {
+    // With roles per repository (GitHub) the token's role is a cap: each use is bounded by the
+    // person's permission on the repository it names, read then.
+    if (person.githubLogin === null && !roleAllows(person.role, init.role)) {
       throw new AppError('forbidden', 'role_above_your_own', `a personal token can have at most your own role (${person.role}), not ${init.role}`);
     }
     const value = generateToken();
     const expiresAt = new Date(now.getTime() + this.deps.settings.personalTokenDays * 86_400_000);
-    const owner = { personId: person.personId, name: person.name };
+    const owner = { personId: person.personId, name: person.name, ...(person.githubLogin ? { githubLogin: person.githubLogin } : {}) };
     const token = await this.deps.tokens.register(person.orgId, value, init.name, { role: init.role, owner, expiresAt, now });
     await this.deps.audit.record(
       {

@@ -28,22 +28,17 @@ export class CliLogin {
 
   /** The person approves: a one-time code for the CLI. The role is checked again at exchange. */
   async grant(session: Session, init: { challenge: string; name: string; role: Role }, now = new Date()): Promise<{ code: string }> {
+    // With roles per repository (GitHub) the token's role is a cap, bounded at each use by the
+    // person's permission on the repository (repository-scope.ts).
     const held = orgRoleOf(session);
-    if (held === null) {
-      throw new AppError(
-        'forbidden',
-        'organisation_role_required',
-        'a personal token needs a role for the whole organisation: sign in with the identity provider (GitHub grants roles per repository)',
-      );
-    }
-    if (!roleAllows(held, init.role)) {
+    if (held !== null && !roleAllows(held, init.role)) {
       throw new AppError('forbidden', 'role_above_your_own', `a personal token can have at most your own role (${held}), not ${init.role}`);
     }
     const code = randomBytes(32).toString('base64url');
     await this.grants.purgeExpired(now);
     await this.grants.insert({
       key: sha256(code).digest('hex'),
-      person: personActorOf(session, held),
+      person: personActorOf(session, held ?? 'read'),
       challenge: init.challenge,
       name: init.name,
       role: init.role,

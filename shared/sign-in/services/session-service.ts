@@ -86,6 +86,7 @@ export function personActorOf(session: Session, role: Role): PersonActor {
     name: session.person.name,
     provider: session.person.provider,
     role,
+    githubLogin: session.role === 'per_repository' ? session.person.login : null,
   };
 }
 

@@ -21,7 +21,7 @@ describe('roles per repository from GitHub permissions', () => {
       ['none', null],
     ];
     for (const [permission, role] of expected) {
-      const access = new RepositoryAccess('github.com', () => Promise.resolve(permission));
+      const access = new RepositoryAccess('github.com', () => Promise.resolve(permission), 60_000);
       expect(await access.roleOn('jane', widgets), permission).to.equal(role);
     }
   });
@@ -47,7 +47,7 @@ describe('roles per repository from GitHub permissions', () => {
   });
 
   it('grants nothing on a repository of another host, without asking GitHub', async () => {
-    const access = new RepositoryAccess('ghe.example.com', () => Promise.reject(new Error('asked')));
+    const access = new RepositoryAccess('ghe.example.com', () => Promise.reject(new Error('asked')), 60_000);
     expect(await access.roleOn('jane', widgets)).to.equal(null);
   });
 });

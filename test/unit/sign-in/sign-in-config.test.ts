@@ -20,7 +20,13 @@ const refusal = (env: Record<string, string>): string => {
 describe('sign-in configuration', () => {
   it('has sessions of 8 idle hours and 24 hours at most, for the organisation of ORG_SLUG, and no provider by default', () => {
     const { signIn } = loadConfig(base);
-    expect(signIn).to.deep.equal({ orgSlug: 'default', sessions: { idleMs: 8 * 3_600_000, maxMs: 24 * 3_600_000 }, oidc: null, github: null });
+    expect(signIn).to.deep.equal({
+      orgSlug: 'default',
+      sessions: { idleMs: 8 * 3_600_000, maxMs: 24 * 3_600_000 },
+      oidc: null,
+      github: null,
+      permissionCacheMs: 60_000,
+    });
     expect(loadConfig({ ...base, ORG_SLUG: 'acme' }).signIn.orgSlug).to.equal('acme');
     expect(loadConfig({ ...base, ORG_SLUG: 'acme', SIGN_IN_ORG: 'people' }).signIn.orgSlug).to.equal('people');
   });

@@ -38,18 +38,12 @@ export function CliLoginPage() {
   const body = (() => {
     if (!request) return <p role="alert">This link is not a request of the openmq CLI. Run `openmq login` again.</p>;
     if (session.kind !== 'person') {
-      return <p role="alert">A token for the CLI is made by a person: sign out and sign in with your identity provider, then run `openmq login` again.</p>;
+      return <p role="alert">A token for the CLI is made by a person: sign out and sign in as yourself, then run `openmq login` again.</p>;
     }
     const held = session.role;
-    if (held === 'per_repository') {
-      return (
-        <p role="alert">
-          Signed in with GitHub, your role is read per repository; a CLI token needs a role for the whole organisation. Sign in with your identity provider.
-        </p>
-      );
-    }
-    const allowed = ROLES.slice(0, ROLES.indexOf(held) + 1);
-    const chosen = role && allowed.includes(role) ? role : held;
+    // Signed in with GitHub, the token's role is a cap on your permission on each repository.
+    const allowed = held === 'per_repository' ? ROLES : ROLES.slice(0, ROLES.indexOf(held) + 1);
+    const chosen = role && allowed.includes(role) ? role : held === 'per_repository' ? 'write' : held;
     const { csrfToken } = session;
     async function approve(e: FormEvent) {
       e.preventDefault();

@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../api/client';
-import { useSession } from '../session';
+import { useSession, type SessionRole } from '../session';
 import { ErrorMessage, Loading } from '../components/status';
 import { when } from '../format';
 import type { TokenRole } from '../session-storage';
@@ -17,27 +17,18 @@ export function TokensPage() {
     return (
       <>
         <h1>Your tokens</h1>
-        <p>Personal tokens belong to a person: sign in with your identity provider to make some. An API token cannot make tokens of its own.</p>
-      </>
-    );
-  }
-  if (session.role === 'per_repository') {
-    return (
-      <>
-        <h1>Your tokens</h1>
-        <p>
-          Signed in with GitHub, your role is read per repository, so a token of yours could not carry one. Sign in with your identity provider to make tokens.
-        </p>
+        <p>Personal tokens belong to a person: sign in as yourself to make some. An API token cannot make tokens of its own.</p>
       </>
     );
   }
   return <PersonalTokens role={session.role} />;
 }
 
-function PersonalTokens({ role }: { role: TokenRole }) {
+function PersonalTokens({ role }: { role: SessionRole }) {
   const client = useQueryClient();
   const tokens = useQuery({ queryKey: ['listPersonalTokens'], queryFn: () => call('listPersonalTokens', {}) });
-  const allowed = ROLES.slice(0, ROLES.indexOf(role) + 1);
+  // Signed in with GitHub, a token's role is a cap on your permission on each repository.
+  const allowed = role === 'per_repository' ? ROLES : ROLES.slice(0, ROLES.indexOf(role) + 1);
   const [name, setName] = useState('');
   const [tokenRole, setTokenRole] = useState<TokenRole>('read');
   const create = useMutation({
@@ -62,7 +53,8 @@ function PersonalTokens({ role }: { role: TokenRole }) {
       <h1>Your tokens</h1>
       <p className="muted">
         For the CLI and scripts of your own: <code>openmq login</code> makes one for you, or make one here. A token can do at most what you can (
-        <strong>{role}</strong>), expires, and is named with you in the audit trail.
+        <strong>{role === 'per_repository' ? 'your GitHub permission on each repository, and at most its own role' : role}</strong>), expires, and is named with
+        you in the audit trail.
       </p>
       <form className="inline" onSubmit={submit}>
         <label>

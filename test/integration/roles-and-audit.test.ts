@@ -8,6 +8,7 @@ import { generateToken } from '../../shared/platform/accounts/token-repository.j
 import { ROLES, roleAllows, type Role } from '../../shared/platform/accounts/roles.js';
 import { OPERATIONS } from '../../api/openapi/operations.js';
 import { failingTestId, ORG, REPO } from './flaky-support.js';
+import { PERSON_ONLY_OPERATIONS } from '../helpers/person-only-operations.js';
 
 interface ErrorBody {
   error: { code: string; message: string };
@@ -25,8 +26,6 @@ interface AuditBody {
 }
 
 const ref = { repo: DEFAULT_REPO, targetBranch: 'main' };
-/** Operations only a person signed in may use: a token of any role passes the role check, then is told so. */
-const PERSON_ONLY = ['createPersonalToken', 'listPersonalTokens', 'revokePersonalToken'];
 
 describe('roles and the audit trail', function () {
   let svc: TestService;
@@ -58,7 +57,7 @@ describe('roles and the audit trail', function () {
           // Past the role check: the empty body is refused (400) or the request is served — or,
           // for a person's own tokens, the use case asks for a person instead of a token.
           if (res.status === 403)
-            expect([(res.body as ErrorBody).error.code, PERSON_ONLY.includes(op.operationId)], label).to.deep.equal(['person_required', true]);
+            expect([(res.body as ErrorBody).error.code, PERSON_ONLY_OPERATIONS.includes(op.operationId)], label).to.deep.equal(['person_required', true]);
           else expect(res.status, label).not.to.be.oneOf([401, 500]);
           expect((res.body as Partial<ErrorBody>).error?.code, label).not.to.equal('route_not_found');
         } else {

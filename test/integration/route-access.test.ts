@@ -12,6 +12,7 @@ import { generateToken } from '../../shared/platform/accounts/token-repository.j
 import { ROLES, roleAllows, type Role } from '../../shared/platform/accounts/roles.js';
 import { OPERATIONS, type Operation } from '../../api/openapi/operations.js';
 import { startGitHubDouble, type GitHubDouble } from '../doubles/github/github-double.js';
+import { PERSON_ONLY_OPERATIONS } from '../helpers/person-only-operations.js';
 
 interface Answer {
   status: number;
@@ -114,8 +115,10 @@ describe('route access: every operation × every role × every spelling of its p
       expect(answer.status, label).to.equal(401);
       expect(answer.code, label).to.equal('missing_token');
     } else if (roleAllows(caller, op.access)) {
-      // Past the role check: the empty body is refused (400) or the request is served.
-      expect(answer.status, label).not.to.be.oneOf([401, 403]);
+      // Past the role check: the empty body is refused (400) or the request is served — or, for a
+      // person's own tokens, the use case asks for a person instead of a token.
+      if (answer.status === 403) expect([answer.code, PERSON_ONLY_OPERATIONS.includes(op.operationId)], label).to.deep.equal(['person_required', true]);
+      else expect(answer.status, label).not.to.equal(401);
     } else {
       expect(answer.status, label).to.equal(403);
       expect(answer.code, label).to.equal('role_not_allowed');

@@ -9,7 +9,7 @@ import type { Context, Middleware } from 'koa';
 import { AppError } from '../../shared/platform/errors.js';
 import type { RepoRef } from '../../shared/platform/repo-ref.js';
 import type { Actor } from '../../shared/platform/accounts/actor.js';
-import { ROLES, type Role } from '../../shared/platform/accounts/roles.js';
+import { roleAllows, type Role } from '../../shared/platform/accounts/roles.js';
 import type { RepositoryAccess } from '../../shared/sign-in/services/repository-access.js';
 
 /** Operations that name no repository and that a caller with roles per repository may use, as `read`. */
@@ -31,7 +31,8 @@ interface ScopeState {
   readable?: (repo: RepoRef) => Promise<boolean>;
 }
 
-const lower = (a: Role, b: Role | null): Role => (b !== null && ROLES.indexOf(b) < ROLES.indexOf(a) ? b : a);
+/** The lower of a permission's role and a token's cap. */
+const lower = (a: Role, cap: Role | null): Role => (cap !== null && roleAllows(a, cap) ? cap : a);
 
 const text = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 

@@ -4,6 +4,7 @@
 // docs/configuration.md lists every variable.
 import { ROLES, type Role } from '../platform/accounts/roles.js';
 import type { SignInSettings } from '../sign-in/sign-in-module.js';
+import { commaList } from './worker-queues.js';
 import type { OidcSettings } from '../sign-in/services/oidc-sign-in.js';
 import type { GitHubSignInSettings } from '../sign-in/services/github-sign-in.js';
 import type { GitHubConfig } from '../providers/github/github-config.js';
@@ -27,12 +28,6 @@ export interface SignInVariables {
   GITHUB_WEB_URL?: string | undefined;
   GITHUB_PERMISSION_CACHE_SECONDS: number;
 }
-
-const list = (value: string | undefined): string[] =>
-  (value ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
@@ -93,7 +88,10 @@ function oidcSettings(env: SignInVariables, errors: string[]): OidcSettings | nu
   }
   const scopes = env.OIDC_SCOPES.split(/\s+/).filter(Boolean);
   if (!scopes.includes('openid')) errors.push('OIDC_SCOPES: must include openid');
-  const values = Object.fromEntries(ROLES.map((role) => [role, list(env[`OIDC_${role.toUpperCase() as Uppercase<Role>}_VALUES`])])) as Record<Role, string[]>;
+  const values = Object.fromEntries(ROLES.map((role) => [role, commaList(env[`OIDC_${role.toUpperCase() as Uppercase<Role>}_VALUES`])])) as Record<
+    Role,
+    string[]
+  >;
   if (ROLES.every((role) => values[role].length === 0)) {
     errors.push(
       'OIDC_ADMIN_VALUES: name the claim values that grant each role (OIDC_ADMIN_VALUES, OIDC_WRITE_VALUES, OIDC_READ_VALUES; * for everyone), or nobody could sign in',

@@ -18,7 +18,8 @@ export interface WorkerQueueVariables {
 
 export const MAX_QUEUE_CONCURRENCY = 256;
 
-const list = (value: string | undefined): string[] =>
+/** A comma-separated variable's values, trimmed, empty ones dropped. */
+export const commaList = (value: string | undefined): string[] =>
   (value ?? '')
     .split(',')
     .map((s) => s.trim())
@@ -33,8 +34,8 @@ export function servedQueues(env: WorkerQueueVariables, catalogue: JobCatalogue,
   const unknown = (names: string[]) => names.filter((n) => !known.includes(n));
   const accepted = `known queues: ${known.join(', ')}`;
 
-  const include = env.WORKER_QUEUES === undefined ? null : list(env.WORKER_QUEUES);
-  const exclude = list(env.WORKER_EXCLUDE_QUEUES);
+  const include = env.WORKER_QUEUES === undefined ? null : commaList(env.WORKER_QUEUES);
+  const exclude = commaList(env.WORKER_EXCLUDE_QUEUES);
   const before = errors.length;
   if (include !== null && include.length === 0) errors.push('WORKER_QUEUES: name at least one queue, or leave it unset to serve all');
   if (include !== null && unknown(include).length > 0) errors.push(`WORKER_QUEUES: unknown ${unknown(include).join(', ')} (${accepted})`);
@@ -46,7 +47,7 @@ export function servedQueues(env: WorkerQueueVariables, catalogue: JobCatalogue,
   if (errors.length === before && served.length === 0) errors.push('WORKER_EXCLUDE_QUEUES: excludes every queue; a worker process must serve at least one');
 
   const concurrency = new Map<string, number>();
-  for (const pair of list(env.WORKER_CONCURRENCY)) {
+  for (const pair of commaList(env.WORKER_CONCURRENCY)) {
     const m = /^([a-z0-9-]+)=(\d+)$/.exec(pair);
     const n = m ? Number(m[2]) : NaN;
     if (!m || !(n >= 1 && n <= MAX_QUEUE_CONCURRENCY)) {

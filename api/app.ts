@@ -23,6 +23,8 @@ import { signInRoutes } from './sign-in/sign-in-routes.js';
 import { repositoryScope } from './middleware/repository-scope.js';
 import type { SignInModule } from '../shared/sign-in/sign-in-module.js';
 import { webBuildDir } from './dashboard/web-build-dir.js';
+import { v2Routes } from './v2/v2-routes.js';
+import type { V2RateLimitSettings } from './v2/v2-rate-limits.js';
 import { httpMetrics, type HttpInstruments } from '../shared/platform/metrics/http-metrics.js';
 import type { AccountsModule } from '../shared/platform/accounts/accounts-module.js';
 import type { WebhookEndpointService } from '../shared/platform/events/webhook-endpoint-service.js';
@@ -55,6 +57,8 @@ export interface AppDeps {
   signIn: SignInModule;
   /** PUBLIC_URL: the address the identity provider redirects back to; null: the request's own. */
   publicUrl: string | null;
+  /** The v2 API's rate limits (V2_*_PER_SECOND). */
+  v2RateLimits: V2RateLimitSettings;
 }
 
 export function createApp(deps: AppDeps): Koa {
@@ -77,6 +81,15 @@ export function createApp(deps: AppDeps): Koa {
     }
   });
   app.use(canonicalPathOnly());
+  // /v2 answers in its own envelope and authenticates with Authorization: Bearer (docs/api-v2.md).
+  app.use(
+    v2Routes(deps.mergeQueue, {
+      tokens: deps.accounts.store.tokens,
+      logger: deps.logger,
+      failuresPerMinute: deps.authentication.failuresPerMinute,
+      rateLimits: deps.v2RateLimits,
+    }),
+  );
 
   // Every operation is routed through the table: its one path, its access rule, then its handler.
   const routes = createOperationRouter(
@@ -85,7 +98,7 @@ export function createApp(deps: AppDeps): Koa {
   );
   registerHealthRoutes(routes, new DependencyHealth(deps.readiness, { lostAfterMs: deps.dependencyLostAfterMs, checkTimeoutMs: 2000 }));
   registerOpenApiRoutes(routes);
-  registerAccountRoutes(routes, { tokens: deps.accounts.tokens, audit: deps.accounts.store.audit });
+  registerAccountRoutes(routes, { tokens: deps.accounts.tokens, apiKeys: deps.accounts.apiKeys, audit: deps.accounts.store.audit });
   registerWebhookRoutes(routes, deps.webhookEndpoints);
   registerMergeQueueRoutes(routes, deps.mergeQueue.services, deps.mergeQueue.store);
   registerFlakyTestRoutes(routes, deps.flakyTests);

@@ -26,6 +26,7 @@ export function appDepsOf(service: Service): AppDeps {
     metrics: service.metrics,
     signIn: service.signIn,
     publicUrl: config.publicUrl,
+    v2RateLimits: config.v2RateLimits,
   };
 }
 

@@ -72,6 +72,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/createApiKey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a v2 API key with merge-queue permissions (sent as Authorization: Bearer on /v2); the answer shows the key once */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/createPersonalToken": {
         parameters: {
             query?: never;
@@ -574,6 +591,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/listApiKeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The organisation's v2 API keys (never their values) */
+        post: operations["listApiKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/listAuditEvents": {
         parameters: {
             query?: never;
@@ -795,6 +829,23 @@ export type paths = {
         put?: never;
         /** Restart the tests of a pull request under test */
         post: operations["restartTestsOnPullRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/revokeApiKey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a v2 API key */
+        post: operations["revokeApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1269,6 +1320,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description The merge-queue permissions the key holds; none: it reads and changes nothing (docs/api-v2.md#keys) */
+                    permissions: ("merge_and_cancel" | "set_priority" | "skip_batching" | "direct_to_queue" | "update_settings")[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        /** @description The key itself, shown only in this answer */
+                        key: string;
+                        name: string;
+                        permissions: ("merge_and_cancel" | "set_priority" | "skip_batching" | "direct_to_queue" | "update_settings")[];
+                        revokedAt: string | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -3082,6 +3174,43 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            name: string;
+                            permissions: ("merge_and_cancel" | "set_priority" | "skip_batching" | "direct_to_queue" | "update_settings")[];
+                            revokedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
     listAuditEvents: {
         parameters: {
             query?: never;
@@ -3093,7 +3222,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    action?: "queue.created" | "queue.updated" | "queue.deleted" | "token.created" | "token.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.redelivered" | "quarantine.override_set" | "flaky_settings.updated" | "github_repository.updated" | "person.signed_in" | "person.signed_out" | "QUEUE.CREATED" | "QUEUE.UPDATED" | "QUEUE.DELETED" | "TOKEN.CREATED" | "TOKEN.REVOKED" | "WEBHOOK.CREATED" | "WEBHOOK.UPDATED" | "WEBHOOK.DELETED" | "WEBHOOK.SECRET_ROTATED" | "WEBHOOK.REDELIVERED" | "QUARANTINE.OVERRIDE_SET" | "FLAKY_SETTINGS.UPDATED" | "GITHUB_REPOSITORY.UPDATED" | "PERSON.SIGNED_IN" | "PERSON.SIGNED_OUT";
+                    action?: "queue.created" | "queue.updated" | "queue.deleted" | "token.created" | "token.revoked" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.redelivered" | "quarantine.override_set" | "flaky_settings.updated" | "github_repository.updated" | "person.signed_in" | "person.signed_out" | "QUEUE.CREATED" | "QUEUE.UPDATED" | "QUEUE.DELETED" | "TOKEN.CREATED" | "TOKEN.REVOKED" | "API_KEY.CREATED" | "API_KEY.REVOKED" | "WEBHOOK.CREATED" | "WEBHOOK.UPDATED" | "WEBHOOK.DELETED" | "WEBHOOK.SECRET_ROTATED" | "WEBHOOK.REDELIVERED" | "QUARANTINE.OVERRIDE_SET" | "FLAKY_SETTINGS.UPDATED" | "GITHUB_REPOSITORY.UPDATED" | "PERSON.SIGNED_IN" | "PERSON.SIGNED_OUT";
                     before?: string;
                     limit?: number;
                 };
@@ -3109,13 +3238,13 @@ export interface operations {
                     "application/json": {
                         events: {
                             /** @enum {string} */
-                            action: "queue.created" | "queue.updated" | "queue.deleted" | "token.created" | "token.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.redelivered" | "quarantine.override_set" | "flaky_settings.updated" | "github_repository.updated" | "person.signed_in" | "person.signed_out";
+                            action: "queue.created" | "queue.updated" | "queue.deleted" | "token.created" | "token.revoked" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.redelivered" | "quarantine.override_set" | "flaky_settings.updated" | "github_repository.updated" | "person.signed_in" | "person.signed_out";
                             actor: {
                                 /**
-                                 * @description a token, a person signed in to the dashboard, a person on the forge (a comment or a label), or an operator tool
+                                 * @description a token, a v2 API key, a person signed in to the dashboard, a person on the forge (a comment or a label), or an operator tool
                                  * @enum {string}
                                  */
-                                kind: "token" | "person" | "forge_user" | "operator";
+                                kind: "token" | "api_key" | "person" | "forge_user" | "operator";
                                 name: string;
                                 tokenId: string | null;
                             };
@@ -3665,6 +3794,36 @@ export interface operations {
                         owner: string;
                     };
                     targetBranch: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
                 };
             };
         };

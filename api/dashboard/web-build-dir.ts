@@ -1,15 +1,5 @@
-// Where the dashboard's build lives: web/dist under the package root, found from this module
-// whether it runs from source (api/dashboard/) or compiled (dist/api/dashboard/).
-import { existsSync } from 'node:fs';
+// Where the dashboard's build lives: web/dist under the package root.
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../shared/platform/runtime/package-root.js';
 
-export function webBuildDir(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('openmq: package.json not found above the API module');
-    dir = parent;
-  }
-  return path.join(dir, 'web', 'dist');
-}
+export const webBuildDir = (): string => path.join(packageRoot(), 'web', 'dist');

@@ -6,7 +6,7 @@
 // tokens cost nothing extra and never use up the budget.
 import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { FailureBudget } from './failure-budget.js';
 import { AppError } from '../../shared/platform/errors.js';
 import type { Logger } from '../../shared/platform/logging.js';
 import type { TokenRepository } from '../../shared/platform/accounts/token-repository.js';
@@ -30,13 +30,10 @@ const unknownToken = () => new AppError('unauthenticated', 'invalid_token', 'the
 const mayChange = (method: string) => method !== 'GET' && method !== 'HEAD';
 
 export function authenticate(tokens: TokenRepository, sessions: SessionService, logger: Logger, settings: AuthenticationSettings): Middleware {
-  const failures = settings.failuresPerMinute > 0 ? new RateLimiterMemory({ points: settings.failuresPerMinute, duration: 60 }) : null;
+  const failures = new FailureBudget(settings.failuresPerMinute);
   return async (ctx, next) => {
     const client = ctx.ip;
-    const spent = failures ? await failures.get(client) : null;
-    if (failures && spent && spent.consumedPoints >= settings.failuresPerMinute) {
-      throw tooManyFailures(spent);
-    }
+    await failures.check(client);
     const presented = ctx.get('x-api-token').trim();
     if (!presented) {
       if (readSessionCookie(ctx) === undefined) throw missingCredentials();
@@ -59,15 +56,11 @@ export function authenticate(tokens: TokenRepository, sessions: SessionService, 
     const token = presented.length <= 1024 ? await tokens.authenticate(presented) : null;
     if (!token) {
       logger.warn({ client, tokenMark: tokenMark(presented) }, 'authentication failed: unknown API token');
-      if (failures) {
-        try {
-          await failures.consume(client);
-        } catch (limited) {
-          if (limited instanceof RateLimiterRes) throw tooManyFailures(limited);
-          throw limited;
-        }
-      }
+      await failures.spend(client);
       throw unknownToken();
+    }
+    if (token.permissions !== null) {
+      throw new AppError('unauthenticated', 'api_key_v2_only', 'this is a v2 API key: send it as Authorization: Bearer to the /v2 API (v1 takes an API token)');
     }
     const actor: TokenActor = { kind: 'token', orgId: token.orgId, tokenId: token.id, name: token.name, role: token.role, owner: token.owner?.name ?? null };
     const githubLogin = token.owner?.githubLogin;
@@ -76,13 +69,6 @@ export function authenticate(tokens: TokenRepository, sessions: SessionService, 
     else ctx.state.actor = actor;
     await next();
   };
-}
-
-function tooManyFailures(state: RateLimiterRes): AppError {
-  const seconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
-  return new AppError('rate_limited', 'too_many_failed_authentications', `too many unknown API tokens from this address; try again in ${seconds} s`, [], {
-    retryAfterSeconds: seconds,
-  });
 }
 
 const missingCredentials = () => new AppError('unauthenticated', 'missing_token', 'the x-api-token header (or a dashboard session) is required');

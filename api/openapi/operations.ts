@@ -238,6 +238,15 @@ export const OPERATIONS: readonly Operation[] = [
   administration('listTokens', 'admin', "The organisation's API tokens (never their values)", accounts.EmptyRequestSchema, accounts.ListTokensResponse),
   administration('revokeToken', 'admin', 'Revoke an API token', accounts.TokenIdSchema, mq.EmptyResponse),
   administration(
+    'createApiKey',
+    'admin',
+    'Create a v2 API key with merge-queue permissions (sent as Authorization: Bearer on /v2); the answer shows the key once',
+    accounts.CreateApiKeySchema,
+    accounts.ApiKeyResponse,
+  ),
+  administration('listApiKeys', 'admin', "The organisation's v2 API keys (never their values)", accounts.EmptyRequestSchema, accounts.ListApiKeysResponse),
+  administration('revokeApiKey', 'admin', 'Revoke a v2 API key', accounts.TokenIdSchema, mq.EmptyResponse),
+  administration(
     'createPersonalToken',
     'read',
     'Create a token of your own (a person signed in), at most your role, expiring after PERSONAL_TOKEN_DAYS; the answer shows it once',

@@ -29,8 +29,8 @@ export function operationOf(operationId: string): Operation {
 }
 
 // Bodies above 20 MiB are refused with 413 (spec §8). Parsed only once the caller is known, so an
-// unauthenticated request never costs a parse.
-const jsonBody = bodyParser({
+// unauthenticated request never costs a parse. The v2 router parses its bodies with it too.
+export const jsonBody = bodyParser({
   enableTypes: ['json'],
   jsonLimit: '20mb',
   strict: true,

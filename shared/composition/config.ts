@@ -51,6 +51,8 @@ export interface Config {
   trustProxy: boolean;
   /** Unknown API tokens a client address may present per minute before it is answered 429; 0: no limit. */
   authFailuresPerMinute: number;
+  /** The v2 API's rate limits (docs/api-v2.md#rate-limits); 0 turns one off. */
+  v2RateLimits: { requestsPerSecond: number; pullRequestReadsPerSecond: number; metricsPerSecond: number };
   /** Flaky tests: days runs, counters and uploads are kept (idle unpinned tests too). */
   flakyRetentionDays: number;
   /** Flaky tests: largest upload request (multipart or CLI bundle), in bytes. */
@@ -165,6 +167,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       PUBLIC_URL: url({ default: undefined }),
       TRUST_PROXY: bool({ default: false }),
       AUTH_FAILURES_PER_MINUTE: positiveInt(0, 1_000_000)({ default: 20 }),
+      V2_REQUESTS_PER_SECOND: positiveInt(0, 1_000_000)({ default: 100 }),
+      V2_PULL_REQUEST_READS_PER_SECOND: positiveInt(0, 1_000_000)({ default: 5 }),
+      V2_METRICS_PER_SECOND: positiveInt(0, 1_000_000)({ default: 5 }),
       FLAKY_RETENTION_DAYS: positiveInt(1, 3_650)({ default: 45 }),
       FLAKY_MAX_UPLOAD_MB: positiveInt(1, 102_400)({ default: 256 }),
       FLAKY_TICKET_URL_TEMPLATE: ticketTemplate({ default: undefined }),
@@ -250,6 +255,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: clean.PUBLIC_URL ?? null,
     trustProxy: clean.TRUST_PROXY,
     authFailuresPerMinute: clean.AUTH_FAILURES_PER_MINUTE,
+    v2RateLimits: {
+      requestsPerSecond: clean.V2_REQUESTS_PER_SECOND,
+      pullRequestReadsPerSecond: clean.V2_PULL_REQUEST_READS_PER_SECOND,
+      metricsPerSecond: clean.V2_METRICS_PER_SECOND,
+    },
     flakyRetentionDays: clean.FLAKY_RETENTION_DAYS,
     flakyMaxUploadBytes: clean.FLAKY_MAX_UPLOAD_MB * 1024 * 1024,
     flakyTicketUrlTemplate: clean.FLAKY_TICKET_URL_TEMPLATE ?? null,

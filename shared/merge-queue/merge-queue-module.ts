@@ -2,6 +2,7 @@
 // its job processors, and how event delivery renders its events. The composition root gives it
 // its store, a provider registry, the flaky-tests side's results (a port), a forge's hooks and
 // the platform's accounts; nothing here knows which forge or which database.
+import { ResourceService } from './services/resource-service.js';
 import type { AuditTrail } from '../platform/audit/audit-log.js';
 import type { OrgRepository } from '../platform/accounts/org-repository.js';
 import type { EventFormat } from '../platform/events/event-types.js';
@@ -52,6 +53,8 @@ export interface MergeQueueServices {
   verdicts: VerdictService;
   /** Whether a target branch commit's tree was tested (verifyCommit). */
   commitVerification: CommitVerificationService;
+  /** The v2 API's repositories and pull requests by id. */
+  resources: ResourceService;
 }
 
 export interface MergeQueueModule {
@@ -134,6 +137,7 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
     timeToMerge: new TimeToMergeService({ store }),
     verdicts: new VerdictService({ store, testResults: deps.testResults }),
     commitVerification: new CommitVerificationService({ store }),
+    resources: new ResourceService({ store, providers }),
   };
   return {
     store,

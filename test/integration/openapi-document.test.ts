@@ -241,6 +241,14 @@ describe('OpenAPI description of this service', function () {
     });
     post('/v1/listTokens', {});
     calls.set('POST /v1/revokeToken', () => svc.post('/revokeToken', { id: tokenId }));
+    let keyId = '';
+    calls.set('POST /v1/createApiKey', async () => {
+      const res = await svc.post<{ id: string }>('/createApiKey', { name: 'described', permissions: ['merge_and_cancel'] });
+      keyId = res.body.id;
+      return res;
+    });
+    post('/v1/listApiKeys', {});
+    calls.set('POST /v1/revokeApiKey', () => svc.post('/revokeApiKey', { id: keyId }));
     // A person's own tokens need a person: a dashboard session, as a sign-in ends.
     const { secret, session } = await svc.ctx.signIn.signIn.finish({
       person: { personId: 'oidc:described', provider: 'oidc', subject: 'described', login: null, name: 'Described Person', email: null },

@@ -2,9 +2,11 @@
 import type { OperationRoutes } from '../../routing/operation-router.js';
 import type { ApiToken } from '../../../shared/platform/accounts/token-repository.js';
 import type { TokenService } from '../../../shared/platform/accounts/token-service.js';
+import { isMergeQueuePermission } from '../../../shared/platform/accounts/permissions.js';
+import type { ApiKeyService } from '../../../shared/platform/accounts/api-key-service.js';
 import type { AuditRepository } from '../../../shared/platform/audit/audit-log.js';
 import { actorOf } from '../../middleware/auth.js';
-import { parseCreateToken, parseEmptyRequest, parseListAuditEvents, parseTokenId } from '../schemas/account-schemas.js';
+import { parseCreateApiKey, parseCreateToken, parseEmptyRequest, parseListAuditEvents, parseTokenId } from '../schemas/account-schemas.js';
 
 const DEFAULT_AUDIT_PAGE = 100;
 
@@ -18,7 +20,32 @@ const tokenView = (t: ApiToken) => ({
   revokedAt: t.revokedAt ? t.revokedAt.toISOString() : null,
 });
 
-export function registerAccountRoutes(routes: OperationRoutes, deps: { tokens: TokenService; audit: AuditRepository }): void {
+const apiKeyView = (k: ApiToken) => ({
+  id: k.id,
+  name: k.name,
+  permissions: k.permissions ?? [],
+  createdAt: k.createdAt.toISOString(),
+  revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
+});
+
+export function registerAccountRoutes(routes: OperationRoutes, deps: { tokens: TokenService; apiKeys: ApiKeyService; audit: AuditRepository }): void {
+  routes.handle('createApiKey', async (ctx) => {
+    const body = parseCreateApiKey(ctx.request.body);
+    const created = await deps.apiKeys.create(actorOf(ctx.state), { name: body.name, permissions: body.permissions.filter(isMergeQueuePermission) });
+    ctx.body = { ...apiKeyView(created.key), key: created.value };
+  });
+
+  routes.handle('listApiKeys', async (ctx) => {
+    parseEmptyRequest(ctx.request.body);
+    ctx.body = { keys: (await deps.apiKeys.list(actorOf(ctx.state))).map(apiKeyView) };
+  });
+
+  routes.handle('revokeApiKey', async (ctx) => {
+    const { id } = parseTokenId(ctx.request.body);
+    await deps.apiKeys.revoke(actorOf(ctx.state), id);
+    ctx.body = {};
+  });
+
   routes.handle('createToken', async (ctx) => {
     const body = parseCreateToken(ctx.request.body);
     const created = await deps.tokens.create(actorOf(ctx.state), { name: body.name, role: body.role });

@@ -1,6 +1,7 @@
 // Requests and 200 answers of the administration endpoints: tokens and the audit trail.
 import Type, { type Static, type TSchema } from 'typebox';
 import { ROLES } from '../../../shared/platform/accounts/roles.js';
+import { MERGE_QUEUE_PERMISSIONS } from '../../../shared/platform/accounts/permissions.js';
 import { AUDIT_ACTIONS } from '../../../shared/platform/audit/audit-log.js';
 import { caseInsensitiveEnum, MAX_NAME } from '../../validation/common.js';
 import { compileValidator } from '../../validation/validator.js';
@@ -50,8 +51,8 @@ export const ListAuditEventsResponse = closed({
       at: dateTime,
       actor: closed({
         kind: oneOf(
-          ['token', 'person', 'forge_user', 'operator'],
-          'a token, a person signed in to the dashboard, a person on the forge (a comment or a label), or an operator tool',
+          ['token', 'api_key', 'person', 'forge_user', 'operator'],
+          'a token, a v2 API key, a person signed in to the dashboard, a person on the forge (a comment or a label), or an operator tool',
         ),
         tokenId: Type.Union([Type.String(), Type.Null()]),
         name: Type.String(),
@@ -64,3 +65,23 @@ export const ListAuditEventsResponse = closed({
   /** Pass as `before` for the next page; absent on the last page. */
   nextBefore: Type.Optional(Type.String()),
 });
+
+export const CreateApiKeySchema = closed({
+  name: Type.String({ minLength: 1, maxLength: MAX_NAME }),
+  permissions: Type.Array(oneOf(MERGE_QUEUE_PERMISSIONS), {
+    maxItems: MERGE_QUEUE_PERMISSIONS.length,
+    uniqueItems: true,
+    description: 'The merge-queue permissions the key holds; none: it reads and changes nothing (docs/api-v2.md#keys)',
+  }),
+});
+export const parseCreateApiKey = compileValidator(CreateApiKeySchema);
+
+const ApiKeyView = closed({
+  id: Type.String(),
+  name: Type.String(),
+  permissions: Type.Array(oneOf(MERGE_QUEUE_PERMISSIONS)),
+  createdAt: dateTime,
+  revokedAt: Type.Union([dateTime, Type.Null()]),
+});
+export const ApiKeyResponse = closed({ ...ApiKeyView.properties, key: Type.String({ description: 'The key itself, shown only in this answer' }) });
+export const ListApiKeysResponse = closed({ keys: Type.Array(ApiKeyView) });

@@ -9,6 +9,8 @@ export interface Submission {
   pr: { number: number; title: string; headSha: string; baseBranch: string; author: string; headBranch: string | null };
   priority: { value: number; name: string; usedDefaultPriorityName: string };
   noBatch: boolean;
+  /** Admitted without waiting for the forge's mergeability (v2 `direct`); default false. */
+  direct?: boolean;
   /** Its place in a stack queued as one unit; null for a lone pull request. */
   stack?: EntryStack | null;
   /** Admission order in the queue (QueueRepository.allocateSeq). */
@@ -34,7 +36,7 @@ export function submittedEntry(s: Submission): Entry {
     priorityName: s.priority.name,
     usedDefaultPriorityName: s.priority.usedDefaultPriorityName,
     noBatch: s.noBatch,
-    forceEnqueued: false,
+    forceEnqueued: s.direct ?? false,
     state: 'not_ready',
     stateChangedAt: s.at,
     submittedAt: s.at,

@@ -7,7 +7,7 @@ import type { RepoRef } from '../../platform/repo-ref.js';
 import { ACTIVE_ENTRY_STATES, TERMINAL_ENTRY_STATES } from '../domain/model.js';
 import { isUrgentPriority, resolvePriority, type PriorityInput, type ResolvedPriority } from '../domain/priority.js';
 import { describeActor, type Actor } from '../../platform/accounts/actor.js';
-import { requireRole } from '../../platform/accounts/policy.js';
+import { requireCapability } from '../../platform/accounts/policy.js';
 import { conflict, invalid, notFound, repositoryNotFound, forbidden } from '../../platform/errors.js';
 import { CAS_LOST, retryCompareAndSet } from '../../platform/compare-and-set.js';
 import type { MergeQueueRepositories } from '../store/store.js';
@@ -43,6 +43,20 @@ export interface SubmitInput {
   priority: PriorityInput;
   /** Omitted keeps an active entry's setting (false for a new entry). */
   noBatch: boolean | undefined;
+  /** Admitted without waiting for the forge's mergeability (v1 `forceEnqueued`, v2 `direct`); omitted: false for a new entry. */
+  direct?: boolean | undefined;
+  /**
+   * A pull request already in the queue: `update` changes its priority and batching (v1's
+   * resubmission), `refuse` answers 409 pr_already_enqueued (v2). Default `update`.
+   */
+  whenActive?: 'update' | 'refuse';
+}
+
+/** What updateEntry may change of an active entry; each field needs its own permission. */
+export interface EntryChange {
+  priority?: PriorityInput;
+  noBatch?: boolean;
+  direct?: boolean;
 }
 
 export interface ListPage {
@@ -63,12 +77,10 @@ export class PullRequestService {
    * maintain permission on the repository). The entry's history names the actor.
    */
   async submit(actor: Actor, input: SubmitInput): Promise<Entry> {
-    const { repo, branch, prNumber, priority: priorityInput, noBatch } = input;
-    requireRole(actor, 'write', 'submitting a pull request');
-    const resolved = resolvePriority(priorityInput);
-    if (!resolved.ok) throw invalid('invalid_priority', resolved.message, [{ path: '/priority', message: resolved.message }]);
-    const { priority } = resolved;
-    if (isUrgentPriority(priority.value)) requireRole(actor, 'admin', 'submitting with the urgent priority');
+    const { repo, branch, prNumber, priority: priorityInput, noBatch, direct } = input;
+    requireCapability(actor, 'merge_and_cancel', 'submitting a pull request');
+    const priority = this.allowedPriority(actor, priorityInput, 'submitting');
+    this.requireEntryOptions(actor, { noBatch: noBatch === true, direct: direct === true });
     const queue = await this.deps.queues.get(actor.orgId, repo, branch);
     const provider = await this.providerOf(repo);
     const pr = await this.pullRequestAt(provider, repo, prNumber);
@@ -78,7 +90,14 @@ export class PullRequestService {
     const places = stackPlaces(queue.id, members);
     let entry: Entry | null = null;
     for (const [i, member] of members.entries()) {
-      entry = await this.submitMember(actor, queue, member, { priority, keepPriority: priorityInput === undefined, noBatch, stack: places[i] ?? null });
+      entry = await this.submitMember(actor, queue, member, {
+        priority,
+        keepPriority: priorityInput === undefined,
+        noBatch,
+        direct,
+        stack: places[i] ?? null,
+        whenActive: input.whenActive ?? 'update',
+      });
     }
     return entry as Entry;
   }
@@ -97,7 +116,14 @@ export class PullRequestService {
     actor: Actor,
     queue: Queue,
     pr: PullRequestInfo,
-    opts: { priority: ResolvedPriority; keepPriority: boolean; noBatch: boolean | undefined; stack: EntryStack | null },
+    opts: {
+      priority: ResolvedPriority;
+      keepPriority: boolean;
+      noBatch: boolean | undefined;
+      direct: boolean | undefined;
+      stack: EntryStack | null;
+      whenActive: 'update' | 'refuse';
+    },
   ): Promise<Entry> {
     const { priority, noBatch } = opts;
     const prNumber = pr.number;
@@ -105,6 +131,9 @@ export class PullRequestService {
     const branch = queue.branch;
     return retryCompareAndSet(ENTRY, async () => {
       const active = await this.deps.store.entries.findActiveByPr(queue.id, prNumber);
+      if (active && opts.whenActive === 'refuse') {
+        throw conflict('pr_already_enqueued', `pull request #${prNumber} is already in the queue (${active.state}); change it with updateQueueEntry`);
+      }
       if (active) {
         // Resubmitting an active entry only updates its priority, batching and place in a stack;
         // it keeps its place in line. Like noBatch, an omitted priority leaves the entry's as it
@@ -152,7 +181,7 @@ export class PullRequestService {
           `pull request #${prNumber} comes from a fork: CI on its test branch would run the fork's code with this repository's secrets. An admin can allow forks with updateGitHubRepository {allowForkPullRequests: true}`,
         );
       }
-      const entry = await this.newEntry(queue, pr, priority, noBatch ?? false, describeActor(actor), opts.stack);
+      const entry = await this.newEntry(queue, pr, priority, { noBatch: noBatch ?? false, direct: opts.direct ?? false }, describeActor(actor), opts.stack);
       // Another submission of the same pull request won the race: this one is a resubmit.
       if ((await this.deps.store.entries.insert(entry)) === 'exists') return CAS_LOST;
       this.deps.logger.info({ entryId: entry.id, queueId: queue.id, prNumber, sha: pr.headSha, stack: opts.stack }, 'pull request submitted');
@@ -174,7 +203,7 @@ export class PullRequestService {
     queue: Queue,
     pr: PullRequestInfo,
     priority: { value: number; name: string; usedDefaultPriorityName: string },
-    noBatch: boolean,
+    options: { noBatch: boolean; direct: boolean },
     requestedBy: string,
     stack: EntryStack | null,
   ): Promise<Entry> {
@@ -187,7 +216,8 @@ export class PullRequestService {
       queueId: queue.id,
       pr: { number: pr.number, title: pr.title, headSha: pr.headSha, baseBranch: pr.baseBranch ?? queue.branch, author: pr.author, headBranch: pr.headBranch },
       priority,
-      noBatch,
+      noBatch: options.noBatch,
+      direct: options.direct,
       stack,
       seq,
       readiness,
@@ -197,7 +227,7 @@ export class PullRequestService {
   }
 
   async cancel(actor: Actor, repo: RepoRef, branch: string, prNumber: number): Promise<void> {
-    requireRole(actor, 'write', 'cancelling a pull request');
+    requireCapability(actor, 'merge_and_cancel', 'cancelling a pull request');
     const queue = await this.deps.queues.get(actor.orgId, repo, branch);
     await retryCompareAndSet(ENTRY, async () => {
       const entry = await this.latestOrThrow(queue, prNumber);
@@ -216,7 +246,7 @@ export class PullRequestService {
   }
 
   async restartTests(actor: Actor, repo: RepoRef, branch: string, prNumber: number): Promise<void> {
-    requireRole(actor, 'write', 'restarting the tests of a pull request');
+    requireCapability(actor, 'merge_and_cancel', 'restarting the tests of a pull request');
     const queue = await this.deps.queues.get(actor.orgId, repo, branch);
     await retryCompareAndSet(ENTRY, async () => {
       const entry = await this.latestOrThrow(queue, prNumber);
@@ -237,6 +267,50 @@ export class PullRequestService {
     });
   }
 
+  /**
+   * Changes the priority, batching or direct admission of a pull request in the queue, keeping its
+   * place in line; each field given needs its own permission (a priority: set priority; batching,
+   * either way: skip batching; direct: direct to queue). 409 pr_not_active once it left the queue.
+   */
+  async updateEntry(actor: Actor, repo: RepoRef, branch: string, prNumber: number, change: EntryChange): Promise<Entry> {
+    const priority = change.priority === undefined ? null : this.allowedPriority(actor, change.priority, 'changing the priority of');
+    this.requireEntryOptions(actor, { noBatch: change.noBatch !== undefined, direct: change.direct !== undefined });
+    const queue = await this.deps.queues.get(actor.orgId, repo, branch);
+    return retryCompareAndSet(ENTRY, async () => {
+      const entry = await this.latestOrThrow(queue, prNumber);
+      if (!ACTIVE_ENTRY_STATES.includes(entry.state)) {
+        throw conflict('pr_not_active', `pull request #${prNumber} is not in the queue any more (it was ${entry.state})`);
+      }
+      const set = {
+        priorityValue: priority?.value ?? entry.priorityValue,
+        priorityName: priority?.name ?? entry.priorityName,
+        usedDefaultPriorityName: priority?.usedDefaultPriorityName ?? entry.usedDefaultPriorityName,
+        noBatch: change.noBatch ?? entry.noBatch,
+        forceEnqueued: change.direct ?? entry.forceEnqueued,
+      };
+      if ((Object.keys(set) as (keyof typeof set)[]).every((k) => set[k] === entry[k])) return entry;
+      const patched = await this.deps.store.entries.patch(entry.id, entry.version, set);
+      if (!patched) return CAS_LOST;
+      this.deps.logger.info({ entryId: entry.id, prNumber, ...set, by: describeActor(actor) }, 'queue entry updated');
+      await this.deps.requestPlan(queue.id, `pull request #${prNumber} updated`);
+      return patched;
+    });
+  }
+
+  /** The priority asked for, once the actor may set it (an explicit one needs set priority, urgent more). */
+  private allowedPriority(actor: Actor, input: PriorityInput, what: string): ResolvedPriority {
+    const resolved = resolvePriority(input);
+    if (!resolved.ok) throw invalid('invalid_priority', resolved.message, [{ path: '/priority', message: resolved.message }]);
+    if (input !== undefined && input !== null) requireCapability(actor, 'set_priority', `${what} a pull request with a priority`);
+    if (isUrgentPriority(resolved.priority.value)) requireCapability(actor, 'urgent_priority', `${what} a pull request with the urgent priority`);
+    return resolved.priority;
+  }
+
+  private requireEntryOptions(actor: Actor, asked: { noBatch: boolean; direct: boolean }): void {
+    if (asked.noBatch) requireCapability(actor, 'skip_batching', 'choosing whether a pull request is batched');
+    if (asked.direct) requireCapability(actor, 'direct_to_queue', 'admitting a pull request directly');
+  }
+
   async getSubmitted(orgId: string, repo: RepoRef, branch: string, pr: { number: number } | { branch: string }): Promise<Entry> {
     const queue = await this.deps.queues.get(orgId, repo, branch);
     if ('number' in pr) return this.latestOrThrow(queue, pr.number);
@@ -246,7 +320,7 @@ export class PullRequestService {
   }
 
   async setImpactedTargets(actor: Actor, repo: RepoRef, branch: string, prNumber: number, sha: string, targets: ImpactedTargets): Promise<void> {
-    requireRole(actor, 'write', 'uploading impacted targets');
+    requireCapability(actor, 'merge_and_cancel', 'uploading impacted targets');
     const queue = await this.deps.queues.get(actor.orgId, repo, branch);
     const provider = await this.providerOf(repo);
     const pr = await this.pullRequestAt(provider, repo, prNumber);

@@ -3,7 +3,7 @@
 import type { Entry, Queue, QueueMode, QueueSettings, QueueState } from '../domain/model.js';
 import { repoKey, type RepoRef } from '../../platform/repo-ref.js';
 import type { Actor } from '../../platform/accounts/actor.js';
-import { requireRole } from '../../platform/accounts/policy.js';
+import { requireCapability } from '../../platform/accounts/policy.js';
 import { auditActorOf, type AuditTrail } from '../../platform/audit/audit-log.js';
 import { IN_FLIGHT } from '../domain/planner/entry-states.js';
 import { conflict, invalid, notFound, repositoryNotFound } from '../../platform/errors.js';
@@ -49,7 +49,7 @@ export class QueueService {
   }
 
   async create(actor: Actor, repo: RepoRef, branch: string, init: { mode?: QueueMode; concurrency?: number }): Promise<Queue> {
-    requireRole(actor, 'admin', 'creating a queue');
+    requireCapability(actor, 'update_settings', 'creating a queue');
     const { orgId } = actor;
     const provider = await this.deps.providers.providerFor(repo);
     if (!provider) throw repositoryNotFound(repo);
@@ -78,7 +78,7 @@ export class QueueService {
   }
 
   async update(actor: Actor, repo: RepoRef, branch: string, patch: QueueSettingsPatch): Promise<Queue> {
-    requireRole(actor, 'admin', 'changing a queue');
+    requireCapability(actor, 'update_settings', 'changing a queue');
     const updated = await retryCompareAndSet(QUEUE, async () => {
       const queue = await this.get(actor.orgId, repo, branch);
       const { set, changes } = await this.computeUpdate(queue, patch);
@@ -145,7 +145,7 @@ export class QueueService {
   }
 
   async delete(actor: Actor, repo: RepoRef, branch: string): Promise<void> {
-    requireRole(actor, 'admin', 'deleting a queue');
+    requireCapability(actor, 'update_settings', 'deleting a queue');
     await retryCompareAndSet(QUEUE, async () => {
       const queue = await this.get(actor.orgId, repo, branch);
       const active = await this.deps.store.entries.countActive(queue.id);

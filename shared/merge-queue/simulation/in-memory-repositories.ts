@@ -204,6 +204,8 @@ export class InMemoryEntryRepository implements EntryRepository {
         e.queueId === queueId &&
         (!q.states || q.states.includes(e.state)) &&
         (!q.changedSince || e.stateChangedAt >= q.changedSince) &&
+        (!q.changedBefore || e.stateChangedAt <= q.changedBefore) &&
+        (q.author === undefined || e.prAuthor === q.author) &&
         (q.beforeSeq === undefined || e.seq < q.beforeSeq),
     )
       .sort((a, b) => b.seq - a.seq)

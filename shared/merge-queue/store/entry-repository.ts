@@ -91,6 +91,10 @@ export interface EntryPageQuery {
   states?: readonly EntryState[];
   /** Only entries whose last transition is at or after this time. */
   changedSince?: Date;
+  /** Only entries whose last transition is at or before this time. */
+  changedBefore?: Date;
+  /** Only pull requests opened by this author. */
+  author?: string;
   /** Only entries admitted before this sequence number (the previous page's last). */
   beforeSeq?: number;
   limit: number;
@@ -216,6 +220,12 @@ export class DbEntryRepository implements EntryRepository {
     return (await this.col.find({ _id: { $in: [...ids] } })).map(toEntry);
   }
 
+  /** Every entry of a pull request in these queues, newest submission first (the v2 API's pull request). */
+  async listByPr(queueIds: readonly string[], prNumber: number): Promise<Entry[]> {
+    if (queueIds.length === 0) return [];
+    return (await this.col.find({ queueId: { $in: [...queueIds] }, prNumber }, { sort: { submittedAt: -1 } })).map(toEntry);
+  }
+
   async findActiveByPr(queueId: string, prNumber: number): Promise<Entry | null> {
     const d = await this.col.findOne({ queueId, prNumber, active: true });
     return d ? toEntry(d) : null;
@@ -267,7 +277,10 @@ export class DbEntryRepository implements EntryRepository {
   async listPage(queueId: string, query: EntryPageQuery): Promise<Entry[]> {
     const filter: Filter<EntryDoc> = { queueId };
     if (query.states) filter.state = { $in: [...query.states] };
-    if (query.changedSince) filter.stateChangedAt = { $gte: query.changedSince };
+    if (query.changedSince || query.changedBefore) {
+      filter.stateChangedAt = { ...(query.changedSince ? { $gte: query.changedSince } : {}), ...(query.changedBefore ? { $lte: query.changedBefore } : {}) };
+    }
+    if (query.author !== undefined) filter.prAuthor = query.author;
     if (query.beforeSeq !== undefined) filter.seq = { $lt: query.beforeSeq };
     return (await this.col.find(filter, { sort: { seq: -1 }, limit: query.limit })).map(toEntry);
   }

@@ -8,6 +8,7 @@ import { DbImpactedTargetsRepository, type ImpactedTargetsRepository } from './i
 import { DbTestRunRepository, type TestRunRepository } from './test-run-repository.js';
 import { DbCommitStatusRepository, type CommitStatusRepository } from './commit-status-repository.js';
 import { DbQueueRevisions, type QueueRevisions } from './queue-revisions.js';
+import { DbResourceIdRepository } from './resource-id-repository.js';
 import { LEAVE_FOR_SWEEP, type EventRelay, type OutboxSource } from '../../platform/events/outbox.js';
 
 /** What the merge-queue services read and write. */
@@ -27,6 +28,8 @@ export interface MergeQueueStore extends MergeQueueRepositories {
   commitStatuses: DbCommitStatusRepository;
   /** Bumped by the writes that change what getQueue answers (queue-revisions.ts). */
   queueRevisions: QueueRevisions;
+  /** What the v2 API's repository and pull-request ids name. */
+  resourceIds: DbResourceIdRepository;
 }
 
 /**
@@ -43,6 +46,7 @@ export function createMergeQueueStore(db: Database, relay: EventRelay = LEAVE_FO
     testRuns,
     commitStatuses: new DbCommitStatusRepository(db),
     queueRevisions,
+    resourceIds: new DbResourceIdRepository(db),
   };
 }
 

@@ -15,6 +15,7 @@ export const TEST_RUN_INDEXES: IndexSpec[] = [
   { key: { sha: 1, status: 1 }, name: 'sha_status', comment: 'setCommitStatus: runs testing this commit' },
   { key: { status: 1, deadlineAt: 1 }, name: 'status_deadline', comment: 'reconciler: runs past their deadline' },
   { key: { status: 1, branchDeleted: 1 }, name: 'branch_cleanup', comment: 'test branches still to delete' },
+  { key: { entryIds: 1, createdAt: -1 }, name: 'entry_created', comment: "v2: a pull request's verification runs, newest first" },
   { key: { queueId: 1, recipe: 1 }, name: 'queue_recipe', comment: 'tested-tree reuse: an earlier passing run built from the same inputs' },
   OUTBOX_INDEX,
 ];
@@ -62,6 +63,17 @@ export interface TestRunRepository {
   markBranchDeleted(id: string): Promise<void>;
   /** Stores what the stall watchdog found on a run still in progress; null when it concluded. */
   recordStatusWatch(id: string, watch: StatusWatch): Promise<TestRun | null>;
+}
+
+/** A page of runs, newest first: of a queue, or testing any of some entries; `after` is the last run of the previous page. */
+export interface TestRunPageQuery {
+  scope: { queueId: string } | { entryIds: readonly string[] };
+  status?: TestRunStatus;
+  createdAfter?: Date;
+  /** Concluded in this window (testing results). */
+  concluded?: { since: Date; until: Date };
+  after?: { createdAt: Date; id: string };
+  limit: number;
 }
 
 const OPEN: Filter<TestRunDoc> = { $or: [{ status: 'in_progress' }, { branchDeleted: false }] };
@@ -135,6 +147,20 @@ export class DbTestRunRepository implements TestRunRepository {
 
   async listCreatedSince(queueId: string, since: Date, limit: number): Promise<TestRun[]> {
     return (await this.col.find({ queueId, createdAt: { $gte: since } }, { sort: { createdAt: -1 }, limit })).map(toTestRun);
+  }
+
+  /** One page of runs, newest first (the v2 API's lists). */
+  async listPage(query: TestRunPageQuery): Promise<TestRun[]> {
+    const and: Filter<TestRunDoc>[] = ['queueId' in query.scope ? { queueId: query.scope.queueId } : { entryIds: { $in: [...query.scope.entryIds] } }];
+    if (query.status) and.push({ status: query.status });
+    if (query.createdAfter) and.push({ createdAt: { $gt: query.createdAfter } });
+    if (query.concluded) and.push({ concludedAt: { $gte: query.concluded.since, $lte: query.concluded.until } });
+    if (query.after) {
+      const { createdAt, id } = query.after;
+      and.push({ $or: [{ createdAt: { $lt: createdAt } }, { createdAt, _id: { $lt: id } }] });
+    }
+    const docs = await this.col.find({ $and: and }, { sort: { createdAt: -1, _id: -1 }, limit: query.limit });
+    return docs.map(toTestRun);
   }
 
   async listCurrentAndRecent(queueId: string, limit: number): Promise<TestRun[]> {

@@ -5,6 +5,7 @@ import { DbAuditRepository } from '../audit/audit-log.js';
 import { DbOrgRepository } from './org-repository.js';
 import { DbTokenRepository } from './token-repository.js';
 import { TokenService, type TokenSettings } from './token-service.js';
+import { ApiKeyService } from './api-key-service.js';
 
 export interface AccountsStore {
   orgs: DbOrgRepository;
@@ -16,6 +17,8 @@ export interface AccountsModule {
   store: AccountsStore;
   /** createToken, listTokens, revokeToken, and personal tokens. */
   tokens: TokenService;
+  /** createApiKey, listApiKeys, revokeApiKey: the v2 API's keys. */
+  apiKeys: ApiKeyService;
 }
 
 export function createAccountsStore(db: Database): AccountsStore {
@@ -24,5 +27,9 @@ export function createAccountsStore(db: Database): AccountsStore {
 
 export function createAccountsModule(db: Database, settings: TokenSettings): AccountsModule {
   const store = createAccountsStore(db);
-  return { store, tokens: new TokenService({ tokens: store.tokens, audit: store.audit, settings }) };
+  return {
+    store,
+    tokens: new TokenService({ tokens: store.tokens, audit: store.audit, settings }),
+    apiKeys: new ApiKeyService({ tokens: store.tokens, audit: store.audit }),
+  };
 }

@@ -4,6 +4,7 @@
 // reported it at that moment), or an operator's tool on the server (`npm run token`).
 // Every use case that changes something takes one, checks it with policy.ts and records it.
 import type { Role } from './roles.js';
+import type { MergeQueuePermission } from './permissions.js';
 
 /** A person's role on a repository, as GitHub names them (legacy `permission` folds maintain into write and triage into read). */
 export const REPOSITORY_ROLES = ['admin', 'maintain', 'write', 'triage', 'read', 'none'] as const;
@@ -20,6 +21,19 @@ export interface TokenActor {
   role: Role;
   /** A personal token's person, by name; null for the organisation's tokens. */
   owner: string | null;
+}
+
+/**
+ * An API key of the v2 API: it holds merge-queue permissions instead of a role, reads everything
+ * of its organisation and changes only what its permissions allow (permissions.ts).
+ */
+export interface ApiKeyActor {
+  kind: 'api_key';
+  orgId: string;
+  keyId: string;
+  /** The key's name, as the audit trail shows it. */
+  name: string;
+  permissions: readonly MergeQueuePermission[];
 }
 
 /** How a person signed in: an OpenID Connect provider, or GitHub. */
@@ -56,13 +70,15 @@ export interface OperatorActor {
   name: string;
 }
 
-export type Actor = TokenActor | PersonActor | ForgeUserActor | OperatorActor;
+export type Actor = TokenActor | ApiKeyActor | PersonActor | ForgeUserActor | OperatorActor;
 
 /** How an actor is named in a pull request's history and in replies. */
 export function describeActor(actor: Actor): string {
   switch (actor.kind) {
     case 'token':
       return actor.owner ? `token ${actor.name} of ${actor.owner}` : `token ${actor.name}`;
+    case 'api_key':
+      return `API key ${actor.name}`;
     case 'person':
       return actor.name;
     case 'forge_user':

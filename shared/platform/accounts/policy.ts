@@ -5,6 +5,7 @@
 import { AppError } from '../errors.js';
 import type { Actor, RepositoryRole } from './actor.js';
 import { roleAllows, type Role } from './roles.js';
+import { PERMISSION_FOR_CAPABILITY, PERMISSION_TITLES, ROLE_FOR_CAPABILITY, type Capability } from './permissions.js';
 
 /**
  * A repository permission as an API role: admin and maintain act as admins of that repository's
@@ -28,6 +29,9 @@ export function effectiveRole(actor: Actor): Role | null {
     case 'token':
     case 'person':
       return actor.role;
+    // A key reads; what it may change is its permissions' business (requireCapability).
+    case 'api_key':
+      return 'read';
     case 'forge_user':
       return ROLE_OF_REPOSITORY_ROLE[actor.repositoryRole];
     case 'operator':
@@ -60,6 +64,7 @@ function refusal(actor: Actor, needed: Role, what: string): RoleRefused {
     const holds = actor.repositoryRole === 'none' ? 'no permission' : `${actor.repositoryRole} permission`;
     return new RoleRefused(what, needs, holds, true);
   }
+  if (actor.kind === 'api_key') return new RoleRefused(what, `a token with the ${needed} role`, 'API keys hold permissions, not roles', false);
   if (actor.kind === 'person') return new RoleRefused(what, `the ${needed} role`, `you are signed in with the ${actor.role} role`, false);
   return new RoleRefused(what, `a token with the ${needed} role`, `this token has the ${effectiveRole(actor)} role`, false);
 }
@@ -67,4 +72,27 @@ function refusal(actor: Actor, needed: Role, what: string): RoleRefused {
 /** Refuses with 403 `role_not_allowed` unless the actor holds `needed`; `what` names the request. */
 export function requireRole(actor: Actor, needed: Role, what: string): void {
   if (!actorCan(actor, needed)) throw refusal(actor, needed, what);
+}
+
+/** A refusal by permission: what the key lacks, as the hosted product names it. */
+export class PermissionRefused extends AppError {
+  constructor(
+    what: string,
+    readonly permission: string,
+  ) {
+    super('forbidden', 'insufficient_permissions', `${what} needs the "${permission}" permission; this API key does not hold it`);
+  }
+}
+
+/**
+ * Refuses with 403 unless the actor may do `capability`: an API key by its permissions, anyone
+ * else by the role the capability takes (the same rule as before keys existed).
+ */
+export function requireCapability(actor: Actor, capability: Capability, what: string): void {
+  if (actor.kind === 'api_key') {
+    const permission = PERMISSION_FOR_CAPABILITY[capability];
+    if (!actor.permissions.includes(permission)) throw new PermissionRefused(what, PERMISSION_TITLES[permission]);
+    return;
+  }
+  requireRole(actor, ROLE_FOR_CAPABILITY[capability], what);
 }

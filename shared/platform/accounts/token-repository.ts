@@ -3,6 +3,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../database/collection.js';
 import { DEFAULT_ROLE, ROLES, type Role } from './roles.js';
+import type { MergeQueuePermission } from './permissions.js';
 
 /** The person a personal token belongs to. */
 export interface TokenOwner {
@@ -27,6 +28,8 @@ export interface ApiToken {
   /** Past this, the token authenticates nothing; null: never (the organisation's tokens). */
   expiresAt: Date | null;
   revokedAt: Date | null;
+  /** A v2 API key: the merge-queue permissions it holds (its role is then unused); null for a v1 token. */
+  permissions: MergeQueuePermission[] | null;
 }
 
 interface TokenDoc extends StoredDoc {
@@ -41,6 +44,8 @@ interface TokenDoc extends StoredDoc {
   createdAt: Date;
   expiresAt?: Date | null;
   revokedAt: Date | null;
+  /** Present only on v2 API keys. */
+  permissions?: MergeQueuePermission[];
 }
 
 export const TOKEN_INDEXES: IndexSpec[] = [
@@ -62,11 +67,17 @@ const toToken = (d: TokenDoc): ApiToken => ({
   createdAt: d.createdAt,
   expiresAt: d.expiresAt ?? null,
   revokedAt: d.revokedAt,
+  permissions: d.permissions ?? null,
 });
 
 /** A new random token: 32 bytes, base64url, with a recognisable prefix for secret scanners. */
 export function generateToken(): string {
   return `omq_${randomBytes(32).toString('base64url')}`;
+}
+
+/** A new v2 API key: like a token, with its own prefix (the hosted product's keys start `trunk_v2_`). */
+export function generateApiKey(): string {
+  return `omq_v2_${randomBytes(32).toString('base64url')}`;
 }
 
 /** API tokens as the services see them; only hashes are stored. */
@@ -92,6 +103,8 @@ export interface RegisterOptions {
   /** A personal token's person. */
   owner?: TokenOwner;
   expiresAt?: Date;
+  /** Makes a v2 API key holding these permissions. */
+  permissions?: MergeQueuePermission[];
   now?: Date;
 }
 
@@ -119,6 +132,7 @@ export class DbTokenRepository implements TokenRepository {
           name,
           role,
           ...(opts.owner ? { owner: opts.owner } : {}),
+          ...(opts.permissions ? { permissions: opts.permissions } : {}),
           hashPrefix: hash.slice(0, PREFIX_LENGTH),
           createdAt: now,
           expiresAt: opts.expiresAt ?? null,

@@ -45,7 +45,8 @@ export class TokenService {
 
   async list(actor: Actor): Promise<ApiToken[]> {
     requireRole(actor, 'admin', 'listing tokens');
-    return this.deps.tokens.list(actor.orgId);
+    // v2 API keys are listed by listApiKeys.
+    return (await this.deps.tokens.list(actor.orgId)).filter((t) => t.permissions === null);
   }
 
   async createPersonal(actor: Actor, init: { name: string; role: Role }, now = new Date()): Promise<CreatedToken> {

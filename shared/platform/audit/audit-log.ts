@@ -15,7 +15,7 @@ export interface AuditActor {
 export function auditActorOf(actor: Actor): AuditActor {
   // A token by its name (a personal one with its person's), anyone else as histories name them.
   const name = actor.kind !== 'token' ? describeActor(actor) : actor.owner ? `${actor.name} of ${actor.owner}` : actor.name;
-  return { kind: actor.kind, tokenId: actor.kind === 'token' ? actor.tokenId : null, name };
+  return { kind: actor.kind, tokenId: actor.kind === 'token' ? actor.tokenId : actor.kind === 'api_key' ? actor.keyId : null, name };
 }
 
 export const AUDIT_ACTIONS = [
@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = [
   'queue.deleted',
   'token.created',
   'token.revoked',
+  'api_key.created',
+  'api_key.revoked',
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',

@@ -25,6 +25,8 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # The dashboard's static build, served by the API from / (docs/dashboard.md).
 COPY --from=build /app/web/dist ./web/dist
+# The v2 API's contract: its router reads every operation from it at start (docs/api-v2.md).
+COPY --from=build /app/openapi/v2/contract.json ./openapi/v2/contract.json
 USER node
 ENV HOST=0.0.0.0 PORT=8080 DATA_DIR=/data LOCAL_GIT_ROOT=/data/git
 EXPOSE 8080 9464

@@ -1,11 +1,13 @@
 // What every command reads from its options and the environment: where the service is, the
 // token (--token, OPENMQ_TOKEN, else what `openmq login` stored for that URL), --json, and the
-// queue (`--repo host/owner/name --branch main`).
+// queue (`--repo host/owner/name --branch main`), and which API the commands that exist on both
+// use (--api, OPENMQ_API: v2 by default).
 import type { Command } from 'commander';
 import { ApiClient, plainHttpWarning } from './api-client.js';
 import { CliError, EXIT } from './cli-error.js';
 import { printer, type Printer } from './output.js';
 import { readCredential } from './credentials.js';
+import { V2Api } from './v2-api.js';
 
 export interface GlobalOptions {
   url?: string;
@@ -14,7 +16,10 @@ export interface GlobalOptions {
   repo?: string;
   branch?: string;
   org?: string;
+  api?: string;
 }
+
+export const API_VERSIONS = ['v1', 'v2'] as const;
 
 export interface RepoRef {
   host: string;
@@ -24,6 +29,8 @@ export interface RepoRef {
 
 export interface CommandContext {
   api: ApiClient;
+  /** The v2 API, when --api (OPENMQ_API) chose it for the commands that exist on both; null: v1. */
+  v2: V2Api | null;
   out: Printer;
   json: boolean;
   /** The queue named by --repo and --branch (usage error when missing). */
@@ -52,6 +59,8 @@ export function contextOf(command: Command): CommandContext {
   const warning = plainHttpWarning(url);
   if (warning) process.stderr.write(`openmq: ${warning}\n`);
   const api = new ApiClient(url, token);
+  const version = opts.api ?? process.env.OPENMQ_API ?? 'v2';
+  if (!(API_VERSIONS as readonly string[]).includes(version)) throw usage(`--api (OPENMQ_API) is v1 or v2, got "${version}"`);
   const givenOrg = opts.org ?? process.env.OPENMQ_ORG;
   let tokenOrg: Promise<string> | null = null;
   const repo = () => {
@@ -61,6 +70,7 @@ export function contextOf(command: Command): CommandContext {
   };
   return {
     api,
+    v2: version === 'v2' ? new V2Api(url, token) : null,
     out: printer(opts.json ?? false),
     json: opts.json ?? false,
     repo,

@@ -19,6 +19,7 @@ function buildProgram(): Command {
     .option('--branch <branch>', 'the target branch of the queue (OPENMQ_BRANCH, default main)')
     .option('--org <slug>', "the organisation of the flaky-tests API (OPENMQ_ORG; default: the token's own)")
     .option('--json', 'print the API answer as JSON')
+    .option('--api <version>', 'v2 (default) or v1: the API that submit, cancel and restart use (OPENMQ_API)')
     .showHelpAfterError()
     .exitOverride();
   registerPullRequestCommands(program);

@@ -1,5 +1,7 @@
 // submit, cancel, restart and status of one pull request in the queue of --repo/--branch, and
-// verify: whether a target branch commit's exact tree was tested.
+// verify: whether a target branch commit's exact tree was tested. submit, cancel and restart use
+// the v2 API unless --api v1 says otherwise; status reads v1, whose answer has the position, the
+// estimated time to merge and the verdict that v2 has no field for.
 import type { Command } from 'commander';
 import { contextOf, prNumber } from '../command-context.js';
 import { fields, table } from '../output.js';
@@ -16,7 +18,19 @@ export function registerPullRequestCommands(program: Command): void {
     .action(async (pr: string, opts: { priority?: string; batch: boolean }, command: Command) => {
       const ctx = contextOf(command);
       const n = prNumber(pr);
-      const priority = opts.priority === undefined ? {} : { priority: /^\d+$/.test(opts.priority) ? Number(opts.priority) : opts.priority };
+      const numeric = opts.priority !== undefined && /^\d+$/.test(opts.priority);
+      if (ctx.v2) {
+        const { repo, targetBranch } = ctx.queue();
+        const body = {
+          number: n,
+          ...(opts.priority === undefined ? {} : numeric ? { priorityValue: Number(opts.priority) } : { priorityName: opts.priority.toLowerCase() }),
+          ...(opts.batch ? {} : { allowBatching: false }),
+        };
+        const answer = await ctx.v2.submit(await ctx.v2.queueId(repo, targetBranch), body);
+        ctx.out.result(answer, () => `submitted #${n} (${answer.queueEntry?.state ?? 'queued'})`);
+        return;
+      }
+      const priority = opts.priority === undefined ? {} : { priority: numeric ? Number(opts.priority) : opts.priority };
       const answer = await ctx.api.call('submitPullRequest', { ...ctx.queue(), pr: { number: n }, ...priority, ...(opts.batch ? {} : { noBatch: true }) });
       ctx.out.result(answer, () => `submitted #${n}`);
     });
@@ -31,6 +45,12 @@ export function registerPullRequestCommands(program: Command): void {
       .action(async (pr: string, _opts: unknown, command: Command) => {
         const ctx = contextOf(command);
         const n = prNumber(pr);
+        if (ctx.v2) {
+          const id = await ctx.v2.pullRequestId(ctx.repo(), n);
+          const answer = name === 'cancel' ? await ctx.v2.dequeue(id) : await ctx.v2.restartTests(id);
+          ctx.out.result(answer, () => `${verb} #${n}`);
+          return;
+        }
         const answer = await ctx.api.call(operation, { ...ctx.queue(), pr: { number: n } });
         ctx.out.result(answer, () => `${verb} #${n}`);
       });

@@ -1,4 +1,5 @@
-// tokens list|create|revoke, and the audit trail (admin tokens manage tokens).
+// tokens list|create|revoke, api-keys list|create|revoke (the v2 API's keys), and the audit trail
+// (admin tokens manage tokens and keys).
 import { Option, type Command } from 'commander';
 import { contextOf } from '../command-context.js';
 import { fields, table } from '../output.js';
@@ -6,6 +7,7 @@ import type { RequestOf } from '../../openapi/wire.js';
 import { checkedByTheService } from '../api-client.js';
 
 const ROLES = ['admin', 'write', 'read'] as const satisfies readonly RequestOf<'createToken'>['role'][];
+type Permission = RequestOf<'createApiKey'>['permissions'][number];
 type AuditAction = NonNullable<RequestOf<'listAuditEvents'>['action']>;
 
 export function registerTokenCommands(program: Command): void {
@@ -48,6 +50,52 @@ export function registerTokenCommands(program: Command): void {
     .action(async (id: string, _opts: unknown, command: Command) => {
       const ctx = contextOf(command);
       const answer = await ctx.api.call('revokeToken', { id });
+      ctx.out.result(answer, () => `revoked ${id}`);
+    });
+
+  const keys = program.command('api-keys').description("the v2 API's keys of the organisation, each with merge-queue permissions");
+
+  keys
+    .command('list')
+    .description('the keys (never their values)')
+    .action(async (_opts: unknown, command: Command) => {
+      const ctx = contextOf(command);
+      const answer = await ctx.api.call('listApiKeys', {});
+      ctx.out.result(answer, () =>
+        table(
+          ['id', 'state', 'created', 'name', 'permissions'],
+          answer.keys.map((k) => [k.id, k.revokedAt ? 'revoked' : 'active', k.createdAt, k.name, k.permissions.join(', ') || 'none (reads only)']),
+        ),
+      );
+    });
+
+  keys
+    .command('create')
+    .description('a new key; printed once')
+    .requiredOption('--name <label>', 'what the key is for (unique among active keys)')
+    .option(
+      '--permission <permission...>',
+      'merge_and_cancel, set_priority, skip_batching, direct_to_queue, update_settings (repeat or list; none: the key only reads)',
+    )
+    .action(async (opts: { name: string; permission?: string[] }, command: Command) => {
+      const ctx = contextOf(command);
+      const permissions = (opts.permission ?? []).flatMap((p) => p.split(',')).filter(Boolean);
+      const answer = await ctx.api.call('createApiKey', { name: opts.name, permissions: checkedByTheService<Permission[]>(permissions) });
+      ctx.out.result(answer, () =>
+        fields([
+          ['id', answer.id],
+          ['permissions', answer.permissions.join(', ') || 'none (reads only)'],
+          ['key', `${answer.key}  (shown only now; send it as Authorization: Bearer to /v2)`],
+        ]),
+      );
+    });
+
+  keys
+    .command('revoke <id>')
+    .description('revoke a key')
+    .action(async (id: string, _opts: unknown, command: Command) => {
+      const ctx = contextOf(command);
+      const answer = await ctx.api.call('revokeApiKey', { id });
       ctx.out.result(answer, () => `revoked ${id}`);
     });
 

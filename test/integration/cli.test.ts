@@ -71,7 +71,8 @@ describe('openmq CLI', function () {
     svc = await startTestService({ ...SERVICE_OPTIONS, env: { ...SERVICE_OPTIONS.env, ...LOOPBACK_RECEIVERS_ALLOWED } });
     q = await makeQueue(svc);
     repoArg = `${q.ref.repo.host}/${q.ref.repo.owner}/${q.ref.repo.name}`;
-    env = { OPENMQ_URL: svc.url, OPENMQ_TOKEN: svc.token };
+    // The commands on both APIs are checked on v1 here, and on v2 (the default) in their own test.
+    env = { OPENMQ_URL: svc.url, OPENMQ_TOKEN: svc.token, OPENMQ_API: 'v1' };
     receiver = await startWebhookReceiver();
   });
   after(async () => {
@@ -151,6 +152,43 @@ describe('openmq CLI', function () {
     const cancelled = await openmq(['cancel', '2', ...queueArgs()], env);
     expect(cancelled.code).to.equal(1);
     expect(cancelled.stderr).to.match(/^openmq: cancelPullRequest failed — pr_not_active: /);
+  });
+
+  it('submits, restarts and cancels through the v2 API by default, with a key made by api-keys create', async () => {
+    await q.pr(61);
+    // Paused, #61 waits not ready: a restart has nothing to restart whichever tests ran before.
+    await q.update({ state: 'paused' });
+    const v2env = { OPENMQ_URL: svc.url, OPENMQ_TOKEN: svc.token };
+    const created = await openmq(['api-keys', 'create', '--name', 'cli-merger', '--permission', 'merge_and_cancel', '--json'], v2env);
+    expect(created.code, created.stderr).to.equal(0);
+    const key = JSON.parse(created.stdout) as { id: string; key: string; permissions: string[] };
+    expect(key.permissions).to.deep.equal(['merge_and_cancel']);
+    const listed = await openmq(['api-keys', 'list'], v2env);
+    expect(listed.stdout).to.match(new RegExp(`^${key.id} +active +\\S+ +cli-merger +merge_and_cancel$`, 'm'));
+
+    const withKey = { OPENMQ_URL: svc.url, OPENMQ_TOKEN: key.key };
+    const refused = await openmq(['submit', '61', '--priority', 'high', ...queueArgs()], withKey);
+    expect(refused.code).to.equal(4);
+    expect(refused.stderr).to.match(/^openmq: mergeQueues.submitPullRequest failed — INSUFFICIENT_PERMISSIONS: /);
+    const submitted = await openmq(['submit', '61', ...queueArgs()], withKey);
+    expect([submitted.code, submitted.stdout.trim()], submitted.stderr).to.deep.equal([0, 'submitted #61 (notReady)']);
+    expect((await q.entry(61)).history[0]?.detail).to.contain('by API key cli-merger');
+    const restart = await openmq(['restart', '61', ...queueArgs()], withKey);
+    expect(restart.code).to.equal(1);
+    expect(restart.stderr).to.match(/^openmq: pullRequests.restartTests failed — PR_TESTS_NOT_RESTARTABLE: pull request #61 is (not_ready|pending)/);
+    expect((await openmq(['cancel', '61', ...queueArgs()], withKey)).stdout.trim()).to.equal('cancelled #61');
+    expect((await q.entry(61)).state).to.equal('cancelled');
+    const again = await openmq(['cancel', '61', ...queueArgs()], withKey);
+    expect(again.code).to.equal(1);
+    expect(again.stderr).to.match(/^openmq: pullRequests.dequeue failed — PR_NOT_IN_ACTIVE_STATE: /);
+
+    expect((await openmq(['api-keys', 'revoke', key.id], v2env)).code).to.equal(0);
+    const revoked = await openmq(['submit', '61', ...queueArgs()], withKey);
+    expect(revoked.code).to.equal(4);
+    expect(revoked.stderr).to.contain('INVALID_TOKEN');
+    const wrongApi = await openmq(['submit', '61', '--api', 'v3', ...queueArgs()], v2env);
+    expect([wrongApi.code, wrongApi.stderr.trim()]).to.deep.equal([2, 'openmq: --api (OPENMQ_API) is v1 or v2, got "v3"']);
+    await q.update({ state: 'running' });
   });
 
   it('simulates the queue on its history under candidate settings, and advises for a goal', async () => {

@@ -15,10 +15,10 @@ const isApiPath = (p: string) => {
 
 /**
  * The dashboard's pages (web/src/main.tsx): `/`, `/sign-in`, `/cli-login`, and `/<org slug>` with
- * what lies under its merge-queue and flaky-tests sections and its tokens page. Any other path
+ * what lies under its merge-queue and flaky-tests sections and its tokens and API keys pages. Any other path
  * stays the API's JSON 404.
  */
-const PAGE = /^\/(?:sign-in|cli-login|[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?(?:\/(?:merge-queue|flaky-tests)(?:\/.*)?|\/tokens)?)?$/;
+const PAGE = /^\/(?:sign-in|cli-login|[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?(?:\/(?:merge-queue|flaky-tests)(?:\/.*)?|\/tokens|\/api-keys)?)?$/;
 
 /** Vite names every file under assets/ by its content hash: a new build never reuses a name. */
 const isHashedAsset = (p: string) => p.startsWith('/assets/');

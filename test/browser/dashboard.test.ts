@@ -243,6 +243,27 @@ describe('dashboard in the browser', function () {
     await expectAccessible();
   });
 
+  it('makes a v2 API key with chosen permissions, shows it once, and revokes it', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await page.getByLabel('Name').fill('deploy bot');
+    await page.getByLabel('Merge and cancel PRs').check();
+    await page.getByLabel('Set priority on PRs').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const shown = page.getByTestId('new-key');
+    await shown.waitFor();
+    const key = (await shown.locator('code').textContent()) ?? '';
+    expect(key).to.match(/^omq_v2_/);
+    const row = page.locator('tr[data-key="deploy bot"]');
+    expect(await row.locator('td').first().textContent()).to.equal('Merge and cancel PRs, Set priority on PRs');
+    await expectAccessible();
+    const v2 = () => fetch(`${s.svc.url}/v2/merge-queues`, { headers: { authorization: `Bearer ${key}` } });
+    expect((await v2()).status).to.equal(200);
+    await row.getByRole('button', { name: 'Revoke deploy bot' }).click();
+    await row.getByText('revoked').waitFor();
+    expect((await v2()).status).to.equal(401);
+  });
+
   it('shows a read token the queue and the quarantine override without the controls an admin has', async () => {
     const created = await s.svc.post<{ token: string }>('/createToken', { name: 'dashboard viewer', role: 'read' });
     expect(created.status).to.equal(200);

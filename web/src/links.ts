@@ -19,6 +19,7 @@ const queueQuery = (repo: RepoRef, branch: string) => `repo=${encodeURIComponent
 export const paths = {
   signIn: '/sign-in',
   tokens: (org: string) => `/${encodeURIComponent(org)}/tokens`,
+  apiKeys: (org: string) => `/${encodeURIComponent(org)}/api-keys`,
   queues: (org: string) => `/${encodeURIComponent(org)}/merge-queue`,
   queue: (org: string, repo: RepoRef, branch: string) => `/${encodeURIComponent(org)}/merge-queue/queue?${queueQuery(repo, branch)}`,
   pullRequest: (org: string, repo: RepoRef, branch: string, pr: number) =>

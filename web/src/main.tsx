@@ -15,6 +15,7 @@ import { FlakyTestsPage } from './pages/flaky-tests';
 import { FlakyTestPage } from './pages/flaky-test';
 import { NotFoundPage } from './pages/not-found';
 import { TokensPage } from './pages/tokens';
+import { ApiKeysPage } from './pages/api-keys';
 import { CliLoginPage } from './pages/cli-login';
 import { paths } from './links';
 import './styles.css';
@@ -42,6 +43,7 @@ const router = createBrowserRouter([
       { path: 'flaky-tests', element: <FlakyTestsPage /> },
       { path: 'flaky-tests/test/:id', element: <FlakyTestPage /> },
       { path: 'tokens', element: <TokensPage /> },
+      { path: 'api-keys', element: <ApiKeysPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -35,6 +35,7 @@ export function SignedInLayout() {
           <NavLink to={paths.queues(session.org)}>Merge queues</NavLink>
           <NavLink to={paths.flakyTests(session.org)}>Flaky tests</NavLink>
           {session.kind === 'person' && session.role !== 'per_repository' && <NavLink to={paths.tokens(session.org)}>Your tokens</NavLink>}
+          {session.role === 'admin' && <NavLink to={paths.apiKeys(session.org)}>API keys</NavLink>}
         </nav>
         <span className="org" title="Your organisation">
           {session.org}

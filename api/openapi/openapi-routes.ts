@@ -1,5 +1,5 @@
-// GET /v1/openapi.json (this service's description) and GET /v1/docs, the reference page: Swagger
-// UI, whose files the dashboard's build copies into web/dist (web/vite.config.ts), so the page
+// GET /v1/openapi.json (this service's description) and GET /v1/docs, the reference page of both
+// APIs (v1's description, or with ?api=v2 the v2 contract served at /v2/openapi.json): Swagger UI, whose files the dashboard's build copies into web/dist (web/vite.config.ts), so the page
 // works without a network and without the package in production. The page loads nothing from
 // elsewhere; its policy (the dashboard's, plus its one inline script by hash and the styles
 // Swagger UI sets) would refuse it anyway.
@@ -8,12 +8,17 @@ import { createReadStream, existsSync } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../shared/platform/errors.js';
 import { openApiDocument } from './document.js';
-import { DOCUMENT_PATH, REFERENCE_SCRIPT_PATH, REFERENCE_STYLES_PATH } from './operations.js';
+import { DOCUMENT_PATH, REFERENCE_PATH, REFERENCE_SCRIPT_PATH, REFERENCE_STYLES_PATH } from './operations.js';
 import type { OperationRoutes } from '../routing/operation-router.js';
 import { webBuildDir } from '../dashboard/web-build-dir.js';
+import { V2_DOCUMENT_PATH } from '../v2/contract.js';
 
 // No validator badge (it would send the description to validator.swagger.io).
-const INIT_SCRIPT = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(DOCUMENT_PATH)}, dom_id: '#api-reference', deepLinking: true, validatorUrl: null });`;
+const INIT_SCRIPT = [
+  `const v2 = new URLSearchParams(location.search).get('api') === 'v2';`,
+  `document.querySelector(v2 ? '#api-v2' : '#api-v1').setAttribute('aria-current', 'page');`,
+  `window.ui = SwaggerUIBundle({ url: v2 ? ${JSON.stringify(V2_DOCUMENT_PATH)} : ${JSON.stringify(DOCUMENT_PATH)}, dom_id: '#api-reference', deepLinking: true, validatorUrl: null });`,
+].join(' ');
 
 const REFERENCE_PAGE = `<!doctype html>
 <html lang="en">
@@ -24,6 +29,9 @@ const REFERENCE_PAGE = `<!doctype html>
     <link rel="stylesheet" href="${REFERENCE_STYLES_PATH}" />
   </head>
   <body>
+    <nav aria-label="API version" style="padding: 0.5rem 1rem; font-family: sans-serif">
+      <a id="api-v1" href="${REFERENCE_PATH}">v1 API</a> · <a id="api-v2" href="${REFERENCE_PATH}?api=v2">v2 merge-queue API</a>
+    </nav>
     <main id="api-reference"></main>
     <script src="${REFERENCE_SCRIPT_PATH}"></script>
     <script>${INIT_SCRIPT}</script>

@@ -57,6 +57,9 @@ export interface ContractOperation {
   successStatus: number;
 }
 
+/** Where the service serves the contract (no credential needed, like /v1/openapi.json). */
+export const V2_DOCUMENT_PATH = '/v2/openapi.json';
+
 export const CONTRACT_PATH = path.join(packageRoot(), 'openapi', 'v2', 'contract.json');
 export const contractDocument = JSON.parse(readFileSync(CONTRACT_PATH, 'utf8')) as ContractDocument;
 

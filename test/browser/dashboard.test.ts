@@ -361,6 +361,10 @@ describe('dashboard in the browser', function () {
     // Scalar renders the description: the operations of this service appear.
     await page.getByText('submitPullRequest', { exact: false }).first().waitFor({ timeout: 30_000 });
     await page.getByText('Submit a pull request to the queue').first().waitFor();
+    // The same page shows the v2 contract this service serves.
+    await page.getByRole('link', { name: 'v2 merge-queue API' }).click();
+    await page.getByText('/v2/merge-queues/{id}/order', { exact: false }).first().waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('link', { name: 'v2 merge-queue API' }).getAttribute('aria-current')).to.equal('page');
     // afterEach checks that no request went elsewhere (fonts, proxy) and the console stayed clean.
     await page.goto(`${s.svc.url}/${s.org}/merge-queue`);
     await page.getByRole('heading', { name: 'Merge queues' }).waitFor();

@@ -8,6 +8,7 @@ import { CI, makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-su
 import { waitFor } from '../../scripts/lib/wait.js';
 import { createRepo } from '../../scripts/lib/git-fixtures.js';
 import { MERGE_QUEUE_PERMISSIONS } from '../../shared/platform/accounts/permissions.js';
+import { LOOPBACK_RECEIVERS_ALLOWED, startWebhookReceiver } from '../helpers/webhook-receiver.js';
 
 async function createKey(svc: TestService, name: string, permissions: readonly string[]): Promise<string> {
   const res = await svc.post<{ key: string; permissions: string[] }>('/createApiKey', { name, permissions });
@@ -24,7 +25,10 @@ describe('v2 API', function () {
   let admin: V2Client;
 
   before(async () => {
-    svc = await startTestService({ ...SERVICE_OPTIONS, env: { ...SERVICE_OPTIONS.env, V2_PULL_REQUEST_READS_PER_SECOND: '1000' } });
+    svc = await startTestService({
+      ...SERVICE_OPTIONS,
+      env: { ...SERVICE_OPTIONS.env, ...LOOPBACK_RECEIVERS_ALLOWED, V2_PULL_REQUEST_READS_PER_SECOND: '1000' },
+    });
     admin = v2Client(svc.url, await createKey(svc, 'ci-admin', MERGE_QUEUE_PERMISSIONS));
   });
   after(async () => {
@@ -64,6 +68,11 @@ describe('v2 API', function () {
     });
     expect(configured.data?.config).to.include({ allowBatching: true, notReadyTimeoutMinutes: 120 });
     expect(configured.data?.config.requiredStatuses).to.deep.equal([CI]);
+    const audit = await svc.post<{ events: { actor: { kind: string; name: string; tokenId: string | null } }[] }>('/listAuditEvents', {
+      action: 'queue.updated',
+      limit: 1,
+    });
+    expect(audit.body.events[0]?.actor).to.include({ kind: 'api_key', name: 'API key ci-admin' });
 
     const paused = await admin.POST('/v2/merge-queues/{id}/pause', { params: { path: { id: queueId } } });
     expect(paused.data?.state).to.equal('paused');
@@ -162,7 +171,10 @@ describe('v2 API', function () {
     expect([notEmpty.response.status, errorCode(notEmpty.error)]).to.deep.equal([409, 'QUEUE_HAS_ACTIVE_ENTRIES']);
   });
 
-  it('mixes v1 and v2 on the same entries', async () => {
+  it('mixes v1 and v2 on the same entries, and the same webhooks fire whichever acted', async () => {
+    const receiver = await startWebhookReceiver();
+    const endpoint = await svc.post('/createWebhookEndpoint', { url: receiver.url, events: ['pull_request.submitted', 'pull_request.canceled'] });
+    expect(endpoint.status, JSON.stringify(endpoint.body)).to.equal(200);
     const { q } = await repository('mixed');
     await q.update({ state: 'paused' });
     await q.submitOk(1);
@@ -181,6 +193,18 @@ describe('v2 API', function () {
     const read = await admin.GET('/v2/pull-requests/{id}', { params: { path: { id: submitted.data?.id ?? '' } } });
     expect(read.data?.queueEntry?.state).to.equal('cancelled');
     expect(read.data?.state).to.equal('open');
+
+    // #1 went in by v1 and out by v2, #2 the other way round: each fires both events.
+    const seen = () =>
+      receiver.received
+        .map((r) => r.json as { type: string; pr_number?: number; repository?: { name?: string } })
+        .filter((e) => e.repository?.name === q.ref.repo.name)
+        .map((e) => `${e.type} #${String(e.pr_number)}`)
+        .sort();
+    await waitFor('four deliveries', async () => seen().length >= 4);
+    expect(seen()).to.deep.equal(['pull_request.canceled #1', 'pull_request.canceled #2', 'pull_request.submitted #1', 'pull_request.submitted #2']);
+    await svc.post('/deleteWebhookEndpoint', { id: (endpoint.body as { id: string }).id });
+    await receiver.close();
   });
 
   it('reports verification runs, testing results, restarts and impacted targets of a tested pull request', async () => {

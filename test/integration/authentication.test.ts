@@ -81,7 +81,10 @@ describe('failed authentication', function () {
 
     const requestLine = (res: { headers: Headers }) => lines.find((l) => l.msg === 'request' && l.requestId === res.headers.get('x-request-id'));
     expect(requestLine(unknown)).to.include({ level: WARN, status: 401, route: '/v1/getQueue' });
-    expect(requestLine(refused)).to.include({ level: WARN, status: 403, route: '/v1/createToken' });
+    const readerId = (await svc.ctx.accounts.store.tokens.authenticate(reader))?.id;
+    // The line names the credential by id, so every use of a token (or a v2 key) is attributable.
+    expect(requestLine(refused)).to.include({ level: WARN, status: 403, route: '/v1/createToken', credential: readerId });
+    expect(requestLine(unknown)).not.to.have.property('credential');
     const failure = lines.find((l) => l.msg.startsWith('authentication failed') && l.client === '127.0.0.50');
     expect(failure?.level).to.equal(WARN);
     expect(failure?.tokenMark).to.match(/^[0-9a-f]{12}$/);

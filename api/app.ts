@@ -20,6 +20,7 @@ import { registerFlakyTestRoutes } from './flaky-tests/flaky-test-routes.js';
 import { registerGitHubRoutes } from './github/github-routes.js';
 import { serveDashboard } from './dashboard/serve-dashboard.js';
 import { signInRoutes } from './sign-in/sign-in-routes.js';
+import { registerGitHubActionsLoginRoutes } from './sign-in/github-actions-login-routes.js';
 import { repositoryScope } from './middleware/repository-scope.js';
 import type { SignInModule } from '../shared/sign-in/sign-in-module.js';
 import { webBuildDir } from './dashboard/web-build-dir.js';
@@ -103,6 +104,11 @@ export function createApp(deps: AppDeps): Koa {
   registerMergeQueueRoutes(routes, deps.mergeQueue.services, deps.mergeQueue.store);
   registerFlakyTestRoutes(routes, deps.flakyTests);
   registerGitHubRoutes(routes, deps.github);
+  registerGitHubActionsLoginRoutes(routes, {
+    login: deps.signIn.githubActions,
+    resources: deps.mergeQueue.services.resources,
+    failuresPerMinute: deps.authentication.failuresPerMinute,
+  });
   const [routed, otherMethods] = routes.middleware();
   app.use(routed);
   app.use(otherMethods);

@@ -591,6 +591,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/githubActionsLogin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a GitHub Actions run's OpenID Connect token for a 15-minute token that uploads impacted targets of the run's repository
+         * @description No API token: the run's token from GitHub is checked against the issuer's keys (GITHUB_ACTIONS_OIDC_ISSUER), its audience (GITHUB_ACTIONS_OIDC_AUDIENCE) and its event (pull_request, merge_group, push, workflow_dispatch). The answer's token works only for PUT /v2/impacted-targets of that repository (docs/api-v2.md#uploads-from-github-actions).
+         */
+        post: operations["githubActionsLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/listApiKeys": {
         parameters: {
             query?: never;
@@ -3171,6 +3191,47 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    githubActionsLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The run's OpenID Connect token (`core.getIDToken(audience)`) */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /** @description owner/name */
+                        repository: string;
+                        /**
+                         * Format: uuid
+                         * @description The repository's v2 id, for the upload's `repositoryId`
+                         */
+                        repositoryId: string;
+                        /** @description Send as `x-trunk-token` (or `Authorization: Bearer`) to PUT /v2/impacted-targets of this repository only */
+                        token: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
             default: components["responses"]["Error"];
         };
     };

@@ -24,6 +24,7 @@ import * as webhooks from '../outbound-webhooks/schemas/webhook-endpoint-schemas
 import type { Role } from '../../shared/platform/accounts/roles.js';
 import { DependencyLostResponse, HealthResponse, ReadinessResponse, ServiceStatusResponse } from '../health/health-schemas.js';
 import { GitHubDeliveryHeadersSchema, GitHubDeliveryResponse } from '../github/schemas/github-webhook-schemas.js';
+import { GitHubActionsLoginResponse, GitHubActionsLoginSchema } from '../sign-in/github-actions-login-schemas.js';
 
 export const TAGS = {
   mergeQueue: 'Merge queue',
@@ -413,6 +414,19 @@ export const OPERATIONS: readonly Operation[] = [
     },
   },
 
+  {
+    method: 'post',
+    path: '/v1/githubActionsLogin',
+    operationId: 'githubActionsLogin',
+    tag: TAGS.mergeQueue,
+    summary: "Exchange a GitHub Actions run's OpenID Connect token for a 15-minute token that uploads impacted targets of the run's repository",
+    description:
+      "No API token: the run's token from GitHub is checked against the issuer's keys (GITHUB_ACTIONS_OIDC_ISSUER), its audience (GITHUB_ACTIONS_OIDC_AUDIENCE) and its event (pull_request, merge_group, push, workflow_dispatch). The answer's token works only for PUT /v2/impacted-targets of that repository (docs/api-v2.md#uploads-from-github-actions).",
+    access: 'public',
+    compatible: false,
+    request: body(GitHubActionsLoginSchema),
+    ok: json(GitHubActionsLoginResponse),
+  },
   {
     method: 'post',
     path: '/webhooks/github',

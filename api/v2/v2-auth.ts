@@ -1,6 +1,6 @@
 // Who calls the v2 API: `Authorization: Bearer <credential>`, where the credential is a v2 API key
 // (its merge-queue permissions) or a v1 API token (the permissions its role amounts to:
-// docs/decisions.md). Unknown credentials spend the client address's failure budget, as on v1.
+// docs/decisions.md), or `x-trunk-token` with the token of a GitHub Actions login. Unknown credentials spend the client address's failure budget, as on v1.
 // Personal tokens of people signed in with GitHub are refused: their role depends on the
 // repository a request names, which v2 requests address by id (docs/api-v2.md#keys).
 import type { Middleware } from 'koa';
@@ -9,11 +9,14 @@ import type { ApiKeyActor, TokenActor } from '../../shared/platform/accounts/act
 import { V2Error } from './v2-errors.js';
 import type { Logger } from '../../shared/platform/logging.js';
 import { FailureBudget } from '../middleware/failure-budget.js';
+import type { RepoRef } from '../../shared/platform/repo-ref.js';
 
 export interface V2Caller {
   actor: ApiKeyActor | TokenActor;
   /** The key's or token's id: what the per-credential rate limit counts. */
   credentialId: string;
+  /** A GitHub Actions login: the one repository whose impacted targets it may upload, and nothing else; null otherwise. */
+  uploadsFor: RepoRef | null;
 }
 
 const BEARER = /^Bearer[ ]+([^\s]{1,1024})$/i;
@@ -22,10 +25,12 @@ export function v2Authenticate(tokens: TokenRepository, logger: Logger, failures
   const failures = new FailureBudget(failuresPerMinute);
   return async (ctx, next) => {
     const header = ctx.get('authorization').trim();
-    if (!header) throw new V2Error(401, 'AUTHENTICATION_REQUIRED', 'send an API key as Authorization: Bearer <key>');
+    // The contract's second scheme: the token of a GitHub Actions login, in x-trunk-token.
+    const trunkToken = ctx.get('x-trunk-token').trim();
+    if (!header && !trunkToken) throw new V2Error(401, 'AUTHENTICATION_REQUIRED', 'send an API key as Authorization: Bearer <key>');
     const client = ctx.ip;
     await failures.check(client);
-    const presented = BEARER.exec(header)?.[1];
+    const presented = header ? BEARER.exec(header)?.[1] : trunkToken.length <= 1024 ? trunkToken : undefined;
     const token = presented ? await tokens.authenticate(presented) : null;
     if (!token) {
       logger.warn({ client }, 'v2 authentication failed: unknown API key');
@@ -39,7 +44,7 @@ export function v2Authenticate(tokens: TokenRepository, logger: Logger, failures
       token.permissions !== null
         ? { kind: 'api_key', orgId: token.orgId, keyId: token.id, name: token.name, permissions: token.permissions }
         : { kind: 'token', orgId: token.orgId, tokenId: token.id, name: token.name, role: token.role, owner: token.owner?.name ?? null };
-    ctx.state.v2Caller = { actor, credentialId: token.id } satisfies V2Caller;
+    ctx.state.v2Caller = { actor, credentialId: token.id, uploadsFor: token.uploadsFor } satisfies V2Caller;
     await next();
   };
 }

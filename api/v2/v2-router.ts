@@ -81,13 +81,20 @@ function parseParams(op: ContractOperation, raw: Record<string, string>): Record
   return raw;
 }
 
+/** The one operation the token of a GitHub Actions login may call. */
+const UPLOAD = 'impactedTargets.upload';
+
 function route(op: ContractOperation, handler: V2Handler): Middleware {
   return async (ctx) => {
+    const caller = v2CallerOf(ctx.state);
+    if (caller.uploadsFor && op.operationId !== UPLOAD) {
+      throw new V2Error(403, 'INSUFFICIENT_PERMISSIONS', 'the token of a GitHub Actions login only uploads impacted targets (PUT /v2/impacted-targets)');
+    }
     const request: V2Request = {
       params: parseParams(op, ctx.params as Record<string, string>),
       query: parseQuery(op, ctx.query),
       body: undefined,
-      caller: v2CallerOf(ctx.state),
+      caller,
     };
     if (op.body) {
       // The body parser reads a request without a body as {}, which the schemas refuse where something is required.

@@ -213,6 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       GITHUB_SIGN_IN_CLIENT_SECRET: str({ default: undefined }),
       GITHUB_WEB_URL: url({ default: undefined }),
       GITHUB_PERMISSION_CACHE_SECONDS: positiveInt(1, 600)({ default: 60 }),
+      GITHUB_ACTIONS_OIDC_ISSUER: url({ default: 'https://token.actions.githubusercontent.com' }),
+      GITHUB_ACTIONS_OIDC_AUDIENCE: str({ default: 'openmq' }),
     },
     {
       reporter: ({ errors: found }) => {

@@ -112,6 +112,7 @@ export async function openService(config: Config, opts: OpenServiceOptions = {})
     tokenService: accounts.tokens,
     audit: accounts.store.audit,
     logger,
+    orgsOfRepository: (repo) => mergeQueueStore.queues.orgsWithRepository(repo),
     gitHub: config.github && githubAdapter ? { host: config.github.host, permissionOf: (repo, login) => githubAdapter.api.permissionOf(repo, login) } : null,
   });
   await ensureIndexes(accounts.store, mergeQueueStore, flakyStore, eventLog.store, signIn.store, ...(githubStore ? [githubStore] : []));

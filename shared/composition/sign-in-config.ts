@@ -1,6 +1,7 @@
 // Sign-in settings from the environment: sessions (SESSION_IDLE_MINUTES, SESSION_MAX_HOURS), the
 // organisation people join (SIGN_IN_ORG), the OpenID Connect provider (OIDC_*) and GitHub
-// (GITHUB_SIGN_IN_*, GITHUB_WEB_URL), each all or nothing.
+// (GITHUB_SIGN_IN_*, GITHUB_WEB_URL), each all or nothing, and the GitHub Actions login
+// (GITHUB_ACTIONS_OIDC_*).
 // docs/configuration.md lists every variable.
 import { ROLES, type Role } from '../platform/accounts/roles.js';
 import type { SignInSettings } from '../sign-in/sign-in-module.js';
@@ -8,6 +9,7 @@ import { commaList } from './worker-queues.js';
 import type { OidcSettings } from '../sign-in/services/oidc-sign-in.js';
 import type { GitHubSignInSettings } from '../sign-in/services/github-sign-in.js';
 import type { GitHubConfig } from '../providers/github/github-config.js';
+import type { GitHubActionsLoginSettings } from '../sign-in/services/github-actions-login.js';
 
 export interface SignInVariables {
   SIGN_IN_ORG?: string | undefined;
@@ -27,6 +29,9 @@ export interface SignInVariables {
   GITHUB_SIGN_IN_CLIENT_SECRET?: string | undefined;
   GITHUB_WEB_URL?: string | undefined;
   GITHUB_PERMISSION_CACHE_SECONDS: number;
+  GITHUB_ACTIONS_OIDC_ISSUER: string;
+  GITHUB_ACTIONS_OIDC_AUDIENCE: string;
+  GITHUB_HOST: string;
 }
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
@@ -42,6 +47,20 @@ export function signInSettings(env: SignInVariables, gitHub: Pick<GitHubConfig, 
     oidc: oidcSettings(env, errors),
     github: gitHubSignInSettings(env, gitHub, errors),
     permissionCacheMs: env.GITHUB_PERMISSION_CACHE_SECONDS * 1000,
+    githubActions: gitHubActionsLoginSettings(env, errors),
+  };
+}
+
+function gitHubActionsLoginSettings(env: SignInVariables, errors: string[]): GitHubActionsLoginSettings {
+  const issuer = new URL(env.GITHUB_ACTIONS_OIDC_ISSUER);
+  if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && LOOPBACK.test(issuer.hostname))) {
+    errors.push('GITHUB_ACTIONS_OIDC_ISSUER: must be an https URL (http only on loopback)');
+  }
+  if (env.GITHUB_ACTIONS_OIDC_AUDIENCE.trim() === '') errors.push('GITHUB_ACTIONS_OIDC_AUDIENCE: must not be empty');
+  return {
+    issuer: env.GITHUB_ACTIONS_OIDC_ISSUER.replace(/\/+$/, ''),
+    audience: env.GITHUB_ACTIONS_OIDC_AUDIENCE,
+    repositoryHost: env.GITHUB_HOST.toLowerCase(),
   };
 }
 

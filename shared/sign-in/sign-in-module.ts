@@ -2,6 +2,8 @@
 // configured, GitHub (roles per repository), the step that turns a finished sign-in into a
 // session, and `openmq login`. Built by the composition
 // root; the API's authentication resumes sessions through it (api/middleware/auth.ts).
+import { GitHubActionsLoginService, type GitHubActionsLoginSettings } from './services/github-actions-login.js';
+import type { RepoRef } from '../platform/repo-ref.js';
 import type { Database } from '../platform/database/collection.js';
 import type { AuditTrail } from '../platform/audit/audit-log.js';
 import type { OrgRepository } from '../platform/accounts/org-repository.js';
@@ -26,6 +28,8 @@ export interface SignInSettings {
   github: GitHubSignInSettings | null;
   /** How long a person's permission on a repository, read from GitHub, is kept (GITHUB_PERMISSION_CACHE_SECONDS). */
   permissionCacheMs: number;
+  /** Whose GitHub Actions tokens may be exchanged for an upload token (GITHUB_ACTIONS_OIDC_*). */
+  githubActions: GitHubActionsLoginSettings;
 }
 
 export interface SignInModule {
@@ -38,6 +42,8 @@ export interface SignInModule {
   signIn: SignInService;
   /** `openmq login`: personal tokens for the CLI, approved in the dashboard. */
   cliLogin: CliLogin;
+  /** A GitHub Actions run's token exchanged for one that uploads impacted targets of its repository. */
+  githubActions: GitHubActionsLoginService;
 }
 
 export function createSignInModule(
@@ -45,7 +51,9 @@ export function createSignInModule(
   settings: SignInSettings,
   deps: {
     orgs: Pick<OrgRepository, 'ensure'>;
-    tokens: Pick<TokenRepository, 'limitOwnedBy'>;
+    tokens: Pick<TokenRepository, 'limitOwnedBy' | 'register'>;
+    /** The organisations with a merge queue on a repository (who a GitHub Actions login acts for). */
+    orgsOfRepository: (repo: RepoRef) => Promise<string[]>;
     tokenService: Pick<TokenService, 'createPersonal'>;
     audit: AuditTrail;
     logger: Logger;
@@ -62,6 +70,7 @@ export function createSignInModule(
     github: settings.github ? new GitHubSignIn(settings.github, store.attempts) : null,
     repositoryAccess: deps.gitHub ? new RepositoryAccess(deps.gitHub.host, deps.gitHub.permissionOf, settings.permissionCacheMs) : null,
     cliLogin: new CliLogin(store.cliGrants, deps.tokenService),
+    githubActions: new GitHubActionsLoginService({ settings: settings.githubActions, tokens: deps.tokens, orgsOf: deps.orgsOfRepository, logger: deps.logger }),
     signIn: new SignInService({ orgSlug: settings.orgSlug, orgs: deps.orgs, sessions, tokens: deps.tokens, audit: deps.audit, logger: deps.logger }),
   };
 }

@@ -1,6 +1,7 @@
 // GET /v1/openapi.json describes this service (issue 10 §7): it is valid OpenAPI 3.1, it names
 // every route the application registers (and nothing else), and every described 200 answer is
 // what the service really answers — each operation is called over HTTP on a service with data.
+import { startActionsIssuer, type ActionsIssuer } from '../doubles/github/actions-oidc-issuer.js';
 import { expect } from 'chai';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { sign } from '@octokit/webhooks-methods';
@@ -68,6 +69,7 @@ describe('OpenAPI description of this service', function () {
   let doc: ServiceDoc;
   let ghRoot: string;
   let double: GitHubDouble;
+  let actions: ActionsIssuer;
 
   before(async function () {
     // The reference page's files come from the dashboard's build.
@@ -76,6 +78,7 @@ describe('OpenAPI description of this service', function () {
     ghRoot = await makeGitRoot();
     double = await startGitHubDouble(ghRoot, { host: GHE_REPO.host });
     await createRepo(ghRoot, { repo: GHE_REPO });
+    actions = await startActionsIssuer();
     svc = await startTestService({
       ...SERVICE_OPTIONS,
       env: {
@@ -84,6 +87,7 @@ describe('OpenAPI description of this service', function () {
         ...LOOPBACK_RECEIVERS_ALLOWED,
         GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
         GITHUB_WEBHOOK_POLL_SECONDS: '3600',
+        GITHUB_ACTIONS_OIDC_ISSUER: actions.url,
       },
     });
     const res = await svc.raw('GET', '/v1/openapi.json');
@@ -92,6 +96,7 @@ describe('OpenAPI description of this service', function () {
   });
   after(async () => {
     await svc.close();
+    await actions.close();
     await double.close();
     await removeGitRoot(ghRoot);
   });
@@ -182,6 +187,8 @@ describe('OpenAPI description of this service', function () {
     // The GitHub repository is claimed by the organisation that creates its first queue.
     expect((await svc.post('/createQueue', { repo: GHE_REPO, targetBranch: 'main' })).status).to.equal(200);
     post('/v1/getGitHubRepository', { repo: GHE_REPO });
+    const runToken = await actions.issue({ repository: `${GHE_REPO.owner}/${GHE_REPO.name}`, event_name: 'push', audience: 'openmq' });
+    calls.set('POST /v1/githubActionsLogin', () => svc.post('/githubActionsLogin', { token: runToken }, { token: null }));
     post('/v1/updateGitHubRepository', { repo: GHE_REPO, allowForkPullRequests: true });
     post('/v1/getQueueCostReport', { ...ref, since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' });
     post('/v1/verifyCommit', { repo: ref.repo, sha: q.fx.initialSha });

@@ -5,6 +5,7 @@ import type { V2Deps } from './v2-deps.js';
 import type { RepositoryResource } from '../../../shared/merge-queue/services/resource-service.js';
 import { pageOfList, pageRequest } from '../pagination.js';
 import { notFound } from '../../../shared/platform/errors.js';
+import { V2Error } from '../v2-errors.js';
 
 type S = components['schemas'];
 
@@ -43,6 +44,13 @@ export function repositoryHandlers(deps: V2Deps): Record<string, V2Handler> {
       const req = body as S['UploadImpactedTargetsRequest'] & { number?: number; branch?: string; impactedTargets?: string[]; impactsAllTargets?: true };
       const { orgId } = caller.actor;
       const { repo } = await resources.repository(orgId, req.repositoryId);
+      const scope = caller.uploadsFor;
+      if (
+        scope &&
+        (scope.host !== repo.host || scope.owner.toLowerCase() !== repo.owner.toLowerCase() || scope.name.toLowerCase() !== repo.name.toLowerCase())
+      ) {
+        throw new V2Error(403, 'INSUFFICIENT_PERMISSIONS', `this GitHub Actions login uploads for ${scope.owner}/${scope.name} only`);
+      }
       let number = req.number;
       if (number === undefined) {
         const [pr] = await resources.pullRequestsByBranch(orgId, req.repositoryId, String(req.branch), req.targetBranch);

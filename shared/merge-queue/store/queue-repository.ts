@@ -165,6 +165,12 @@ export class DbQueueRepository implements QueueRepository {
     return (await this.col.find({ orgId }, { sort: { repoKey: 1, branch: 1 } })).map(toQueue);
   }
 
+  /** The organisations with a queue on the repository. */
+  async orgsWithRepository(repo: RepoRef): Promise<string[]> {
+    const docs = await this.col.find({ repoKey: repoKey(repo) }, { projection: { _id: 0, orgId: 1 } });
+    return [...new Set(docs.map((d) => d.orgId))];
+  }
+
   async listRefs(orgId: string, repo: RepoRef | null): Promise<QueueRef[]> {
     const filter = repo ? { orgId, repoKey: repoKey(repo) } : { orgId };
     const docs = await this.col.find(filter, { sort: { repoKey: 1, branch: 1 }, projection: { _id: 1, repo: 1, branch: 1, targetBroken: 1 } });

@@ -15,7 +15,8 @@ export interface CreatedApiKey {
   value: string;
 }
 
-const isKey = (t: ApiToken) => t.permissions !== null;
+/** A key an admin made (not the short-lived token of a GitHub Actions login). */
+const isKey = (t: ApiToken) => t.permissions !== null && t.uploadsFor === null;
 
 export class ApiKeyService {
   constructor(private readonly deps: { tokens: TokenRepository; audit: AuditTrail }) {}

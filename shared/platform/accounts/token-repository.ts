@@ -4,6 +4,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../database/collection.js';
 import { DEFAULT_ROLE, ROLES, type Role } from './roles.js';
 import type { MergeQueuePermission } from './permissions.js';
+import type { RepoRef } from '../repo-ref.js';
 
 /** The person a personal token belongs to. */
 export interface TokenOwner {
@@ -30,6 +31,8 @@ export interface ApiToken {
   revokedAt: Date | null;
   /** A v2 API key: the merge-queue permissions it holds (its role is then unused); null for a v1 token. */
   permissions: MergeQueuePermission[] | null;
+  /** A GitHub Actions login: the one repository whose impacted targets it may upload; null otherwise. */
+  uploadsFor: RepoRef | null;
 }
 
 interface TokenDoc extends StoredDoc {
@@ -46,12 +49,21 @@ interface TokenDoc extends StoredDoc {
   revokedAt: Date | null;
   /** Present only on v2 API keys. */
   permissions?: MergeQueuePermission[];
+  /** Present only on the short-lived tokens of a GitHub Actions login. */
+  uploadsFor?: RepoRef;
 }
 
 export const TOKEN_INDEXES: IndexSpec[] = [
   { key: { hashPrefix: 1 }, name: 'hash_prefix', comment: 'authenticate a request: candidates by hash prefix' },
   { key: { hash: 1 }, name: 'hash_unique', unique: true, comment: 'register API_TOKEN idempotently' },
   { key: { orgId: 1, createdAt: 1 }, name: 'org_created', comment: "list an organisation's tokens" },
+  {
+    key: { expiresAt: 1 },
+    name: 'upload_login_expiry',
+    expireAfterSeconds: 0,
+    partialFilterExpression: { uploadsFor: { $exists: true } },
+    comment: 'GitHub Actions logins are removed once expired',
+  },
   { key: { 'owner.personId': 1 }, name: 'owner', comment: "a person's own tokens", partialFilterExpression: { owner: { $exists: true } } },
 ];
 
@@ -68,6 +80,7 @@ const toToken = (d: TokenDoc): ApiToken => ({
   expiresAt: d.expiresAt ?? null,
   revokedAt: d.revokedAt,
   permissions: d.permissions ?? null,
+  uploadsFor: d.uploadsFor ?? null,
 });
 
 /** A new random token: 32 bytes, base64url, with a recognisable prefix for secret scanners. */
@@ -105,6 +118,8 @@ export interface RegisterOptions {
   expiresAt?: Date;
   /** Makes a v2 API key holding these permissions. */
   permissions?: MergeQueuePermission[];
+  /** Limits the key to uploading impacted targets of this repository (a GitHub Actions login). */
+  uploadsFor?: RepoRef;
   now?: Date;
 }
 
@@ -133,6 +148,7 @@ export class DbTokenRepository implements TokenRepository {
           role,
           ...(opts.owner ? { owner: opts.owner } : {}),
           ...(opts.permissions ? { permissions: opts.permissions } : {}),
+          ...(opts.uploadsFor ? { uploadsFor: opts.uploadsFor } : {}),
           hashPrefix: hash.slice(0, PREFIX_LENGTH),
           createdAt: now,
           expiresAt: opts.expiresAt ?? null,

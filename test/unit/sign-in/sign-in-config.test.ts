@@ -26,6 +26,7 @@ describe('sign-in configuration', () => {
       oidc: null,
       github: null,
       permissionCacheMs: 60_000,
+      githubActions: { issuer: 'https://token.actions.githubusercontent.com', audience: 'openmq', repositoryHost: 'github.com' },
     });
     expect(loadConfig({ ...base, ORG_SLUG: 'acme' }).signIn.orgSlug).to.equal('acme');
     expect(loadConfig({ ...base, ORG_SLUG: 'acme', SIGN_IN_ORG: 'people' }).signIn.orgSlug).to.equal('people');
@@ -78,5 +79,18 @@ describe('sign-in configuration', () => {
     for (const issuer of ['http://127.0.0.1:8080', 'http://localhost:9000/realms/dev', 'http://[::1]:8080']) {
       expect(loadConfig({ ...base, ...oidc, OIDC_ISSUER_URL: issuer }).signIn.oidc?.issuer).to.equal(issuer);
     }
+  });
+
+  it("takes the GitHub Actions issuer (https, or http on this machine), its audience and the repositories' host", () => {
+    const { githubActions } = loadConfig({
+      ...base,
+      GITHUB_ACTIONS_OIDC_ISSUER: 'https://ghe.example.com/_services/token/',
+      GITHUB_ACTIONS_OIDC_AUDIENCE: 'mq',
+      GITHUB_HOST: 'GHE.example.com',
+    }).signIn;
+    expect(githubActions).to.deep.equal({ issuer: 'https://ghe.example.com/_services/token', audience: 'mq', repositoryHost: 'ghe.example.com' });
+    expect(refusal({ GITHUB_ACTIONS_OIDC_ISSUER: 'http://issuer.example.com' })).to.contain('GITHUB_ACTIONS_OIDC_ISSUER: must be an https URL');
+    expect(refusal({ GITHUB_ACTIONS_OIDC_AUDIENCE: ' ' })).to.contain('GITHUB_ACTIONS_OIDC_AUDIENCE: must not be empty');
+    expect(loadConfig({ ...base, GITHUB_ACTIONS_OIDC_ISSUER: 'http://127.0.0.1:7000' }).signIn.githubActions.issuer).to.equal('http://127.0.0.1:7000');
   });
 });

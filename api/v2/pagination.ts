@@ -66,6 +66,20 @@ export function pageOf<T, R>(
   return { data: items.map(serialize), nextCursor, hasMore, ...(request.includeTotal && total !== undefined ? { total } : {}) };
 }
 
+/** A position that must be a whole number (an offset, a sequence number); anything else is a cursor we did not hand out. */
+export function cursorNumber(after: unknown): number {
+  if (typeof after !== 'number' || !Number.isInteger(after) || after < 0) throw invalidCursor();
+  return after;
+}
+
+/** A position that names a run: its creation time and id. */
+export function cursorOfRun(after: unknown): { createdAt: Date; id: string } {
+  const { createdAt, id } = (after ?? {}) as { createdAt?: unknown; id?: unknown };
+  const at = typeof createdAt === 'string' ? new Date(createdAt) : null;
+  if (!at || Number.isNaN(at.getTime()) || typeof id !== 'string') throw invalidCursor();
+  return { createdAt: at, id };
+}
+
 /** A page of a list held whole in memory: the position is an offset. */
 export function pageOfList<T, R>(
   operationId: string,
@@ -74,8 +88,7 @@ export function pageOfList<T, R>(
   all: readonly T[],
   serialize: (item: T) => R,
 ): Page<R> {
-  const offset = request.after === undefined ? 0 : Number(request.after);
-  if (!Number.isInteger(offset) || offset < 0) throw invalidCursor();
+  const offset = request.after === undefined ? 0 : cursorNumber(request.after);
   const fetched = all.slice(offset, offset + request.limit + 1);
   let index = offset;
   const keyed = fetched.map((item) => ({ item, next: ++index }));

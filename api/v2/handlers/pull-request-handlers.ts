@@ -12,7 +12,7 @@ import type { EntryPageQuery } from '../../../shared/merge-queue/store/entry-rep
 import { conflict, notFound } from '../../../shared/platform/errors.js';
 import { serializeEntryPullRequest, serializePullRequest, transitionsOf } from '../serializers/pull-request.js';
 import { ENTRY_STATE_OF_V2 } from '../serializers/wire-names.js';
-import { pageOf, pageOfList, pageRequest } from '../pagination.js';
+import { cursorNumber, pageOf, pageOfList, pageRequest } from '../pagination.js';
 import { validationFailed } from '../v2-errors.js';
 import { runPage } from './queue-view-handlers.js';
 import { repositoryIdOf } from '../../../shared/merge-queue/domain/resource-ids.js';
@@ -94,7 +94,7 @@ export function pullRequestHandlers(deps: V2Deps): Record<string, V2Handler> {
         if (typeof query.concludedAfter === 'string') q.changedSince = new Date(query.concludedAfter);
         if (typeof query.concludedBefore === 'string') q.changedBefore = new Date(query.concludedBefore);
       }
-      if (page.after !== undefined) q.beforeSeq = Number(page.after);
+      if (page.after !== undefined) q.beforeSeq = cursorNumber(page.after);
       const entries = q.states?.length === 0 ? [] : await deps.store.entries.listPage(queue.id, q);
       const ids = await resources.rememberPullRequests(
         queue.orgId,
@@ -103,9 +103,10 @@ export function pullRequestHandlers(deps: V2Deps): Record<string, V2Handler> {
       );
       const repositoryId = repositoryIdOf(queue.orgId, queue.repo);
       let total: number | undefined;
-      if (page.includeTotal)
-        total =
-          q.states?.length === 0 ? 0 : (await deps.store.entries.listPage(queue.id, { ...q, limit: 1_000_000, beforeSeq: undefined } as EntryPageQuery)).length;
+      if (page.includeTotal) {
+        const { beforeSeq: _position, limit: _limit, ...matching } = q;
+        total = q.states?.length === 0 ? 0 : await deps.store.entries.countPage(queue.id, matching);
+      }
       return {
         body: pageOf(
           'mergeQueues.listPullRequests',

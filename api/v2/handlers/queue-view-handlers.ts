@@ -11,7 +11,7 @@ import { repoKey } from '../../../shared/platform/repo-ref.js';
 import { notFound } from '../../../shared/platform/errors.js';
 import { ENTRY_STATE_V2 } from '../serializers/wire-names.js';
 import { serializeTestingResult, serializeVerificationRun, type RunView } from '../serializers/verification-run.js';
-import { pageOf, pageRequest, type PageRequest } from '../pagination.js';
+import { cursorNumber, cursorOfRun, pageOf, pageRequest, type PageRequest } from '../pagination.js';
 import { validationFailed } from '../v2-errors.js';
 import type { TestRunPageQuery } from '../../../shared/merge-queue/store/test-run-repository.js';
 
@@ -52,11 +52,10 @@ export async function runPage(
   filters: Record<string, unknown>,
   query: Omit<TestRunPageQuery, 'limit' | 'after'>,
 ) {
-  const after = page.after as { createdAt: string; id: string } | undefined;
   const runs = await deps.store.testRuns.listPage({
     ...query,
     limit: page.limit + 1,
-    ...(after ? { after: { createdAt: new Date(after.createdAt), id: after.id } } : {}),
+    ...(page.after !== undefined ? { after: cursorOfRun(page.after) } : {}),
   });
   const shown = runs.slice(0, page.limit);
   const views = new Map<string, RunView>();
@@ -233,11 +232,11 @@ export function queueViewHandlers(deps: V2Deps): Record<string, V2Handler> {
       };
       const concluded = { since, until };
       const rows: Row[] = [];
-      const at = page.after as { createdAt: string; id: string; skip: number } | undefined;
-      let after = at ? { createdAt: new Date(at.createdAt), id: at.id } : undefined;
-      if (at) {
-        const run = await deps.store.testRuns.findById(at.id);
-        if (run && run.queueId === queue.id) rows.push(...(await rowsOf([run])).filter((r) => r.key.skip > at.skip));
+      let after = page.after === undefined ? undefined : cursorOfRun(page.after);
+      if (after) {
+        const skip = cursorNumber((page.after as { skip?: unknown }).skip);
+        const run = await deps.store.testRuns.findById(after.id);
+        if (run && run.queueId === queue.id) rows.push(...(await rowsOf([run])).filter((r) => r.key.skip > skip));
       }
       for (;;) {
         if (rows.length > page.limit) break;
@@ -249,7 +248,8 @@ export function queueViewHandlers(deps: V2Deps): Record<string, V2Handler> {
       }
       let total: number | undefined;
       if (page.includeTotal) {
-        const all = await deps.store.testRuns.listPage({ scope: { queueId: queue.id }, concluded, limit: 100_000 });
+        // Every run concluded in the window (at most 45 days of one queue), one row per pull request.
+        const all = await deps.store.testRuns.listPage({ scope: { queueId: queue.id }, concluded, limit: 1_000_000 });
         total = (await rowsOf(all)).length;
       }
       return {

@@ -275,14 +275,12 @@ export class DbEntryRepository implements EntryRepository {
   }
 
   async listPage(queueId: string, query: EntryPageQuery): Promise<Entry[]> {
-    const filter: Filter<EntryDoc> = { queueId };
-    if (query.states) filter.state = { $in: [...query.states] };
-    if (query.changedSince || query.changedBefore) {
-      filter.stateChangedAt = { ...(query.changedSince ? { $gte: query.changedSince } : {}), ...(query.changedBefore ? { $lte: query.changedBefore } : {}) };
-    }
-    if (query.author !== undefined) filter.prAuthor = query.author;
-    if (query.beforeSeq !== undefined) filter.seq = { $lt: query.beforeSeq };
-    return (await this.col.find(filter, { sort: { seq: -1 }, limit: query.limit })).map(toEntry);
+    return (await this.col.find(pageFilter(queueId, query), { sort: { seq: -1 }, limit: query.limit })).map(toEntry);
+  }
+
+  /** How many entries the pages of `query` hold in all (its `beforeSeq` and `limit` aside). */
+  async countPage(queueId: string, query: Omit<EntryPageQuery, 'beforeSeq' | 'limit'>): Promise<number> {
+    return this.col.countDocuments(pageFilter(queueId, query));
   }
 
   async countInStates(queueId: string, states: readonly EntryState[]): Promise<number> {
@@ -375,4 +373,16 @@ export class DbEntryRepository implements EntryRepository {
     const written = await this.revisions.afterWrite(await this.col.findOneAndUpdate({ _id: id, version }, { $set: set, $inc: { version: 1 } }));
     return written ? toEntry(written) : null;
   }
+}
+
+/** The filter of a page query (listPage and countPage). */
+function pageFilter(queueId: string, query: Omit<EntryPageQuery, 'limit'>): Filter<EntryDoc> {
+  const filter: Filter<EntryDoc> = { queueId };
+  if (query.states) filter.state = { $in: [...query.states] };
+  if (query.changedSince || query.changedBefore) {
+    filter.stateChangedAt = { ...(query.changedSince ? { $gte: query.changedSince } : {}), ...(query.changedBefore ? { $lte: query.changedBefore } : {}) };
+  }
+  if (query.author !== undefined) filter.prAuthor = query.author;
+  if (query.beforeSeq !== undefined) filter.seq = { $lt: query.beforeSeq };
+  return filter;
 }

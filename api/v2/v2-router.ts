@@ -40,6 +40,13 @@ export interface V2RouterDeps {
 /** Lists that accept the contract's `sort`/`direction` only with their defaults (described, not declared, by the contract). */
 const DEFAULT_ORDER: Readonly<Record<string, string>> = { sort: 'createdAt', direction: 'desc' };
 
+/** A query string as the type its schema wants; anything else is left as text for the schema to refuse. */
+function typedQueryValue(type: ContractOperation['parameters'][number]['type'], value: string): string | number | boolean {
+  if (type === 'integer' && /^-?\d+$/.test(value)) return Number(value);
+  if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
 function parseQuery(op: ContractOperation, raw: Record<string, string | string[] | undefined>): V2Request['query'] {
   const out: V2Request['query'] = {};
   const declared = new Map(op.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]));
@@ -51,18 +58,7 @@ function parseQuery(op: ContractOperation, raw: Record<string, string | string[]
       throw validationFailed(`unknown query parameter "${name}"`);
     }
     if (Array.isArray(value)) throw validationFailed(`query parameter "${name}" is given more than once`);
-    const typed =
-      param.type === 'integer'
-        ? /^-?\d+$/.test(value)
-          ? Number(value)
-          : value
-        : param.type === 'boolean'
-          ? value === 'true'
-            ? true
-            : value === 'false'
-              ? false
-              : value
-          : value;
+    const typed = typedQueryValue(param.type, value);
     if (!param.validate(typed)) throw validationFailed(describeErrors(param.validate.errors, `query parameter ${name}`));
     out[name] = typed;
   }

@@ -85,6 +85,11 @@ describe('failed authentication', function () {
     // The line names the credential by id, so every use of a token (or a v2 key) is attributable.
     expect(requestLine(refused)).to.include({ level: WARN, status: 403, route: '/v1/createToken', credential: readerId });
     expect(requestLine(unknown)).not.to.have.property('credential');
+    const key = await svc.post<{ id: string; key: string }>('/createApiKey', { name: 'logged', permissions: [] });
+    const v2 = await fetch(`${svc.url}/v2/merge-queues`, { headers: { authorization: `Bearer ${key.body.key}` } });
+    expect(v2.status).to.equal(200);
+    expect(requestLine(v2)).to.include({ status: 200, credential: key.body.id });
+    expect(JSON.stringify(lines)).not.to.include(key.body.key);
     const failure = lines.find((l) => l.msg.startsWith('authentication failed') && l.client === '127.0.0.50');
     expect(failure?.level).to.equal(WARN);
     expect(failure?.tokenMark).to.match(/^[0-9a-f]{12}$/);

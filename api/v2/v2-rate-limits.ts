@@ -55,7 +55,7 @@ export class V2RateLimits {
         } catch (limited) {
           if (!(limited instanceof RateLimiterRes)) throw limited;
           const seconds = Math.max(1, Math.ceil(limited.msBeforeNext / 1000));
-          throw new V2Error(429, 'RATE_LIMIT_EXCEEDED', `rate limit exceeded (${budget.replace('_', ' ')}); retry after ${seconds} s`, seconds);
+          throw new V2Error(429, 'RATE_LIMIT_EXCEEDED', `rate limit exceeded (${budget.replaceAll('_', ' ')}); retry after ${seconds} s`, seconds);
         }
       }
       await next();

@@ -9,7 +9,7 @@ import { V2Error } from '../v2-errors.js';
 
 type S = components['schemas'];
 
-/** The forge's host when it is not the provider's default (github.com), else null. */
+/** Hosts the contract writes as `host: null`: the provider's default. */
 const DEFAULT_HOSTS: ReadonlySet<string> = new Set(['github.com']);
 
 function serializeRepository(r: RepositoryResource): S['Repository'] {

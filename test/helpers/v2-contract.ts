@@ -1,8 +1,8 @@
-// Checks the v2 API's answers against the hosted product's contract (openapi/v2/contract.json, the
-// copy of ../shared/reference/trunk-openapi-v2.json):
-// every answer a test receives — 2xx and 4xx alike — must be a status the contract gives its
-// operation, with the body and media type it describes, and carry X-Request-Id. The checking
-// fetch also records which operations the tests called, so a suite can require all of them.
+// Checks the v2 API's answers against the hosted product's contract, kept in the project at
+// openapi/v2/contract.json (where it comes from: docs/api-v2.md): every answer a test receives —
+// 2xx and 4xx alike — must be a status the contract gives its operation, with the body and media
+// type it describes, and carry X-Request-Id. The checking fetch also records which operations the
+// tests called, so a suite can require all of them.
 import type { ValidateFunction } from 'ajv';
 import createClient from 'openapi-fetch';
 import type { paths } from '../../openapi/v2/types.js';

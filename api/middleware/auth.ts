@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { FailureBudget } from './failure-budget.js';
+import { tokenActorOf } from '../../shared/platform/accounts/credential-actor.js';
 import { AppError } from '../../shared/platform/errors.js';
 import type { Logger } from '../../shared/platform/logging.js';
 import type { TokenRepository } from '../../shared/platform/accounts/token-repository.js';
@@ -62,7 +63,7 @@ export function authenticate(tokens: TokenRepository, sessions: SessionService, 
     if (token.permissions !== null) {
       throw new AppError('unauthenticated', 'api_key_v2_only', 'this is a v2 API key: send it as Authorization: Bearer to the /v2 API (v1 takes an API token)');
     }
-    const actor: TokenActor = { kind: 'token', orgId: token.orgId, tokenId: token.id, name: token.name, role: token.role, owner: token.owner?.name ?? null };
+    const actor = tokenActorOf(token);
     const githubLogin = token.owner?.githubLogin;
     // A personal token of a GitHub sign-in: its role is a cap on the person's permission per repository.
     if (githubLogin) ctx.state.perRepository = { githubLogin, cap: token.role, actorWith: (r: Role) => ({ ...actor, role: r }) } satisfies PerRepositoryCaller;

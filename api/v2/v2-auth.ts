@@ -9,6 +9,7 @@ import type { ApiKeyActor, TokenActor } from '../../shared/platform/accounts/act
 import { V2Error } from './v2-errors.js';
 import type { Logger } from '../../shared/platform/logging.js';
 import { FailureBudget } from '../middleware/failure-budget.js';
+import { credentialActorOf } from '../../shared/platform/accounts/credential-actor.js';
 import type { RepoRef } from '../../shared/platform/repo-ref.js';
 
 export interface V2Caller {
@@ -40,10 +41,7 @@ export function v2Authenticate(tokens: TokenRepository, logger: Logger, failures
     if (token.owner?.githubLogin) {
       throw new V2Error(403, 'INSUFFICIENT_PERMISSIONS', 'personal tokens of people signed in with GitHub work on v1 only; create a v2 API key');
     }
-    const actor: ApiKeyActor | TokenActor =
-      token.permissions !== null
-        ? { kind: 'api_key', orgId: token.orgId, keyId: token.id, name: token.name, permissions: token.permissions }
-        : { kind: 'token', orgId: token.orgId, tokenId: token.id, name: token.name, role: token.role, owner: token.owner?.name ?? null };
+    const actor = credentialActorOf(token);
     ctx.state.v2Caller = { actor, credentialId: token.id, uploadsFor: token.uploadsFor } satisfies V2Caller;
     await next();
   };

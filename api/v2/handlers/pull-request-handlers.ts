@@ -11,7 +11,7 @@ import type { EntryChange } from '../../../shared/merge-queue/services/pull-requ
 import type { EntryPageQuery } from '../../../shared/merge-queue/store/entry-repository.js';
 import { conflict, notFound } from '../../../shared/platform/errors.js';
 import { serializeEntryPullRequest, serializePullRequest, transitionsOf } from '../serializers/pull-request.js';
-import { ENTRY_STATE_OF_V2 } from '../serializers/wire-names.js';
+import { ENTRY_STATE_OF_V2, RUN_STATUS_OF_V2 } from '../serializers/wire-names.js';
 import { cursorNumber, pageOf, pageOfList, pageRequest } from '../pagination.js';
 import { validationFailed } from '../v2-errors.js';
 import { runPage } from './queue-view-handlers.js';
@@ -182,14 +182,8 @@ export function pullRequestHandlers(deps: V2Deps): Record<string, V2Handler> {
       // The engine does not hold a failed run while its checks are re-run (docs/api-v2.md#gaps).
       if (mode === 'wait') throw validationFailed('mode "wait" is not supported by this service: use mode "now", which tests the pull request again at once');
       const pr = await resources.pullRequest(caller.actor.orgId, params.id ?? '');
-      const { entry, queue } = activeEntryOf(pr);
-      if (entry.state !== 'pending_failure') {
-        throw conflict(
-          'pr_not_restartable',
-          `pull request #${pr.number} has no failed checks to re-run (it is ${entry.state}); only a pull request pending failure has`,
-        );
-      }
-      await pullRequests.restartTests(caller.actor, queue.repo, queue.branch, pr.number);
+      const { queue } = activeEntryOf(pr);
+      await pullRequests.rerunFailedChecks(caller.actor, queue.repo, queue.branch, pr.number);
       return { body: { rerun: {} } satisfies S['RerunFailedChecksResponse'] };
     },
 
@@ -225,12 +219,7 @@ export function pullRequestHandlers(deps: V2Deps): Record<string, V2Handler> {
       const filters = { id: pr.id, status: query.status };
       const page = pageRequest('pullRequests.listVerificationRuns', query, filters);
       const runQuery = { scope: { entryIds: pr.entries.map((e) => e.id) } } as const;
-      const status =
-        typeof query.status === 'string'
-          ? ({ inProgress: 'in_progress', succeeded: 'succeeded', failed: 'failed', cancelled: 'cancelled' } as const)[
-              query.status as S['VerificationRunStatus']
-            ]
-          : undefined;
+      const status = typeof query.status === 'string' ? RUN_STATUS_OF_V2[query.status as S['VerificationRunStatus']] : undefined;
       if (pr.entries.length === 0) return { body: { data: [], nextCursor: null, hasMore: false, ...(page.includeTotal ? { total: 0 } : {}) } };
       return {
         body: await runPage(

@@ -9,7 +9,7 @@ import { mergeGraphEdges } from '../../../shared/merge-queue/domain/merge-graph.
 import { headKey, type ImpactedTargets } from '../../../shared/merge-queue/store/impacted-targets-repository.js';
 import { repoKey } from '../../../shared/platform/repo-ref.js';
 import { notFound } from '../../../shared/platform/errors.js';
-import { ENTRY_STATE_V2 } from '../serializers/wire-names.js';
+import { ENTRY_STATE_V2, MODE_V2, QUEUE_STATE_V2, RUN_STATUS_OF_V2 } from '../serializers/wire-names.js';
 import { serializeTestingResult, serializeVerificationRun, type RunView } from '../serializers/verification-run.js';
 import { cursorNumber, cursorOfRun, pageOf, pageRequest, type PageRequest } from '../pagination.js';
 import { validationFailed } from '../v2-errors.js';
@@ -57,11 +57,12 @@ export async function runPage(
     limit: page.limit + 1,
     ...(page.after !== undefined ? { after: cursorOfRun(page.after) } : {}),
   });
-  const shown = runs.slice(0, page.limit);
+  // One read of entries, statuses and ids per queue the page's runs belong to, not per run.
+  const byQueue = new Map<string, TestRun[]>();
+  for (const run of runs.slice(0, page.limit)) byQueue.set(run.queueId, [...(byQueue.get(run.queueId) ?? []), run]);
   const views = new Map<string, RunView>();
-  for (const run of shown) {
-    const [view] = await runViewsOf(deps, await queueOfRun(run), [run]);
-    if (view) views.set(run.id, view);
+  for (const group of byQueue.values()) {
+    for (const view of await runViewsOf(deps, await queueOfRun(group[0] as TestRun), group)) views.set(view.run.id, view);
   }
   return pageOf(
     operationId,
@@ -133,8 +134,8 @@ export function queueViewHandlers(deps: V2Deps): Record<string, V2Handler> {
         });
       const awaiting = active.filter((e) => e.state === 'not_ready');
       const body: S['MergeQueueOrder'] = {
-        mode: queue.mode === 'parallel' ? 'graph' : 'queue',
-        queueState: queue.state === 'switching_modes' ? 'switchingModes' : queue.state,
+        mode: MODE_V2[queue.mode],
+        queueState: QUEUE_STATE_V2[queue.state],
         batchingEnabled: queue.batch,
         // The engine applies no batching rule, so nothing is left unresolved (docs/api-v2.md#gaps).
         isolationResolved: true,
@@ -191,10 +192,7 @@ export function queueViewHandlers(deps: V2Deps): Record<string, V2Handler> {
       const filters = { id: queue.id, status: query.status, createdAfter: query.createdAfter };
       const page = pageRequest('mergeQueues.listVerificationRuns', query, filters);
       const runQuery: Omit<TestRunPageQuery, 'limit' | 'after'> = { scope: { queueId: queue.id } };
-      if (typeof query.status === 'string')
-        runQuery.status = ({ inProgress: 'in_progress', succeeded: 'succeeded', failed: 'failed', cancelled: 'cancelled' } as const)[
-          query.status as S['VerificationRunStatus']
-        ];
+      if (typeof query.status === 'string') runQuery.status = RUN_STATUS_OF_V2[query.status as S['VerificationRunStatus']];
       if (typeof query.createdAfter === 'string') runQuery.createdAfter = new Date(query.createdAfter);
       return { body: await runPage(deps, async () => queue, page, 'mergeQueues.listVerificationRuns', filters, runQuery) };
     },

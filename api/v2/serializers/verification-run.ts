@@ -2,7 +2,7 @@
 import type { Entry, TestRun, TestRunStatus } from '../../../shared/merge-queue/domain/model.js';
 import type { CommitStatus } from '../../../shared/merge-queue/store/commit-status-repository.js';
 import type { components } from '../../../openapi/v2/types.js';
-import { camel } from './wire-names.js';
+import { camel, RUN_STATUS_V2 } from './wire-names.js';
 
 type S = components['schemas'];
 
@@ -14,13 +14,6 @@ export interface RunView {
   statuses: CommitStatus[];
   pullRequestIdOf: (prNumber: number) => string;
 }
-
-const STATUS_V2: Readonly<Record<TestRunStatus, S['VerificationRunStatus']>> = {
-  in_progress: 'inProgress',
-  succeeded: 'succeeded',
-  failed: 'failed',
-  cancelled: 'cancelled',
-};
 
 const CONCLUDED: Readonly<Record<string, { conclusion: S['CheckConclusion']; providerConclusion: S['ProviderCheckConclusion'] }>> = {
   success: { conclusion: 'success', providerConclusion: 'SUCCESS' },
@@ -66,7 +59,7 @@ export function serializeVerificationRun(v: RunView): S['VerificationRun'] {
     testBranchSha: run.sha ?? '',
     createdAt: run.createdAt.toISOString(),
     updatedAt: (run.concludedAt ?? run.createdAt).toISOString(),
-    status: STATUS_V2[run.status],
+    status: RUN_STATUS_V2[run.status],
     ...(run.requiredStatusesSource ? { requiredStatusesSource: camel(run.requiredStatusesSource) as S['RequiredStatusesSource'] } : {}),
     requiredStatuses: run.requiredStatuses,
     checks: checksOf(v.statuses),

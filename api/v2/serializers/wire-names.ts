@@ -1,5 +1,5 @@
 // The engine's names (v1's snake_case) as the v2 contract spells them (camelCase).
-import type { EntryState, Mergeability, QueueMode, QueueState } from '../../../shared/merge-queue/domain/model.js';
+import type { EntryState, Mergeability, QueueMode, QueueState, TestRunStatus } from '../../../shared/merge-queue/domain/model.js';
 import type { components } from '../../../openapi/v2/types.js';
 
 type S = components['schemas'];
@@ -28,6 +28,16 @@ export const QUEUE_STATE_V2: Readonly<Record<QueueState, S['MergeQueueState']>> 
 
 export const MODE_V2: Readonly<Record<QueueMode, S['MergeQueueMode']>> = { single: 'queue', parallel: 'graph' };
 export const MODE_OF_V2: Readonly<Record<S['MergeQueueMode'], QueueMode>> = { queue: 'single', graph: 'parallel' };
+
+export const RUN_STATUS_V2: Readonly<Record<TestRunStatus, S['VerificationRunStatus']>> = {
+  in_progress: 'inProgress',
+  succeeded: 'succeeded',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+export const RUN_STATUS_OF_V2 = Object.fromEntries(Object.entries(RUN_STATUS_V2).map(([v1, v2]) => [v2, v1])) as Readonly<
+  Record<S['VerificationRunStatus'], TestRunStatus>
+>;
 
 export const MERGEABILITY_V2: Readonly<Record<Mergeability, S['Mergeability']>> = {
   unspecified: 'unspecified',

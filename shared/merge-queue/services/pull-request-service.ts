@@ -247,15 +247,23 @@ export class PullRequestService {
 
   async restartTests(actor: Actor, repo: RepoRef, branch: string, prNumber: number): Promise<void> {
     requireCapability(actor, 'merge_and_cancel', 'restarting the tests of a pull request');
+    await this.restart(actor, repo, branch, prNumber, RESTARTABLE, 'only testing, tests_passed or pending_failure pull requests can be restarted');
+  }
+
+  /**
+   * Re-runs the failed checks of a pull request pending failure (v2 rerun-failed-checks): its
+   * group is tested again, every check of it, since the engine has no re-run of single checks.
+   */
+  async rerunFailedChecks(actor: Actor, repo: RepoRef, branch: string, prNumber: number): Promise<void> {
+    requireCapability(actor, 'merge_and_cancel', 're-running the failed checks of a pull request');
+    await this.restart(actor, repo, branch, prNumber, ['pending_failure'], 'only a pull request pending failure has failed checks to re-run');
+  }
+
+  private async restart(actor: Actor, repo: RepoRef, branch: string, prNumber: number, from: readonly EntryState[], onlyWhen: string): Promise<void> {
     const queue = await this.deps.queues.get(actor.orgId, repo, branch);
     await retryCompareAndSet(ENTRY, async () => {
       const entry = await this.latestOrThrow(queue, prNumber);
-      if (!RESTARTABLE.includes(entry.state)) {
-        throw conflict(
-          'pr_not_restartable',
-          `pull request #${prNumber} is ${entry.state}; only testing, tests_passed or pending_failure pull requests can be restarted`,
-        );
-      }
+      if (!from.includes(entry.state)) throw conflict('pr_not_restartable', `pull request #${prNumber} is ${entry.state}; ${onlyWhen}`);
       const done = await this.deps.store.entries.transition(
         entry.id,
         { from: [entry.state], version: entry.version },

@@ -3,7 +3,7 @@
 // (store/resource-id-repository.ts); a pull request is read from the forge, with its entries in
 // the organisation's queues of its repository.
 import type { Entry, Queue } from '../domain/model.js';
-import type { RepoRef } from '../../platform/repo-ref.js';
+import { repoKey, type RepoRef } from '../../platform/repo-ref.js';
 import { notFound } from '../../platform/errors.js';
 import { pullRequestIdOf, repositoryIdOf } from '../domain/resource-ids.js';
 import type { MergeQueueStore } from '../store/store.js';
@@ -96,7 +96,8 @@ export class ResourceService {
     const provider = await this.providerOf(ref.repo);
     const info = await provider.getPullRequest(ref.repo, ref.number);
     if (!info) throw notFound('pull_request_not_found', `pull request #${ref.number} no longer exists on its forge`);
-    return this.resourceOf(orgId, ref.repo, info, ref.createdAt);
+    const [resource] = await this.resourcesOf(orgId, ref.repo, [info]);
+    return resource as PullRequestResource;
   }
 
   /** Pull requests of a repository by number, ascending; numbers the forge does not know are left out. */
@@ -108,7 +109,7 @@ export class ResourceService {
       [...new Set(numbers)].sort((a, b) => a - b),
     );
     const infos = [...found.values()].filter((pr): pr is PullRequestInfo => pr !== null);
-    return this.resourcesOf(orgId, repo, infos);
+    return this.handOut(orgId, repo, infos);
   }
 
   /** The open pull requests of a repository from a head branch (into `baseBranch`, when given), by number. */
@@ -119,37 +120,46 @@ export class ResourceService {
     const matching = open
       .filter((pr) => pr.headBranch === branch && (baseBranch === undefined || pr.baseBranch === baseBranch))
       .sort((a, b) => a.number - b.number);
-    return this.resourcesOf(orgId, repo, matching);
+    return this.handOut(orgId, repo, matching);
   }
 
-  private async resourcesOf(orgId: string, repo: RepoRef, infos: readonly PullRequestInfo[]): Promise<PullRequestResource[]> {
+  /** Pull requests found by coordinates: their ids remembered, then read as resources. */
+  private async handOut(orgId: string, repo: RepoRef, infos: readonly PullRequestInfo[]): Promise<PullRequestResource[]> {
     await this.rememberPullRequests(
       orgId,
       repo,
       infos.map((pr) => pr.number),
     );
-    const out: PullRequestResource[] = [];
-    for (const info of infos) {
-      const ref = await this.deps.store.resourceIds.find(orgId, pullRequestIdOf(orgId, repo, info.number));
-      out.push(await this.resourceOf(orgId, repo, info, ref?.createdAt ?? new Date()));
-    }
-    return out;
+    return this.resourcesOf(orgId, repo, infos);
   }
 
-  private async resourceOf(orgId: string, repo: RepoRef, info: PullRequestInfo, createdAt: Date): Promise<PullRequestResource> {
-    const queues = await this.deps.store.queues.listByOrg(orgId);
-    const ofRepo = new Map(queues.filter((q) => q.repo.host === repo.host && q.repo.owner === repo.owner && q.repo.name === repo.name).map((q) => [q.id, q]));
-    const entries = await this.deps.store.entries.listByPr([...ofRepo.keys()], info.number);
-    return {
-      id: pullRequestIdOf(orgId, repo, info.number),
-      repositoryId: repositoryIdOf(orgId, repo),
-      repo,
-      number: info.number,
-      createdAt,
-      info,
-      entries,
-      queues: ofRepo,
-    };
+  /** Pull requests whose ids were handed out, as resources: one read each of their ids, their queues and their entries. */
+  private async resourcesOf(orgId: string, repo: RepoRef, infos: readonly PullRequestInfo[]): Promise<PullRequestResource[]> {
+    const ids = new Map(infos.map((pr) => [pr.number, pullRequestIdOf(orgId, repo, pr.number)]));
+    const [refs, queues] = await Promise.all([this.deps.store.resourceIds.findMany(orgId, [...ids.values()]), this.queuesOf(orgId, repo)]);
+    const entries = await this.deps.store.entries.listByPrs(
+      [...queues.keys()],
+      infos.map((pr) => pr.number),
+    );
+    return infos.map((info) => {
+      const id = ids.get(info.number) as string;
+      return {
+        id,
+        repositoryId: repositoryIdOf(orgId, repo),
+        repo,
+        number: info.number,
+        createdAt: refs.get(id)?.createdAt ?? new Date(),
+        info,
+        entries: entries.filter((e) => e.prNumber === info.number),
+        queues,
+      };
+    });
+  }
+
+  /** The organisation's queues of a repository, by id. */
+  private async queuesOf(orgId: string, repo: RepoRef): Promise<Map<string, Queue>> {
+    const key = repoKey(repo);
+    return new Map((await this.deps.store.queues.listByOrg(orgId)).filter((q) => repoKey(q.repo) === key).map((q) => [q.id, q]));
   }
 
   private async providerOf(repo: RepoRef): Promise<GitProvider> {

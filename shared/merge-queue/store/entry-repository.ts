@@ -220,10 +220,10 @@ export class DbEntryRepository implements EntryRepository {
     return (await this.col.find({ _id: { $in: [...ids] } })).map(toEntry);
   }
 
-  /** Every entry of a pull request in these queues, newest submission first (the v2 API's pull request). */
-  async listByPr(queueIds: readonly string[], prNumber: number): Promise<Entry[]> {
-    if (queueIds.length === 0) return [];
-    return (await this.col.find({ queueId: { $in: [...queueIds] }, prNumber }, { sort: { submittedAt: -1 } })).map(toEntry);
+  /** Every entry of these pull requests in these queues, newest submission first (the v2 API's pull requests). */
+  async listByPrs(queueIds: readonly string[], prNumbers: readonly number[]): Promise<Entry[]> {
+    if (queueIds.length === 0 || prNumbers.length === 0) return [];
+    return (await this.col.find({ queueId: { $in: [...queueIds] }, prNumber: { $in: [...prNumbers] } }, { sort: { submittedAt: -1 } })).map(toEntry);
   }
 
   async findActiveByPr(queueId: string, prNumber: number): Promise<Entry | null> {

@@ -43,9 +43,19 @@ export class DbResourceIdRepository {
   /** What `id` names in `orgId`; null when unknown there (another organisation's id included). */
   async find(orgId: string, id: string): Promise<StoredResourceRef | null> {
     const d = await this.col.findOne({ _id: id, orgId });
-    if (!d) return null;
-    const base = { id: d._id, orgId: d.orgId, repo: d.repo, createdAt: d.createdAt };
-    if (d.kind === 'pull_request' && d.number !== undefined) return { ...base, kind: 'pull_request', number: d.number };
-    return { ...base, kind: 'repository' };
+    return d ? toRef(d) : null;
   }
+
+  /** What each of `ids` names in `orgId`, by id; unknown ones are absent. */
+  async findMany(orgId: string, ids: readonly string[]): Promise<Map<string, StoredResourceRef>> {
+    if (ids.length === 0) return new Map();
+    const docs = await this.col.find({ _id: { $in: [...ids] }, orgId });
+    return new Map(docs.map((d) => [d._id, toRef(d)]));
+  }
+}
+
+function toRef(d: ResourceDoc): StoredResourceRef {
+  const base = { id: d._id, orgId: d.orgId, repo: d.repo, createdAt: d.createdAt };
+  if (d.kind === 'pull_request' && d.number !== undefined) return { ...base, kind: 'pull_request', number: d.number };
+  return { ...base, kind: 'repository' };
 }

@@ -506,6 +506,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/getMergeWindowForecast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Which queued pull requests are expected to land before the next freeze begins, and which will wait
+         * @description For each pull request the next closure of the queue's schedule holds: `lands` (the ETA's latest estimate is before it begins), `may_land` (the estimate is, the latest is not), `waits`; `not_held` for pull requests it does not hold, `unknown` without an estimate (docs/merge-windows.md).
+         */
+        post: operations["getMergeWindowForecast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/getQueue": {
         parameters: {
             query?: never;
@@ -1530,7 +1550,7 @@ export interface operations {
                 "application/json": {
                     description?: string;
                     /** @description Event types delivered; empty or absent: every type */
-                    events?: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "test.status_changed" | "test.quarantined" | "PULL_REQUEST.SUBMITTED" | "PULL_REQUEST.QUEUED" | "PULL_REQUEST.TESTING" | "PULL_REQUEST.PENDING_FAILURE" | "PULL_REQUEST.MERGED" | "PULL_REQUEST.FAILED" | "PULL_REQUEST.CANCELED" | "PULL_REQUEST_BATCH.TESTING" | "PULL_REQUEST_BATCH.PENDING_FAILURE" | "PULL_REQUEST_BATCH.MERGED" | "PULL_REQUEST_BATCH.FAILED" | "PULL_REQUEST_BATCH.CANCELED" | "QUEUE.STATE_CHANGED" | "QUEUE.TARGET_BROKEN" | "QUEUE.TARGET_RECOVERED" | "TEST.STATUS_CHANGED" | "TEST.QUARANTINED")[];
+                    events?: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "test.status_changed" | "test.quarantined" | "PULL_REQUEST.SUBMITTED" | "PULL_REQUEST.QUEUED" | "PULL_REQUEST.TESTING" | "PULL_REQUEST.PENDING_FAILURE" | "PULL_REQUEST.MERGED" | "PULL_REQUEST.FAILED" | "PULL_REQUEST.CANCELED" | "PULL_REQUEST_BATCH.TESTING" | "PULL_REQUEST_BATCH.PENDING_FAILURE" | "PULL_REQUEST_BATCH.MERGED" | "PULL_REQUEST_BATCH.FAILED" | "PULL_REQUEST_BATCH.CANCELED" | "QUEUE.STATE_CHANGED" | "QUEUE.TARGET_BROKEN" | "QUEUE.TARGET_RECOVERED" | "QUEUE.FREEZE_ANNOUNCED" | "QUEUE.FREEZE_STARTED" | "QUEUE.FREEZE_ENDED" | "TEST.STATUS_CHANGED" | "TEST.QUARANTINED")[];
                     /** @enum {string} */
                     kind?: "standard" | "slack" | "STANDARD" | "SLACK";
                     /** Format: uri */
@@ -1551,7 +1571,7 @@ export interface operations {
                         description: string;
                         disabledReason: string | null;
                         enabled: boolean;
-                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "test.status_changed" | "test.quarantined")[];
+                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "test.status_changed" | "test.quarantined")[];
                         failingSince: string | null;
                         id: string;
                         /** @enum {string} */
@@ -2790,6 +2810,83 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getMergeWindowForecast: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    repo: {
+                        host: string;
+                        name: string;
+                        owner: string;
+                    };
+                    targetBranch: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        closure: {
+                            endsAt: string | null;
+                            /** @enum {string} */
+                            kind: "freeze" | "holiday" | "outside_window";
+                            name: string;
+                            reason: string | null;
+                            /** Format: date-time */
+                            startsAt: string;
+                            targets: string[];
+                        } | null;
+                        mergeWindow: {
+                            current: {
+                                endsAt: string | null;
+                                /** @enum {string} */
+                                kind: "freeze" | "holiday" | "outside_window";
+                                name: string;
+                                reason: string | null;
+                                /** Format: date-time */
+                                startsAt: string;
+                                targets: string[];
+                            }[];
+                            next: {
+                                endsAt: string | null;
+                                /** @enum {string} */
+                                kind: "freeze" | "holiday" | "outside_window";
+                                name: string;
+                                reason: string | null;
+                                /** Format: date-time */
+                                startsAt: string;
+                                targets: string[];
+                            } | null;
+                        } | null;
+                        pullRequests: {
+                            earliest: string | null;
+                            estimatedMergeAt: string | null;
+                            latest: string | null;
+                            /** @enum {string} */
+                            outcome: "lands" | "may_land" | "waits" | "not_held" | "unknown";
+                            position: number;
+                            prNumber: number;
+                            prTitle: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
     getQueue: {
         parameters: {
             query?: never;
@@ -2863,6 +2960,28 @@ export interface operations {
                         labelCommandsEnabled: boolean;
                         /** @enum {string} */
                         mergeMethod: "merge_commit" | "squash" | "rebase";
+                        mergeWindow: {
+                            current: {
+                                endsAt: string | null;
+                                /** @enum {string} */
+                                kind: "freeze" | "holiday" | "outside_window";
+                                name: string;
+                                reason: string | null;
+                                /** Format: date-time */
+                                startsAt: string;
+                                targets: string[];
+                            }[];
+                            next: {
+                                endsAt: string | null;
+                                /** @enum {string} */
+                                kind: "freeze" | "holiday" | "outside_window";
+                                name: string;
+                                reason: string | null;
+                                /** Format: date-time */
+                                startsAt: string;
+                                targets: string[];
+                            } | null;
+                        } | null;
                         /** @enum {string} */
                         mode: "single" | "parallel";
                         notItsFaultRetries: number;
@@ -2872,6 +2991,38 @@ export interface operations {
                         pendingFailureDepth: number;
                         requiredStatuses: string[];
                         reuseTestedTrees: boolean;
+                        schedule: {
+                            announceMinutes: number;
+                            exceptPriorityAtMost: number | null;
+                            freezes: {
+                                daily: {
+                                    days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                                    /** @description local time HH:MM */
+                                    from: string;
+                                    /** @description local time HH:MM */
+                                    to: string;
+                                } | null;
+                                from: string | null;
+                                name: string;
+                                reason: string | null;
+                                targets: string[];
+                                to: string | null;
+                            }[];
+                            holidays: {
+                                date: string;
+                                name: string;
+                            }[];
+                            /** @enum {string} */
+                            inFlightAtFreeze: "merge" | "hold";
+                            timeZone: string;
+                            windows: {
+                                days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                                /** @description local time HH:MM */
+                                from: string;
+                                /** @description local time HH:MM */
+                                to: string;
+                            }[];
+                        } | null;
                         /** @enum {string} */
                         stackFailure: "land_passing_prefix" | "land_nothing";
                         /** @enum {string} */
@@ -2955,7 +3106,7 @@ export interface operations {
                                 examples: {
                                     ciMinutes: number;
                                     detail: string | null;
-                                    reason: ("api_requested" | "merge_item_now_ready" | "manual_push_to_target_branch" | "prerequisite_merge_item_cancelled" | "prerequisite_merge_item_failed" | "prerequisite_merge_item_manually_merged" | "tests_restarted_by_user" | "tests_restarted_by_api_request" | "skip_the_line_interrupted" | "bisection_required" | "bisection_test_run_passed" | "test_run_retried_known_flaky" | "test_run_lost" | "test_run_retried_not_its_fault" | "merge_item_no_longer_ready" | "test_run_started" | "test_run_passed" | "test_run_failed" | "start_test_run_merge_conflict" | "start_test_run_config_parsing_failure" | "start_test_run_no_required_statuses" | "test_run_required_status_failed" | "test_run_timeout" | "github_api_merge_pr_failed" | "github_api_direct_merge_pr_failed" | "pr_updated_at_merge_time" | "test_run_failed_by_optimization" | "test_run_held_not_its_fault" | "test_run_held_target_broken" | "user_requested" | "pr_closed" | "pr_pushed_to" | "pr_base_branch_changed" | "pr_converted_to_draft" | "not_ready_timeout" | "stack_member_removed" | "merge_graph_merge" | "manual_merge" | "merge_graph_direct_merge" | "required_status_not_reported" | "interaction_found") | null;
+                                    reason: ("api_requested" | "merge_item_now_ready" | "manual_push_to_target_branch" | "prerequisite_merge_item_cancelled" | "prerequisite_merge_item_failed" | "prerequisite_merge_item_manually_merged" | "tests_restarted_by_user" | "tests_restarted_by_api_request" | "skip_the_line_interrupted" | "bisection_required" | "bisection_test_run_passed" | "test_run_retried_known_flaky" | "test_run_lost" | "test_run_retried_not_its_fault" | "merge_item_no_longer_ready" | "test_run_started" | "test_run_passed" | "test_run_failed" | "start_test_run_merge_conflict" | "start_test_run_config_parsing_failure" | "start_test_run_no_required_statuses" | "test_run_required_status_failed" | "test_run_timeout" | "github_api_merge_pr_failed" | "github_api_direct_merge_pr_failed" | "pr_updated_at_merge_time" | "test_run_failed_by_optimization" | "test_run_held_not_its_fault" | "test_run_held_target_broken" | "user_requested" | "pr_closed" | "pr_pushed_to" | "pr_base_branch_changed" | "pr_converted_to_draft" | "not_ready_timeout" | "stack_member_removed" | "merge_graph_merge" | "manual_merge" | "merge_graph_direct_merge" | "required_status_not_reported" | "interaction_found" | "waiting_for_merge_window") | null;
                                     testBranch: string;
                                     testRunId: string;
                                 }[];
@@ -3112,7 +3263,7 @@ export interface operations {
                             detail?: string;
                             previousState: ("not_ready" | "pending" | "testing" | "tests_passed" | "pending_failure" | "merged" | "failed" | "cancelled") | null;
                             /** @enum {string} */
-                            reason: "api_requested" | "merge_item_now_ready" | "manual_push_to_target_branch" | "prerequisite_merge_item_cancelled" | "prerequisite_merge_item_failed" | "prerequisite_merge_item_manually_merged" | "tests_restarted_by_user" | "tests_restarted_by_api_request" | "skip_the_line_interrupted" | "bisection_required" | "bisection_test_run_passed" | "test_run_retried_known_flaky" | "test_run_lost" | "test_run_retried_not_its_fault" | "merge_item_no_longer_ready" | "test_run_started" | "test_run_passed" | "test_run_failed" | "start_test_run_merge_conflict" | "start_test_run_config_parsing_failure" | "start_test_run_no_required_statuses" | "test_run_required_status_failed" | "test_run_timeout" | "github_api_merge_pr_failed" | "github_api_direct_merge_pr_failed" | "pr_updated_at_merge_time" | "test_run_failed_by_optimization" | "test_run_held_not_its_fault" | "test_run_held_target_broken" | "user_requested" | "pr_closed" | "pr_pushed_to" | "pr_base_branch_changed" | "pr_converted_to_draft" | "not_ready_timeout" | "stack_member_removed" | "merge_graph_merge" | "manual_merge" | "merge_graph_direct_merge" | "required_status_not_reported" | "interaction_found";
+                            reason: "api_requested" | "merge_item_now_ready" | "manual_push_to_target_branch" | "prerequisite_merge_item_cancelled" | "prerequisite_merge_item_failed" | "prerequisite_merge_item_manually_merged" | "tests_restarted_by_user" | "tests_restarted_by_api_request" | "skip_the_line_interrupted" | "bisection_required" | "bisection_test_run_passed" | "test_run_retried_known_flaky" | "test_run_lost" | "test_run_retried_not_its_fault" | "merge_item_no_longer_ready" | "test_run_started" | "test_run_passed" | "test_run_failed" | "start_test_run_merge_conflict" | "start_test_run_config_parsing_failure" | "start_test_run_no_required_statuses" | "test_run_required_status_failed" | "test_run_timeout" | "github_api_merge_pr_failed" | "github_api_direct_merge_pr_failed" | "pr_updated_at_merge_time" | "test_run_failed_by_optimization" | "test_run_held_not_its_fault" | "test_run_held_target_broken" | "user_requested" | "pr_closed" | "pr_pushed_to" | "pr_base_branch_changed" | "pr_converted_to_draft" | "not_ready_timeout" | "stack_member_removed" | "merge_graph_merge" | "manual_merge" | "merge_graph_direct_merge" | "required_status_not_reported" | "interaction_found" | "waiting_for_merge_window";
                             /** @enum {string} */
                             state: "not_ready" | "pending" | "testing" | "tests_passed" | "pending_failure" | "merged" | "failed" | "cancelled";
                             testRunId?: string;
@@ -3615,7 +3766,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "pending" | "sending" | "retrying" | "delivered" | "failed";
                             /** @enum {string} */
-                            type: "pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "test.status_changed" | "test.quarantined";
+                            type: "pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "test.status_changed" | "test.quarantined";
                             /** @description The webhook-id header: the same for every attempt and redelivery */
                             webhookId: string;
                         }[];
@@ -3654,7 +3805,7 @@ export interface operations {
                             description: string;
                             disabledReason: string | null;
                             enabled: boolean;
-                            events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "test.status_changed" | "test.quarantined")[];
+                            events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "test.status_changed" | "test.quarantined")[];
                             failingSince: string | null;
                             id: string;
                             /** @enum {string} */
@@ -3824,7 +3975,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "pending" | "sending" | "retrying" | "delivered" | "failed";
                         /** @enum {string} */
-                        type: "pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "test.status_changed" | "test.quarantined";
+                        type: "pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "test.status_changed" | "test.quarantined";
                         /** @description The webhook-id header: the same for every attempt and redelivery */
                         webhookId: string;
                     };
@@ -3990,7 +4141,7 @@ export interface operations {
                         description: string;
                         disabledReason: string | null;
                         enabled: boolean;
-                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "test.status_changed" | "test.quarantined")[];
+                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "test.status_changed" | "test.quarantined")[];
                         failingSince: string | null;
                         id: string;
                         /** @enum {string} */
@@ -4511,6 +4662,38 @@ export interface operations {
                     };
                     requiredStatuses?: string[];
                     reuseTestedTrees?: boolean;
+                    schedule?: {
+                        announceMinutes?: number;
+                        exceptPriorityAtMost?: number | null;
+                        freezes?: {
+                            daily?: {
+                                days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                                /** @description local time HH:MM */
+                                from: string;
+                                /** @description local time HH:MM */
+                                to: string;
+                            } | null;
+                            from?: string | null;
+                            name: string;
+                            reason?: string | null;
+                            targets?: string[];
+                            to?: string | null;
+                        }[];
+                        holidays?: {
+                            date: string;
+                            name: string;
+                        }[];
+                        /** @enum {string} */
+                        inFlightAtFreeze?: "merge" | "hold";
+                        timeZone: string;
+                        windows?: {
+                            days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                            /** @description local time HH:MM */
+                            from: string;
+                            /** @description local time HH:MM */
+                            to: string;
+                        }[];
+                    } | null;
                     /** @enum {string} */
                     stackFailure?: "land_passing_prefix" | "land_nothing" | "LAND_PASSING_PREFIX" | "LAND_NOTHING";
                     /** @enum {string} */
@@ -4566,6 +4749,38 @@ export interface operations {
                         pendingFailureDepth: number;
                         requiredStatuses: string[];
                         reuseTestedTrees: boolean;
+                        schedule: {
+                            announceMinutes: number;
+                            exceptPriorityAtMost: number | null;
+                            freezes: {
+                                daily: {
+                                    days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                                    /** @description local time HH:MM */
+                                    from: string;
+                                    /** @description local time HH:MM */
+                                    to: string;
+                                } | null;
+                                from: string | null;
+                                name: string;
+                                reason: string | null;
+                                targets: string[];
+                                to: string | null;
+                            }[];
+                            holidays: {
+                                date: string;
+                                name: string;
+                            }[];
+                            /** @enum {string} */
+                            inFlightAtFreeze: "merge" | "hold";
+                            timeZone: string;
+                            windows: {
+                                days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                                /** @description local time HH:MM */
+                                from: string;
+                                /** @description local time HH:MM */
+                                to: string;
+                            }[];
+                        } | null;
                         /** @enum {string} */
                         stackFailure: "land_passing_prefix" | "land_nothing";
                         /** @enum {string} */
@@ -4599,7 +4814,7 @@ export interface operations {
                     description?: string;
                     enabled?: boolean;
                     /** @description Event types delivered; empty or absent: every type */
-                    events?: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "test.status_changed" | "test.quarantined" | "PULL_REQUEST.SUBMITTED" | "PULL_REQUEST.QUEUED" | "PULL_REQUEST.TESTING" | "PULL_REQUEST.PENDING_FAILURE" | "PULL_REQUEST.MERGED" | "PULL_REQUEST.FAILED" | "PULL_REQUEST.CANCELED" | "PULL_REQUEST_BATCH.TESTING" | "PULL_REQUEST_BATCH.PENDING_FAILURE" | "PULL_REQUEST_BATCH.MERGED" | "PULL_REQUEST_BATCH.FAILED" | "PULL_REQUEST_BATCH.CANCELED" | "QUEUE.STATE_CHANGED" | "QUEUE.TARGET_BROKEN" | "QUEUE.TARGET_RECOVERED" | "TEST.STATUS_CHANGED" | "TEST.QUARANTINED")[];
+                    events?: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "test.status_changed" | "test.quarantined" | "PULL_REQUEST.SUBMITTED" | "PULL_REQUEST.QUEUED" | "PULL_REQUEST.TESTING" | "PULL_REQUEST.PENDING_FAILURE" | "PULL_REQUEST.MERGED" | "PULL_REQUEST.FAILED" | "PULL_REQUEST.CANCELED" | "PULL_REQUEST_BATCH.TESTING" | "PULL_REQUEST_BATCH.PENDING_FAILURE" | "PULL_REQUEST_BATCH.MERGED" | "PULL_REQUEST_BATCH.FAILED" | "PULL_REQUEST_BATCH.CANCELED" | "QUEUE.STATE_CHANGED" | "QUEUE.TARGET_BROKEN" | "QUEUE.TARGET_RECOVERED" | "QUEUE.FREEZE_ANNOUNCED" | "QUEUE.FREEZE_STARTED" | "QUEUE.FREEZE_ENDED" | "TEST.STATUS_CHANGED" | "TEST.QUARANTINED")[];
                     id: string;
                     /** Format: uri */
                     url?: string;
@@ -4619,7 +4834,7 @@ export interface operations {
                         description: string;
                         disabledReason: string | null;
                         enabled: boolean;
-                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "test.status_changed" | "test.quarantined")[];
+                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "test.status_changed" | "test.quarantined")[];
                         failingSince: string | null;
                         id: string;
                         /** @enum {string} */

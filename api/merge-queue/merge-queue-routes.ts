@@ -13,7 +13,12 @@ import { registerDashboardReadRoutes } from './routes/dashboard-read-routes.js';
 
 export function registerMergeQueueRoutes(routes: OperationRoutes, services: MergeQueueServices, store: Pick<MergeQueueStore, 'queueRevisions'>): void {
   const { queues } = services;
-  registerQueueRoutes(routes, { queues, statusWatch: services.statusWatch, answers: new QueueAnswerCache(store.queueRevisions) });
+  registerQueueRoutes(routes, {
+    queues,
+    statusWatch: services.statusWatch,
+    answers: new QueueAnswerCache(store.queueRevisions),
+    mergeWindows: services.mergeWindows,
+  });
   registerPullRequestRoutes(routes, services.pullRequests, { queues, timeToMerge: services.timeToMerge, verdicts: services.verdicts });
   registerTestRunRoutes(routes, services.commitStatuses, services.testingDetails, services.commitVerification);
   registerCostReportRoutes(routes, services.costReport);

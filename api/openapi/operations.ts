@@ -8,6 +8,7 @@ import * as queueRequest from '../merge-queue/schemas/queue-schemas.js';
 import * as runRequest from '../merge-queue/schemas/test-run-schemas.js';
 import { MetricsQuerySchema } from '../merge-queue/schemas/metrics-schemas.js';
 import { SimulateQueueResponse, SimulateQueueSchema } from '../merge-queue/schemas/simulation-schemas.js';
+import { MergeWindowForecastResponse } from '../merge-queue/schemas/schedule-schemas.js';
 import * as mq from '../merge-queue/schemas/response-schemas.js';
 import * as costRequest from '../merge-queue/schemas/cost-report-schemas.js';
 import * as githubRepo from '../github/schemas/github-repository-schemas.js';
@@ -158,6 +159,15 @@ export const OPERATIONS: readonly Operation[] = [
   mergeQueue('listPullRequests', 'read', 'Pull requests of a queue, newest first, by cursor', mqRequest.ListPullRequestsSchema, mq.ListPullRequestsResponse),
   mergeQueue('createQueue', 'admin', 'Create the queue of a branch', queueRequest.CreateQueueSchema, mq.EmptyResponse),
   mergeQueue('getQueue', 'read', 'A queue, its settings and the pull requests in it', queueRequest.QueueRefSchema, mq.QueueResponse),
+  mergeQueue(
+    'getMergeWindowForecast',
+    'read',
+    'Which queued pull requests are expected to land before the next freeze begins, and which will wait',
+    queueRequest.QueueRefSchema,
+    MergeWindowForecastResponse,
+    false,
+    "For each pull request the next closure of the queue's schedule holds: `lands` (the ETA's latest estimate is before it begins), `may_land` (the estimate is, the latest is not), `waits`; `not_held` for pull requests it does not hold, `unknown` without an estimate (docs/merge-windows.md).",
+  ),
   mergeQueue('updateQueue', 'admin', 'Change the settings or state of a queue', queueRequest.UpdateQueueSchema, mq.QueueSettingsResponse),
   mergeQueue('deleteQueue', 'admin', 'Delete an empty queue', queueRequest.QueueRefSchema, mq.EmptyResponse),
   administration(

@@ -29,6 +29,7 @@ import { VerdictService } from './services/verdict-service.js';
 import { CommitVerificationService } from './services/commit-verification-service.js';
 import { TestRunLinkService } from './services/test-run-link-service.js';
 import { TimeToMergeService } from './services/time-to-merge-service.js';
+import { MergeWindowService } from './services/merge-window-service.js';
 import { QueueSimulationService } from './simulation/queue-simulation-service.js';
 import { outboxSourcesOf, type MergeQueueStore } from './store/store.js';
 
@@ -55,6 +56,8 @@ export interface MergeQueueServices {
   commitVerification: CommitVerificationService;
   /** The v2 API's repositories and pull requests by id. */
   resources: ResourceService;
+  /** The schedule watcher and the forecast before a freeze (docs/merge-windows.md). */
+  mergeWindows: MergeWindowService;
 }
 
 export interface MergeQueueModule {
@@ -115,6 +118,7 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
     ...(forge.afterPassApplied ? { afterPassApplied: forge.afterPassApplied } : {}),
   });
   const sync = new SyncService({ store, providers, logger, requestPlan, ...(forge.pollSchedule ? { pollSchedule: forge.pollSchedule } : {}) });
+  const timeToMerge = new TimeToMergeService({ store });
   const services: MergeQueueServices = {
     queues,
     pullRequests: new PullRequestService({
@@ -134,7 +138,8 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
     costReport: new CostReportService({ store, queues }),
     queueReads: new QueueReadService({ store, orgs: deps.orgs, queues }),
     simulation: new QueueSimulationService({ store }),
-    timeToMerge: new TimeToMergeService({ store }),
+    timeToMerge,
+    mergeWindows: new MergeWindowService({ store, timeToMerge, logger, requestPlan }),
     verdicts: new VerdictService({ store, testResults: deps.testResults }),
     commitVerification: new CommitVerificationService({ store }),
     resources: new ResourceService({ store, providers }),
@@ -143,7 +148,7 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
     store,
     services,
     scheduler,
-    processors: mergeQueueProcessors({ engine, statusWatch, sync, scheduler, logger }),
+    processors: mergeQueueProcessors({ engine, statusWatch, sync, scheduler, mergeWindows: services.mergeWindows, logger }),
     eventFormat: mergeQueueEventFormat({ store, orgs: deps.orgs, baseUrl: deps.baseUrl, logger, verdicts: services.verdicts }),
     outboxes: outboxSourcesOf(store),
   };

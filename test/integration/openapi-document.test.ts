@@ -169,6 +169,7 @@ describe('OpenAPI description of this service', function () {
     post('/v1/getMergeQueueTestingDetails', { ...ref, testRunId: run.id });
     post('/v1/getSubmittedPullRequest', { ...ref, pr: { number: 1 }, includeTimeline: true });
     post('/v1/getQueue', ref);
+    post('/v1/getMergeWindowForecast', ref);
     post('/v1/simulateQueue', { ...ref, days: 1, candidates: [{ concurrency: 2 }], goal: { kind: 'lowest_latency' } });
     post('/v1/listPullRequests', { ...ref, take: 1 });
     post('/v1/updateQueue', { ...ref, batchingMinSize: 2 });

@@ -34,6 +34,7 @@ export const REASON_TEXT: Record<Reason, string> = {
   test_run_failed_by_optimization: 'A run it shared failed and the queue skipped the redundant retest',
   required_status_not_reported: 'CI has not reported a required status on its test branch (not even as pending): is CI running on trunk-merge/**?',
   interaction_found: 'A later pull request of its batch passes alone and fails only together with it, and was ejected',
+  waiting_for_merge_window: 'Waits for a merge window: the queue is closed for it, or closes before its run could finish',
   user_requested: 'Cancelled on request',
   pr_closed: 'The pull request was closed',
   pr_pushed_to: 'New commits were pushed to the pull request',

@@ -1,21 +1,24 @@
 // Queue administration: createQueue, getQueue, updateQueue, deleteQueue.
 import type { OperationRoutes } from '../../routing/operation-router.js';
 import { parseCreateQueue, parseQueueRef, parseUpdateQueue } from '../schemas/queue-schemas.js';
-import { serializeQueue, serializeQueueSettings } from '../serializers/queue.js';
+import { serializeClosure, serializeMergeWindow, serializeQueue, serializeQueueSettings } from '../serializers/queue.js';
 import { actorOf } from '../../middleware/auth.js';
 import type { QueueService } from '../../../shared/merge-queue/services/queue-service.js';
 import type { StatusWatchService } from '../../../shared/merge-queue/services/status-watch-service.js';
+import type { MergeWindowService } from '../../../shared/merge-queue/services/merge-window-service.js';
 import { orderForDisplay } from '../../../shared/merge-queue/domain/queue-order.js';
 import { sendCachedAnswer, type QueueAnswerCache } from './queue-answer-cache.js';
+import { scheduleFrom } from '../../../shared/merge-queue/domain/merge-schedule.js';
 
 export interface QueueRouteServices {
   queues: QueueService;
   statusWatch: StatusWatchService;
   /** getQueue's answers, kept until the queue's revision changes. */
   answers: QueueAnswerCache;
+  mergeWindows: MergeWindowService;
 }
 
-export function registerQueueRoutes(routes: OperationRoutes, { queues, statusWatch, answers }: QueueRouteServices): void {
+export function registerQueueRoutes(routes: OperationRoutes, { queues, statusWatch, answers, mergeWindows }: QueueRouteServices): void {
   routes.handle('createQueue', async (ctx) => {
     const body = parseCreateQueue(ctx.request.body);
     const init: { mode?: 'single' | 'parallel'; concurrency?: number } = {};
@@ -38,8 +41,28 @@ export function registerQueueRoutes(routes: OperationRoutes, { queues, statusWat
     await sendCachedAnswer(ctx, answer);
   });
 
+  routes.handle('getMergeWindowForecast', async (ctx) => {
+    const body = parseQueueRef(ctx.request.body);
+    const queue = await queues.get(actorOf(ctx.state).orgId, body.repo, body.targetBranch);
+    const f = await mergeWindows.forecast(queue);
+    ctx.body = {
+      mergeWindow: serializeMergeWindow(f.window),
+      closure: f.closure ? serializeClosure(f.closure) : null,
+      pullRequests: f.pullRequests.map((p) => ({
+        prNumber: p.prNumber,
+        prTitle: p.prTitle,
+        position: p.position,
+        outcome: p.outcome,
+        estimatedMergeAt: p.estimatedMergeAt?.toISOString() ?? null,
+        earliest: p.earliest?.toISOString() ?? null,
+        latest: p.latest?.toISOString() ?? null,
+      })),
+    };
+  });
+
   routes.handle('updateQueue', async (ctx) => {
-    const { repo, targetBranch, ...patch } = parseUpdateQueue(ctx.request.body);
+    const { repo, targetBranch, schedule, ...rest } = parseUpdateQueue(ctx.request.body);
+    const patch = schedule === undefined ? rest : { ...rest, schedule: schedule === null ? null : scheduleFrom(schedule) };
     const queue = await queues.update(actorOf(ctx.state), repo, targetBranch, patch);
     ctx.body = serializeQueueSettings(queue);
   });

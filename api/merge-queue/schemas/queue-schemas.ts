@@ -11,6 +11,7 @@ import {
 } from '../../../shared/merge-queue/domain/model.js';
 import { branchSchema, caseInsensitiveEnum, repoSchema, MAX_NAME } from '../../validation/common.js';
 import { compileValidator } from '../../validation/validator.js';
+import { ScheduleInputSchema } from './schedule-schemas.js';
 
 export const QUEUE_LIMITS = {
   concurrency: { minimum: 1, maximum: 1000 },
@@ -81,6 +82,7 @@ export const UpdateQueueSchema = Type.Object(
     stackFailure: ciEnum(STACK_FAILURE_POLICIES),
     reuseTestedTrees: flag(),
     checkInteractions: flag(),
+    schedule: Type.Optional(ScheduleInputSchema),
     allowedBotSubmitters: names(),
     batchingRules: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 32 }), { maxItems: 100 })),
   },

@@ -19,6 +19,7 @@ import {
 import { LINKED_TEST_STATUSES } from '../../../shared/merge-queue/services/run-test-results.js';
 import { QUEUE_WARNING_CODES } from '../../../shared/merge-queue/domain/status-watch.js';
 import { VERDICT_KINDS, VERDICT_RULES } from '../../../shared/merge-queue/domain/verdict.js';
+import { MergeWindowResponse, ScheduleResponse } from './schedule-schemas.js';
 
 const closed = <P extends Record<string, TSchema>>(properties: P) => Type.Object(properties, { additionalProperties: false });
 const oneOf = (values: readonly string[]) => Type.Enum([...values], { type: 'string' });
@@ -62,6 +63,8 @@ export const QueueSettingsResponse = closed({
   stackFailure: oneOf(STACK_FAILURE_POLICIES),
   reuseTestedTrees: Type.Boolean(),
   checkInteractions: Type.Boolean(),
+  /** Merge windows and freezes (an extension of the compatible API; docs/merge-windows.md). */
+  schedule: Type.Union([ScheduleResponse, Type.Null()]),
 });
 
 const entryProperties = {
@@ -104,6 +107,8 @@ export const QueueResponse = closed({
   ...QueueSettingsResponse.properties,
   enqueuedPullRequests: Type.Array(EnqueuedPullRequest),
   warnings: Type.Array(QueueWarning),
+  /** The closures holding pull requests now and the next to begin (docs/merge-windows.md). */
+  mergeWindow: MergeWindowResponse,
 });
 
 export const ListPullRequestsResponse = closed({

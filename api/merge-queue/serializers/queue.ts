@@ -3,6 +3,7 @@ import { stackField } from './stack-place.js';
 import type { Entry, Queue } from '../../../shared/merge-queue/domain/model.js';
 import type { QueueWarning } from '../../../shared/merge-queue/domain/status-watch.js';
 import { isUrgentPriority } from '../../../shared/merge-queue/domain/priority.js';
+import type { ClosureView, QueueWindow } from '../../../shared/merge-queue/domain/merge-window.js';
 
 export function serializeQueueSettings(q: Queue) {
   return {
@@ -40,7 +41,17 @@ export function serializeQueueSettings(q: Queue) {
     stackFailure: q.stackFailure,
     reuseTestedTrees: q.reuseTestedTrees,
     checkInteractions: q.checkInteractions,
+    schedule: q.schedule,
   };
+}
+
+/** A closure of the schedule on the wire (getQueue's mergeWindow, the forecast). */
+export function serializeClosure(c: ClosureView) {
+  return { kind: c.kind, name: c.name, reason: c.reason, targets: c.targets, startsAt: c.startsAt.toISOString(), endsAt: c.endsAt?.toISOString() ?? null };
+}
+
+export function serializeMergeWindow(w: QueueWindow | null) {
+  return w ? { current: w.current.map(serializeClosure), next: w.next ? serializeClosure(w.next) : null } : null;
 }
 
 /** An item of getQueue.enqueuedPullRequests / listPullRequests.pullRequests. */
@@ -68,5 +79,6 @@ export function serializeQueue(q: Queue, entries: Entry[], warnings: readonly Qu
     ...serializeQueueSettings(q),
     enqueuedPullRequests: entries.map(serializeEnqueuedEntry),
     warnings: warnings.map((w) => ({ code: w.code, message: w.message, contexts: w.contexts, testRunIds: w.testRunIds, since: w.since.toISOString() })),
+    mergeWindow: serializeMergeWindow(q.mergeWindow),
   };
 }

@@ -2,6 +2,8 @@
 // Nothing here performs I/O. Wire names and enum values follow the compatible v1 API.
 
 import type { RepoRef } from '../../platform/repo-ref.js';
+import type { MergeSchedule } from './merge-schedule.js';
+import type { QueueWindow } from './merge-window.js';
 
 export const QUEUE_STATES = ['running', 'paused', 'draining', 'switching_modes'] as const;
 export type QueueState = (typeof QUEUE_STATES)[number];
@@ -80,6 +82,8 @@ export interface QueueSettings {
    * (docs/verdicts.md#interactions).
    */
   checkInteractions: boolean;
+  /** Merge windows, freezes and holidays (domain/merge-schedule.ts, docs/merge-windows.md); null: always open. */
+  schedule: MergeSchedule | null;
 }
 
 /** Defaults for a queue made by createQueue (docs/queue-settings.md explains each choice). */
@@ -117,6 +121,7 @@ export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettings> = Object.freeze({
   stackFailure: 'land_passing_prefix',
   reuseTestedTrees: true,
   checkInteractions: true,
+  schedule: null,
 } satisfies QueueSettings);
 
 /** The target branch is broken (domain/target-health.ts): these tests fail on its head commit `sha`, since `since`. */
@@ -138,6 +143,8 @@ export interface Queue extends QueueSettings {
   observedTargetSha: string | null;
   /** Set while CI's results for the target branch's head show tests failing there (domain/target-health.ts). */
   targetBroken: TargetBreak | null;
+  /** The merge window as the schedule watcher last stored it (domain/merge-window.ts); null without a schedule. */
+  mergeWindow: QueueWindow | null;
   /** Monotonic counter handing out admission sequence numbers to entries. */
   nextSeq: number;
   version: number;
@@ -239,6 +246,8 @@ export const REASONS = [
   'required_status_not_reported',
   // a later pull request of its batch passes alone and fails only on top of it (the interaction check)
   'interaction_found',
+  // a timeline note: a ready pull request waits for a merge window (closed for it, or closing before its run could finish)
+  'waiting_for_merge_window',
 ] as const;
 export type Reason = (typeof REASONS)[number];
 

@@ -76,6 +76,15 @@ function mergedAfter(groups: number, concurrency: number, running: readonly numb
   return merged;
 }
 
+/** The duration the estimate gives a run (the median of the samples), in seconds; null without samples. */
+export function typicalRunSeconds(samples: readonly RunSample[]): number | null {
+  if (samples.length === 0) return null;
+  return quantile(
+    samples.map((s) => s.durationSeconds).sort((a, b) => a - b),
+    0.5,
+  );
+}
+
 export function estimateTimeToMerge(input: TimeToMergeInput): TimeToMerge | null {
   if (input.samples.length === 0 || input.position < 1) return null;
   const durations = input.samples.map((s) => s.durationSeconds).sort((a, b) => a - b);

@@ -95,6 +95,14 @@ export function renderPayload(event: StoredEvent, src: PayloadSources): Payload 
   const reason = subject.reason ? { [REASON_FIELD[action] ?? 'reason']: subject.reason.toUpperCase() } : {};
   const detail = subject.detail ? { detail: subject.detail } : {};
   if (event.type === 'queue.state_changed') return { ...common, action, previous_state: subject.previousState, state: subject.state };
+  if (subject.closure !== undefined) {
+    return {
+      ...common,
+      action,
+      closure: JSON.parse(subject.closure) as unknown,
+      ...(subject.forecast ? { forecast: JSON.parse(subject.forecast) as unknown } : {}),
+    };
+  }
   if (family === 'queue') return { ...common, action, target_sha: subject.targetSha, tests: parseNames(subject.testNames) };
   if (family === 'pull_request_batch') {
     return { ...common, action, status: action, pr_numbers: src.runPrNumbers, ...runFields(src.run), ...reason, ...detail };

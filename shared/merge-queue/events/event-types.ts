@@ -22,7 +22,11 @@ export const BATCH_EVENTS = [
 ] as const;
 export type BatchEventType = (typeof BATCH_EVENTS)[number];
 
-export const QUEUE_EVENTS = ['queue.state_changed', 'queue.target_broken', 'queue.target_recovered'] as const;
+/** Merge windows (docs/merge-windows.md): a closure about to begin (with its forecast), begun, ended. */
+export const FREEZE_EVENTS = ['queue.freeze_announced', 'queue.freeze_started', 'queue.freeze_ended'] as const;
+export type FreezeEventType = (typeof FREEZE_EVENTS)[number];
+
+export const QUEUE_EVENTS = ['queue.state_changed', 'queue.target_broken', 'queue.target_recovered', ...FREEZE_EVENTS] as const;
 
 export const MERGE_QUEUE_EVENT_TYPES = [...PULL_REQUEST_EVENTS, ...BATCH_EVENTS, ...QUEUE_EVENTS] as const;
 export type MergeQueueEventType = (typeof MERGE_QUEUE_EVENT_TYPES)[number];
@@ -40,6 +44,9 @@ export type MergeQueueEventSubject = {
   /** queue.target_broken / .target_recovered: the target branch head the results were for, and the names of the tests that failed there (a JSON array: subjects hold strings). */
   targetSha?: string;
   testNames?: string;
+  /** queue.freeze_*: the closure (a JSON ClosureView) and, when announced, its forecast (a JSON array). */
+  closure?: string;
+  forecast?: string;
 };
 
 /** A merge-queue event as its change emits it: one of its names, about a queue and what in it. */

@@ -39,6 +39,7 @@ export function mergeQueueSlackText(payload: Payload): string {
         : `Merge queue ${where}: ${branch} is green again at ${at} (no longer failing: ${tests}); pull requests held for it are tested again`,
     );
   }
+  if (type.startsWith('queue.freeze_')) return escapeSlack(`Merge queue ${where}: ${freezeText(type, payload)}`);
   const reasonKey = REASON_KEYS.find((k) => typeof payload[k] === 'string');
   const why = [reasonKey ? String(payload[reasonKey]).toLowerCase().replace(/_/g, ' ') : null, typeof payload.detail === 'string' ? payload.detail : null]
     .filter((s): s is string => s !== null)
@@ -50,6 +51,27 @@ export function mergeQueueSlackText(payload: Payload): string {
   const line = escapeSlack(`${subject} (${where}) ${verb}${why ? ` — ${why}` : ''}${verdictText(payload.verdict)}`);
   const link = typeof payload.http_details_url === 'string' ? ` <${payload.http_details_url}|details>` : '';
   return `${line}${link}`;
+}
+
+/** "the freeze "release" (release 4.2) begins at …; expected to land before it: #12, #14; will wait: #15" */
+function freezeText(type: string, payload: Payload): string {
+  const c = payload.closure as { kind: string; name: string; reason: string | null; startsAt: string; endsAt: string | null };
+  const what =
+    c.kind === 'outside_window'
+      ? 'the merge window closes'
+      : `${c.kind === 'holiday' ? 'the holiday' : 'the freeze'} "${c.name}"${c.reason ? ` (${c.reason})` : ''}`;
+  const until = c.endsAt ? ` until ${c.endsAt}` : '';
+  if (type === 'queue.freeze_ended')
+    return c.kind === 'outside_window' ? `the merge window is open again` : `${what} has ended; waiting pull requests go in queue order`;
+  if (type === 'queue.freeze_started') return c.kind === 'outside_window' ? `the merge window has closed${until}` : `${what} has begun${until}`;
+  const forecast = (Array.isArray(payload.forecast) ? payload.forecast : []) as { prNumber: number; outcome: string }[];
+  const list = (outcome: string) =>
+    forecast
+      .filter((f) => f.outcome === outcome)
+      .map((f) => `#${f.prNumber}`)
+      .join(', ') || 'none';
+  const begins = c.kind === 'outside_window' ? `the merge window closes at ${c.startsAt}` : `${what} begins at ${c.startsAt}`;
+  return `${begins}${until}; expected to land before it: ${list('lands')}; may land: ${list('may_land')}; will wait: ${list('waits')}`;
 }
 
 /** `. Verdict: not its fault (target branch) — checkout_total failed on main at … too, without this change` */

@@ -2,8 +2,10 @@
 // a pull request submitted or changing state, a batch run starting or ending, the last pull request
 // of a batch reaching merged or pending failure, a queue changing state. Pure: the repositories
 // write what these return into the outbox of the document they change, in the same update.
-import type { BatchEventType, MergeQueueEvent, PullRequestEventType } from './event-types.js';
+import type { BatchEventType, FreezeEventType, MergeQueueEvent, PullRequestEventType } from './event-types.js';
 import type { Entry, EntryState, QueueState, Reason, TargetBreak, TestRun } from '../domain/model.js';
+import type { ClosureView } from '../domain/merge-window.js';
+import type { ForecastItem } from '../domain/freeze-forecast.js';
 
 /** The event a transition into `state` emits; states without one (not_ready, tests_passed) emit none. */
 export const EVENT_OF_STATE: Readonly<Partial<Record<EntryState, PullRequestEventType>>> = {
@@ -136,6 +138,24 @@ export function queueStateChangedEvent(
     orderKey: `queue:${queue.id}`,
     order: { at, version },
     subject: { queueId: queue.id, previousState: previous, state },
+  };
+}
+
+/** queue.freeze_announced (with its forecast), .freeze_started, .freeze_ended: a closure of the queue's schedule. */
+export function freezeEvent(
+  queue: { id: string; orgId: string },
+  type: FreezeEventType,
+  closure: ClosureView,
+  forecast: readonly ForecastItem[] | null,
+  at: Date,
+  version: number,
+): MergeQueueEvent {
+  return {
+    orgId: queue.orgId,
+    type,
+    orderKey: `queue:${queue.id}`,
+    order: { at, version },
+    subject: { queueId: queue.id, closure: JSON.stringify(closure), ...(forecast ? { forecast: JSON.stringify(forecast) } : {}) },
   };
 }
 

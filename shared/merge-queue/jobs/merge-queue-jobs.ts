@@ -7,6 +7,12 @@ const queueId = Type.String({ minLength: 1 });
 const testRunId = Type.String({ minLength: 1 });
 const periodic = Type.Object({});
 
+/**
+ * How often the schedule watcher looks: a closure's events and getQueue's window lag its start by
+ * at most this much (the planner itself reads the schedule to the second).
+ */
+const MERGE_WINDOW_CHECK_SECONDS = 30;
+
 export function mergeQueueJobs(intervals: { providerPollSeconds: number; reconcileSeconds: number }) {
   return {
     /** One planning pass for one merge queue; deduplicated per queue. */
@@ -48,6 +54,8 @@ export function mergeQueueJobs(intervals: { providerPollSeconds: number; reconci
     }),
     /** Periodic: poll providers for pushes, closes and target moves. */
     sync: jobSpec({ payload: periodic, attempts: 1, backoffMs: 0, concurrency: 1, everySeconds: intervals.providerPollSeconds }),
+    /** Periodic: read scheduled queues' merge windows, store changes and announce them (freezes, their forecast, their end). */
+    'merge-windows': jobSpec({ payload: periodic, attempts: 1, backoffMs: 0, concurrency: 1, everySeconds: MERGE_WINDOW_CHECK_SECONDS }),
     /** Periodic: re-plan queues whose stored state says work is due. */
     reconcile: jobSpec({ payload: periodic, attempts: 1, backoffMs: 0, concurrency: 1, everySeconds: intervals.reconcileSeconds }),
   };

@@ -5,6 +5,7 @@ import type { Logger } from '../../platform/logging.js';
 import type { EngineService } from '../services/engine/engine-service.js';
 import type { StatusWatchService } from '../services/status-watch-service.js';
 import type { SyncService } from '../services/sync-service.js';
+import type { MergeWindowService } from '../services/merge-window-service.js';
 import type { MergeQueueJobs, MergeQueueScheduler } from './merge-queue-jobs.js';
 
 type Processor<K extends keyof MergeQueueJobs> = JobProcessor<MergeQueueJobs, K>;
@@ -61,11 +62,19 @@ export const reconcileProcessor =
     if (queueIds.length > 0) logger.debug({ queues: queueIds.length }, 'reconciler requested planning passes');
   };
 
+/** merge-windows (periodic): the schedule watcher's round (services/merge-window-service.ts). */
+export const mergeWindowsProcessor =
+  (mergeWindows: Pick<MergeWindowService, 'watchAll'>): Processor<'merge-windows'> =>
+  async () => {
+    await mergeWindows.watchAll();
+  };
+
 export function mergeQueueProcessors(deps: {
   engine: EngineService;
   statusWatch: StatusWatchService;
   sync: SyncService;
   scheduler: MergeQueueScheduler;
+  mergeWindows: MergeWindowService;
   logger: Logger;
 }): ProcessorRegistry<MergeQueueJobs> {
   const { engine, scheduler, logger } = deps;
@@ -76,5 +85,6 @@ export function mergeQueueProcessors(deps: {
     'status-watch': statusWatchProcessor(deps.statusWatch),
     sync: syncProcessor(deps.sync, logger),
     reconcile: reconcileProcessor(engine, scheduler, logger),
+    'merge-windows': mergeWindowsProcessor(deps.mergeWindows),
   };
 }

@@ -12,6 +12,7 @@ import type { MergeQueueRepositories } from '../store/store.js';
 import { QueueExistsError, type QueuePatch } from '../store/queue-repository.js';
 import type { ProviderRegistry } from './provider.js';
 import type { Logger } from '../../platform/logging.js';
+import { scheduleProblems } from '../domain/merge-schedule.js';
 
 export type QueueSettingsPatch = Partial<Omit<QueueSettings, 'requiredStatuses'>> & {
   state?: Exclude<QueueState, 'switching_modes'>;
@@ -106,6 +107,16 @@ export class QueueService {
         'mode_change_in_progress',
         `the queue is switching to ${queue.pendingMode} mode; mode and state can change again once the switch completes`,
       );
+    }
+    if (settings.schedule) {
+      const problems = scheduleProblems(settings.schedule);
+      if (problems.length > 0) {
+        throw invalid(
+          'invalid_request',
+          `the schedule cannot be used: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
+          problems.map((p) => ({ path: `/schedule${p.path}`, message: p.message })),
+        );
+      }
     }
     const set: QueuePatch = {};
     const changes: string[] = [];

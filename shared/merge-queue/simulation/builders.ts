@@ -33,6 +33,7 @@ export function queue(over: Partial<PlannerQueue> = {}): PlannerQueue {
     stackFailure: 'land_passing_prefix',
     targetBroken: null,
     checkInteractions: true,
+    schedule: null,
     ...over,
   };
 }
@@ -122,6 +123,7 @@ export interface Scenario {
   directMerge?: PlanInput['directMerge'];
   testResults?: PlanInput['testResults'];
   requiredStatuses?: string[];
+  runEstimateSeconds?: number | null;
 }
 
 export function input(s: Scenario): PlanInput {
@@ -135,6 +137,7 @@ export function input(s: Scenario): PlanInput {
     directMerge: s.directMerge ?? {},
     testResults: s.testResults ?? {},
     requiredStatuses: { contexts, source: contexts.length > 0 ? 'merge_instance' : null },
+    runEstimateSeconds: s.runEstimateSeconds ?? null,
     now: s.now ?? T0,
   };
 }

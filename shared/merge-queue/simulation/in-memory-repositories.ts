@@ -18,6 +18,8 @@ import { headKey, type ImpactedTargets, type ImpactedTargetsRepository, type Pul
 import { newQueue, QueueExistsError, type QueueHistoryEntry, type QueuePatch, type QueueRef, type QueueRepository } from '../store/queue-repository.js';
 import type { TestRunRepository } from '../store/test-run-repository.js';
 import { targetHealthHistory } from '../domain/target-health.js';
+import type { QueueWindow } from '../domain/merge-window.js';
+import type { MergeQueueEvent } from '../events/event-types.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import {
   TERMINAL_ENTRY_STATES,
@@ -86,6 +88,10 @@ export class InMemoryQueueRepository implements QueueRepository {
     return this.listed(orgId, null).map((q) => this.out(q));
   }
 
+  async listScheduled(): Promise<Queue[]> {
+    return [...this.rows.values()].filter((q) => q.schedule || q.mergeWindow).map((q) => this.out(q));
+  }
+
   async listRefs(orgId: string, repo: RepoRef | null): Promise<QueueRef[]> {
     return this.listed(orgId, repo).map((q) => ({ id: q.id, repo: { ...q.repo }, branch: q.branch, targetBroken: q.targetBroken !== null }));
   }
@@ -103,6 +109,20 @@ export class InMemoryQueueRepository implements QueueRepository {
     if (!q || q.version !== expectedVersion) return null;
     Object.assign(q, { targetBroken: clone(next), updatedAt: now, version: q.version + 1 });
     q.history.push({ at: now, change: targetHealthHistory(next, headSha) });
+    return this.out(q);
+  }
+
+  /** The simulator records no events: the window alone is stored. */
+  async recordMergeWindow(
+    id: string,
+    expectedVersion: number,
+    window: QueueWindow | null,
+    _events: MergeQueueEvent[],
+    now = new Date(),
+  ): Promise<Queue | null> {
+    const q = this.rows.get(id);
+    if (!q || q.version !== expectedVersion) return null;
+    Object.assign(q, { mergeWindow: clone(window), updatedAt: now, version: q.version + 1 });
     return this.out(q);
   }
 

@@ -57,14 +57,15 @@ export const toEntry = (d: EntryDoc): Entry => {
 
 /** A timeline entry that records something seen without changing the entry's state. */
 export interface TimelineNote {
-  reason: Extract<Reason, 'required_status_not_reported' | 'interaction_found'>;
+  reason: Extract<Reason, 'required_status_not_reported' | 'interaction_found' | 'waiting_for_merge_window'>;
   detail: string;
-  testRunId: string;
+  /** The run the note is about (none for a wait for a merge window). */
+  testRunId?: string;
 }
 
 /** The history entry of a timeline note: from and to are the state the entry stays in. */
 export function timelineNoteEntry(state: EntryState, note: TimelineNote, at: Date): HistoryEntry {
-  return { at, from: state, to: state, reason: note.reason, detail: note.detail, testRunId: note.testRunId };
+  return { at, from: state, to: state, reason: note.reason, detail: note.detail, ...(note.testRunId ? { testRunId: note.testRunId } : {}) };
 }
 
 export interface TransitionChange {

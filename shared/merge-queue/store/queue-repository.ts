@@ -9,6 +9,8 @@ import { DEFAULT_QUEUE_SETTINGS } from '../domain/model.js';
 import { repoKey } from '../../platform/repo-ref.js';
 import { collectionOutbox, outboxPush, OUTBOX_INDEX, toOutbox, type EventRelay, type OutboxEvent, type OutboxSource } from '../../platform/events/outbox.js';
 import { queueStateChangedEvent, targetHealthEvent } from '../events/transition-events.js';
+import type { MergeQueueEvent } from '../events/event-types.js';
+import type { QueueWindow } from '../domain/merge-window.js';
 import { targetHealthChange, targetHealthHistory } from '../domain/target-health.js';
 
 export interface QueueHistoryEntry {
@@ -43,10 +45,10 @@ export const QUEUE_INDEXES: IndexSpec[] = [
 ];
 
 const toQueue = (d: QueueDoc): Queue => {
-  const { _id, repoKey: _key, history: _history, revision: _revision, outbox: _outbox, targetBroken, ...rest } = d;
+  const { _id, repoKey: _key, history: _history, revision: _revision, outbox: _outbox, targetBroken, mergeWindow, ...rest } = d;
   // A setting added after the queue was stored reads as its default (and a queue stored before
   // target health was recorded as a green one).
-  return { id: _id, ...structuredClone(DEFAULT_QUEUE_SETTINGS), ...rest, targetBroken: targetBroken ?? null };
+  return { id: _id, ...structuredClone(DEFAULT_QUEUE_SETTINGS), ...rest, targetBroken: targetBroken ?? null, mergeWindow: mergeWindow ?? null };
 };
 
 export class QueueExistsError extends Error {}
@@ -66,6 +68,7 @@ export function newQueue(orgId: string, repo: RepoRef, branch: string, init: { m
     pendingMode: null,
     observedTargetSha: init.targetSha,
     targetBroken: null,
+    mergeWindow: null,
     nextSeq: 1,
     version: 1,
     createdAt: now,
@@ -92,6 +95,8 @@ export interface QueueRepository {
   listRefs(orgId: string, repo: RepoRef | null): Promise<QueueRef[]>;
   /** Every queue of an organisation, by repository then branch. */
   listByOrg(orgId: string): Promise<Queue[]>;
+  /** Queues with a schedule, or with a merge window still stored from one (the schedule watcher's round). */
+  listScheduled(): Promise<Queue[]>;
   /** Null when the queue is no longer at `expectedVersion`. */
   update(id: string, expectedVersion: number, patch: QueuePatch, change: string, now?: Date): Promise<Queue | null>;
   /**
@@ -100,6 +105,11 @@ export interface QueueRepository {
    * announce themselves (queue.target_broken / .target_recovered).
    */
   recordTargetHealth(id: string, expectedVersion: number, next: TargetBreak | null, headSha: string, now?: Date): Promise<Queue | null>;
+  /**
+   * Stores the merge window the schedule watcher read (compare-and-set on `version`; null when
+   * the queue moved on) with the events its changes announce, in one write.
+   */
+  recordMergeWindow(id: string, expectedVersion: number, window: QueueWindow | null, events: MergeQueueEvent[], now?: Date): Promise<Queue | null>;
   /** True when the head differs from the one seen before. */
   observeTargetHead(id: string, sha: string | null): Promise<boolean>;
   allocateSeq(id: string): Promise<number>;
@@ -165,6 +175,10 @@ export class DbQueueRepository implements QueueRepository {
     return (await this.col.find({ orgId }, { sort: { repoKey: 1, branch: 1 } })).map(toQueue);
   }
 
+  async listScheduled(): Promise<Queue[]> {
+    return (await this.col.find({ $or: [{ schedule: { $ne: null } }, { mergeWindow: { $ne: null } }] })).map(toQueue);
+  }
+
   /** The organisations with a queue on the repository. */
   async orgsWithRepository(repo: RepoRef): Promise<string[]> {
     const docs = await this.col.find({ repoKey: repoKey(repo) }, { projection: { _id: 0, orgId: 1 } });
@@ -216,6 +230,17 @@ export class DbQueueRepository implements QueueRepository {
         $inc: { version: 1, revision: 1 },
         $push: { history: { $each: [{ at: now, change: targetHealthHistory(next, headSha) }], $slice: -QUEUE_HISTORY_LIMIT }, ...outboxPush(outbox) },
       },
+    );
+    if (!d) return null;
+    await this.relay.relay(this.outbox, id, outbox);
+    return toQueue(d);
+  }
+
+  async recordMergeWindow(id: string, expectedVersion: number, window: QueueWindow | null, events: MergeQueueEvent[], now = new Date()): Promise<Queue | null> {
+    const outbox = toOutbox(events, now);
+    const d = await this.col.findOneAndUpdate(
+      { _id: id, version: expectedVersion },
+      { $set: { mergeWindow: window, updatedAt: now }, $inc: { version: 1, revision: 1 }, $push: outboxPush(outbox) },
     );
     if (!d) return null;
     await this.relay.relay(this.outbox, id, outbox);

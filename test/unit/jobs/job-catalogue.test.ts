@@ -30,6 +30,7 @@ describe('job catalogue', () => {
       'status-watch',
       'sync',
       'reconcile',
+      'merge-windows',
       'flaky-ingest',
       'flaky-refresh',
       'github-webhook',
@@ -67,6 +68,7 @@ describe('job catalogue', () => {
     expect(JOB_NAMES.filter((n) => JOB_SPECS[n].everySeconds)).to.have.members([
       'sync',
       'reconcile',
+      'merge-windows',
       'flaky-refresh',
       'github-ci-results',
       'github-pr-feedback',

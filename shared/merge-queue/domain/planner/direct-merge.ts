@@ -6,6 +6,7 @@ import { readyForAdmission } from './admission.js';
 import type { Line } from './lineup.js';
 import { compareEntries } from './order-key.js';
 import type { World } from './world.js';
+import { mergeHold } from './merge-windows.js';
 
 /** Emits at most one direct merge; returns the merged entry's id. */
 export function planDirectMerge(world: World, line: Line): string | null {
@@ -17,7 +18,7 @@ export function planDirectMerge(world: World, line: Line): string | null {
     .sort(compareEntries);
   for (const e of candidates) {
     const facts = world.directMerge[e.id];
-    if (!facts || !facts.basedOnTargetTip || !facts.requiredStatusesPassing) continue;
+    if (!facts || !facts.basedOnTargetTip || !facts.requiredStatusesPassing || mergeHold(world, e, true)) continue;
     const inLine = deps.index(e.id) >= 0;
     const ahead =
       q.mode === 'parallel'

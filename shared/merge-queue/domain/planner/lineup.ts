@@ -11,6 +11,7 @@ import { inBisection, isAdmitted, isInFlight } from './entry-states.js';
 import type { World } from './world.js';
 import { keepStacksTogether } from './stacks.js';
 import { interactionSuspects } from './bisection.js';
+import { startHold } from './merge-windows.js';
 
 export interface Line {
   /** Admitted entries in line order. */
@@ -49,7 +50,9 @@ export function computeLineup(world: World): Line {
     }
   }
   const trainEntries = admitted.filter((e) => train.has(e.id));
-  const rest = keepStacksTogether(admitted.filter((e) => !train.has(e.id)).sort(compareEntries));
+  // A pull request waiting for a merge window stands out of the line until it may start.
+  const waiting = admitted.filter((e) => !train.has(e.id) && !(e.state === 'pending' && startHold(world, e) !== null));
+  const rest = keepStacksTogether(waiting.sort(compareEntries));
   return { entries: [...topologicalOrder(trainEntries, after, indegree), ...rest], train };
 }
 

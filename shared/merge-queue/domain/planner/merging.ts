@@ -11,6 +11,7 @@ import { chainOf } from './run-outcome.js';
 import type { Line } from './lineup.js';
 import type { MergeAction } from './types.js';
 import type { World } from './world.js';
+import { mergeHold } from './merge-windows.js';
 
 export interface MergeCandidate {
   items: Entry[];
@@ -42,6 +43,12 @@ function candidateOf(world: World, run: TestRun, line: Line, deps: Dependencies)
     if (!passed && !ridesAlong) return null;
   }
   if (world.queue.stackFailure === 'land_nothing' && !wholeStacks(world, items)) return null;
+  // A schedule that keeps tested pull requests for the window holds the whole merge until it opens for each.
+  const holds = items.map((e) => mergeHold(world, e, false));
+  if (holds.some((h) => h !== null)) {
+    for (const h of holds) if (h?.until != null) world.wakeAt(h.until);
+    return null;
+  }
   return inMergeOrder(world, items, line, deps) ? { items, proof: run } : null;
 }
 

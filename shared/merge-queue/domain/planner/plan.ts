@@ -13,6 +13,7 @@ import { planMerge } from './merging.js';
 import { completeModeSwitch } from './mode-switch.js';
 import { resolvePendingFailures } from './pending-failures.js';
 import { startRuns } from './starting.js';
+import { noteWindowWaits } from './merge-windows.js';
 import { removeOrphanedStackMembers } from './stacks.js';
 import type { PlanInput, PlanResult } from './types.js';
 import { World } from './world.js';
@@ -38,6 +39,7 @@ export function plan(input: PlanInput): PlanResult {
   admitReadyEntries(world, directlyMerged);
   // A merge moves the target: new runs are built on the new head in the next pass.
   if (!merged) startRuns(world);
+  noteWindowWaits(world, computeLineup(world).train);
   completeModeSwitch(world);
   deleteSpentBranches(world);
   for (const run of world.runs.values()) {

@@ -30,6 +30,7 @@ export type PlannerQueue = Pick<
   | 'stackFailure'
   | 'targetBroken'
   | 'checkInteractions'
+  | 'schedule'
 >;
 
 /** Impacted targets uploaded for an entry's current head: a list, or `ALL` (a barrier). */
@@ -68,7 +69,7 @@ export interface PlanInput {
   runs: readonly TestRun[];
   /** The target branch head now; null when the branch is missing (nothing starts or merges). */
   targetSha: string | null;
-  /** Parallel mode: targets of each entry's current head, by entry id (absent → `ALL`). */
+  /** Parallel mode, or a schedule with freezes of given targets: targets of each entry's current head, by entry id (absent → `ALL`). */
   impactedTargets: Readonly<Record<string, ImpactedTargetSet>>;
   /** directMergeMode `always`: facts for not-ready/pending entries, by entry id (absent → no). */
   directMerge: Readonly<Record<string, DirectMergeFacts>>;
@@ -76,6 +77,12 @@ export interface PlanInput {
   requiredStatuses: RequiredStatusesInput;
   /** Test results of failed main runs, by run id (absent: none linked, none expected). */
   testResults: Readonly<Record<string, RunTestEvidence>>;
+  /**
+   * With a schedule: how long a run is expected to take (the median of the queue's runs of the
+   * last day, as the ETA estimates it); a run that could not finish before its window closes does
+   * not start. Null: no estimate (only closed periods hold pull requests back).
+   */
+  runEstimateSeconds: number | null;
   now: Date;
 }
 
@@ -171,6 +178,14 @@ export interface MergeAction {
   detail: string;
 }
 
+/** A line on an entry's timeline without a state change (a wait for a merge window). */
+export interface NoteEntryAction {
+  kind: 'note_entry';
+  entry: EntryGuard;
+  reason: Extract<Reason, 'waiting_for_merge_window'>;
+  detail: string;
+}
+
 /** switching_modes → running with the pending mode, once no work is in flight. */
 export interface CompleteModeSwitchAction {
   kind: 'complete_mode_switch';
@@ -186,7 +201,7 @@ export interface DeleteBranchAction {
   branch: string;
 }
 
-export type Action = TransitionEntryAction | StartRunAction | CancelRunAction | MergeAction | CompleteModeSwitchAction | DeleteBranchAction;
+export type Action = TransitionEntryAction | StartRunAction | CancelRunAction | MergeAction | NoteEntryAction | CompleteModeSwitchAction | DeleteBranchAction;
 
 export interface PlanResult {
   /** Apply in order; stop at the first failed precondition and plan again. */

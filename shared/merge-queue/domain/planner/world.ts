@@ -4,6 +4,7 @@
 // private copy is mutated; the caller's input is never touched.
 import type { Entry, EntryState, Reason, TestRun } from '../model.js';
 import type { RunTestEvidence } from '../flaky-retest.js';
+import { MergeCalendar } from '../merge-schedule.js';
 import { compareEntries } from './order-key.js';
 import { isActive } from './entry-states.js';
 import type { Action, EntryGuard, EntryTransitionSet, PlanInput, PlannerQueue, RequiredStatusesInput, ImpactedTargetSet, DirectMergeFacts } from './types.js';
@@ -22,6 +23,10 @@ export class World {
   readonly impactedTargets: Readonly<Record<string, ImpactedTargetSet>>;
   readonly directMerge: Readonly<Record<string, DirectMergeFacts>>;
   readonly testResults: Readonly<Record<string, RunTestEvidence>>;
+  /** The queue's schedule seen from `now`; null: no schedule, always open. */
+  readonly calendar: MergeCalendar | null;
+  /** How long a run is expected to take, in ms (PlanInput.runEstimateSeconds). */
+  readonly runEstimateMs: number | null;
   /** Working copies, entries in queue-key order, runs by creation then id (determinism). */
   readonly entries = new Map<string, Entry>();
   readonly runs = new Map<string, TestRun>();
@@ -42,6 +47,8 @@ export class World {
     this.impactedTargets = input.impactedTargets;
     this.directMerge = input.directMerge;
     this.testResults = input.testResults;
+    this.calendar = input.queue.schedule ? new MergeCalendar(input.queue.schedule, input.now) : null;
+    this.runEstimateMs = input.runEstimateSeconds === null ? null : input.runEstimateSeconds * 1000;
     for (const e of [...input.entries].sort(compareEntries)) this.entries.set(e.id, { ...e });
     const runs = [...input.runs].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || cmp(a.id, b.id));
     for (const r of runs) this.runs.set(r.id, { ...r });
@@ -127,6 +134,13 @@ export class World {
     run.status = 'cancelled';
     run.conclusionReason = reason;
     run.concludedAt = new Date(this.now);
+  }
+
+  /** Records a timeline note; the entry's version moves with it, as the store's does. */
+  note(e: Entry, reason: 'waiting_for_merge_window', detail: string): void {
+    this.actions.push({ kind: 'note_entry', entry: this.guard(e), reason, detail });
+    e.version += 1;
+    e.history = [...e.history, { at: new Date(this.now), from: e.state, to: e.state, reason, detail }];
   }
 
   push(action: Action): void {

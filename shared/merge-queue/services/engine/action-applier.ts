@@ -11,6 +11,7 @@ import type {
   CompleteModeSwitchAction,
   DeleteBranchAction,
   MergeAction,
+  NoteEntryAction,
   StartRunAction,
   TransitionEntryAction,
 } from '../../domain/planner/index.js';
@@ -98,6 +99,8 @@ export class ActionApplier {
         return this.cancelRun(action, ctx.now);
       case 'merge':
         return this.merge(ctx, action);
+      case 'note_entry':
+        return this.note(action, ctx.now);
       case 'complete_mode_switch':
         return this.completeModeSwitch(action, ctx.now);
       case 'delete_branch':
@@ -124,6 +127,13 @@ export class ActionApplier {
       'entry transition',
     );
     if (a.set.interaction) await this.noteInteraction(done, a.set.interaction, now);
+    return 'applied';
+  }
+
+  /** A timeline note: retried on the entry as it is now, so it is not lost to a concurrent change. */
+  private async note(a: NoteEntryAction, now: Date): Promise<ApplyOutcome> {
+    await recordTimelineNote(this.deps, a.entry.entryId, { reason: a.reason, detail: a.detail }, now);
+    this.deps.logger.info({ entryId: a.entry.entryId, reason: a.reason, detail: a.detail }, 'entry waits for a merge window');
     return 'applied';
   }
 

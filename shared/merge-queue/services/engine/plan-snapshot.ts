@@ -14,6 +14,8 @@ import type { MergeQueueRepositories } from '../../store/store.js';
 import type { RunTestEvidence } from '../../domain/flaky-retest.js';
 import { runEvidence, type RunTestResultsSource } from '../run-test-results.js';
 import { headKey } from '../../store/impacted-targets-repository.js';
+import { typicalRunSeconds } from '../../domain/time-to-merge.js';
+import { recentRunSamples } from '../time-to-merge-service.js';
 
 export type SnapshotRepositories = Pick<MergeQueueRepositories, 'entries' | 'testRuns' | 'impactedTargets' | 'commitStatuses'>;
 
@@ -37,7 +39,8 @@ export async function loadSnapshot(
 
   const mode = queue.mode;
   const impactedTargets: Record<string, ImpactedTargetSet> = {};
-  if (mode === 'parallel') {
+  // A freeze of given targets holds the pull requests that impact them, in either mode.
+  if (mode === 'parallel' || queue.schedule?.freezes.some((f) => f.targets.length > 0)) {
     const open = entries.filter((e) => !TERMINAL_ENTRY_STATES.includes(e.state));
     const uploads = await store.impactedTargets.getMany(
       queue.id,
@@ -82,6 +85,7 @@ export async function loadSnapshot(
       impactedTargets,
       directMerge,
       requiredStatuses: { contexts: required.contexts, source: required.source, configError: required.configError },
+      runEstimateSeconds: queue.schedule ? typicalRunSeconds(await recentRunSamples(store, queue, now)) : null,
       now,
     },
   };

@@ -2868,6 +2868,8 @@ export interface operations {
                                 startsAt: string;
                                 targets: string[];
                             } | null;
+                            problem: string | null;
+                            source: ("queue" | "trunk_config") | null;
                         } | null;
                         pullRequests: {
                             earliest: string | null;
@@ -2981,6 +2983,8 @@ export interface operations {
                                 startsAt: string;
                                 targets: string[];
                             } | null;
+                            problem: string | null;
+                            source: ("queue" | "trunk_config") | null;
                         } | null;
                         /** @enum {string} */
                         mode: "single" | "parallel";
@@ -3294,6 +3298,10 @@ export interface operations {
                             }[];
                         };
                         verifiedByTestRun: string | null;
+                        waitingForMergeWindow?: {
+                            detail: string;
+                            until: string | null;
+                        };
                     };
                 };
             };

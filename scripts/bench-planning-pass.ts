@@ -22,6 +22,7 @@ import { machineSummary, median, percentile } from './lib/bench-stats.js';
 import { gitText } from '../shared/providers/local/git-runner.js';
 import { plan } from '../shared/merge-queue/domain/planner/index.js';
 import { loadSnapshot } from '../shared/merge-queue/services/engine/plan-snapshot.js';
+import { ScheduleSource } from '../shared/merge-queue/services/schedule-source.js';
 
 const { values } = parseArgs({
   options: {
@@ -68,6 +69,7 @@ async function benchSize(size: number): Promise<SizeResult> {
     const engine = svc.ctx.mergeQueue.services.engine;
     for (let i = 0; i < 10; i++) if ((await engine.planQueue(queue.id)).applied === 0) break;
     const result: SizeResult = { size, pass: [], load: [], planOnly: [] };
+    const schedules = new ScheduleSource();
     const provider = await svc.ctx.providers.providerFor(queue.repo);
     if (!provider) throw new Error('no provider');
     for (let i = 0; i < PASSES; i++) {
@@ -78,7 +80,7 @@ async function benchSize(size: number): Promise<SizeResult> {
       const current = await svc.ctx.mergeQueue.store.queues.findById(queue.id);
       if (!current) throw new Error('queue gone');
       const t1 = performance.now();
-      const snapshot = await loadSnapshot(svc.ctx.mergeQueue.store, current, provider, svc.ctx.flakyTests.services.runResults, new Date());
+      const snapshot = await loadSnapshot(svc.ctx.mergeQueue.store, current, provider, svc.ctx.flakyTests.services.runResults, schedules, new Date());
       const t2 = performance.now();
       plan(snapshot.input);
       result.load.push(t2 - t1);

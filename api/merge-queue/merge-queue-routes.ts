@@ -19,7 +19,12 @@ export function registerMergeQueueRoutes(routes: OperationRoutes, services: Merg
     answers: new QueueAnswerCache(store.queueRevisions),
     mergeWindows: services.mergeWindows,
   });
-  registerPullRequestRoutes(routes, services.pullRequests, { queues, timeToMerge: services.timeToMerge, verdicts: services.verdicts });
+  registerPullRequestRoutes(routes, services.pullRequests, {
+    queues,
+    timeToMerge: services.timeToMerge,
+    verdicts: services.verdicts,
+    mergeWindows: services.mergeWindows,
+  });
   registerTestRunRoutes(routes, services.commitStatuses, services.testingDetails, services.commitVerification);
   registerCostReportRoutes(routes, services.costReport);
   registerMetricsRoutes(routes, services.metrics);

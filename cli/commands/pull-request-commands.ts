@@ -79,6 +79,7 @@ export function registerPullRequestCommands(program: Command): void {
             s.stack ? `${s.stack.position} of ${s.stack.size}${s.stack.belowPrNumber === null ? ', the bottom' : `, on #${s.stack.belowPrNumber}`}` : undefined,
           ],
           ['verdict', s.verdict ? verdictLine(s.verdict) : undefined],
+          ['window', s.waitingForMergeWindow ? `waits for a merge window: ${s.waitingForMergeWindow.detail}` : undefined],
           ['priority', s.priorityName],
           ['position', s.position],
           ['eta', range ? `${minutes(s.estimatedTimeToMerge)} (${minutes(range.low)}–${minutes(range.high)})` : minutes(s.estimatedTimeToMerge)],

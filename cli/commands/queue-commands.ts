@@ -5,6 +5,7 @@ import { contextOf } from '../command-context.js';
 import { fields, table, type Cell } from '../output.js';
 import { checkedByTheService } from '../api-client.js';
 import type { RequestOf } from '../../openapi/wire.js';
+import { registerScheduleCommands } from './schedule-commands.js';
 
 const MODES = ['single', 'parallel'] as const satisfies readonly NonNullable<RequestOf<'createQueue'>['mode']>[];
 
@@ -84,6 +85,8 @@ export function registerQueueCommands(program: Command): void {
         ctx.out.result(answer, () => `the queue is ${answer.state}`);
       });
   }
+
+  registerScheduleCommands(queue);
 
   queue
     .command('delete')

@@ -30,6 +30,7 @@ import { CommitVerificationService } from './services/commit-verification-servic
 import { TestRunLinkService } from './services/test-run-link-service.js';
 import { TimeToMergeService } from './services/time-to-merge-service.js';
 import { MergeWindowService } from './services/merge-window-service.js';
+import { ScheduleSource } from './services/schedule-source.js';
 import { QueueSimulationService } from './simulation/queue-simulation-service.js';
 import { outboxSourcesOf, type MergeQueueStore } from './store/store.js';
 
@@ -106,9 +107,11 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
   });
   const statusWatch = new StatusWatchService({ store, logger });
   const commitStatuses = new CommitStatusService({ store, logger, requestPlan, statusWatch });
+  const schedules = new ScheduleSource();
   const engine = new EngineService({
     store,
     providers,
+    schedules,
     logger,
     scheduleTimeout: (run) => (run.deadlineAt ? scheduler.scheduleTimeout(run.queueId, run.id, run.deadlineAt) : Promise.resolve()),
     scheduleStatusWatch: (run, at) => scheduler.scheduleStatusWatch(run.queueId, run.id, at),
@@ -139,7 +142,7 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
     queueReads: new QueueReadService({ store, orgs: deps.orgs, queues }),
     simulation: new QueueSimulationService({ store }),
     timeToMerge,
-    mergeWindows: new MergeWindowService({ store, timeToMerge, logger, requestPlan }),
+    mergeWindows: new MergeWindowService({ store, providers, schedules, timeToMerge, logger, requestPlan }),
     verdicts: new VerdictService({ store, testResults: deps.testResults }),
     commitVerification: new CommitVerificationService({ store }),
     resources: new ResourceService({ store, providers }),

@@ -243,6 +243,47 @@ describe('dashboard in the browser', function () {
     await expectAccessible();
   });
 
+  it('sets merge windows from the queue page, shows what holds it now and next with the forecast, and removes them', async () => {
+    await page.getByText('Edit merge windows', { exact: true }).click();
+    await page.getByLabel(/^Time zone/).fill('Europe/Berlin');
+    await page.getByLabel(/^Merge windows, one per line/).fill('someday 9-5');
+    await page.getByRole('button', { name: 'Save merge windows' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(/^Window line 1 \("someday 9-5"\)/)
+      .waitFor();
+    await page.getByLabel(/^Merge windows, one per line/).fill('');
+    // A freeze two to four hours from now, written in Berlin's local time.
+    const local = (ms: number) => new Date(ms).toLocaleString('sv-SE', { timeZone: 'Europe/Berlin' }).slice(0, 16).replace(' ', 'T');
+    const from = Date.now() + 2 * 3600_000;
+    await page.getByRole('button', { name: 'Add a freeze' }).click();
+    await page.getByLabel('Freeze name').fill('release');
+    await page.getByLabel('Freeze from').fill(local(from));
+    await page.getByLabel('Freeze to').fill(local(from + 2 * 3600_000));
+    await page.getByLabel('Freeze reason').fill('cut 4.2');
+    await page.getByLabel(/^Holidays, one per line/).fill('2026-12-25 Christmas');
+    await page.getByLabel(/^Exception: priority value/).fill('0');
+    await page.getByRole('button', { name: 'Save merge windows' }).click();
+    await page.getByRole('form', { name: 'Merge windows' }).getByRole('status').getByText('Saved.').waitFor();
+    const stored = (
+      await s.svc.post<{ schedule: { timeZone: string; freezes: { name: string; from: string }[]; holidays: unknown[]; exceptPriorityAtMost: number } }>(
+        '/getQueue',
+        s.queueRef,
+      )
+    ).body.schedule;
+    expect(stored).to.deep.include({ timeZone: 'Europe/Berlin', holidays: [{ date: '2026-12-25', name: 'Christmas' }], exceptPriorityAtMost: 0 });
+    expect(stored.freezes.map((f) => [f.name, f.from])).to.deep.equal([['release', local(from)]]);
+    const panel = page.getByTestId('merge-window');
+    await panel.getByText(/^Now: open$/).waitFor();
+    await panel.getByText(/^Next: Freeze “release” \(cut 4\.2\)/).waitFor();
+    await panel.getByRole('table').waitFor();
+    expect(await panel.locator('tbody tr').count()).to.be.greaterThan(0);
+    await expectAccessible();
+    await page.getByRole('button', { name: 'Remove the schedule' }).click();
+    await page.getByText('No schedule: the queue is always open.').waitFor();
+    expect((await s.svc.post<{ schedule: unknown }>('/getQueue', s.queueRef)).body.schedule).to.equal(null);
+  });
+
   it('makes a v2 API key with chosen permissions, shows it once, and revokes it', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();

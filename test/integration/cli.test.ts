@@ -4,6 +4,9 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { waitFor } from '../../scripts/lib/wait.js';
@@ -104,6 +107,45 @@ describe('openmq CLI', function () {
     );
     const json = await ok<{ verdict: { kind: string; rule: string } }>('status', '41', ...queueArgs());
     expect(json.verdict).to.deep.include({ kind: 'unknown', rule: 'no_evidence' });
+  });
+
+  it('sets a schedule from a YAML file, shows it with the window now and next, forecasts, and clears it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'openmq-cli-schedule-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const from = new Date(Date.now() + 2 * 3600_000).toISOString();
+    const to = new Date(Date.now() + 3 * 3600_000).toISOString();
+    const file = path.join(dir, 'schedule.yaml');
+    writeFileSync(
+      file,
+      [
+        'timeZone: Europe/Berlin',
+        'holidays:',
+        '  - {date: "2026-12-25", name: Christmas}',
+        'freezes:',
+        `  - {name: release, reason: cut 4.2, from: "${from}", to: "${to}"}`,
+        '',
+      ].join('\n'),
+    );
+    const set = await ok<{ schedule: { timeZone: string; freezes: { name: string }[] } }>('queue', 'schedule', 'set', '--file', file, ...queueArgs());
+    expect([set.schedule.timeZone, set.schedule.freezes.map((f) => f.name)]).to.deep.equal(['Europe/Berlin', ['release']]);
+    const shown = await openmq(['queue', 'schedule', ...queueArgs()], env);
+    expect(shown.code, shown.stderr).to.equal(0);
+    expect(shown.stdout).to.match(/^time zone: +Europe\/Berlin$/m);
+    expect(shown.stdout).to.match(/^release +\S+ → \S+ +all +cut 4\.2$/m);
+    expect(shown.stdout).to.match(/^now: +open$/m);
+    expect(shown.stdout).to.contain(`next: freeze "release" (cut 4.2): ${from} → ${to}`);
+    const forecast = await ok<{ closure: { name: string } }>('queue', 'forecast', ...queueArgs());
+    expect(forecast.closure.name).to.equal('release');
+    const human = await openmq(['queue', 'forecast', ...queueArgs()], env);
+    expect(human.stdout).to.match(/^next: freeze "release"/m);
+    const bad = path.join(dir, 'bad.yaml');
+    writeFileSync(bad, 'timeZone: Nowhere/Atlantis\n');
+    const refused = await openmq(['queue', 'schedule', 'set', '--file', bad, ...queueArgs()], env);
+    expect(refused.code).not.to.equal(0);
+    expect(refused.stderr).to.contain('/schedule/timeZone');
+    const cleared = await ok<{ schedule: unknown }>('queue', 'schedule', 'clear', ...queueArgs());
+    expect(cleared.schedule).to.equal(null);
+    expect((await openmq(['queue', 'schedule', ...queueArgs()], env)).stdout.trim()).to.equal('no schedule: the queue is always open');
   });
 
   it('verify exits 0 for a commit whose exact tree the queue tested, 1 for one it did not', async () => {

@@ -5,12 +5,14 @@
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
-import { createRepo, DEFAULT_REPO } from '../../scripts/lib/git-fixtures.js';
+import { createRepo, DEFAULT_REPO, pushToBranch } from '../../scripts/lib/git-fixtures.js';
 import { LOOPBACK_RECEIVERS_ALLOWED, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { waitFor } from '../../scripts/lib/wait.js';
+import { makeQueue } from './pull-requests-support.js';
 
 const repo = DEFAULT_REPO;
 const ref = { repo, targetBranch: 'main' };
+const OTHER = { ...DEFAULT_REPO, name: 'configured' };
 const MINUTE = 60_000;
 
 describe('merge windows', function () {
@@ -32,6 +34,64 @@ describe('merge windows', function () {
 
   const queueNow = () => svc.ctx.mergeQueue.store.queues.find(svc.orgId, repo, 'main').then((q) => q!);
   const watch = async (at: Date) => svc.ctx.mergeQueue.services.mergeWindows.watch(await queueNow(), at);
+
+  it('holds a pull request in a freeze: its status and timeline say why and until when; an urgent one passes; the rest goes once it ends', async () => {
+    const q = await makeQueue(svc, { concurrency: 2 });
+    const until = new Date(Date.now() + 3600_000);
+    await q.update({
+      schedule: {
+        timeZone: 'UTC',
+        exceptPriorityAtMost: 0,
+        freezes: [{ name: 'incident', reason: 'db failover', from: new Date(Date.now() - 60_000).toISOString(), to: until.toISOString() }],
+      },
+    });
+    await q.pr(1, { metadata: { title: 'Held' } });
+    await q.pr(2, { metadata: { title: 'Hotfix' } });
+    await q.submitOk(1);
+    await q.submitOk(2, { priority: 'urgent' });
+    await q.waitState(2, 'testing');
+    const held = await waitFor('the wait noted', async () => {
+      const res = await q.getRaw({ number: 1 }, { includeTimeline: true });
+      const body = res.body as { state: string; waitingForMergeWindow?: { until: string; detail: string }; timeline: { reason: string; detail?: string }[] };
+      return body.timeline[0]?.reason === 'waiting_for_merge_window' && body;
+    });
+    expect(held.state).to.equal('pending');
+    expect(held.waitingForMergeWindow?.until).to.equal(until.toISOString());
+    expect(held.waitingForMergeWindow?.detail).to.contain('the freeze "incident" (db failover)');
+    expect(held.timeline[0]!.detail).to.contain('the queue is closed for it');
+    // The freeze is lifted: #1 is tested.
+    await q.update({ schedule: null });
+    await q.waitState(1, 'testing');
+    const moving = (await q.getRaw({ number: 1 })).body as { waitingForMergeWindow?: unknown };
+    expect(moving.waitingForMergeWindow).to.equal(undefined);
+  });
+
+  it("takes the repository's schedule from .trunk/trunk.yaml when the queue has none, and says when it cannot be used", async () => {
+    const from = new Date(Date.now() + 10 * MINUTE).toISOString();
+    const to = new Date(Date.now() + 70 * MINUTE).toISOString();
+    const fx = await createRepo(svc.gitRoot, {
+      repo: OTHER,
+      files: {
+        '.trunk/trunk.yaml': `version: 0.1\nmerge:\n  schedule:\n    timeZone: Europe/Berlin\n    freezes:\n      - {name: release, from: "${from}", to: "${to}"}\n`,
+      },
+    });
+    const other = { repo: OTHER, targetBranch: 'main' };
+    expect((await svc.post('/createQueue', other)).status).to.equal(200);
+    const queue = async () => (await svc.ctx.mergeQueue.store.queues.find(svc.orgId, OTHER, 'main'))!;
+    await svc.ctx.mergeQueue.services.mergeWindows.watch(await queue());
+    const shown = await svc.post<{ schedule: unknown; mergeWindow: { source: string; next: { name: string } | null } }>('/getQueue', other);
+    expect([shown.body.schedule, shown.body.mergeWindow.source, shown.body.mergeWindow.next?.name]).to.deep.equal([null, 'trunk_config', 'release']);
+    // A file that cannot be used is not applied, and the window says why.
+    const head = await pushToBranch(fx, 'main', [
+      { message: 'Break the schedule', files: { '.trunk/trunk.yaml': 'version: 0.1\nmerge:\n  schedule:\n    timeZone: Nowhere/Atlantis\n' } },
+    ]);
+    await svc.ctx.mergeQueue.store.queues.observeTargetHead((await queue()).id, head);
+    await svc.ctx.mergeQueue.services.mergeWindows.watch(await queue());
+    const broken = await svc.post<{ mergeWindow: { source: string | null; problem: string | null; next: unknown } }>('/getQueue', other);
+    expectOpenApiResponse('/getQueue', broken.body);
+    expect([broken.body.mergeWindow.source, broken.body.mergeWindow.next]).to.deep.equal([null, null]);
+    expect(broken.body.mergeWindow.problem).to.contain('/timeZone');
+  });
 
   it('refuses a schedule it cannot use, naming each problem', async () => {
     const res = await svc.post<{ error: { code: string; details: { path: string }[] } }>('/updateQueue', {
@@ -91,7 +151,7 @@ describe('merge windows', function () {
     ]);
     expect(received[0]!.json.forecast).to.deep.equal([]);
     const after = await svc.post<{ mergeWindow: { current: unknown[]; next: unknown } }>('/getQueue', ref);
-    expect(after.body.mergeWindow).to.deep.equal({ current: [], next: null });
+    expect(after.body.mergeWindow).to.deep.equal({ source: 'queue', problem: null, current: [], next: null });
 
     // Removing the schedule clears the window at the watcher's next look.
     expect((await svc.post('/updateQueue', { ...ref, schedule: null })).status).to.equal(200);

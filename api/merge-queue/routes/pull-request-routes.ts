@@ -7,13 +7,14 @@ import { actorOf } from '../../middleware/auth.js';
 import type { PullRequestService } from '../../../shared/merge-queue/services/pull-request-service.js';
 import type { QueueService } from '../../../shared/merge-queue/services/queue-service.js';
 import type { TimeToMergeService } from '../../../shared/merge-queue/services/time-to-merge-service.js';
+import type { MergeWindowService } from '../../../shared/merge-queue/services/merge-window-service.js';
 import type { VerdictService } from '../../../shared/merge-queue/services/verdict-service.js';
 import { mayHaveVerdict } from '../../../shared/merge-queue/domain/verdict.js';
 
 export function registerPullRequestRoutes(
   routes: OperationRoutes,
   prs: PullRequestService,
-  reads: { queues: QueueService; timeToMerge: TimeToMergeService; verdicts: VerdictService },
+  reads: { queues: QueueService; timeToMerge: TimeToMergeService; verdicts: VerdictService; mergeWindows: MergeWindowService },
 ): void {
   routes.handle('submitPullRequest', async (ctx) => {
     const body = parseSubmit(ctx.request.body);
@@ -43,10 +44,12 @@ export function registerPullRequestRoutes(
     const body = parseGetSubmitted(ctx.request.body);
     const { orgId } = actorOf(ctx.state);
     const entry = await prs.getSubmitted(orgId, body.repo, body.targetBranch, body.pr);
-    const queue = body.includeEstimatedTimeToMerge || mayHaveVerdict(entry) ? await reads.queues.get(orgId, body.repo, body.targetBranch) : null;
+    const pending = entry.state === 'pending';
+    const queue = body.includeEstimatedTimeToMerge || mayHaveVerdict(entry) || pending ? await reads.queues.get(orgId, body.repo, body.targetBranch) : null;
     const standing = queue && body.includeEstimatedTimeToMerge ? await reads.timeToMerge.standing(queue, entry) : null;
     const verdict = queue ? await reads.verdicts.of(queue, entry) : null;
-    ctx.body = serializeSubmittedPullRequest(entry, { includeTimeline: body.includeTimeline === true, standing, verdict });
+    const windowHold = queue && pending ? await reads.mergeWindows.holdOf(queue, entry) : null;
+    ctx.body = serializeSubmittedPullRequest(entry, { includeTimeline: body.includeTimeline === true, standing, verdict, windowHold });
   });
 
   routes.handle('setImpactedTargets', async (ctx) => {

@@ -128,6 +128,8 @@ export const SubmittedPullRequestResponse = closed({
   isCurrentlySubmittedToQueue: Type.Boolean(),
   verifiedByTestRun: Type.Union([Type.String(), Type.Null()]),
   restartCount: Type.Integer({ minimum: 0 }),
+  /** Present while a pending pull request waits for a merge window (docs/merge-windows.md): until when (null: beyond 35 days), and why in words. */
+  waitingForMergeWindow: Type.Optional(closed({ until: Type.Union([dateTime, Type.Null()]), detail: Type.String() })),
   /** With `includeEstimatedTimeToMerge: true`, while the pull request is in the queue: 1 = next to merge. */
   position: Type.Optional(Type.Integer({ minimum: 1 })),
   /** Seconds; absent while it cannot be estimated (no run in the last day, paused, not ready). */

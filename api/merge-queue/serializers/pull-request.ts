@@ -4,6 +4,7 @@ import { TERMINAL_ENTRY_STATES } from '../../../shared/merge-queue/domain/model.
 import type { QueueStanding } from '../../../shared/merge-queue/services/time-to-merge-service.js';
 import { isUrgentPriority } from '../../../shared/merge-queue/domain/priority.js';
 import { stackField } from './stack-place.js';
+import type { WindowHold } from '../../../shared/merge-queue/domain/merge-schedule.js';
 import type { FailureVerdict } from '../../../shared/merge-queue/services/verdict-service.js';
 
 /** With includeEstimatedTimeToMerge: the position, and the estimate when there is one. */
@@ -16,9 +17,15 @@ function standingFields(standing: QueueStanding | null | undefined) {
   };
 }
 
+/** While a pending pull request waits for a merge window: until when, and why. */
+function windowWaitField(hold: WindowHold | null | undefined) {
+  if (!hold) return {};
+  return { waitingForMergeWindow: { until: hold.until === null ? null : new Date(hold.until).toISOString(), detail: hold.detail } };
+}
+
 export function serializeSubmittedPullRequest(
   e: Entry,
-  opts: { includeTimeline?: boolean; standing?: QueueStanding | null; verdict?: FailureVerdict | null } = {},
+  opts: { includeTimeline?: boolean; standing?: QueueStanding | null; verdict?: FailureVerdict | null; windowHold?: WindowHold | null } = {},
 ) {
   const body = {
     id: e.id,
@@ -34,6 +41,7 @@ export function serializeSubmittedPullRequest(
     isCurrentlySubmittedToQueue: !TERMINAL_ENTRY_STATES.includes(e.state),
     verifiedByTestRun: e.verifiedByTestRun,
     restartCount: e.restartCount,
+    ...windowWaitField(opts.windowHold),
     prNumber: e.prNumber,
     prTitle: e.prTitle,
     prSha: e.prSha,

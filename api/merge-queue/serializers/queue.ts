@@ -51,7 +51,7 @@ export function serializeClosure(c: ClosureView) {
 }
 
 export function serializeMergeWindow(w: QueueWindow | null) {
-  return w ? { current: w.current.map(serializeClosure), next: w.next ? serializeClosure(w.next) : null } : null;
+  return w ? { source: w.source, problem: w.problem, current: w.current.map(serializeClosure), next: w.next ? serializeClosure(w.next) : null } : null;
 }
 
 /** An item of getQueue.enqueuedPullRequests / listPullRequests.pullRequests. */

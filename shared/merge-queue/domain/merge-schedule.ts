@@ -263,6 +263,33 @@ export function describeClosure(c: Closure): string {
   return c.reason ? `${what} (${c.reason})` : what;
 }
 
+/** Why a pull request may not start a run now, and from when it may (null: not within the horizon). */
+export interface WindowHold {
+  until: number | null;
+  detail: string;
+}
+
+/**
+ * The hold on starting a run for `scope` at `now`: its window is closed, or closes before a run of
+ * `runEstimateMs` could finish (null estimate: only a closed window holds). Null when it may start.
+ */
+export function windowHold(calendar: MergeCalendar, scope: WindowScope, now: number, runEstimateMs: number | null): WindowHold | null {
+  const zone = calendar.schedule.timeZone;
+  const state = calendar.stateAt(scope, new Date(now));
+  if (!state.open) {
+    const until = state.opensAt?.getTime() ?? null;
+    return {
+      until,
+      detail: `the queue is closed for it: ${describeClosure(state.closure)}, until ${until === null ? 'further notice' : localTime(until, zone)}`,
+    };
+  }
+  if (state.closesAt === null || state.next === null || runEstimateMs === null || now + runEstimateMs <= state.closesAt.getTime()) return null;
+  const after = calendar.stateAt(scope, state.closesAt);
+  const until = after.open ? state.closesAt.getTime() : (after.opensAt?.getTime() ?? null);
+  const minutes = Math.ceil(runEstimateMs / 60_000);
+  return { until, detail: `a run (about ${minutes} min) would not finish before ${describeClosure(state.next)} begins at ${localTime(state.closesAt, zone)}` };
+}
+
 /** A moment as the schedule's people read it: `2026-12-24 17:00 GMT+1`. */
 export function localTime(at: Date | number, timeZone: string): string {
   return DateTime.fromMillis(typeof at === 'number' ? at : at.getTime(), { zone: timeZone }).toFormat("yyyy-LL-dd HH:mm 'GMT'Z");

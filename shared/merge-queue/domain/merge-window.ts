@@ -16,7 +16,13 @@ export interface ClosureView {
   endsAt: Date | null;
 }
 
+/** Where the schedule in effect comes from: the queue's own (updateQueue), or `merge.schedule` of `.trunk/trunk.yaml`. */
+export type ScheduleOrigin = 'queue' | 'trunk_config';
+
 export interface QueueWindow {
+  source: ScheduleOrigin | null;
+  /** Why the repository's schedule is not applied (it cannot be used); null when nothing is wrong. */
+  problem: string | null;
   /** The closures holding some or all pull requests now. */
   current: ClosureView[];
   /** The next closure to begin; null: none within the horizon. */
@@ -40,12 +46,12 @@ export function closureView(c: Closure, horizonEnd: number): ClosureView {
 export const closureKey = (c: Pick<ClosureView, 'kind' | 'name' | 'startsAt'>): string => `${c.kind}:${c.name}:${c.startsAt.toISOString()}`;
 
 /** The window at `now` (announced: as `previous` had it). */
-export function queueWindowAt(calendar: MergeCalendar, now: Date, previous: QueueWindow | null): QueueWindow {
+export function queueWindowAt(calendar: MergeCalendar, source: ScheduleOrigin, now: Date, previous: QueueWindow | null): QueueWindow {
   const t = now.getTime();
   const view = (c: Closure) => closureView(c, calendar.horizonEnd);
   const current = calendar.closures.filter((c) => c.start <= t && t < c.end).map(view);
   const upcoming = calendar.closures.find((c) => c.start > t);
-  return { current, next: upcoming ? view(upcoming) : null, announced: previous?.announced ?? null };
+  return { source, problem: null, current, next: upcoming ? view(upcoming) : null, announced: previous?.announced ?? null };
 }
 
 export interface WindowChanges {

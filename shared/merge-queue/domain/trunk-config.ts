@@ -1,9 +1,11 @@
-// Reads `merge.required_statuses` from a repository's `.trunk/trunk.yaml`, the second source of
-// required statuses (after the queue's own override, before branch protection). The result keeps
-// apart the cases the engine treats differently: no file, a file without required statuses
-// (fall through to the next source) and a file that cannot be used (the run fails with
-// "config parsing failure").
+// Reads `.trunk/trunk.yaml`: `merge.required_statuses`, the second source of required statuses
+// (after the queue's own override, before branch protection), and `merge.schedule`, the merge
+// windows of a queue that has none of its own. The results keep apart the cases the engine treats
+// differently: no file, a file without the setting (fall through to the next source) and a file
+// that cannot be used (a run fails with "config parsing failure"; a schedule is not applied).
 import { parseDocument } from 'yaml';
+import type { MergeSchedule } from './merge-schedule.js';
+import { readSchedule } from './schedule-input.js';
 
 export const TRUNK_CONFIG_PATH = '.trunk/trunk.yaml';
 
@@ -26,10 +28,11 @@ function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * @param text the file's content, or null when the file does not exist
- */
-export function parseTrunkRequiredStatuses(text: string | null): TrunkRequiredStatuses {
+/** The file's `merge` mapping (null when it has none), or why the file cannot be used. */
+type TrunkMerge =
+  { kind: 'absent' } | { kind: 'merge'; merge: Record<string, unknown> | null } | { kind: 'invalid'; reason: TrunkConfigInvalidReason; message: string };
+
+function readTrunkMerge(text: string | null): TrunkMerge {
   if (text === null) return { kind: 'absent' };
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
@@ -43,7 +46,7 @@ export function parseTrunkRequiredStatuses(text: string | null): TrunkRequiredSt
     return { kind: 'invalid', reason: 'parse_error', message: `${TRUNK_CONFIG_PATH} cannot be read: ${(err as Error).message}` };
   }
   // An empty file is a valid (if useless) configuration.
-  if (root === null || root === undefined) return { kind: 'none' };
+  if (root === null || root === undefined) return { kind: 'merge', merge: null };
   if (!isMapping(root)) return { kind: 'invalid', reason: 'parse_error', message: `${TRUNK_CONFIG_PATH} must be a mapping at the top level` };
 
   const version = root.version;
@@ -51,10 +54,20 @@ export function parseTrunkRequiredStatuses(text: string | null): TrunkRequiredSt
   if (version !== undefined && version !== null && String(version) !== SUPPORTED_VERSION) {
     return { kind: 'invalid', reason: 'bad_version', message: `${TRUNK_CONFIG_PATH} has version ${String(version)}; only ${SUPPORTED_VERSION} is supported` };
   }
-
   const merge = root.merge;
-  if (merge === undefined || merge === null) return { kind: 'none' };
+  if (merge === undefined || merge === null) return { kind: 'merge', merge: null };
   if (!isMapping(merge)) return { kind: 'invalid', reason: 'bad_required_statuses', message: '`merge` must be a mapping' };
+  return { kind: 'merge', merge };
+}
+
+/**
+ * @param text the file's content, or null when the file does not exist
+ */
+export function parseTrunkRequiredStatuses(text: string | null): TrunkRequiredStatuses {
+  const read = readTrunkMerge(text);
+  if (read.kind !== 'merge') return read;
+  const merge = read.merge;
+  if (merge === null) return { kind: 'none' };
   const list = merge.required_statuses;
   if (list === undefined || list === null) return { kind: 'none' };
   if (!Array.isArray(list)) return { kind: 'invalid', reason: 'bad_required_statuses', message: '`merge.required_statuses` must be a list of status names' };
@@ -79,6 +92,23 @@ export function parseTrunkRequiredStatuses(text: string | null): TrunkRequiredSt
 /** Anything that can read a file at a commit (every GitProvider can). */
 export interface FileReader<R> {
   readFile(repo: R, sha: string, path: string): Promise<string | null>;
+}
+
+/** `merge.schedule` of `.trunk/trunk.yaml` (docs/merge-windows.md): absent, none, a schedule, or why it cannot be used. */
+export type TrunkSchedule = { kind: 'absent' } | { kind: 'none' } | { kind: 'schedule'; schedule: MergeSchedule } | { kind: 'invalid'; message: string };
+
+export function parseTrunkSchedule(text: string | null): TrunkSchedule {
+  const read = readTrunkMerge(text);
+  if (read.kind === 'absent') return read;
+  if (read.kind === 'invalid') return { kind: 'invalid', message: read.message };
+  const value = read.merge?.schedule;
+  if (value === undefined || value === null) return { kind: 'none' };
+  const schedule = readSchedule(value);
+  if (schedule.ok) return { kind: 'schedule', schedule: schedule.schedule };
+  return {
+    kind: 'invalid',
+    message: `\`merge.schedule\` of ${TRUNK_CONFIG_PATH} cannot be used: ${schedule.problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
+  };
 }
 
 /** Reads and parses `.trunk/trunk.yaml` at a commit (the target head a run starts from). */

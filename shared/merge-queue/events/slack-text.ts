@@ -53,24 +53,24 @@ export function mergeQueueSlackText(payload: Payload): string {
   return `${line}${link}`;
 }
 
-/** "the freeze "release" (release 4.2) begins at …; expected to land before it: #12, #14; will wait: #15" */
+/** `2026-12-10 16:00 UTC`: an event's instants as a person reads them (the payload has no time zone). */
+const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+/** "the freeze "release" (cut 4.2) begins at …; it lasts until …; expected to land before it: #12, #14; may land: …; will wait: #15" */
 function freezeText(type: string, payload: Payload): string {
   const c = payload.closure as { kind: string; name: string; reason: string | null; startsAt: string; endsAt: string | null };
-  const what =
-    c.kind === 'outside_window'
-      ? 'the merge window closes'
-      : `${c.kind === 'holiday' ? 'the holiday' : 'the freeze'} "${c.name}"${c.reason ? ` (${c.reason})` : ''}`;
-  const until = c.endsAt ? ` until ${c.endsAt}` : '';
-  if (type === 'queue.freeze_ended')
-    return c.kind === 'outside_window' ? `the merge window is open again` : `${what} has ended; waiting pull requests go in queue order`;
-  if (type === 'queue.freeze_started') return c.kind === 'outside_window' ? `the merge window has closed${until}` : `${what} has begun${until}`;
+  const window = c.kind === 'outside_window';
+  const what = `${c.kind === 'holiday' ? 'the holiday' : 'the freeze'} "${c.name}"${c.reason ? ` (${c.reason})` : ''}`;
+  const until = c.endsAt ? `; it lasts until ${utc(c.endsAt)}` : '';
+  if (type === 'queue.freeze_ended') return window ? 'the merge window is open again' : `${what} has ended; waiting pull requests go in queue order`;
+  if (type === 'queue.freeze_started') return window ? `the merge window has closed${until}` : `${what} has begun${until}`;
   const forecast = (Array.isArray(payload.forecast) ? payload.forecast : []) as { prNumber: number; outcome: string }[];
   const list = (outcome: string) =>
     forecast
       .filter((f) => f.outcome === outcome)
       .map((f) => `#${f.prNumber}`)
       .join(', ') || 'none';
-  const begins = c.kind === 'outside_window' ? `the merge window closes at ${c.startsAt}` : `${what} begins at ${c.startsAt}`;
+  const begins = window ? `the merge window closes at ${utc(c.startsAt)}` : `${what} begins at ${utc(c.startsAt)}`;
   return `${begins}${until}; expected to land before it: ${list('lands')}; may land: ${list('may_land')}; will wait: ${list('waits')}`;
 }
 

@@ -6,13 +6,16 @@
 // second; the stored window is what getQueue shows and what the events compare against.
 import { freezeEvent } from '../events/transition-events.js';
 import { forecastBefore, type ForecastItem } from '../domain/freeze-forecast.js';
-import { MergeCalendar } from '../domain/merge-schedule.js';
+import { MergeCalendar, windowHold, type MergeSchedule, type WindowHold } from '../domain/merge-schedule.js';
+import type { ProviderRegistry } from './provider.js';
+import type { EffectiveSchedule, ScheduleSource } from './schedule-source.js';
+import { typicalRunSeconds } from '../domain/time-to-merge.js';
 import { queueWindowAt, windowChanges, windowDiffers, type ClosureView, type QueueWindow } from '../domain/merge-window.js';
-import type { Queue } from '../domain/model.js';
+import type { Entry, Queue } from '../domain/model.js';
 import type { MergeQueueEvent } from '../events/event-types.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import { headKey } from '../store/impacted-targets-repository.js';
-import type { TimeToMergeService } from './time-to-merge-service.js';
+import { recentRunSamples, type TimeToMergeService } from './time-to-merge-service.js';
 import type { Logger } from '../../platform/logging.js';
 import { orderForDisplay } from '../domain/queue-order.js';
 
@@ -26,6 +29,8 @@ export interface Forecast {
 
 export interface MergeWindowDeps {
   store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'impactedTargets'>;
+  providers: ProviderRegistry;
+  schedules: ScheduleSource;
   timeToMerge: Pick<TimeToMergeService, 'standings'>;
   logger: Logger;
   /** A closure that began or ended changes what may start. */
@@ -35,9 +40,12 @@ export interface MergeWindowDeps {
 export class MergeWindowService {
   constructor(private readonly deps: MergeWindowDeps) {}
 
-  /** One round over every scheduled queue; a queue that fails is logged and left to the next round. */
+  /**
+   * One round over every queue (a schedule may come from the repository's file); a queue that
+   * fails is logged and left to the next round.
+   */
   async watchAll(now = new Date()): Promise<void> {
-    for (const queue of await this.deps.store.queues.listScheduled()) {
+    for (const queue of await this.deps.store.queues.listAll()) {
       try {
         await this.watch(queue, now);
       } catch (err) {
@@ -47,9 +55,11 @@ export class MergeWindowService {
   }
 
   async watch(queue: Queue, now = new Date()): Promise<void> {
-    const window = this.windowNow(queue, now);
-    const changes = windowChanges(queue.mergeWindow, window ?? { current: [], next: null, announced: null }, queue.schedule?.announceMinutes ?? 0, now);
-    const stored = window ? changes.window : null;
+    const effective = await this.effectiveOf(queue);
+    const window = windowNow(effective, queue.mergeWindow, now);
+    const none: QueueWindow = { source: null, problem: effective.problem, current: [], next: null, announced: null };
+    const changes = windowChanges(queue.mergeWindow, window ?? none, effective.schedule?.announceMinutes ?? 0, now);
+    const stored = window ? changes.window : effective.problem ? none : null;
     if (!windowDiffers(queue.mergeWindow, stored)) return;
     const version = queue.version + 1;
     const events: MergeQueueEvent[] = [
@@ -57,7 +67,7 @@ export class MergeWindowService {
       ...changes.started.map((c) => freezeEvent(queue, 'queue.freeze_started', c, null, now, version)),
     ];
     if (changes.announce) {
-      const forecast = await this.forecastFor(queue, changes.announce, now);
+      const forecast = await this.forecastFor(queue, effective.schedule, changes.announce, now);
       events.push(freezeEvent(queue, 'queue.freeze_announced', changes.announce, forecast, now, version));
     }
     if (!(await this.deps.store.queues.recordMergeWindow(queue.id, queue.version, stored, events, now))) return;
@@ -67,16 +77,33 @@ export class MergeWindowService {
 
   /** What is expected to land before the next closure begins. */
   async forecast(queue: Queue, now = new Date()): Promise<Forecast> {
-    const window = this.windowNow(queue, now);
+    const effective = await this.effectiveOf(queue);
+    const window = windowNow(effective, queue.mergeWindow, now);
     const closure = window?.next ?? null;
-    return { window, closure, pullRequests: closure ? await this.forecastFor(queue, closure, now) : [] };
+    return { window, closure, pullRequests: closure ? await this.forecastFor(queue, effective.schedule, closure, now) : [] };
   }
 
-  private windowNow(queue: Queue, now: Date): QueueWindow | null {
-    return queue.schedule ? queueWindowAt(new MergeCalendar(queue.schedule, now), now, queue.mergeWindow) : null;
+  /** Why a pending pull request waits for a merge window now, as the planner decides it; null when it does not. */
+  async holdOf(queue: Queue, entry: Entry, now = new Date()): Promise<WindowHold | null> {
+    if (entry.state !== 'pending') return null;
+    const { schedule } = await this.effectiveOf(queue);
+    if (!schedule) return null;
+    const calendar = new MergeCalendar(schedule, now);
+    const scoped = schedule.freezes.some((f) => f.targets.length > 0);
+    const head = { prNumber: entry.prNumber, sha: entry.prSha };
+    const targets = scoped ? ((await this.deps.store.impactedTargets.getMany(queue.id, [head])).get(headKey(head)) ?? null) : null;
+    const estimate = typicalRunSeconds(await recentRunSamples(this.deps.store, queue, now));
+    return windowHold(calendar, { targets, priorityValue: entry.priorityValue }, now.getTime(), estimate === null ? null : estimate * 1000);
   }
 
-  private async forecastFor(queue: Queue, closure: ClosureView, now: Date): Promise<ForecastItem[]> {
+  /** The schedule in effect: the queue's own, else the repository's at the target head the service last saw. */
+  private async effectiveOf(queue: Queue): Promise<EffectiveSchedule> {
+    const provider = await this.deps.providers.providerFor(queue.repo);
+    if (!provider) return { schedule: queue.schedule, origin: queue.schedule ? 'queue' : null, problem: null };
+    return this.deps.schedules.of(queue, provider, queue.observedTargetSha);
+  }
+
+  private async forecastFor(queue: Queue, schedule: MergeSchedule | null, closure: ClosureView, now: Date): Promise<ForecastItem[]> {
     const active = orderForDisplay(await this.deps.store.entries.listActive(queue.id));
     const standings = await this.deps.timeToMerge.standings(queue, now);
     const targets =
@@ -93,6 +120,11 @@ export class MergeWindowService {
       scope: { targets: targets.get(headKey({ prNumber: e.prNumber, sha: e.prSha })) ?? null, priorityValue: e.priorityValue },
       timeToMerge: standings.get(e.id)?.timeToMerge ?? null,
     }));
-    return forecastBefore(closure, queue.schedule?.exceptPriorityAtMost ?? null, line, now);
+    return forecastBefore(closure, schedule?.exceptPriorityAtMost ?? null, line, now);
   }
+}
+
+function windowNow(effective: EffectiveSchedule, previous: QueueWindow | null, now: Date): QueueWindow | null {
+  const { schedule, origin } = effective;
+  return schedule && origin ? queueWindowAt(new MergeCalendar(schedule, now), origin, now, previous) : null;
 }

@@ -88,8 +88,8 @@ export class InMemoryQueueRepository implements QueueRepository {
     return this.listed(orgId, null).map((q) => this.out(q));
   }
 
-  async listScheduled(): Promise<Queue[]> {
-    return [...this.rows.values()].filter((q) => q.schedule || q.mergeWindow).map((q) => this.out(q));
+  async listAll(): Promise<Queue[]> {
+    return [...this.rows.values()].map((q) => this.out(q));
   }
 
   async listRefs(orgId: string, repo: RepoRef | null): Promise<QueueRef[]> {

@@ -10,6 +10,7 @@ import type { ImpactedTargetSet, PlanInput, PlannerQueue } from '../domain/plann
 import { overlaps } from '../domain/planner/dependencies.js';
 import { EngineService, MAX_ITERATIONS, type PassSummary } from '../services/engine/engine-service.js';
 import { loadSnapshot } from '../services/engine/plan-snapshot.js';
+import { ScheduleSource } from '../services/schedule-source.js';
 import { NO_TEST_RESULTS, type RunTestResultsSource } from '../services/run-test-results.js';
 import type { MergePullRequestsInput, MergePullRequestsResult } from '../services/provider.js';
 import { newQueue } from '../store/queue-repository.js';
@@ -112,6 +113,7 @@ export class Simulator {
   private readonly entryOfPr = new Map<number, string>();
   private readonly mergedPrs = new Set<number>();
   private runCounter = 0;
+  private readonly schedules = new ScheduleSource();
 
   constructor(o: SimOptions) {
     this.now = o.start ?? SIM_START.getTime();
@@ -150,6 +152,7 @@ export class Simulator {
       scheduleStatusWatch: async () => {},
       evaluateRun: async () => null,
       testResults: this.testResults,
+      schedules: this.schedules,
       clock: () => new Date(this.now),
       newRunId: () => `run${++this.runCounter}`,
     });
@@ -252,7 +255,7 @@ export class Simulator {
 
   /** What the engine's planning pass would load now (the planner's input). */
   async snapshot(): Promise<PlanInput> {
-    return (await loadSnapshot(this.store, this.queue, this.forge, this.testResults, new Date(this.now))).input;
+    return (await loadSnapshot(this.store, this.queue, this.forge, this.testResults, this.schedules, new Date(this.now))).input;
   }
 
   private async checkPlanDeterminism(): Promise<void> {

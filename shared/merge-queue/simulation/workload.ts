@@ -54,6 +54,8 @@ export interface PlayLimits {
   maxEvents?: number;
   /** Check the planner's determinism before every pass (doubles the planning cost). */
   checkDeterminism?: boolean;
+  /** Looks at the simulation at given minutes (after the planning pass of that moment), e.g. to take a forecast. */
+  looks?: { atMinute: number; look: (sim: Simulator) => Promise<void> }[];
 }
 
 export interface WorkloadOutcome {
@@ -135,6 +137,8 @@ export async function playWorkload(settings: SimulatedSettings, w: Workload, lim
   const arrivals = w.pullRequests.map((p, i) => ({ at: start + p.arrivesAt * MINUTE, index: i })).sort((a, b) => a.at - b.at);
   const pushes = (w.outsidePushes ?? []).map((m) => start + m * MINUTE).sort((a, b) => a - b);
   const endsAt = new Map<string, number>();
+  const looks = [...(limits.looks ?? [])].map((l) => ({ at: start + l.atMinute * MINUTE, look: l.look })).sort((a, b) => a.at - b.at);
+  let nextLook = 0;
   let nextArrival = 0;
   let nextPush = 0;
   let events = 0;
@@ -150,6 +154,7 @@ export async function playWorkload(settings: SimulatedSettings, w: Workload, lim
       ...[...sim.timeouts.values()].map((d) => d.getTime()),
       ...(nextArrival < arrivals.length ? [arrivals[nextArrival]!.at] : []),
       ...(nextPush < pushes.length ? [pushes[nextPush]!] : []),
+      ...(nextLook < looks.length ? [looks[nextLook]!.at] : []),
       ...(wake !== undefined && wake > sim.now ? [wake] : []),
     ];
     if (candidates.length === 0) break;
@@ -173,6 +178,7 @@ export async function playWorkload(settings: SimulatedSettings, w: Workload, lim
       await sim.conclude(r.id, passes ? 'succeeded' : 'failed', passes ? 'test_run_passed' : 'test_run_failed');
     }
     await sim.settle();
+    for (; nextLook < looks.length && looks[nextLook]!.at <= sim.now; nextLook++) await looks[nextLook]!.look(sim);
   }
   const entries = [...sim.entries.values()];
   return {

@@ -95,8 +95,8 @@ export interface QueueRepository {
   listRefs(orgId: string, repo: RepoRef | null): Promise<QueueRef[]>;
   /** Every queue of an organisation, by repository then branch. */
   listByOrg(orgId: string): Promise<Queue[]>;
-  /** Queues with a schedule, or with a merge window still stored from one (the schedule watcher's round). */
-  listScheduled(): Promise<Queue[]>;
+  /** Every queue of every organisation (the schedule watcher's round). */
+  listAll(): Promise<Queue[]>;
   /** Null when the queue is no longer at `expectedVersion`. */
   update(id: string, expectedVersion: number, patch: QueuePatch, change: string, now?: Date): Promise<Queue | null>;
   /**
@@ -175,8 +175,8 @@ export class DbQueueRepository implements QueueRepository {
     return (await this.col.find({ orgId }, { sort: { repoKey: 1, branch: 1 } })).map(toQueue);
   }
 
-  async listScheduled(): Promise<Queue[]> {
-    return (await this.col.find({ $or: [{ schedule: { $ne: null } }, { mergeWindow: { $ne: null } }] })).map(toQueue);
+  async listAll(): Promise<Queue[]> {
+    return (await this.col.find({})).map(toQueue);
   }
 
   /** The organisations with a queue on the repository. */

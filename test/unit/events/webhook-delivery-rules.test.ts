@@ -148,4 +148,37 @@ describe('webhook delivery rules', () => {
       text: 'Merge queue acme/app → main: main is green again at aaaaaaaaaaaa (no longer failing: checkout); pull requests held for it are tested again',
     });
   });
+
+  it('writes a Slack message for a freeze announced with its forecast, begun and ended', () => {
+    const repository = { host: 'github.com', owner: 'acme', name: 'app' };
+    const closure = {
+      kind: 'freeze',
+      name: 'release',
+      reason: 'cut 4.2',
+      targets: [],
+      startsAt: '2026-12-10T16:00:00.000Z',
+      endsAt: '2026-12-11T08:00:00.000Z',
+    };
+    const forecast = [
+      { prNumber: 12, outcome: 'lands' },
+      { prNumber: 14, outcome: 'lands' },
+      { prNumber: 15, outcome: 'may_land' },
+      { prNumber: 16, outcome: 'waits' },
+    ];
+    const base = { repository, target_branch: 'main', closure };
+    expect(slackMessage({ ...base, type: 'queue.freeze_announced', forecast }).text).to.equal(
+      'Merge queue acme/app → main: the freeze "release" (cut 4.2) begins at 2026-12-10 16:00 UTC; it lasts until 2026-12-11 08:00 UTC; expected to land before it: #12, #14; may land: #15; will wait: #16',
+    );
+    expect(slackMessage({ ...base, type: 'queue.freeze_started' }).text).to.equal(
+      'Merge queue acme/app → main: the freeze "release" (cut 4.2) has begun; it lasts until 2026-12-11 08:00 UTC',
+    );
+    expect(slackMessage({ ...base, type: 'queue.freeze_ended' }).text).to.equal(
+      'Merge queue acme/app → main: the freeze "release" (cut 4.2) has ended; waiting pull requests go in queue order',
+    );
+    const window = { ...base, closure: { ...closure, kind: 'outside_window', name: 'outside the merge windows', reason: null } };
+    expect(slackMessage({ ...window, type: 'queue.freeze_started' }).text).to.equal(
+      'Merge queue acme/app → main: the merge window has closed; it lasts until 2026-12-11 08:00 UTC',
+    );
+    expect(slackMessage({ ...window, type: 'queue.freeze_ended' }).text).to.equal('Merge queue acme/app → main: the merge window is open again');
+  });
 });

@@ -1,7 +1,7 @@
 // Wire shapes the dashboard reads, named for its pages: each is read off the types generated
 // from the service's OpenAPI document (openapi/types.ts), so a change on the wire is a type error
 // here, never a silent mismatch.
-import type { AnswerOf } from '../../../openapi/wire';
+import type { AnswerOf, RequestOf } from '../../../openapi/wire';
 
 export type QueueBody = AnswerOf<'getQueue'>;
 export type EnqueuedPullRequest = QueueBody['enqueuedPullRequests'][number];
@@ -10,6 +10,11 @@ export type QueueWarning = QueueBody['warnings'][number];
 /** What the settings form and summary show of a queue. */
 export type QueueSettings = Omit<QueueBody, 'enqueuedPullRequests' | 'warnings'>;
 export type RepoRef = AnswerOf<'listQueues'>['queues'][number]['repo'];
+/** Merge windows and freezes (docs/merge-windows.md): as stored, as written, and the forecast before the next closure. */
+export type Schedule = NonNullable<QueueBody['schedule']>;
+export type ScheduleInput = NonNullable<RequestOf<'updateQueue'>['schedule']>;
+export type MergeWindowForecast = AnswerOf<'getMergeWindowForecast'>;
+export type Closure = NonNullable<MergeWindowForecast['closure']>;
 export type QueueSummary = AnswerOf<'listQueues'>['queues'][number];
 export type EntryState = keyof QueueSummary['counts'];
 

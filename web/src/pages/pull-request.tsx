@@ -68,6 +68,11 @@ function PullRequest({ queueRef, number }: { queueRef: QueueRef; number: number 
       </p>
 
       {p.verdict && <VerdictView verdict={p.verdict} org={org} repo={queueRef.repo} branch={queueRef.targetBranch} />}
+      {p.waitingForMergeWindow && (
+        <p className="notice" data-testid="merge-window-wait">
+          Waits for a merge window: {p.waitingForMergeWindow.detail}.
+        </p>
+      )}
 
       <section aria-labelledby="readiness">
         <h2 id="readiness">Readiness</h2>

@@ -14,6 +14,7 @@ import { EmptyState, ErrorMessage, Loading, StateBadge } from '../components/sta
 import { RunGraph } from '../components/run-graph';
 import { QueueSettingsForm } from '../components/queue-settings-form';
 import { QueueSettingsSummary } from '../components/queue-settings-summary';
+import { MergeWindowPanel } from '../components/merge-window-panel';
 import { ago, since } from '../format';
 import { reasonText } from '../reason-text';
 import { groupStacks, type StackPlace } from '../stack-groups';
@@ -180,6 +181,8 @@ function Queue({ queueRef }: { queueRef: QueueRef }) {
           </ul>
         )}
       </section>
+
+      <MergeWindowPanel queueRef={queueRef} schedule={q.schedule} isAdmin={isAdmin} prLink={prLink} />
 
       <details className="settings">
         <summary>Settings</summary>

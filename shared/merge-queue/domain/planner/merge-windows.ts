@@ -6,14 +6,8 @@
 // merge inside the closure is the schedule's `inFlightAtFreeze`. A direct merge needs the window
 // open.
 import type { Entry } from '../model.js';
-import { describeClosure, localTime, type WindowScope } from '../merge-schedule.js';
+import { describeClosure, windowHold, type WindowHold, type WindowScope } from '../merge-schedule.js';
 import type { World } from './world.js';
-
-export interface WindowHold {
-  /** When it may start (or merge) at the earliest; null: not within the calendar's horizon. */
-  until: number | null;
-  detail: string;
-}
 
 const scopeOf = (world: World, e: Entry): WindowScope => ({ targets: world.impactedTargets[e.id] ?? null, priorityValue: e.priorityValue });
 
@@ -28,25 +22,7 @@ export function startHold(world: World, e: Entry): WindowHold | null {
   if (!holds) startHolds.set(world, (holds = new Map()));
   const known = holds.get(e.id);
   if (known !== undefined) return known;
-  const zone = calendar.schedule.timeZone;
-  const scope = scopeOf(world, e);
-  const state = calendar.stateAt(scope, new Date(world.now));
-  let hold: WindowHold | null = null;
-  if (!state.open) {
-    const until = state.opensAt?.getTime() ?? null;
-    hold = {
-      until,
-      detail: `the queue is closed for it: ${describeClosure(state.closure)}, until ${until === null ? 'further notice' : localTime(until, zone)}`,
-    };
-  } else if (state.closesAt !== null && state.next !== null && world.runEstimateMs !== null && world.now + world.runEstimateMs > state.closesAt.getTime()) {
-    const after = calendar.stateAt(scope, state.closesAt);
-    const until = after.open ? state.closesAt.getTime() : (after.opensAt?.getTime() ?? null);
-    const minutes = Math.ceil(world.runEstimateMs / 60_000);
-    hold = {
-      until,
-      detail: `a run (about ${minutes} min) would not finish before ${describeClosure(state.next)} begins at ${localTime(state.closesAt, zone)}`,
-    };
-  }
+  const hold = windowHold(calendar, scopeOf(world, e), world.now, world.runEstimateMs);
   holds.set(e.id, hold);
   return hold;
 }

@@ -11,6 +11,7 @@ import type { GitProvider, ProviderRegistry } from '../provider.js';
 import type { Logger } from '../../../platform/logging.js';
 import type { RepoRef } from '../../../platform/repo-ref.js';
 import { loadSnapshot } from './plan-snapshot.js';
+import { ScheduleSource } from '../schedule-source.js';
 import { NO_TEST_RESULTS, type RunTestResultsSource } from '../run-test-results.js';
 import { ActionApplier, toBuilt } from './action-applier.js';
 import { ReadinessService } from '../readiness-service.js';
@@ -32,6 +33,8 @@ export interface EngineDeps {
    * test branches it built or ended). Its failure is logged and left to the forge's periodic job.
    */
   afterPassApplied?: (queueId: string) => Promise<void>;
+  /** The schedule in effect per queue (shared with the schedule watcher, so each reads a target head's file once). */
+  schedules?: ScheduleSource;
   clock?: () => Date;
   newRunId?: () => string;
 }
@@ -51,8 +54,10 @@ export class EngineService {
   private readonly applier: ActionApplier;
   private readonly readiness: ReadinessService;
   private readonly now: () => Date;
+  private readonly schedules: ScheduleSource;
 
   constructor(private readonly deps: EngineDeps) {
+    this.schedules = deps.schedules ?? new ScheduleSource();
     const { store, logger, scheduleTimeout, scheduleStatusWatch, evaluateRun, newRunId } = deps;
     this.applier = new ActionApplier({ store, logger, scheduleTimeout, scheduleStatusWatch, evaluateRun, ...(newRunId ? { newRunId } : {}) });
     this.readiness = new ReadinessService({ store });
@@ -74,7 +79,7 @@ export class EngineService {
       let queue = summary.iterations === 0 ? found : await this.deps.store.queues.findById(queueId);
       if (!queue) return summary;
       const now = this.now();
-      const snapshot = await loadSnapshot(this.deps.store, queue, provider, this.deps.testResults ?? NO_TEST_RESULTS, now);
+      const snapshot = await loadSnapshot(this.deps.store, queue, provider, this.deps.testResults ?? NO_TEST_RESULTS, this.schedules, now);
       // Results for the target head arrive with an upload, which asks for a pass: once per pass.
       if (summary.iterations === 0 && snapshot.input.targetSha) {
         queue = await this.recordTargetHealth(queue, snapshot.input.targetSha, now);

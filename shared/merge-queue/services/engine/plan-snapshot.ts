@@ -16,6 +16,7 @@ import { runEvidence, type RunTestResultsSource } from '../run-test-results.js';
 import { headKey } from '../../store/impacted-targets-repository.js';
 import { typicalRunSeconds } from '../../domain/time-to-merge.js';
 import { recentRunSamples } from '../time-to-merge-service.js';
+import type { ScheduleSource } from '../schedule-source.js';
 
 export type SnapshotRepositories = Pick<MergeQueueRepositories, 'entries' | 'testRuns' | 'impactedTargets' | 'commitStatuses'>;
 
@@ -29,6 +30,7 @@ export async function loadSnapshot(
   queue: Queue,
   provider: GitProvider,
   testResults: RunTestResultsSource,
+  schedules: ScheduleSource,
   now: Date,
 ): Promise<Snapshot> {
   const targetSha = await provider.branchHead(queue.repo, queue.branch);
@@ -36,11 +38,13 @@ export async function loadSnapshot(
   const runs = await relevantRuns(store, queue.id, active);
   const entries = await withReferencedEntries(store, queue, active, runs);
   const required = await requiredStatusesAt(queue, provider, targetSha);
+  // The planner reads the schedule in effect: the queue's own, else the repository's.
+  const { schedule } = await schedules.of(queue, provider, targetSha);
 
   const mode = queue.mode;
   const impactedTargets: Record<string, ImpactedTargetSet> = {};
   // A freeze of given targets holds the pull requests that impact them, in either mode.
-  if (mode === 'parallel' || queue.schedule?.freezes.some((f) => f.targets.length > 0)) {
+  if (mode === 'parallel' || schedule?.freezes.some((f) => f.targets.length > 0)) {
     const open = entries.filter((e) => !TERMINAL_ENTRY_STATES.includes(e.state));
     const uploads = await store.impactedTargets.getMany(
       queue.id,
@@ -78,14 +82,14 @@ export async function loadSnapshot(
     required,
     input: {
       testResults: await failedRunEvidence(testResults, queue, runs, active),
-      queue,
+      queue: { ...queue, schedule },
       entries,
       runs,
       targetSha,
       impactedTargets,
       directMerge,
       requiredStatuses: { contexts: required.contexts, source: required.source, configError: required.configError },
-      runEstimateSeconds: queue.schedule ? typicalRunSeconds(await recentRunSamples(store, queue, now)) : null,
+      runEstimateSeconds: schedule ? typicalRunSeconds(await recentRunSamples(store, queue, now)) : null,
       now,
     },
   };

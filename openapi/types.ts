@@ -1550,7 +1550,7 @@ export interface operations {
                 "application/json": {
                     description?: string;
                     /** @description Event types delivered; empty or absent: every type */
-                    events?: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "test.status_changed" | "test.quarantined" | "PULL_REQUEST.SUBMITTED" | "PULL_REQUEST.QUEUED" | "PULL_REQUEST.TESTING" | "PULL_REQUEST.PENDING_FAILURE" | "PULL_REQUEST.MERGED" | "PULL_REQUEST.FAILED" | "PULL_REQUEST.CANCELED" | "PULL_REQUEST_BATCH.TESTING" | "PULL_REQUEST_BATCH.PENDING_FAILURE" | "PULL_REQUEST_BATCH.MERGED" | "PULL_REQUEST_BATCH.FAILED" | "PULL_REQUEST_BATCH.CANCELED" | "QUEUE.STATE_CHANGED" | "QUEUE.TARGET_BROKEN" | "QUEUE.TARGET_RECOVERED" | "QUEUE.FREEZE_ANNOUNCED" | "QUEUE.FREEZE_STARTED" | "QUEUE.FREEZE_ENDED" | "TEST.STATUS_CHANGED" | "TEST.QUARANTINED")[];
+                    events?: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "test.status_changed" | "test.quarantined" | "PULL_REQUEST.SUBMITTED" | "PULL_REQUEST.QUEUED" | "PULL_REQUEST.TESTING" | "PULL_REQUEST.PENDING_FAILURE" | "PULL_REQUEST.MERGED" | "PULL_REQUEST.FAILED" | "PULL_REQUEST.CANCELED" | "PULL_REQUEST_BATCH.TESTING" | "PULL_REQUEST_BATCH.PENDING_FAILURE" | "PULL_REQUEST_BATCH.MERGED" | "PULL_REQUEST_BATCH.FAILED" | "PULL_REQUEST_BATCH.CANCELED" | "QUEUE.STATE_CHANGED" | "QUEUE.TARGET_BROKEN" | "QUEUE.TARGET_RECOVERED" | "QUEUE.FREEZE_ANNOUNCED" | "QUEUE.FREEZE_STARTED" | "QUEUE.FREEZE_ENDED" | "QUEUE.OBJECTIVE_BREACHED" | "QUEUE.OBJECTIVE_RECOVERED" | "TEST.STATUS_CHANGED" | "TEST.QUARANTINED")[];
                     /** @enum {string} */
                     kind?: "standard" | "slack" | "STANDARD" | "SLACK";
                     /** Format: uri */
@@ -1571,7 +1571,7 @@ export interface operations {
                         description: string;
                         disabledReason: string | null;
                         enabled: boolean;
-                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "test.status_changed" | "test.quarantined")[];
+                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "test.status_changed" | "test.quarantined")[];
                         failingSince: string | null;
                         id: string;
                         /** @enum {string} */
@@ -2990,6 +2990,29 @@ export interface operations {
                         mode: "single" | "parallel";
                         notItsFaultRetries: number;
                         notReadyTimeoutHours: number;
+                        objectives: {
+                            critical: number;
+                            forMinutes: number;
+                            /** @enum {string} */
+                            metric: "time_in_queue_p50" | "time_in_queue_p90" | "head_age" | "ci_runs_per_merged" | "not_its_fault_share";
+                            warning: number;
+                            windowHours: number;
+                        }[];
+                        objectiveStatus: {
+                            /** @enum {string} */
+                            level: "ok" | "warning" | "critical";
+                            /** @enum {string} */
+                            metric: "time_in_queue_p50" | "time_in_queue_p90" | "head_age" | "ci_runs_per_merged" | "not_its_fault_share";
+                            pending: {
+                                /** @enum {string} */
+                                level: "ok" | "warning" | "critical";
+                                /** Format: date-time */
+                                since: string;
+                            } | null;
+                            /** Format: date-time */
+                            since: string;
+                            value: number | null;
+                        }[];
                         /** @enum {string} */
                         optimizationMode: "off" | "bisection_skip_redundant_tests";
                         pendingFailureDepth: number;
@@ -3774,7 +3797,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "pending" | "sending" | "retrying" | "delivered" | "failed";
                             /** @enum {string} */
-                            type: "pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "test.status_changed" | "test.quarantined";
+                            type: "pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "test.status_changed" | "test.quarantined";
                             /** @description The webhook-id header: the same for every attempt and redelivery */
                             webhookId: string;
                         }[];
@@ -3813,7 +3836,7 @@ export interface operations {
                             description: string;
                             disabledReason: string | null;
                             enabled: boolean;
-                            events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "test.status_changed" | "test.quarantined")[];
+                            events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "test.status_changed" | "test.quarantined")[];
                             failingSince: string | null;
                             id: string;
                             /** @enum {string} */
@@ -3983,7 +4006,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "pending" | "sending" | "retrying" | "delivered" | "failed";
                         /** @enum {string} */
-                        type: "pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "test.status_changed" | "test.quarantined";
+                        type: "pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "test.status_changed" | "test.quarantined";
                         /** @description The webhook-id header: the same for every attempt and redelivery */
                         webhookId: string;
                     };
@@ -4149,7 +4172,7 @@ export interface operations {
                         description: string;
                         disabledReason: string | null;
                         enabled: boolean;
-                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "test.status_changed" | "test.quarantined")[];
+                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "test.status_changed" | "test.quarantined")[];
                         failingSince: string | null;
                         id: string;
                         /** @enum {string} */
@@ -4660,6 +4683,14 @@ export interface operations {
                     mode?: "single" | "parallel" | "SINGLE" | "PARALLEL";
                     notItsFaultRetries?: number;
                     notReadyTimeoutHours?: number;
+                    objectives?: {
+                        critical: number;
+                        forMinutes?: number;
+                        /** @enum {string} */
+                        metric: "time_in_queue_p50" | "time_in_queue_p90" | "head_age" | "ci_runs_per_merged" | "not_its_fault_share";
+                        warning: number;
+                        windowHours?: number;
+                    }[];
                     /** @enum {string} */
                     optimizationMode?: "off" | "bisection_skip_redundant_tests" | "OFF" | "BISECTION_SKIP_REDUNDANT_TESTS";
                     pendingFailureDepth?: number;
@@ -4752,6 +4783,14 @@ export interface operations {
                         mode: "single" | "parallel";
                         notItsFaultRetries: number;
                         notReadyTimeoutHours: number;
+                        objectives: {
+                            critical: number;
+                            forMinutes: number;
+                            /** @enum {string} */
+                            metric: "time_in_queue_p50" | "time_in_queue_p90" | "head_age" | "ci_runs_per_merged" | "not_its_fault_share";
+                            warning: number;
+                            windowHours: number;
+                        }[];
                         /** @enum {string} */
                         optimizationMode: "off" | "bisection_skip_redundant_tests";
                         pendingFailureDepth: number;
@@ -4822,7 +4861,7 @@ export interface operations {
                     description?: string;
                     enabled?: boolean;
                     /** @description Event types delivered; empty or absent: every type */
-                    events?: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "test.status_changed" | "test.quarantined" | "PULL_REQUEST.SUBMITTED" | "PULL_REQUEST.QUEUED" | "PULL_REQUEST.TESTING" | "PULL_REQUEST.PENDING_FAILURE" | "PULL_REQUEST.MERGED" | "PULL_REQUEST.FAILED" | "PULL_REQUEST.CANCELED" | "PULL_REQUEST_BATCH.TESTING" | "PULL_REQUEST_BATCH.PENDING_FAILURE" | "PULL_REQUEST_BATCH.MERGED" | "PULL_REQUEST_BATCH.FAILED" | "PULL_REQUEST_BATCH.CANCELED" | "QUEUE.STATE_CHANGED" | "QUEUE.TARGET_BROKEN" | "QUEUE.TARGET_RECOVERED" | "QUEUE.FREEZE_ANNOUNCED" | "QUEUE.FREEZE_STARTED" | "QUEUE.FREEZE_ENDED" | "TEST.STATUS_CHANGED" | "TEST.QUARANTINED")[];
+                    events?: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "test.status_changed" | "test.quarantined" | "PULL_REQUEST.SUBMITTED" | "PULL_REQUEST.QUEUED" | "PULL_REQUEST.TESTING" | "PULL_REQUEST.PENDING_FAILURE" | "PULL_REQUEST.MERGED" | "PULL_REQUEST.FAILED" | "PULL_REQUEST.CANCELED" | "PULL_REQUEST_BATCH.TESTING" | "PULL_REQUEST_BATCH.PENDING_FAILURE" | "PULL_REQUEST_BATCH.MERGED" | "PULL_REQUEST_BATCH.FAILED" | "PULL_REQUEST_BATCH.CANCELED" | "QUEUE.STATE_CHANGED" | "QUEUE.TARGET_BROKEN" | "QUEUE.TARGET_RECOVERED" | "QUEUE.FREEZE_ANNOUNCED" | "QUEUE.FREEZE_STARTED" | "QUEUE.FREEZE_ENDED" | "QUEUE.OBJECTIVE_BREACHED" | "QUEUE.OBJECTIVE_RECOVERED" | "TEST.STATUS_CHANGED" | "TEST.QUARANTINED")[];
                     id: string;
                     /** Format: uri */
                     url?: string;
@@ -4842,7 +4881,7 @@ export interface operations {
                         description: string;
                         disabledReason: string | null;
                         enabled: boolean;
-                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "test.status_changed" | "test.quarantined")[];
+                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "test.status_changed" | "test.quarantined")[];
                         failingSince: string | null;
                         id: string;
                         /** @enum {string} */

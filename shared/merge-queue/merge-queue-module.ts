@@ -31,6 +31,7 @@ import { TestRunLinkService } from './services/test-run-link-service.js';
 import { TimeToMergeService } from './services/time-to-merge-service.js';
 import { MergeWindowService } from './services/merge-window-service.js';
 import { ScheduleSource } from './services/schedule-source.js';
+import { ObjectiveService } from './services/objective-service.js';
 import { QueueSimulationService } from './simulation/queue-simulation-service.js';
 import { outboxSourcesOf, type MergeQueueStore } from './store/store.js';
 
@@ -59,6 +60,8 @@ export interface MergeQueueServices {
   resources: ResourceService;
   /** The schedule watcher and the forecast before a freeze (docs/merge-windows.md). */
   mergeWindows: MergeWindowService;
+  /** The objective watcher (docs/objectives.md). */
+  objectives: ObjectiveService;
 }
 
 export interface MergeQueueModule {
@@ -122,6 +125,7 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
   });
   const sync = new SyncService({ store, providers, logger, requestPlan, ...(forge.pollSchedule ? { pollSchedule: forge.pollSchedule } : {}) });
   const timeToMerge = new TimeToMergeService({ store });
+  const verdicts = new VerdictService({ store, testResults: deps.testResults });
   const services: MergeQueueServices = {
     queues,
     pullRequests: new PullRequestService({
@@ -143,7 +147,8 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
     simulation: new QueueSimulationService({ store }),
     timeToMerge,
     mergeWindows: new MergeWindowService({ store, providers, schedules, timeToMerge, logger, requestPlan }),
-    verdicts: new VerdictService({ store, testResults: deps.testResults }),
+    verdicts,
+    objectives: new ObjectiveService({ store, verdicts, logger }),
     commitVerification: new CommitVerificationService({ store }),
     resources: new ResourceService({ store, providers }),
   };
@@ -151,7 +156,7 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
     store,
     services,
     scheduler,
-    processors: mergeQueueProcessors({ engine, statusWatch, sync, scheduler, mergeWindows: services.mergeWindows, logger }),
+    processors: mergeQueueProcessors({ engine, statusWatch, sync, scheduler, mergeWindows: services.mergeWindows, objectives: services.objectives, logger }),
     eventFormat: mergeQueueEventFormat({ store, orgs: deps.orgs, baseUrl: deps.baseUrl, logger, verdicts: services.verdicts }),
     outboxes: outboxSourcesOf(store),
   };

@@ -284,6 +284,25 @@ describe('dashboard in the browser', function () {
     expect((await s.svc.post<{ schedule: unknown }>('/getQueue', s.queueRef)).body.schedule).to.equal(null);
   });
 
+  it("shows the queue's objectives with each one's level and measure", async () => {
+    const set = await s.svc.post('/updateQueue', {
+      ...s.queueRef,
+      objectives: [
+        { metric: 'head_age', warning: 0, critical: 1_000_000, forMinutes: 0 },
+        { metric: 'time_in_queue_p50', warning: 60, critical: 120 },
+      ],
+    });
+    expect(set.status).to.equal(200);
+    const queue = await s.svc.ctx.mergeQueue.store.queues.find(s.svc.orgId, s.queueRef.repo, s.queueRef.targetBranch);
+    await s.svc.ctx.mergeQueue.services.objectives.evaluate(queue!);
+    const head = page.locator('tr[data-objective="head_age"]');
+    await head.locator('.badge').getByText('warning').waitFor();
+    expect(await page.locator('tr[data-objective="time_in_queue_p50"] .badge').textContent()).to.equal('ok');
+    await expectAccessible();
+    expect((await s.svc.post('/updateQueue', { ...s.queueRef, objectives: [] })).status).to.equal(200);
+    await page.getByRole('heading', { name: 'Objectives' }).waitFor({ state: 'detached' });
+  });
+
   it('makes a v2 API key with chosen permissions, shows it once, and revokes it', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();

@@ -3,6 +3,10 @@
 // with an independent parser and pass promtool; repository selection, organisations, 400/404.
 import { WASTE_CAUSES } from '../../shared/merge-queue/domain/metrics/cost-report.js';
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { makeEntry } from '../../scripts/lib/entries.js';
 import {
@@ -205,6 +209,8 @@ describe('GET /v1/getMergeQueueMetrics', function () {
       mq_test_runs_wasted_1h: 'GAUGE',
       mq_target_branch_broken: 'GAUGE',
       mq_merged_commits_1h: 'GAUGE',
+      mq_objective_value: 'GAUGE',
+      mq_objective_level: 'GAUGE',
     };
     expect([...families.keys()].sort()).to.deep.equal(Object.keys(types).sort());
     for (const [name, type] of Object.entries(types)) {
@@ -226,7 +232,9 @@ describe('GET /v1/getMergeQueueMetrics', function () {
                 ? [[name, [], 2]] // main series only
                 : name === 'mq_merged_commits_1h'
                   ? [[name, ['tree'], 4]] // main series only, tested and untested
-                  : [[name, [], 4]];
+                  : name.startsWith('mq_objective_')
+                    ? [[name, ['objective'], 0]] // only for queues with objectives (a test of its own)
+                    : [[name, [], 4]];
       for (const [sampleName, extra, n] of lines) {
         const samples = exposition.samples.get(sampleName) ?? [];
         expect(samples, sampleName).to.have.length(n);
@@ -268,6 +276,79 @@ describe('GET /v1/getMergeQueueMetrics', function () {
       ]);
       expect(status).to.equal(3);
     })();
+  });
+
+  it("exports each objective's level and measure; the documented alert rules pass promtool and fire on a critical level", async function () {
+    if (!promtoolAvailable()) {
+      if (process.env.CI) throw new Error(PROMTOOL_MISSING);
+      this.skip();
+    }
+    const queue = await createQueue(APP, 'main');
+    // The head of the queue has waited 45 minutes: critical for a head-age objective of 10 / 30.
+    await insertEntry(queue, [
+      [45, 'not_ready', 'api_requested'],
+      [45, 'pending', 'merge_item_now_ready'],
+    ]);
+    const stored = await svc.ctx.mergeQueue.store.queues.update(
+      queue.id,
+      queue.version,
+      {
+        objectives: [
+          { metric: 'head_age', warning: 10, critical: 30, windowHours: 24, forMinutes: 0 },
+          { metric: 'time_in_queue_p50', warning: 60, critical: 120, windowHours: 24, forMinutes: 0 },
+        ],
+      },
+      'objectives',
+    );
+    await svc.ctx.mergeQueue.services.objectives.evaluate(stored!, new Date(base));
+    const { text, exposition } = await scrapeOk();
+    const labels = { repo: 'acme/app', branch: 'main', queue_type: 'main' };
+    expect(gaugeValue(exposition, 'mq_objective_level', { ...labels, objective: 'head_age' })).to.equal(2);
+    expect(gaugeValue(exposition, 'mq_objective_value', { ...labels, objective: 'head_age' })).to.equal(45);
+    // Nothing merged in the window: level ok, no measure exported.
+    expect(gaugeValue(exposition, 'mq_objective_level', { ...labels, objective: 'time_in_queue_p50' })).to.equal(0);
+    expect(gaugeValue(exposition, 'mq_objective_value', { ...labels, objective: 'time_in_queue_p50' })).to.equal(undefined);
+    expect(promtoolCheck(text).findings.filter((l) => !l.includes('_total'))).to.deep.equal([]);
+
+    // The example rules of docs/metrics.md: valid, and a critical level fires the page.
+    const doc = readFileSync(new URL('../../docs/metrics.md', import.meta.url), 'utf8');
+    const rules = /### Alerting on queue objectives[\s\S]*?```yaml\n([\s\S]*?)```/.exec(doc)?.[1];
+    expect(rules, 'the rules block of docs/metrics.md').to.be.a('string');
+    const dir = mkdtempSync(path.join(tmpdir(), 'openmq-rules-'));
+    try {
+      writeFileSync(path.join(dir, 'rules.yml'), rules!);
+      const check = spawnSync('promtool', ['check', 'rules', path.join(dir, 'rules.yml')], { encoding: 'utf8' });
+      expect(check.status, check.stdout + check.stderr).to.equal(0);
+      const series = `mq_objective_level{repo="acme/app",branch="main",queue_type="main",objective="head_age"}`;
+      writeFileSync(
+        path.join(dir, 'test.yml'),
+        [
+          'rule_files: [rules.yml]',
+          'evaluation_interval: 1m',
+          'tests:',
+          '  - interval: 1m',
+          '    input_series:',
+          `      - series: '${series}'`,
+          "        values: '0 0 2 2'",
+          '    alert_rule_test:',
+          '      - eval_time: 1m',
+          '        alertname: MergeQueueObjectiveCritical',
+          '        exp_alerts: []',
+          '      - eval_time: 3m',
+          '        alertname: MergeQueueObjectiveCritical',
+          '        exp_alerts:',
+          '          - exp_labels: {severity: page, repo: acme/app, branch: main, queue_type: main, objective: head_age}',
+          '            exp_annotations:',
+          '              summary: "acme/app → main: head_age is critical"',
+          `              description: "Measured 2 (level 2). See the queue's objectives in the dashboard or getQueue's objectiveStatus."`,
+          '',
+        ].join('\n'),
+      );
+      const test = spawnSync('promtool', ['test', 'rules', path.join(dir, 'test.yml')], { encoding: 'utf8' });
+      expect(test.status, test.stdout + test.stderr).to.equal(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers every repository of the organisation without parameters, one repository with repo and repoHost', async () => {

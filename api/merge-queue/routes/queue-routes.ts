@@ -9,6 +9,7 @@ import type { MergeWindowService } from '../../../shared/merge-queue/services/me
 import { orderForDisplay } from '../../../shared/merge-queue/domain/queue-order.js';
 import { sendCachedAnswer, type QueueAnswerCache } from './queue-answer-cache.js';
 import { scheduleFrom } from '../../../shared/merge-queue/domain/merge-schedule.js';
+import { objectiveFrom } from '../../../shared/merge-queue/domain/objectives.js';
 
 export interface QueueRouteServices {
   queues: QueueService;
@@ -61,8 +62,12 @@ export function registerQueueRoutes(routes: OperationRoutes, { queues, statusWat
   });
 
   routes.handle('updateQueue', async (ctx) => {
-    const { repo, targetBranch, schedule, ...rest } = parseUpdateQueue(ctx.request.body);
-    const patch = schedule === undefined ? rest : { ...rest, schedule: schedule === null ? null : scheduleFrom(schedule) };
+    const { repo, targetBranch, schedule, objectives, ...rest } = parseUpdateQueue(ctx.request.body);
+    const patch = {
+      ...rest,
+      ...(schedule === undefined ? {} : { schedule: schedule === null ? null : scheduleFrom(schedule) }),
+      ...(objectives === undefined ? {} : { objectives: objectives.map(objectiveFrom) }),
+    };
     const queue = await queues.update(actorOf(ctx.state), repo, targetBranch, patch);
     ctx.body = serializeQueueSettings(queue);
   });

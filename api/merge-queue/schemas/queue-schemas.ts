@@ -12,6 +12,7 @@ import {
 import { branchSchema, caseInsensitiveEnum, repoSchema, MAX_NAME } from '../../validation/common.js';
 import { compileValidator } from '../../validation/validator.js';
 import { ScheduleInputSchema } from './schedule-schemas.js';
+import { ObjectivesInputSchema } from './objective-schemas.js';
 
 export const QUEUE_LIMITS = {
   concurrency: { minimum: 1, maximum: 1000 },
@@ -83,6 +84,7 @@ export const UpdateQueueSchema = Type.Object(
     reuseTestedTrees: flag(),
     checkInteractions: flag(),
     schedule: Type.Optional(ScheduleInputSchema),
+    objectives: Type.Optional(ObjectivesInputSchema),
     allowedBotSubmitters: names(),
     batchingRules: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 32 }), { maxItems: 100 })),
   },

@@ -20,6 +20,7 @@ import { LINKED_TEST_STATUSES } from '../../../shared/merge-queue/services/run-t
 import { QUEUE_WARNING_CODES } from '../../../shared/merge-queue/domain/status-watch.js';
 import { VERDICT_KINDS, VERDICT_RULES } from '../../../shared/merge-queue/domain/verdict.js';
 import { MergeWindowResponse, ScheduleResponse } from './schedule-schemas.js';
+import { ObjectiveStatusResponse, ObjectivesResponse } from './objective-schemas.js';
 
 const closed = <P extends Record<string, TSchema>>(properties: P) => Type.Object(properties, { additionalProperties: false });
 const oneOf = (values: readonly string[]) => Type.Enum([...values], { type: 'string' });
@@ -65,6 +66,8 @@ export const QueueSettingsResponse = closed({
   checkInteractions: Type.Boolean(),
   /** Merge windows and freezes (an extension of the compatible API; docs/merge-windows.md). */
   schedule: Type.Union([ScheduleResponse, Type.Null()]),
+  /** Objectives that page someone (an extension of the compatible API; docs/objectives.md). */
+  objectives: ObjectivesResponse,
 });
 
 const entryProperties = {
@@ -109,6 +112,8 @@ export const QueueResponse = closed({
   warnings: Type.Array(QueueWarning),
   /** The closures holding pull requests now and the next to begin (docs/merge-windows.md). */
   mergeWindow: MergeWindowResponse,
+  /** Each objective's level as last measured (docs/objectives.md). */
+  objectiveStatus: ObjectiveStatusResponse,
 });
 
 export const ListPullRequestsResponse = closed({

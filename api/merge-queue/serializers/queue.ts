@@ -42,6 +42,7 @@ export function serializeQueueSettings(q: Queue) {
     reuseTestedTrees: q.reuseTestedTrees,
     checkInteractions: q.checkInteractions,
     schedule: q.schedule,
+    objectives: q.objectives,
   };
 }
 
@@ -80,5 +81,12 @@ export function serializeQueue(q: Queue, entries: Entry[], warnings: readonly Qu
     enqueuedPullRequests: entries.map(serializeEnqueuedEntry),
     warnings: warnings.map((w) => ({ code: w.code, message: w.message, contexts: w.contexts, testRunIds: w.testRunIds, since: w.since.toISOString() })),
     mergeWindow: serializeMergeWindow(q.mergeWindow),
+    objectiveStatus: q.objectiveStatus.map((s) => ({
+      metric: s.metric,
+      level: s.level,
+      since: s.since.toISOString(),
+      value: s.value,
+      pending: s.pending ? { level: s.pending.level, since: s.pending.since.toISOString() } : null,
+    })),
   };
 }

@@ -179,7 +179,9 @@ export function closuresOf(s: MergeSchedule, from: Date, horizonDays = CALENDAR_
   const until = start + horizonDays * DAY_MS;
   const closures: Closure[] = [];
   if (s.windows.length > 0) {
-    for (const [a, b] of outsideWindows(s.windows, zone, start, until)) {
+    // From a week back (every window recurs weekly), so the gap `from` falls in starts where the
+    // last window ended, not at `from`: the same closure has the same start whenever it is read.
+    for (const [a, b] of outsideWindows(s.windows, zone, start - 8 * DAY_MS, until).filter(([, end]) => end > start)) {
       closures.push({ start: a, end: b, kind: 'outside_window', name: 'outside the merge windows', reason: null, targets: [], oneOff: false });
     }
   }

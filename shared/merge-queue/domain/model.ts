@@ -4,6 +4,7 @@
 import type { RepoRef } from '../../platform/repo-ref.js';
 import type { MergeSchedule } from './merge-schedule.js';
 import type { QueueWindow } from './merge-window.js';
+import type { ObjectiveStatus, QueueObjective } from './objectives.js';
 
 export const QUEUE_STATES = ['running', 'paused', 'draining', 'switching_modes'] as const;
 export type QueueState = (typeof QUEUE_STATES)[number];
@@ -84,6 +85,8 @@ export interface QueueSettings {
   checkInteractions: boolean;
   /** Merge windows, freezes and holidays (domain/merge-schedule.ts, docs/merge-windows.md); null: always open. */
   schedule: MergeSchedule | null;
+  /** Levels of time in queue, head age, runs per merge and innocent ejections that page someone (docs/objectives.md). */
+  objectives: QueueObjective[];
 }
 
 /** Defaults for a queue made by createQueue (docs/queue-settings.md explains each choice). */
@@ -122,6 +125,7 @@ export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettings> = Object.freeze({
   reuseTestedTrees: true,
   checkInteractions: true,
   schedule: null,
+  objectives: [],
 } satisfies QueueSettings);
 
 /** The target branch is broken (domain/target-health.ts): these tests fail on its head commit `sha`, since `since`. */
@@ -145,6 +149,8 @@ export interface Queue extends QueueSettings {
   targetBroken: TargetBreak | null;
   /** The merge window as the schedule watcher last stored it (domain/merge-window.ts); null without a schedule. */
   mergeWindow: QueueWindow | null;
+  /** Each objective's level as the objective watcher last stored it (domain/objectives.ts). */
+  objectiveStatus: ObjectiveStatus[];
   /** Monotonic counter handing out admission sequence numbers to entries. */
   nextSeq: number;
   version: number;

@@ -95,6 +95,7 @@ export function renderPayload(event: StoredEvent, src: PayloadSources): Payload 
   const reason = subject.reason ? { [REASON_FIELD[action] ?? 'reason']: subject.reason.toUpperCase() } : {};
   const detail = subject.detail ? { detail: subject.detail } : {};
   if (event.type === 'queue.state_changed') return { ...common, action, previous_state: subject.previousState, state: subject.state };
+  if (subject.objective !== undefined) return { ...common, action, objective: JSON.parse(subject.objective) as unknown };
   if (subject.closure !== undefined) {
     return {
       ...common,

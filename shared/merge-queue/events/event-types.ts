@@ -26,7 +26,11 @@ export type BatchEventType = (typeof BATCH_EVENTS)[number];
 export const FREEZE_EVENTS = ['queue.freeze_announced', 'queue.freeze_started', 'queue.freeze_ended'] as const;
 export type FreezeEventType = (typeof FREEZE_EVENTS)[number];
 
-export const QUEUE_EVENTS = ['queue.state_changed', 'queue.target_broken', 'queue.target_recovered', ...FREEZE_EVENTS] as const;
+/** Queue objectives (docs/objectives.md): one entered a warning or critical level, or is ok again. */
+export const OBJECTIVE_EVENTS = ['queue.objective_breached', 'queue.objective_recovered'] as const;
+export type ObjectiveEventType = (typeof OBJECTIVE_EVENTS)[number];
+
+export const QUEUE_EVENTS = ['queue.state_changed', 'queue.target_broken', 'queue.target_recovered', ...FREEZE_EVENTS, ...OBJECTIVE_EVENTS] as const;
 
 export const MERGE_QUEUE_EVENT_TYPES = [...PULL_REQUEST_EVENTS, ...BATCH_EVENTS, ...QUEUE_EVENTS] as const;
 export type MergeQueueEventType = (typeof MERGE_QUEUE_EVENT_TYPES)[number];
@@ -47,6 +51,8 @@ export type MergeQueueEventSubject = {
   /** queue.freeze_*: the closure (a JSON ClosureView) and, when announced, its forecast (a JSON array). */
   closure?: string;
   forecast?: string;
+  /** queue.objective_*: the objective and its level (a JSON object). */
+  objective?: string;
 };
 
 /** A merge-queue event as its change emits it: one of its names, about a queue and what in it. */

@@ -40,6 +40,7 @@ export function mergeQueueSlackText(payload: Payload): string {
     );
   }
   if (type.startsWith('queue.freeze_')) return escapeSlack(`Merge queue ${where}: ${freezeText(type, payload)}`);
+  if (type.startsWith('queue.objective_')) return escapeSlack(`Merge queue ${where}: ${objectiveText(payload)}`);
   const reasonKey = REASON_KEYS.find((k) => typeof payload[k] === 'string');
   const why = [reasonKey ? String(payload[reasonKey]).toLowerCase().replace(/_/g, ' ') : null, typeof payload.detail === 'string' ? payload.detail : null]
     .filter((s): s is string => s !== null)
@@ -72,6 +73,24 @@ function freezeText(type: string, payload: Payload): string {
       .join(', ') || 'none';
   const begins = window ? `the merge window closes at ${utc(c.startsAt)}` : `${what} begins at ${utc(c.startsAt)}`;
   return `${begins}${until}; expected to land before it: ${list('lands')}; may land: ${list('may_land')}; will wait: ${list('waits')}`;
+}
+
+/** "time in queue p50 is at critical: 130 minutes (warning at 60, critical at 120, over 24 h) since 2026-12-01 12:36 UTC" */
+function objectiveText(payload: Payload): string {
+  const o = payload.objective as {
+    metric: string;
+    level: string;
+    value: number | null;
+    unit: string;
+    warning: number;
+    critical: number;
+    windowHours: number;
+    since: string;
+  };
+  const value = o.value === null ? 'nothing to measure' : `${Math.round(o.value * 100) / 100} ${o.unit}`;
+  const what = o.metric.replace(/_/g, ' ');
+  const state = o.level === 'ok' ? 'is back within its objective' : `is at ${o.level}`;
+  return `${what} ${state}: ${value} (warning at ${o.warning}, critical at ${o.critical}, over ${o.windowHours} h) since ${utc(o.since)}`;
 }
 
 /** `. Verdict: not its fault (target branch) — checkout_total failed on main at … too, without this change` */

@@ -2,7 +2,8 @@
 // a pull request submitted or changing state, a batch run starting or ending, the last pull request
 // of a batch reaching merged or pending failure, a queue changing state. Pure: the repositories
 // write what these return into the outbox of the document they change, in the same update.
-import type { BatchEventType, FreezeEventType, MergeQueueEvent, PullRequestEventType } from './event-types.js';
+import type { BatchEventType, FreezeEventType, MergeQueueEvent, ObjectiveEventType, PullRequestEventType } from './event-types.js';
+import { OBJECTIVE_UNITS, type ObjectiveStatus, type QueueObjective } from '../domain/objectives.js';
 import type { Entry, EntryState, QueueState, Reason, TargetBreak, TestRun } from '../domain/model.js';
 import type { ClosureView } from '../domain/merge-window.js';
 import type { ForecastItem } from '../domain/freeze-forecast.js';
@@ -157,6 +158,28 @@ export function freezeEvent(
     order: { at, version },
     subject: { queueId: queue.id, closure: JSON.stringify(closure), ...(forecast ? { forecast: JSON.stringify(forecast) } : {}) },
   };
+}
+
+/** queue.objective_breached / .objective_recovered: an objective entered a level. */
+export function objectiveEvent(
+  queue: { id: string; orgId: string },
+  type: ObjectiveEventType,
+  objective: QueueObjective,
+  status: ObjectiveStatus,
+  at: Date,
+  version: number,
+): MergeQueueEvent {
+  const detail = {
+    metric: objective.metric,
+    level: status.level,
+    value: status.value,
+    unit: OBJECTIVE_UNITS[objective.metric],
+    warning: objective.warning,
+    critical: objective.critical,
+    windowHours: objective.windowHours,
+    since: status.since.toISOString(),
+  };
+  return { orgId: queue.orgId, type, orderKey: `queue:${queue.id}`, order: { at, version }, subject: { queueId: queue.id, objective: JSON.stringify(detail) } };
 }
 
 /**

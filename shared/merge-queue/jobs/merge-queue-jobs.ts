@@ -12,6 +12,8 @@ const periodic = Type.Object({});
  * at most this much (the planner itself reads the schedule to the second).
  */
 const MERGE_WINDOW_CHECK_SECONDS = 30;
+/** How often queue objectives are measured: a level's `forMinutes` is honoured to within this. */
+const OBJECTIVE_CHECK_SECONDS = 60;
 
 export function mergeQueueJobs(intervals: { providerPollSeconds: number; reconcileSeconds: number }) {
   return {
@@ -56,6 +58,8 @@ export function mergeQueueJobs(intervals: { providerPollSeconds: number; reconci
     sync: jobSpec({ payload: periodic, attempts: 1, backoffMs: 0, concurrency: 1, everySeconds: intervals.providerPollSeconds }),
     /** Periodic: read scheduled queues' merge windows, store changes and announce them (freezes, their forecast, their end). */
     'merge-windows': jobSpec({ payload: periodic, attempts: 1, backoffMs: 0, concurrency: 1, everySeconds: MERGE_WINDOW_CHECK_SECONDS }),
+    /** Periodic: measure queues' objectives, store their levels and announce changes (breached, recovered). */
+    'queue-objectives': jobSpec({ payload: periodic, attempts: 1, backoffMs: 0, concurrency: 1, everySeconds: OBJECTIVE_CHECK_SECONDS }),
     /** Periodic: re-plan queues whose stored state says work is due. */
     reconcile: jobSpec({ payload: periodic, attempts: 1, backoffMs: 0, concurrency: 1, everySeconds: intervals.reconcileSeconds }),
   };

@@ -6,6 +6,7 @@ import type { EngineService } from '../services/engine/engine-service.js';
 import type { StatusWatchService } from '../services/status-watch-service.js';
 import type { SyncService } from '../services/sync-service.js';
 import type { MergeWindowService } from '../services/merge-window-service.js';
+import type { ObjectiveService } from '../services/objective-service.js';
 import type { MergeQueueJobs, MergeQueueScheduler } from './merge-queue-jobs.js';
 
 type Processor<K extends keyof MergeQueueJobs> = JobProcessor<MergeQueueJobs, K>;
@@ -69,12 +70,20 @@ export const mergeWindowsProcessor =
     await mergeWindows.watchAll();
   };
 
+/** queue-objectives (periodic): the objective watcher's round (services/objective-service.ts). */
+export const objectivesProcessor =
+  (objectives: Pick<ObjectiveService, 'evaluateAll'>): Processor<'queue-objectives'> =>
+  async () => {
+    await objectives.evaluateAll();
+  };
+
 export function mergeQueueProcessors(deps: {
   engine: EngineService;
   statusWatch: StatusWatchService;
   sync: SyncService;
   scheduler: MergeQueueScheduler;
   mergeWindows: MergeWindowService;
+  objectives: ObjectiveService;
   logger: Logger;
 }): ProcessorRegistry<MergeQueueJobs> {
   const { engine, scheduler, logger } = deps;
@@ -86,5 +95,6 @@ export function mergeQueueProcessors(deps: {
     sync: syncProcessor(deps.sync, logger),
     reconcile: reconcileProcessor(engine, scheduler, logger),
     'merge-windows': mergeWindowsProcessor(deps.mergeWindows),
+    'queue-objectives': objectivesProcessor(deps.objectives),
   };
 }

@@ -7,6 +7,7 @@
 import { Gauge, Histogram, Registry } from 'prom-client';
 import { CONCLUSIONS, DURATION_BUCKETS_SECONDS, MQ_SERIES, type QueueTypeSeries } from '../domain/metrics/index.js';
 import { WASTE_CAUSES } from '../domain/metrics/cost-report.js';
+import { OBJECTIVE_LEVELS } from '../domain/objectives.js';
 
 export const MERGE_QUEUE_METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
@@ -62,6 +63,18 @@ export async function renderMergeQueueMetrics(series: readonly QueueTypeSeries[]
     labelNames: [...LABELS, 'tree'] as const,
     registers,
   });
+  const objectiveValue = new Gauge({
+    name: MQ_SERIES.objectiveValue,
+    help: "A queue objective's last measure (docs/objectives.md): minutes for time_in_queue_p50/p90 and head_age, runs for ci_runs_per_merged, a fraction for not_its_fault_share; absent while there is nothing to measure.",
+    labelNames: [...LABELS, 'objective'] as const,
+    registers,
+  });
+  const objectiveLevel = new Gauge({
+    name: MQ_SERIES.objectiveLevel,
+    help: "A queue objective's level: 0 ok, 1 warning, 2 critical, entered once the measure held it for the objective's forMinutes.",
+    labelNames: [...LABELS, 'objective'] as const,
+    registers,
+  });
   const inQueue = histogram(
     MQ_SERIES.timeInQueue,
     'Time from admission to leaving the queue, for pull requests that left in the last hour; not-ready time excluded.',
@@ -80,6 +93,10 @@ export async function renderMergeQueueMetrics(series: readonly QueueTypeSeries[]
       broken.set(labels, s.targetBranchBroken);
       mergedCommits.set({ ...labels, tree: 'tested' }, s.mergedCommits.tested);
       mergedCommits.set({ ...labels, tree: 'untested' }, s.mergedCommits.untested);
+      for (const o of s.objectives) {
+        objectiveLevel.set({ ...labels, objective: o.metric }, OBJECTIVE_LEVELS.indexOf(o.level));
+        if (o.value !== null) objectiveValue.set({ ...labels, objective: o.metric }, o.value);
+      }
     }
     for (const [h, values] of [
       [wait, s.waitSeconds],

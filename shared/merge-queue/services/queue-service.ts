@@ -13,6 +13,7 @@ import { QueueExistsError, type QueuePatch } from '../store/queue-repository.js'
 import type { ProviderRegistry } from './provider.js';
 import type { Logger } from '../../platform/logging.js';
 import { scheduleProblems } from '../domain/merge-schedule.js';
+import { objectiveProblems } from '../domain/objectives.js';
 
 export type QueueSettingsPatch = Partial<Omit<QueueSettings, 'requiredStatuses'>> & {
   state?: Exclude<QueueState, 'switching_modes'>;
@@ -35,6 +36,16 @@ export interface QueueServiceDeps {
 }
 
 const QUEUE = 'the queue';
+
+/** What the domain found wrong with a setting the wire shape admitted, as a 400 naming each path under the setting. */
+function refuseProblems(setting: 'schedule' | 'objectives', problems: readonly { path: string; message: string }[]): void {
+  if (problems.length === 0) return;
+  throw invalid(
+    'invalid_request',
+    `the ${setting} cannot be used: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
+    problems.map((p) => ({ path: `/${setting}${p.path}`, message: p.message })),
+  );
+}
 
 /** How the audit trail names a queue. */
 const queueTarget = (repo: RepoRef, branch: string) => `${repoKey(repo)}:${branch}`;
@@ -108,16 +119,8 @@ export class QueueService {
         `the queue is switching to ${queue.pendingMode} mode; mode and state can change again once the switch completes`,
       );
     }
-    if (settings.schedule) {
-      const problems = scheduleProblems(settings.schedule);
-      if (problems.length > 0) {
-        throw invalid(
-          'invalid_request',
-          `the schedule cannot be used: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
-          problems.map((p) => ({ path: `/schedule${p.path}`, message: p.message })),
-        );
-      }
-    }
+    if (settings.schedule) refuseProblems('schedule', scheduleProblems(settings.schedule));
+    if (settings.objectives) refuseProblems('objectives', objectiveProblems(settings.objectives));
     const set: QueuePatch = {};
     const changes: string[] = [];
     for (const [key, value] of Object.entries(settings) as [keyof QueueSettings, unknown][]) {

@@ -19,6 +19,7 @@ import { newQueue, QueueExistsError, type QueueHistoryEntry, type QueuePatch, ty
 import type { TestRunRepository } from '../store/test-run-repository.js';
 import { targetHealthHistory } from '../domain/target-health.js';
 import type { QueueWindow } from '../domain/merge-window.js';
+import type { ObjectiveStatus } from '../domain/objectives.js';
 import type { MergeQueueEvent } from '../events/event-types.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import {
@@ -93,7 +94,13 @@ export class InMemoryQueueRepository implements QueueRepository {
   }
 
   async listRefs(orgId: string, repo: RepoRef | null): Promise<QueueRef[]> {
-    return this.listed(orgId, repo).map((q) => ({ id: q.id, repo: { ...q.repo }, branch: q.branch, targetBroken: q.targetBroken !== null }));
+    return this.listed(orgId, repo).map((q) => ({
+      id: q.id,
+      repo: { ...q.repo },
+      branch: q.branch,
+      targetBroken: q.targetBroken !== null,
+      objectives: q.objectiveStatus.map((s) => ({ metric: s.metric, level: s.level, value: s.value })),
+    }));
   }
 
   async update(id: string, expectedVersion: number, patch: QueuePatch, change: string, now = new Date()): Promise<Queue | null> {
@@ -124,6 +131,14 @@ export class InMemoryQueueRepository implements QueueRepository {
     if (!q || q.version !== expectedVersion) return null;
     Object.assign(q, { mergeWindow: clone(window), updatedAt: now, version: q.version + 1 });
     return this.out(q);
+  }
+
+  /** The simulator records no events: the levels alone are stored. */
+  async recordObjectiveStatus(id: string, expectedVersion: number, status: ObjectiveStatus[], _events: MergeQueueEvent[]): Promise<boolean> {
+    const q = this.rows.get(id);
+    if (!q || q.version !== expectedVersion) return false;
+    q.objectiveStatus = clone(status);
+    return true;
   }
 
   async observeTargetHead(id: string, sha: string | null): Promise<boolean> {

@@ -11,6 +11,8 @@ import { collectionOutbox, outboxPush, OUTBOX_INDEX, toOutbox, type EventRelay, 
 import { queueStateChangedEvent, targetHealthEvent } from '../events/transition-events.js';
 import type { MergeQueueEvent } from '../events/event-types.js';
 import type { QueueWindow } from '../domain/merge-window.js';
+import type { ObjectiveStatus } from '../domain/objectives.js';
+import type { QueueObjectiveLevel } from '../domain/metrics/series.js';
 import { targetHealthChange, targetHealthHistory } from '../domain/target-health.js';
 
 export interface QueueHistoryEntry {
@@ -45,10 +47,17 @@ export const QUEUE_INDEXES: IndexSpec[] = [
 ];
 
 const toQueue = (d: QueueDoc): Queue => {
-  const { _id, repoKey: _key, history: _history, revision: _revision, outbox: _outbox, targetBroken, mergeWindow, ...rest } = d;
+  const { _id, repoKey: _key, history: _history, revision: _revision, outbox: _outbox, targetBroken, mergeWindow, objectiveStatus, ...rest } = d;
   // A setting added after the queue was stored reads as its default (and a queue stored before
   // target health was recorded as a green one).
-  return { id: _id, ...structuredClone(DEFAULT_QUEUE_SETTINGS), ...rest, targetBroken: targetBroken ?? null, mergeWindow: mergeWindow ?? null };
+  return {
+    id: _id,
+    ...structuredClone(DEFAULT_QUEUE_SETTINGS),
+    ...rest,
+    targetBroken: targetBroken ?? null,
+    mergeWindow: mergeWindow ?? null,
+    objectiveStatus: objectiveStatus ?? [],
+  };
 };
 
 export class QueueExistsError extends Error {}
@@ -69,6 +78,7 @@ export function newQueue(orgId: string, repo: RepoRef, branch: string, init: { m
     observedTargetSha: init.targetSha,
     targetBroken: null,
     mergeWindow: null,
+    objectiveStatus: [],
     nextSeq: 1,
     version: 1,
     createdAt: now,
@@ -82,6 +92,7 @@ export interface QueueRef {
   repo: RepoRef;
   branch: string;
   targetBroken: boolean;
+  objectives: QueueObjectiveLevel[];
 }
 
 export type QueuePatch = Partial<QueueSettings> & { state?: QueueState; pendingMode?: QueueMode | null };
@@ -110,6 +121,12 @@ export interface QueueRepository {
    * the queue moved on) with the events its changes announce, in one write.
    */
   recordMergeWindow(id: string, expectedVersion: number, window: QueueWindow | null, events: MergeQueueEvent[], now?: Date): Promise<Queue | null>;
+  /**
+   * Stores the objectives' levels with the events their changes announce, in one write, while the
+   * queue is still at `expectedVersion` (its objectives as read). Not a change of the queue's
+   * state or settings, so its version stays (a planning pass or an admin update is not made stale).
+   */
+  recordObjectiveStatus(id: string, expectedVersion: number, status: ObjectiveStatus[], events: MergeQueueEvent[], now?: Date): Promise<boolean>;
   /** True when the head differs from the one seen before. */
   observeTargetHead(id: string, sha: string | null): Promise<boolean>;
   allocateSeq(id: string): Promise<number>;
@@ -187,8 +204,17 @@ export class DbQueueRepository implements QueueRepository {
 
   async listRefs(orgId: string, repo: RepoRef | null): Promise<QueueRef[]> {
     const filter = repo ? { orgId, repoKey: repoKey(repo) } : { orgId };
-    const docs = await this.col.find(filter, { sort: { repoKey: 1, branch: 1 }, projection: { _id: 1, repo: 1, branch: 1, targetBroken: 1 } });
-    return docs.map((d) => ({ id: d._id, repo: d.repo, branch: d.branch, targetBroken: (d.targetBroken ?? null) !== null }));
+    const docs = await this.col.find(filter, {
+      sort: { repoKey: 1, branch: 1 },
+      projection: { _id: 1, repo: 1, branch: 1, targetBroken: 1, objectiveStatus: 1 },
+    });
+    return docs.map((d) => ({
+      id: d._id,
+      repo: d.repo,
+      branch: d.branch,
+      targetBroken: (d.targetBroken ?? null) !== null,
+      objectives: (d.objectiveStatus ?? []).map((s) => ({ metric: s.metric, level: s.level, value: s.value })),
+    }));
   }
 
   /**
@@ -245,6 +271,17 @@ export class DbQueueRepository implements QueueRepository {
     if (!d) return null;
     await this.relay.relay(this.outbox, id, outbox);
     return toQueue(d);
+  }
+
+  async recordObjectiveStatus(id: string, expectedVersion: number, status: ObjectiveStatus[], events: MergeQueueEvent[], now = new Date()): Promise<boolean> {
+    const outbox = toOutbox(events, now);
+    const d = await this.col.findOneAndUpdate(
+      { _id: id, version: expectedVersion },
+      { $set: { objectiveStatus: status }, $inc: { revision: 1 }, $push: outboxPush(outbox) },
+    );
+    if (!d) return false;
+    await this.relay.relay(this.outbox, id, outbox);
+    return true;
   }
 
   /**

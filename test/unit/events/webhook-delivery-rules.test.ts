@@ -149,6 +149,28 @@ describe('webhook delivery rules', () => {
     });
   });
 
+  it('writes a Slack message for an objective breached and recovered', () => {
+    const repository = { host: 'github.com', owner: 'acme', name: 'app' };
+    const objective = {
+      metric: 'time_in_queue_p50',
+      level: 'critical',
+      value: 195.456,
+      unit: 'minutes',
+      warning: 60,
+      critical: 180,
+      windowHours: 24,
+      since: '2026-12-01T12:36:00.000Z',
+    };
+    expect(slackMessage({ type: 'queue.objective_breached', repository, target_branch: 'main', objective }).text).to.equal(
+      'Merge queue acme/app → main: time in queue p50 is at critical: 195.46 minutes (warning at 60, critical at 180, over 24 h) since 2026-12-01 12:36 UTC',
+    );
+    expect(
+      slackMessage({ type: 'queue.objective_recovered', repository, target_branch: 'main', objective: { ...objective, level: 'ok', value: null } }).text,
+    ).to.equal(
+      'Merge queue acme/app → main: time in queue p50 is back within its objective: nothing to measure (warning at 60, critical at 180, over 24 h) since 2026-12-01 12:36 UTC',
+    );
+  });
+
   it('writes a Slack message for a freeze announced with its forecast, begun and ended', () => {
     const repository = { host: 'github.com', owner: 'acme', name: 'app' };
     const closure = {

@@ -15,6 +15,7 @@ import { RunGraph } from '../components/run-graph';
 import { QueueSettingsForm } from '../components/queue-settings-form';
 import { QueueSettingsSummary } from '../components/queue-settings-summary';
 import { MergeWindowPanel } from '../components/merge-window-panel';
+import { ObjectivesPanel } from '../components/objectives-panel';
 import { ago, since } from '../format';
 import { reasonText } from '../reason-text';
 import { groupStacks, type StackPlace } from '../stack-groups';
@@ -181,6 +182,8 @@ function Queue({ queueRef }: { queueRef: QueueRef }) {
           </ul>
         )}
       </section>
+
+      <ObjectivesPanel objectives={q.objectives} status={q.objectiveStatus} />
 
       <MergeWindowPanel queueRef={queueRef} schedule={q.schedule} isAdmin={isAdmin} prLink={prLink} />
 

@@ -7,7 +7,7 @@ import { repoSlug } from '../../../platform/repo-ref.js';
 import { ADMITTED } from '../planner/entry-states.js';
 import { isQueueMerge, observeEntry, type Window } from './entry-observations.js';
 import { WASTE_CAUSES, wastedRunsByCause } from './cost-report.js';
-import { QUEUE_TYPES, WINDOW_MS, emptySeries, type QueueType, type QueueTypeSeries } from './series.js';
+import { QUEUE_TYPES, WINDOW_MS, emptySeries, type QueueObjectiveLevel, type QueueType, type QueueTypeSeries } from './series.js';
 
 export interface MetricsQueue {
   id: string;
@@ -15,6 +15,8 @@ export interface MetricsQueue {
   branch: string;
   /** CI's results for the target branch's head show tests failing there (domain/target-health.ts). */
   targetBroken?: boolean;
+  /** Its objectives' levels as last measured (domain/objectives.ts). */
+  objectives?: readonly QueueObjectiveLevel[];
 }
 
 /** An active entry of a queue: its state, and whether it takes part in a bisection. */
@@ -67,6 +69,7 @@ export function computeMergeQueueMetrics(input: MergeQueueMetricsInput): QueueTy
     }
     byQueue.set(q.id, pair);
     if (q.targetBroken) pair.main.targetBranchBroken = 1;
+    pair.main.objectives.push(...(q.objectives ?? []));
   }
 
   for (const e of input.activeEntries) {

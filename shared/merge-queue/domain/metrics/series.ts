@@ -3,6 +3,7 @@
 // compatible product's, so its dashboards and alerts work unchanged; docs/metrics.md defines
 // every value.
 import type { EntryState } from '../model.js';
+import type { ObjectiveLevel, ObjectiveMetric } from '../objectives.js';
 import { WASTE_CAUSES, type WasteCause } from './cost-report.js';
 
 /** `queue_type` label: entries taking part in the bisection of a failed batch report `bisection`. */
@@ -32,7 +33,17 @@ export const MQ_SERIES = {
   wastedRuns: 'mq_test_runs_wasted_1h',
   targetBranchBroken: 'mq_target_branch_broken',
   mergedCommits: 'mq_merged_commits_1h',
+  objectiveValue: 'mq_objective_value',
+  objectiveLevel: 'mq_objective_level',
 } as const;
+
+/** One objective of a queue as the objective watcher last measured it (docs/objectives.md). */
+export interface QueueObjectiveLevel {
+  metric: ObjectiveMetric;
+  level: ObjectiveLevel;
+  /** Null: nothing to measure in the window (no series value is exported). */
+  value: number | null;
+}
 
 /** The labels every series carries: `repo` is `owner/name`, `branch` the queue's target branch. */
 export interface SeriesLabels {
@@ -60,6 +71,8 @@ export interface QueueTypeSeries {
   targetBranchBroken: number;
   /** Commits the queue put on the target branch in the last hour, by whether their exact tree was tested (main series only). */
   mergedCommits: { tested: number; untested: number };
+  /** The queue's objectives (main series only). */
+  objectives: QueueObjectiveLevel[];
 }
 
 export function emptySeries(labels: SeriesLabels): QueueTypeSeries {
@@ -76,6 +89,7 @@ export function emptySeries(labels: SeriesLabels): QueueTypeSeries {
     testRunsStatusNotReported: 0,
     targetBranchBroken: 0,
     mergedCommits: { tested: 0, untested: 0 },
+    objectives: [],
     wastedRuns: Object.fromEntries(WASTE_CAUSES.map((c) => [c, 0])) as Record<WasteCause, number>,
   };
 }

@@ -27,23 +27,28 @@ export class TimeToMergeService {
   /** Null for an entry that has left the queue. */
   async standing(queue: Queue, entry: Entry, now = new Date()): Promise<QueueStanding | null> {
     if (TERMINAL_ENTRY_STATES.includes(entry.state)) return null;
-    return (await this.standings(queue, now)).get(entry.id) ?? null;
+    return (await this.standings(queue, now, entry.id)).get(entry.id) ?? null;
   }
 
-  /** Every active entry's standing, by entry id, from one read of the queue and its recent runs. */
-  async standings(queue: Queue, now = new Date()): Promise<Map<string, QueueStanding>> {
+  /**
+   * Every active entry's standing, by entry id, from one read of the queue and its recent runs;
+   * with `only`, that entry's alone (one pull request's status estimates no other).
+   */
+  async standings(queue: Queue, now = new Date(), only?: string): Promise<Map<string, QueueStanding>> {
     const ordered = orderForDisplay(await this.deps.store.entries.listActive(queue.id));
     const out = new Map<string, QueueStanding>();
     const samples = queue.state === 'paused' ? [] : await recentRunSamples(this.deps.store, queue, now);
     // The runs going at or ahead of each entry, once each (a batch's entries share one), in queue order.
     const running = new Map<string, number>();
-    ordered.forEach((e, i) => {
+    for (const [i, e] of ordered.entries()) {
       const since = e.currentRunId && e.state !== 'pending' ? e.history.findLast((h) => h.to === 'testing')?.at : undefined;
       if (e.currentRunId && since && !running.has(e.currentRunId)) running.set(e.currentRunId, (now.getTime() - since.getTime()) / 1000);
+      if (only !== undefined && e.id !== only) continue;
       const position = i + 1;
       if (queue.state === 'paused' || e.state === 'not_ready') {
         out.set(e.id, { position, timeToMerge: null });
-        return;
+        if (only !== undefined) break;
+        continue;
       }
       const timeToMerge = estimateTimeToMerge({
         position,
@@ -53,7 +58,8 @@ export class TimeToMergeService {
         runningElapsedSeconds: [...running.values()],
       });
       out.set(e.id, { position, timeToMerge });
-    });
+      if (only !== undefined) break;
+    }
     return out;
   }
 }

@@ -39,7 +39,8 @@ export function plan(input: PlanInput): PlanResult {
   admitReadyEntries(world, directlyMerged);
   // A merge moves the target: new runs are built on the new head in the next pass.
   if (!merged) startRuns(world);
-  noteWindowWaits(world, computeLineup(world).train);
+  // The line is computed again only for a queue with a schedule: a pass without one pays nothing here.
+  if (world.calendar) noteWindowWaits(world, computeLineup(world).train);
   completeModeSwitch(world);
   deleteSpentBranches(world);
   for (const run of world.runs.values()) {

@@ -2842,6 +2842,7 @@ export interface operations {
                             /** @enum {string} */
                             kind: "freeze" | "holiday" | "outside_window";
                             name: string;
+                            paths: string[];
                             reason: string | null;
                             /** Format: date-time */
                             startsAt: string;
@@ -2853,6 +2854,7 @@ export interface operations {
                                 /** @enum {string} */
                                 kind: "freeze" | "holiday" | "outside_window";
                                 name: string;
+                                paths: string[];
                                 reason: string | null;
                                 /** Format: date-time */
                                 startsAt: string;
@@ -2863,6 +2865,7 @@ export interface operations {
                                 /** @enum {string} */
                                 kind: "freeze" | "holiday" | "outside_window";
                                 name: string;
+                                paths: string[];
                                 reason: string | null;
                                 /** Format: date-time */
                                 startsAt: string;
@@ -2968,6 +2971,7 @@ export interface operations {
                                 /** @enum {string} */
                                 kind: "freeze" | "holiday" | "outside_window";
                                 name: string;
+                                paths: string[];
                                 reason: string | null;
                                 /** Format: date-time */
                                 startsAt: string;
@@ -2978,6 +2982,7 @@ export interface operations {
                                 /** @enum {string} */
                                 kind: "freeze" | "holiday" | "outside_window";
                                 name: string;
+                                paths: string[];
                                 reason: string | null;
                                 /** Format: date-time */
                                 startsAt: string;
@@ -3020,6 +3025,7 @@ export interface operations {
                         reuseTestedTrees: boolean;
                         schedule: {
                             announceMinutes: number;
+                            exceptLabels: string[];
                             exceptPriorityAtMost: number | null;
                             freezes: {
                                 daily: {
@@ -3031,6 +3037,7 @@ export interface operations {
                                 } | null;
                                 from: string | null;
                                 name: string;
+                                paths: string[];
                                 reason: string | null;
                                 targets: string[];
                                 to: string | null;
@@ -4703,6 +4710,8 @@ export interface operations {
                     reuseTestedTrees?: boolean;
                     schedule?: {
                         announceMinutes?: number;
+                        /** @description pull requests carrying one of these labels pass every closure */
+                        exceptLabels?: string[];
                         exceptPriorityAtMost?: number | null;
                         freezes?: {
                             daily?: {
@@ -4714,6 +4723,8 @@ export interface operations {
                             } | null;
                             from?: string | null;
                             name: string;
+                            /** @description path globs (picomatch, from the repository root): the freeze holds pull requests changing a matching file */
+                            paths?: string[];
                             reason?: string | null;
                             targets?: string[];
                             to?: string | null;
@@ -4798,6 +4809,7 @@ export interface operations {
                         reuseTestedTrees: boolean;
                         schedule: {
                             announceMinutes: number;
+                            exceptLabels: string[];
                             exceptPriorityAtMost: number | null;
                             freezes: {
                                 daily: {
@@ -4809,6 +4821,7 @@ export interface operations {
                                 } | null;
                                 from: string | null;
                                 name: string;
+                                paths: string[];
                                 reason: string | null;
                                 targets: string[];
                                 to: string | null;

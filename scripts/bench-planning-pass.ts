@@ -23,6 +23,8 @@ import { gitText } from '../shared/providers/local/git-runner.js';
 import { plan } from '../shared/merge-queue/domain/planner/index.js';
 import { loadSnapshot } from '../shared/merge-queue/services/engine/plan-snapshot.js';
 import { ScheduleSource } from '../shared/merge-queue/services/schedule-source.js';
+import { ChangedPathsSource } from '../shared/merge-queue/services/changed-paths-source.js';
+import { createLogger } from '../shared/platform/logging.js';
 
 const { values } = parseArgs({
   options: {
@@ -70,6 +72,7 @@ async function benchSize(size: number): Promise<SizeResult> {
     for (let i = 0; i < 10; i++) if ((await engine.planQueue(queue.id)).applied === 0) break;
     const result: SizeResult = { size, pass: [], load: [], planOnly: [] };
     const schedules = new ScheduleSource();
+    const changedPaths = new ChangedPathsSource(createLogger('silent'));
     const provider = await svc.ctx.providers.providerFor(queue.repo);
     if (!provider) throw new Error('no provider');
     for (let i = 0; i < PASSES; i++) {
@@ -80,7 +83,15 @@ async function benchSize(size: number): Promise<SizeResult> {
       const current = await svc.ctx.mergeQueue.store.queues.findById(queue.id);
       if (!current) throw new Error('queue gone');
       const t1 = performance.now();
-      const snapshot = await loadSnapshot(svc.ctx.mergeQueue.store, current, provider, svc.ctx.flakyTests.services.runResults, schedules, new Date());
+      const snapshot = await loadSnapshot(
+        svc.ctx.mergeQueue.store,
+        current,
+        provider,
+        svc.ctx.flakyTests.services.runResults,
+        schedules,
+        changedPaths,
+        new Date(),
+      );
       const t2 = performance.now();
       plan(snapshot.input);
       result.load.push(t2 - t1);

@@ -12,7 +12,13 @@ import type { AnswerOf, RequestOf } from '../../openapi/wire.js';
 type Closure = NonNullable<AnswerOf<'getMergeWindowForecast'>['closure']>;
 
 const closureText = (c: Closure): string =>
-  `${c.kind === 'outside_window' ? 'outside the merge windows' : `${c.kind} "${c.name}"`}${c.reason ? ` (${c.reason})` : ''}${c.targets.length > 0 ? ` for ${c.targets.join(', ')}` : ''}: ${c.startsAt} → ${c.endsAt ?? 'beyond 35 days'}`;
+  `${c.kind === 'outside_window' ? 'outside the merge windows' : `${c.kind} "${c.name}"`}${c.reason ? ` (${c.reason})` : ''}${scopeText(c)}: ${c.startsAt} → ${c.endsAt ?? 'beyond 35 days'}`;
+
+/** What a scoped closure holds: its targets and path globs (nothing: every pull request). */
+const scopeText = (c: Closure): string => {
+  const scope = [...c.targets, ...c.paths];
+  return scope.length > 0 ? ` for ${scope.join(', ')}` : '';
+};
 
 /** A schedule file: JSON or YAML (the same fields as updateQueue's `schedule`). */
 function readSchedule(file: string): unknown {

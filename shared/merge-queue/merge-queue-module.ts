@@ -31,6 +31,7 @@ import { TestRunLinkService } from './services/test-run-link-service.js';
 import { TimeToMergeService } from './services/time-to-merge-service.js';
 import { MergeWindowService } from './services/merge-window-service.js';
 import { ScheduleSource } from './services/schedule-source.js';
+import { ChangedPathsSource } from './services/changed-paths-source.js';
 import { ObjectiveService } from './services/objective-service.js';
 import { QueueSimulationService } from './simulation/queue-simulation-service.js';
 import { outboxSourcesOf, type MergeQueueStore } from './store/store.js';
@@ -111,10 +112,12 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
   const statusWatch = new StatusWatchService({ store, logger });
   const commitStatuses = new CommitStatusService({ store, logger, requestPlan, statusWatch });
   const schedules = new ScheduleSource();
+  const changedPaths = new ChangedPathsSource(logger);
   const engine = new EngineService({
     store,
     providers,
     schedules,
+    changedPaths,
     logger,
     scheduleTimeout: (run) => (run.deadlineAt ? scheduler.scheduleTimeout(run.queueId, run.id, run.deadlineAt) : Promise.resolve()),
     scheduleStatusWatch: (run, at) => scheduler.scheduleStatusWatch(run.queueId, run.id, at),
@@ -146,7 +149,7 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
     queueReads: new QueueReadService({ store, orgs: deps.orgs, queues }),
     simulation: new QueueSimulationService({ store }),
     timeToMerge,
-    mergeWindows: new MergeWindowService({ store, providers, schedules, timeToMerge, logger, requestPlan }),
+    mergeWindows: new MergeWindowService({ store, providers, schedules, changedPaths, timeToMerge, logger, requestPlan }),
     verdicts,
     objectives: new ObjectiveService({ store, verdicts, logger }),
     commitVerification: new CommitVerificationService({ store }),

@@ -261,21 +261,27 @@ describe('dashboard in the browser', function () {
     await page.getByLabel('Freeze from').fill(local(from));
     await page.getByLabel('Freeze to').fill(local(from + 2 * 3600_000));
     await page.getByLabel('Freeze reason').fill('cut 4.2');
+    await page.getByLabel('Freeze paths').fill('services/api/**, .github/**');
     await page.getByLabel(/^Holidays, one per line/).fill('2026-12-25 Christmas');
     await page.getByLabel(/^Exception: priority value/).fill('0');
+    await page.getByLabel(/^Exception: labels/).fill('hotfix, incident');
     await page.getByRole('button', { name: 'Save merge windows' }).click();
     await page.getByRole('form', { name: 'Merge windows' }).getByRole('status').getByText('Saved.').waitFor();
     const stored = (
-      await s.svc.post<{ schedule: { timeZone: string; freezes: { name: string; from: string }[]; holidays: unknown[]; exceptPriorityAtMost: number } }>(
-        '/getQueue',
-        s.queueRef,
-      )
+      await s.svc.post<{
+        schedule: { timeZone: string; freezes: { name: string; from: string; paths: string[] }[]; holidays: unknown[]; exceptPriorityAtMost: number };
+      }>('/getQueue', s.queueRef)
     ).body.schedule;
-    expect(stored).to.deep.include({ timeZone: 'Europe/Berlin', holidays: [{ date: '2026-12-25', name: 'Christmas' }], exceptPriorityAtMost: 0 });
-    expect(stored.freezes.map((f) => [f.name, f.from])).to.deep.equal([['release', local(from)]]);
+    expect(stored).to.deep.include({
+      timeZone: 'Europe/Berlin',
+      holidays: [{ date: '2026-12-25', name: 'Christmas' }],
+      exceptPriorityAtMost: 0,
+      exceptLabels: ['hotfix', 'incident'],
+    });
+    expect(stored.freezes.map((f) => [f.name, f.from, f.paths])).to.deep.equal([['release', local(from), ['services/api/**', '.github/**']]]);
     const panel = page.getByTestId('merge-window');
     await panel.getByText(/^Now: open$/).waitFor();
-    await panel.getByText(/^Next: Freeze “release” \(cut 4\.2\)/).waitFor();
+    await panel.getByText(/^Next: Freeze “release” \(cut 4\.2\) for services\/api\/\*\*, \.github\/\*\*/).waitFor();
     await panel.getByRole('table').waitFor();
     expect(await panel.locator('tbody tr').count()).to.be.greaterThan(0);
     await expectAccessible();

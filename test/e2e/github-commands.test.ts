@@ -151,6 +151,12 @@ describe('comment commands on GitHub (end to end, through webhooks)', function (
     await h.double.label(repo.owner, repo.name, 1, 'alice', 'Merge-Me', 'labeled');
     const testing = await queued(1, ['testing']);
     expect(testing.timeline.at(-1)?.detail).to.match(/ by @alice \(label merge-me labeled\)$/);
+    // Any other label is no command, but the queued pull request's labels are read again (a
+    // schedule's exception labels: docs/merge-windows.md).
+    await processed((await h.double.label(repo.owner, repo.name, 1, 'alice', 'hotfix', 'labeled')).deliveryId);
+    const queue = await h.svc.ctx.mergeQueue.store.queues.find(h.svc.orgId, repo, 'main');
+    const entry = await h.svc.ctx.mergeQueue.store.entries.findActiveByPr(queue!.id, 1);
+    expect(entry?.prLabels).to.deep.equal(['bug', 'Merge-Me', 'hotfix']);
     await h.double.label(repo.owner, repo.name, 1, 'alice', 'Merge-Me', 'unlabeled');
     const cancelled = await h.untilState(1, ['cancelled']);
     expect(cancelled.timeline[0]).to.include({ reason: 'user_requested', detail: 'cancelled by @alice (label merge-me unlabeled)' });

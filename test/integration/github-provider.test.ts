@@ -142,6 +142,13 @@ describe('GitHub provider against the GitHub double', function () {
     expect(await provider.mergeability(fx.repo, { baseSha: fx.initialSha, headSha: pr.headSha })).to.equal('mergeable');
   });
 
+  it("reads a pull request's labels from GitHub and the files it changes from the cache clone", async () => {
+    const { fx, pr } = await repoWithPull();
+    double.labels.set(`acme/gh-${seq}#7`, ['backend', 'hotfix']);
+    expect((await provider.getPullRequest(fx.repo, 7))?.labels).to.deep.equal(['backend', 'hotfix']);
+    expect(await provider.changedPaths(fx.repo, { baseSha: fx.initialSha, headSha: pr.headSha }, 100)).to.deep.equal(['a.txt', 'b.txt']);
+  });
+
   it('required statuses come from rulesets and classic branch protection together', async () => {
     const { fx } = await repoWithPull();
     expect(await provider.branchProtectionRequiredStatuses(fx.repo, 'main')).to.equal(null);

@@ -219,6 +219,7 @@ describe('local git provider (integration, real git)', function () {
         merged: false,
         draft: false,
         fromFork: false,
+        labels: [],
         url: `file://${fx.dir}/pull/7`,
       });
       expect(await provider.getPullRequest(fx.repo, 8)).to.equal(null);
@@ -242,6 +243,31 @@ describe('local git provider (integration, real git)', function () {
         draft: true,
         merged: false,
       });
+    });
+
+    it('reads labels from the metadata and refuses a labels field that is not a list of names', async () => {
+      const fx = await newRepo();
+      await createPullRequest(fx, { number: 9, commits: [{ message: 'x', files: { 'a.txt': 'a\n' } }], metadata: { labels: ['backend', 'hotfix'] } });
+      expect((await provider.getPullRequest(fx.repo, 9))?.labels).to.deep.equal(['backend', 'hotfix']);
+      for (const labels of ['hotfix', [''], [1]]) {
+        await writePullMetadata(fx, 9, { labels });
+        expect(await rejects(provider.getPullRequest(fx.repo, 9)), JSON.stringify(labels)).to.be.instanceOf(InvalidPullMetadataError);
+      }
+    });
+
+    it('names the files a pull request changes since its merge base, whatever moved on the target since', async () => {
+      const fx = await newRepo();
+      const pr = await createPullRequest(fx, {
+        number: 10,
+        commits: [
+          { message: 'add', files: { 'services/api/a.go': 'a\n', 'docs/x.md': 'x\n' } },
+          { message: 'undo docs, move', files: { 'docs/x.md': null, 'README.md': 'readme\n' } },
+        ],
+      });
+      const main = await pushToBranch(fx, 'main', [{ message: 'elsewhere', files: { 'web/app.tsx': 'app\n' } }]);
+      const paths = await provider.changedPaths(fx.repo, { baseSha: main, headSha: pr.headSha }, 100);
+      expect(paths?.sort()).to.deep.equal(['README.md', 'services/api/a.go']);
+      expect(await provider.changedPaths(fx.repo, { baseSha: main, headSha: pr.headSha }, 1), 'more than the limit').to.equal(null);
     });
 
     it('partial metadata falls back field by field', async () => {

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { expectOpenApiResponse } from '../helpers/openapi.js';
-import { createRepo, DEFAULT_REPO, pushToBranch } from '../../scripts/lib/git-fixtures.js';
+import { createRepo, DEFAULT_REPO, pushToBranch, writePullMetadata } from '../../scripts/lib/git-fixtures.js';
 import { LOOPBACK_RECEIVERS_ALLOWED, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 import { makeQueue } from './pull-requests-support.js';
@@ -66,6 +66,40 @@ describe('merge windows', function () {
     expect(moving.waitingForMergeWindow).to.equal(undefined);
   });
 
+  it('holds only pull requests that change frozen paths, and lets one through once an exception label is added at the forge', async () => {
+    const q = await makeQueue(svc, { concurrency: 3 });
+    const until = new Date(Date.now() + 3600_000);
+    await q.update({
+      schedule: {
+        timeZone: 'UTC',
+        exceptLabels: ['hotfix'],
+        freezes: [{ name: 'backend release', from: new Date(Date.now() - 60_000).toISOString(), to: until.toISOString(), paths: ['services/api/**'] }],
+      },
+    });
+    const api = (n: number) => ({ commits: [{ message: `API ${n}`, files: { [`services/api/handler-${n}.go`]: `${n}\n` } }] });
+    await q.pr(1, api(1));
+    await q.pr(2, { commits: [{ message: 'Docs', files: { 'docs/guide.md': 'guide\n' } }] });
+    await q.pr(3, { ...api(3), metadata: { labels: ['backend'] } });
+    for (const n of [1, 2, 3]) await q.submitOk(n);
+    await q.waitState(2, 'testing');
+    const waiting = async (n: number) => {
+      const body = (await q.getRaw({ number: n })).body as { state: string; waitingForMergeWindow?: { detail: string } };
+      return body.state === 'pending' && body.waitingForMergeWindow?.detail.includes('the freeze "backend release"');
+    };
+    await waitFor('#1 and #3 wait for the window', async () => (await waiting(1)) && (await waiting(3)));
+    const forecast = await svc.post('/getMergeWindowForecast', q.ref);
+    expect(forecast.status).to.equal(200);
+    // The freeze has begun: the forecast is for the next closure, so it reads what now holds them.
+    const current = (forecast.body as { mergeWindow: { current: { name: string; paths: string[] }[] } }).mergeWindow.current;
+    expect(current).to.deep.equal([{ ...current[0], name: 'backend release', paths: ['services/api/**'] }]);
+    // The exception label is added at the forge: the next sync reads it and #3 is tested.
+    await writePullMetadata(q.fx, 3, { labels: ['backend', 'HotFix'] });
+    await q.sync();
+    await q.waitState(3, 'testing');
+    expect((await q.entry(3)).prLabels).to.deep.equal(['backend', 'HotFix']);
+    expect(await waiting(1), '#1 still waits').to.equal(true);
+  });
+
   it("takes the repository's schedule from .trunk/trunk.yaml when the queue has none, and says when it cannot be used", async () => {
     const from = new Date(Date.now() + 10 * MINUTE).toISOString();
     const to = new Date(Date.now() + 70 * MINUTE).toISOString();
@@ -118,9 +152,10 @@ describe('merge windows', function () {
     expect(updated.body.schedule).to.deep.equal({
       timeZone: 'Europe/Berlin',
       windows: [],
-      freezes: [{ name: 'release', reason: 'release 4.2', daily: null, from: from.toISOString(), to: to.toISOString(), targets: [] }],
+      freezes: [{ name: 'release', reason: 'release 4.2', daily: null, from: from.toISOString(), to: to.toISOString(), targets: [], paths: [] }],
       holidays: [],
       exceptPriorityAtMost: null,
+      exceptLabels: [],
       inFlightAtFreeze: 'merge',
       announceMinutes: 60,
     });

@@ -24,6 +24,7 @@ const FreezeSchema = Type.Object(
     from: nullable(Type.String()),
     to: nullable(Type.String()),
     targets: Type.Array(Type.String()),
+    paths: Type.Array(Type.String()),
   },
   { additionalProperties: false },
 );
@@ -36,6 +37,7 @@ export const ScheduleResponse = Type.Object(
     freezes: Type.Array(FreezeSchema),
     holidays: Type.Array(HolidaySchema),
     exceptPriorityAtMost: nullable(Type.Integer()),
+    exceptLabels: Type.Array(Type.String()),
     inFlightAtFreeze: InFlightAtFreezeSchema,
     announceMinutes: Type.Integer(),
   },
@@ -48,6 +50,7 @@ export const ClosureResponse = Type.Object(
     name: Type.String(),
     reason: nullable(Type.String()),
     targets: Type.Array(Type.String()),
+    paths: Type.Array(Type.String()),
     startsAt: Type.String({ format: 'date-time' }),
     endsAt: nullable(Type.String({ format: 'date-time' })),
   },

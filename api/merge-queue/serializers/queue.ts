@@ -48,7 +48,15 @@ export function serializeQueueSettings(q: Queue) {
 
 /** A closure of the schedule on the wire (getQueue's mergeWindow, the forecast). */
 export function serializeClosure(c: ClosureView) {
-  return { kind: c.kind, name: c.name, reason: c.reason, targets: c.targets, startsAt: c.startsAt.toISOString(), endsAt: c.endsAt?.toISOString() ?? null };
+  return {
+    kind: c.kind,
+    name: c.name,
+    reason: c.reason,
+    targets: c.targets,
+    paths: c.paths ?? [],
+    startsAt: c.startsAt.toISOString(),
+    endsAt: c.endsAt?.toISOString() ?? null,
+  };
 }
 
 export function serializeMergeWindow(w: QueueWindow | null) {

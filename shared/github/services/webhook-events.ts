@@ -171,13 +171,25 @@ export class GitHubWebhookEvents {
     return synced ? 'synced' : 'ignored';
   }
 
-  /** Labels change nothing the sync reads: only the queue's enqueueing label means anything. */
+  /**
+   * The queue's enqueueing label is a command; any other label may be one of a schedule's
+   * exception labels, so the repository's queued pull requests are read again.
+   */
   private async label(repo: RepoRef, action: 'labeled' | 'unlabeled', payload: LabelPayload): Promise<WebhookOutcome> {
     const { pull_request: pull, label, sender } = payload;
     if (typeof pull?.number !== 'number' || typeof pull.base?.ref !== 'string' || typeof label?.name !== 'string' || typeof sender?.login !== 'string')
       return 'ignored';
     const userType = typeof sender.type === 'string' ? sender.type : 'User';
-    return this.deps.commands.label({ repo, action, prNumber: pull.number, baseBranch: pull.base.ref, label: label.name, login: sender.login, userType });
+    const outcome = await this.deps.commands.label({
+      repo,
+      action,
+      prNumber: pull.number,
+      baseBranch: pull.base.ref,
+      label: label.name,
+      login: sender.login,
+      userType,
+    });
+    return outcome === 'ignored' ? this.syncRepository(repo) : outcome;
   }
 
   private recorded(count: number): WebhookOutcome {

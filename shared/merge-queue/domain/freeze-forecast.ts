@@ -2,7 +2,7 @@
 // estimated time to merge (the ETA's estimate and range), is expected to land before it, may land,
 // or will wait for the window to reopen. A run that could not finish before the closure does not
 // start (planner/merge-windows.ts), so "lands" is the ETA's high end before the start.
-import { appliesTo, type WindowScope } from './merge-schedule.js';
+import { appliesTo, excepted, type MergeSchedule, type WindowScope } from './merge-schedule.js';
 import type { ClosureView } from './merge-window.js';
 import type { TimeToMerge } from './time-to-merge.js';
 
@@ -28,15 +28,15 @@ export interface ForecastItem {
   latest: Date | null;
 }
 
-export function forecastBefore(closure: ClosureView, exceptPriorityAtMost: number | null, line: readonly ForecastInput[], now: Date): ForecastItem[] {
+export function forecastBefore(closure: ClosureView, schedule: MergeSchedule, line: readonly ForecastInput[], now: Date): ForecastItem[] {
   const start = closure.startsAt.getTime();
   const at = (seconds: number) => new Date(now.getTime() + seconds * 1000);
   return line.map((p) => {
     const t = p.timeToMerge;
     const base = { prNumber: p.prNumber, prTitle: p.prTitle, position: p.position };
     const times = t ? { estimatedMergeAt: at(t.estimate), earliest: at(t.low), latest: at(t.high) } : { estimatedMergeAt: null, earliest: null, latest: null };
-    const exempt = exceptPriorityAtMost !== null && p.scope.priorityValue <= exceptPriorityAtMost;
-    if (exempt || !appliesTo(closure, p.scope)) return { ...base, ...times, outcome: 'not_held' };
+    if (excepted(schedule, p.scope) || !appliesTo({ targets: closure.targets, paths: closure.paths ?? [] }, p.scope))
+      return { ...base, ...times, outcome: 'not_held' };
     if (!t) return { ...base, ...times, outcome: 'unknown' };
     const outcome: ForecastOutcome = times.latest!.getTime() <= start ? 'lands' : times.estimatedMergeAt!.getTime() <= start ? 'may_land' : 'waits';
     return { ...base, ...times, outcome };

@@ -6,9 +6,11 @@
 //
 // The calendar turns a schedule into closures: absolute intervals in which some pull requests may
 // not start or merge — outside every window (when windows are set), in a freeze, on a holiday. A
-// freeze may hold only pull requests that impact given targets; pull requests at or above an
-// exception priority pass every closure (an incident fix still lands).
+// freeze may hold only pull requests that impact given targets or change files under given path
+// globs; pull requests at or above an exception priority, or carrying an exception label, pass
+// every closure (an incident fix still lands).
 import { DateTime, IANAZone } from 'luxon';
+import picomatch from 'picomatch';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -33,8 +35,10 @@ export interface ScheduleFreeze {
   /** A one-off freeze: ISO 8601 date-times (without an offset: read in the schedule's time zone); null for a recurring one. */
   from: string | null;
   to: string | null;
-  /** Impacted targets it holds (a pull request with none of them passes); empty: every pull request. */
+  /** Impacted targets it holds (a pull request with none of them passes). */
   targets: string[];
+  /** Path globs it holds: a pull request changing a file one matches. With neither targets nor paths: every pull request. */
+  paths: string[];
 }
 
 export interface Holiday {
@@ -52,6 +56,8 @@ export interface MergeSchedule {
   holidays: Holiday[];
   /** Pull requests with a priority value at or below this pass every closure (0: urgent only); null: none do. */
   exceptPriorityAtMost: number | null;
+  /** Pull requests carrying one of these labels (letter case aside, as on GitHub) pass every closure. */
+  exceptLabels: string[];
   inFlightAtFreeze: InFlightAtFreeze;
   /** How long before a closure of the whole queue begins it is announced with its forecast. */
   announceMinutes: number;
@@ -66,20 +72,43 @@ export interface Closure {
   kind: ClosureKind;
   name: string;
   reason: string | null;
-  /** Impacted targets it holds; empty: every pull request. */
+  /** Impacted targets it holds. */
   targets: readonly string[];
+  /** Path globs it holds; with no targets either: every pull request. */
+  paths: readonly string[];
   /** A one-off freeze: its end is known whatever the horizon (a recurring closure is cut at it). */
   oneOff: boolean;
 }
 
-/** A pull request as a closure sees it: its impacted targets (null or `ALL`: it may touch anything) and priority. */
+/**
+ * A pull request as a closure sees it: its impacted targets (null or `ALL`: it may touch
+ * anything), the files it changes (null: not known, so it may touch anything), its labels and
+ * its priority.
+ */
 export interface WindowScope {
   targets: readonly string[] | 'ALL' | null;
+  paths: readonly string[] | null;
+  labels: readonly string[];
   priorityValue: number;
 }
 
+/** Whether some freeze holds only pull requests that impact given targets: their impacted targets must be read. */
+export const scopedByTargets = (s: MergeSchedule): boolean => s.freezes.some((f) => f.targets.length > 0);
+
+/** Whether some freeze holds only pull requests that change files under given paths: their changed files must be read. */
+export const scopedByPaths = (s: MergeSchedule): boolean => s.freezes.some((f) => f.paths.length > 0);
+
+/** A queued pull request's scope from what was read about it (null: not read or not known). */
+export function entryScope(
+  e: { prLabels?: readonly string[]; priorityValue: number },
+  targets: readonly string[] | 'ALL' | null,
+  paths: readonly string[] | null,
+): WindowScope {
+  return { targets, paths, labels: e.prLabels ?? [], priorityValue: e.priorityValue };
+}
+
 /** The queue as a whole: any closure applies. */
-export const WHOLE_QUEUE: WindowScope = { targets: 'ALL', priorityValue: Number.MAX_SAFE_INTEGER };
+export const WHOLE_QUEUE: WindowScope = { targets: 'ALL', paths: null, labels: [], priorityValue: Number.MAX_SAFE_INTEGER };
 
 export type WindowState =
   /** `closesAt`: when the next closure that applies begins (null: none within the horizon). */
@@ -114,6 +143,10 @@ export function scheduleProblems(s: MergeSchedule): ScheduleProblem[] {
     const path = `/freezes/${i}`;
     if (names.has(f.name)) problems.push({ path: `${path}/name`, message: `"${f.name}" names another freeze too` });
     names.add(f.name);
+    f.paths.forEach((glob, j) => {
+      const problem = globProblem(glob);
+      if (problem) problems.push({ path: `${path}/paths/${j}`, message: problem });
+    });
     const oneOff = f.from !== null || f.to !== null;
     if (f.daily && oneOff) problems.push({ path, message: 'a freeze is either daily or from/to, not both' });
     else if (f.daily) period(f.daily, `${path}/daily`);
@@ -130,6 +163,30 @@ export function scheduleProblems(s: MergeSchedule): ScheduleProblem[] {
     if (!DATE.test(h.date) || !DateTime.fromISO(h.date, { zone }).isValid) problems.push({ path: `/holidays/${i}/date`, message: 'must be a date YYYY-MM-DD' });
   });
   return problems;
+}
+
+/** Why a path glob cannot be used; null when it can. Globs are read as picomatch reads them, relative to the repository's root. */
+function globProblem(glob: string): string | null {
+  if (glob.trim() !== glob || glob.length === 0) return 'must be a glob without surrounding spaces';
+  if (glob.startsWith('/') || glob.startsWith('./')) return 'must be relative to the repository root, without a leading "/" or "./"';
+  try {
+    picomatch.makeRe(glob, GLOB_OPTIONS);
+    return null;
+  } catch (err) {
+    return `is not a glob picomatch can read (${(err as Error).message})`;
+  }
+}
+
+/** Dot files match like any other (`.github/**`); a glob without a slash still matches only at the root, as picomatch reads it. */
+const GLOB_OPTIONS: picomatch.PicomatchOptions = { dot: true };
+
+/** One matcher per freeze's path list: closures of one freeze share the list. */
+const matchers = new WeakMap<readonly string[], picomatch.Matcher>();
+
+function pathMatcher(globs: readonly string[]): picomatch.Matcher {
+  let matcher = matchers.get(globs);
+  if (!matcher) matchers.set(globs, (matcher = picomatch([...globs], GLOB_OPTIONS)));
+  return matcher;
 }
 
 function oneOffInstant(text: string, zone: string): number | null {
@@ -182,11 +239,11 @@ export function closuresOf(s: MergeSchedule, from: Date, horizonDays = CALENDAR_
     // From a week back (every window recurs weekly), so the gap `from` falls in starts where the
     // last window ended, not at `from`: the same closure has the same start whenever it is read.
     for (const [a, b] of outsideWindows(s.windows, zone, start - 8 * DAY_MS, until).filter(([, end]) => end > start)) {
-      closures.push({ start: a, end: b, kind: 'outside_window', name: 'outside the merge windows', reason: null, targets: [], oneOff: false });
+      closures.push({ start: a, end: b, kind: 'outside_window', name: 'outside the merge windows', reason: null, targets: [], paths: [], oneOff: false });
     }
   }
   for (const f of s.freezes) {
-    const base = { kind: 'freeze' as const, name: f.name, reason: f.reason, targets: f.targets, oneOff: f.daily === null };
+    const base = { kind: 'freeze' as const, name: f.name, reason: f.reason, targets: f.targets, paths: f.paths, oneOff: f.daily === null };
     if (f.daily) {
       for (const [a, b] of dailyIntervals(f.daily, zone, start, until)) closures.push({ ...base, start: a, end: b });
     } else if (f.from !== null && f.to !== null) {
@@ -199,15 +256,33 @@ export function closuresOf(s: MergeSchedule, from: Date, horizonDays = CALENDAR_
     const day = DateTime.fromISO(h.date, { zone }).startOf('day');
     const a = day.toMillis();
     const b = day.plus({ days: 1 }).toMillis();
-    if (b > start && a < until) closures.push({ start: a, end: b, kind: 'holiday', name: h.name, reason: null, targets: [], oneOff: false });
+    if (b > start && a < until) closures.push({ start: a, end: b, kind: 'holiday', name: h.name, reason: null, targets: [], paths: [], oneOff: false });
   }
   return closures.sort((x, y) => x.start - y.start || y.end - x.end);
 }
 
-/** Whether a closure holds this pull request (its targets meet the closure's, or it may touch anything). */
-export function appliesTo(c: Pick<Closure, 'targets'>, scope: WindowScope): boolean {
-  if (c.targets.length === 0 || scope.targets === null || scope.targets === 'ALL') return true;
-  return scope.targets.some((t) => c.targets.includes(t));
+/**
+ * Whether a closure holds this pull request: the closure is not scoped, or the pull request meets
+ * its targets or its paths. What is not known about the pull request (no impacted targets
+ * uploaded, changed files not read) counts as meeting them: a freeze holds when in doubt.
+ */
+export function appliesTo(c: Pick<Closure, 'targets' | 'paths'>, scope: WindowScope): boolean {
+  if (c.targets.length === 0 && c.paths.length === 0) return true;
+  if (c.targets.length > 0 && (scope.targets === null || scope.targets === 'ALL' || scope.targets.some((t) => c.targets.includes(t)))) return true;
+  if (c.paths.length > 0) {
+    if (scope.paths === null) return true;
+    const matches = pathMatcher(c.paths);
+    return scope.paths.some((p) => matches(p));
+  }
+  return false;
+}
+
+/** Whether the pull request passes every closure: its priority or one of its labels is an exception. */
+export function excepted(schedule: MergeSchedule, scope: WindowScope): boolean {
+  if (schedule.exceptPriorityAtMost !== null && scope.priorityValue <= schedule.exceptPriorityAtMost) return true;
+  if (schedule.exceptLabels.length === 0) return false;
+  const labels = new Set(scope.labels.map((l) => l.toLowerCase()));
+  return schedule.exceptLabels.some((l) => labels.has(l.toLowerCase()));
 }
 
 const KIND_WEIGHT: Record<ClosureKind, number> = { freeze: 0, holiday: 1, outside_window: 2 };
@@ -227,10 +302,9 @@ export class MergeCalendar {
     this.horizonEnd = from.getTime() + horizonDays * DAY_MS;
   }
 
-  /** The closures that hold this pull request (none when its priority is an exception). */
+  /** The closures that hold this pull request (none when its priority or a label is an exception). */
   closuresFor(scope: WindowScope): Closure[] {
-    const except = this.schedule.exceptPriorityAtMost;
-    if (except !== null && scope.priorityValue <= except) return [];
+    if (excepted(this.schedule, scope)) return [];
     return this.closures.filter((c) => appliesTo(c, scope));
   }
 
@@ -314,9 +388,11 @@ export function scheduleFrom(input: MergeScheduleInput): MergeSchedule {
       from: f.from ?? null,
       to: f.to ?? null,
       targets: [...new Set(f.targets ?? [])],
+      paths: [...new Set(f.paths ?? [])],
     })),
     holidays: input.holidays ?? [],
     exceptPriorityAtMost: input.exceptPriorityAtMost ?? null,
+    exceptLabels: [...new Set(input.exceptLabels ?? [])],
     inFlightAtFreeze: input.inFlightAtFreeze ?? 'merge',
     announceMinutes: input.announceMinutes ?? 60,
   };

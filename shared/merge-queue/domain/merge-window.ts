@@ -9,8 +9,10 @@ export interface ClosureView {
   kind: ClosureKind;
   name: string;
   reason: string | null;
-  /** Impacted targets it holds; empty: every pull request. */
+  /** Impacted targets it holds. */
   targets: string[];
+  /** Path globs it holds (absent in windows stored before paths existed); with no targets either: every pull request. */
+  paths?: string[];
   startsAt: Date;
   /** Null when it lasts past the calendar's horizon. */
   endsAt: Date | null;
@@ -37,6 +39,7 @@ export function closureView(c: Closure, horizonEnd: number): ClosureView {
     name: c.name,
     reason: c.reason,
     targets: [...c.targets],
+    paths: [...c.paths],
     startsAt: new Date(c.start),
     endsAt: !c.oneOff && c.end >= horizonEnd ? null : new Date(c.end),
   };

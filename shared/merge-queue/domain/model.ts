@@ -278,6 +278,8 @@ export interface Entry {
   prBaseBranch: string;
   prAuthor: string;
   prHeadBranch: string | null;
+  /** Its labels at the forge, as last read (submission, then each sync); absent on entries stored before labels were kept. */
+  prLabels?: string[];
   priorityValue: number;
   priorityName: string;
   usedDefaultPriorityName: string;

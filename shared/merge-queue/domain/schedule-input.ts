@@ -45,6 +45,12 @@ const FreezeInputSchema = Type.Object(
     from: Type.Optional(nullable(text(40))),
     to: Type.Optional(nullable(text(40))),
     targets: Type.Optional(Type.Array(text(MAX_NAME), { maxItems: 100 })),
+    paths: Type.Optional(
+      Type.Array(text(MAX_NAME), {
+        maxItems: 100,
+        description: 'path globs (picomatch, from the repository root): the freeze holds pull requests changing a matching file',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -56,6 +62,7 @@ export const ScheduleInputObjectSchema = Type.Object(
     freezes: Type.Optional(Type.Array(FreezeInputSchema, { maxItems: 100 })),
     holidays: Type.Optional(Type.Array(HolidaySchema, { maxItems: 400 })),
     exceptPriorityAtMost: Type.Optional(nullable(Type.Integer({ minimum: 0, maximum: MAX_PRIORITY_VALUE }))),
+    exceptLabels: Type.Optional(Type.Array(text(MAX_NAME), { maxItems: 50, description: 'pull requests carrying one of these labels pass every closure' })),
     inFlightAtFreeze: Type.Optional(InFlightAtFreezeSchema),
     announceMinutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_080 })),
   },

@@ -6,7 +6,7 @@ export interface Submission {
   id: string;
   orgId: string;
   queueId: string;
-  pr: { number: number; title: string; headSha: string; baseBranch: string; author: string; headBranch: string | null };
+  pr: { number: number; title: string; headSha: string; baseBranch: string; author: string; headBranch: string | null; labels?: readonly string[] };
   priority: { value: number; name: string; usedDefaultPriorityName: string };
   noBatch: boolean;
   /** Admitted without waiting for the forge's mergeability (v2 `direct`); default false. */
@@ -32,6 +32,7 @@ export function submittedEntry(s: Submission): Entry {
     prBaseBranch: s.pr.baseBranch,
     prAuthor: s.pr.author,
     prHeadBranch: s.pr.headBranch,
+    prLabels: [...(s.pr.labels ?? [])],
     priorityValue: s.priority.value,
     priorityName: s.priority.name,
     usedDefaultPriorityName: s.priority.usedDefaultPriorityName,

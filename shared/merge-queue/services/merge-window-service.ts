@@ -6,8 +6,9 @@
 // second; the stored window is what getQueue shows and what the events compare against.
 import { freezeEvent } from '../events/transition-events.js';
 import { forecastBefore, type ForecastItem } from '../domain/freeze-forecast.js';
-import { MergeCalendar, windowHold, type MergeSchedule, type WindowHold } from '../domain/merge-schedule.js';
-import type { ProviderRegistry } from './provider.js';
+import { MergeCalendar, entryScope, scopedByPaths, scopedByTargets, windowHold, type WindowHold, type WindowScope } from '../domain/merge-schedule.js';
+import type { GitProvider, ProviderRegistry } from './provider.js';
+import type { ChangedPathsSource } from './changed-paths-source.js';
 import type { EffectiveSchedule, ScheduleSource } from './schedule-source.js';
 import { typicalRunSeconds } from '../domain/time-to-merge.js';
 import { queueWindowAt, windowChanges, windowDiffers, type ClosureView, type QueueWindow } from '../domain/merge-window.js';
@@ -27,10 +28,14 @@ export interface Forecast {
   pullRequests: ForecastItem[];
 }
 
+/** The schedule in effect, with the forge that serves the queue (null: no provider knows the repository). */
+type ScheduleInEffect = EffectiveSchedule & { provider: GitProvider | null };
+
 export interface MergeWindowDeps {
   store: Pick<MergeQueueRepositories, 'queues' | 'entries' | 'impactedTargets'>;
   providers: ProviderRegistry;
   schedules: ScheduleSource;
+  changedPaths: ChangedPathsSource;
   timeToMerge: Pick<TimeToMergeService, 'standings'>;
   logger: Logger;
   /** A closure that began or ended changes what may start. */
@@ -67,7 +72,7 @@ export class MergeWindowService {
       ...changes.started.map((c) => freezeEvent(queue, 'queue.freeze_started', c, null, now, version)),
     ];
     if (changes.announce) {
-      const forecast = await this.forecastFor(queue, effective.schedule, changes.announce, now);
+      const forecast = await this.forecastFor(queue, effective, changes.announce, now);
       events.push(freezeEvent(queue, 'queue.freeze_announced', changes.announce, forecast, now, version));
     }
     if (!(await this.deps.store.queues.recordMergeWindow(queue.id, queue.version, stored, events, now))) return;
@@ -80,47 +85,54 @@ export class MergeWindowService {
     const effective = await this.effectiveOf(queue);
     const window = windowNow(effective, queue.mergeWindow, now);
     const closure = window?.next ?? null;
-    return { window, closure, pullRequests: closure ? await this.forecastFor(queue, effective.schedule, closure, now) : [] };
+    return { window, closure, pullRequests: closure ? await this.forecastFor(queue, effective, closure, now) : [] };
   }
 
   /** Why a pending pull request waits for a merge window now, as the planner decides it; null when it does not. */
   async holdOf(queue: Queue, entry: Entry, now = new Date()): Promise<WindowHold | null> {
     if (entry.state !== 'pending') return null;
-    const { schedule } = await this.effectiveOf(queue);
+    const effective = await this.effectiveOf(queue);
+    const schedule = effective.schedule;
     if (!schedule) return null;
-    const calendar = new MergeCalendar(schedule, now);
-    const scoped = schedule.freezes.some((f) => f.targets.length > 0);
-    const head = { prNumber: entry.prNumber, sha: entry.prSha };
-    const targets = scoped ? ((await this.deps.store.impactedTargets.getMany(queue.id, [head])).get(headKey(head)) ?? null) : null;
+    const [scope] = (await this.scopesOf(queue, effective, [entry])).values();
     const estimate = typicalRunSeconds(await recentRunSamples(this.deps.store, queue, now));
-    return windowHold(calendar, { targets, priorityValue: entry.priorityValue }, now.getTime(), estimate === null ? null : estimate * 1000);
+    return windowHold(new MergeCalendar(schedule, now), scope!, now.getTime(), estimate === null ? null : estimate * 1000);
   }
 
   /** The schedule in effect: the queue's own, else the repository's at the target head the service last saw. */
-  private async effectiveOf(queue: Queue): Promise<EffectiveSchedule> {
+  private async effectiveOf(queue: Queue): Promise<ScheduleInEffect> {
     const provider = await this.deps.providers.providerFor(queue.repo);
-    if (!provider) return { schedule: queue.schedule, origin: queue.schedule ? 'queue' : null, problem: null };
-    return this.deps.schedules.of(queue, provider, queue.observedTargetSha);
+    if (!provider) return { schedule: queue.schedule, origin: queue.schedule ? 'queue' : null, problem: null, provider };
+    return { ...(await this.deps.schedules.of(queue, provider, queue.observedTargetSha)), provider };
   }
 
-  private async forecastFor(queue: Queue, schedule: MergeSchedule | null, closure: ClosureView, now: Date): Promise<ForecastItem[]> {
-    const active = orderForDisplay(await this.deps.store.entries.listActive(queue.id));
-    const standings = await this.deps.timeToMerge.standings(queue, now);
+  /** Each entry as the schedule's closures see it, reading targets and changed files only when a freeze is scoped by them. */
+  private async scopesOf(queue: Queue, effective: ScheduleInEffect, entries: readonly Entry[]): Promise<Map<string, WindowScope>> {
+    const { schedule, provider } = effective;
     const targets =
-      closure.targets.length > 0
+      schedule && scopedByTargets(schedule)
         ? await this.deps.store.impactedTargets.getMany(
             queue.id,
-            active.map((e) => ({ prNumber: e.prNumber, sha: e.prSha })),
+            entries.map((e) => ({ prNumber: e.prNumber, sha: e.prSha })),
           )
-        : new Map();
+        : new Map<string, readonly string[] | 'ALL'>();
+    const paths = schedule && provider && scopedByPaths(schedule) ? await this.deps.changedPaths.of(queue, provider, queue.observedTargetSha, entries) : {};
+    return new Map(entries.map((e) => [e.id, entryScope(e, targets.get(headKey({ prNumber: e.prNumber, sha: e.prSha })) ?? null, paths[e.id] ?? null)]));
+  }
+
+  private async forecastFor(queue: Queue, effective: ScheduleInEffect, closure: ClosureView, now: Date): Promise<ForecastItem[]> {
+    if (!effective.schedule) return [];
+    const active = orderForDisplay(await this.deps.store.entries.listActive(queue.id));
+    const standings = await this.deps.timeToMerge.standings(queue, now);
+    const scopes = await this.scopesOf(queue, effective, active);
     const line = active.map((e) => ({
       prNumber: e.prNumber,
       prTitle: e.prTitle,
       position: standings.get(e.id)?.position ?? 0,
-      scope: { targets: targets.get(headKey({ prNumber: e.prNumber, sha: e.prSha })) ?? null, priorityValue: e.priorityValue },
+      scope: scopes.get(e.id)!,
       timeToMerge: standings.get(e.id)?.timeToMerge ?? null,
     }));
-    return forecastBefore(closure, schedule?.exceptPriorityAtMost ?? null, line, now);
+    return forecastBefore(closure, effective.schedule, line, now);
   }
 }
 

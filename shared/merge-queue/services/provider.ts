@@ -24,6 +24,8 @@ export interface PullRequestInfo {
   draft: boolean;
   /** Its head lives in another repository (a fork): CI on a test branch would run that code with this repository's secrets. */
   fromFork: boolean;
+  /** Its labels' names (local provider: metadata `labels`); a schedule's exception labels are read from them. */
+  labels: string[];
   /** A link for humans; local provider: `file://<repository directory>/pull/<N>` (not a real file). */
   url: string;
 }
@@ -129,6 +131,13 @@ export interface GitProvider {
 
   /** True when `ancestorSha` is reachable from `descendantSha` (a commit is its own ancestor). Used by direct merge: "based on the tip". */
   isAncestor(repo: RepoRef, ancestorSha: string, descendantSha: string): Promise<boolean>;
+
+  /**
+   * The files a pull request changes: those that differ between its head and its merge base with
+   * `baseSha` (the target head), renames as a deletion and an addition. Null when there are more
+   * than `limit` (the caller treats it as touching everything).
+   */
+  changedPaths(repo: RepoRef, shas: { baseSha: string; headSha: string }, limit: number): Promise<string[] | null>;
 
   /** A file's text at a commit; null when the path is absent there or is not a file. */
   readFile(repo: RepoRef, sha: string, path: string): Promise<string | null>;

@@ -1,7 +1,8 @@
 // Keeps queued pull requests in step with the forge: cancels entries whose pull request was
 // pushed to, closed or retargeted (a stack member pushed to waits for readiness on its new head
 // instead, and its unit is tested again), re-evaluates readiness when the target or the head
-// moved, and asks for a planning pass when anything changed (including the target branch moving).
+// moved, keeps each entry's labels as the forge has them (a schedule's exception labels read
+// them), and asks for a planning pass when anything changed (including the target branch moving).
 import { runOf } from './pull-request-service.js';
 import type { Entry, Queue } from '../domain/model.js';
 import { syncDecision } from '../domain/pr-sync.js';
@@ -37,7 +38,15 @@ export interface SyncOutcome {
   /** Stack members pushed to: back to not_ready on their new head, their units tested again. */
   restarted: number;
   refreshed: number;
+  /** Entries whose labels changed at the forge. */
+  relabelled: number;
   targetMoved: boolean;
+}
+
+/** Whether the forge's labels differ from the entry's (order aside). */
+function labelsChanged(entry: Entry, pr: PullRequestInfo): boolean {
+  const known = entry.prLabels ?? [];
+  return known.length !== pr.labels.length || pr.labels.some((l) => !known.includes(l));
 }
 
 export class SyncService {
@@ -114,7 +123,7 @@ export class SyncService {
   }
 
   async syncQueue(queue: Queue, entries?: Entry[]): Promise<SyncOutcome> {
-    const outcome: SyncOutcome = { ended: 0, restarted: 0, refreshed: 0, targetMoved: false };
+    const outcome: SyncOutcome = { ended: 0, restarted: 0, refreshed: 0, relabelled: 0, targetMoved: false };
     const provider = await this.deps.providers.providerFor(queue.repo);
     if (!provider) {
       this.deps.logger.warn({ queueId: queue.id, repo: queue.repo }, 'repository not found by any provider; queue not synced');
@@ -173,15 +182,20 @@ export class SyncService {
           if (pr && targetSha) await this.refreshReadiness(queue, done, pr, provider, targetSha);
         }
       } else if (decision.kind === 'refresh_readiness' && pr && targetSha) {
+        const relabelled = labelsChanged(entry, pr);
         if (await this.refreshReadiness(queue, entry, pr, provider, targetSha)) outcome.refreshed++;
+        else if (relabelled) outcome.relabelled++;
+      } else if (decision.kind === 'none' && pr && labelsChanged(entry, pr)) {
+        if (await this.deps.store.entries.patch(entry.id, entry.version, { prLabels: pr.labels })) outcome.relabelled++;
       }
     }
-    if (outcome.ended > 0 || outcome.restarted > 0 || outcome.refreshed > 0 || outcome.targetMoved) {
+    if (outcome.ended > 0 || outcome.restarted > 0 || outcome.refreshed > 0 || outcome.relabelled > 0 || outcome.targetMoved) {
       const why = [
         outcome.targetMoved ? 'target branch moved' : '',
         outcome.ended ? `${outcome.ended} ended by changes at the forge` : '',
         outcome.restarted ? `${outcome.restarted} stack members pushed to` : '',
         outcome.refreshed ? `${outcome.refreshed} readiness changed` : '',
+        outcome.relabelled ? `${outcome.relabelled} labels changed` : '',
       ]
         .filter(Boolean)
         .join(', ');
@@ -197,6 +211,7 @@ export class SyncService {
     const updated = await this.deps.store.entries.patch(entry.id, entry.version, {
       readiness,
       prBaseBranch: pr.baseBranch ?? queue.branch,
+      prLabels: pr.labels,
       readinessBasis: basis,
     });
     return updated !== null && JSON.stringify(readiness) !== JSON.stringify(entry.readiness);

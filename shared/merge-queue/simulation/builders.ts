@@ -120,6 +120,7 @@ export interface Scenario {
   head?: string | null;
   now?: Date;
   targets?: PlanInput['impactedTargets'];
+  changedPaths?: PlanInput['changedPaths'];
   directMerge?: PlanInput['directMerge'];
   testResults?: PlanInput['testResults'];
   requiredStatuses?: string[];
@@ -134,6 +135,7 @@ export function input(s: Scenario): PlanInput {
     runs: s.runs ?? [],
     targetSha: s.head === undefined ? HEAD : s.head,
     impactedTargets: s.targets ?? {},
+    ...(s.changedPaths ? { changedPaths: s.changedPaths } : {}),
     directMerge: s.directMerge ?? {},
     testResults: s.testResults ?? {},
     requiredStatuses: { contexts, source: contexts.length > 0 ? 'merge_instance' : null },

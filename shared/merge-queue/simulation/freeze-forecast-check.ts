@@ -8,6 +8,7 @@ import type { MergeSchedule } from '../domain/merge-schedule.js';
 import { MergeWindowService } from '../services/merge-window-service.js';
 import { TimeToMergeService } from '../services/time-to-merge-service.js';
 import { ScheduleSource } from '../services/schedule-source.js';
+import { ChangedPathsSource } from '../services/changed-paths-source.js';
 import { createLogger } from '../../platform/logging.js';
 import { SIM_START, type Simulator } from './simulator.js';
 import { entryIdOf, playWorkload, type SimulatedSettings, type Workload } from './workload.js';
@@ -30,9 +31,10 @@ export function freezeSchedule(f: FreezeWindowMinutes): MergeSchedule {
   return {
     timeZone: 'UTC',
     windows: [],
-    freezes: [{ name: 'freeze', reason: null, daily: null, from: iso(f.from), to: iso(f.to), targets: [] }],
+    freezes: [{ name: 'freeze', reason: null, daily: null, from: iso(f.from), to: iso(f.to), targets: [], paths: [] }],
     holidays: [],
     exceptPriorityAtMost: null,
+    exceptLabels: [],
     inFlightAtFreeze: 'hold',
     announceMinutes: 60,
   };
@@ -46,6 +48,7 @@ export async function checkFreezeForecast(settings: SimulatedSettings, w: Worklo
       store: sim.store,
       providers: sim.forge.registry(),
       schedules: new ScheduleSource(),
+      changedPaths: new ChangedPathsSource(createLogger('silent')),
       timeToMerge,
       logger: createLogger('silent'),
       requestPlan: async () => {},

@@ -35,6 +35,7 @@ export interface PullRequestSpec {
   headBranch?: string;
   /** A name for the head commit, when a test wants a readable one. */
   headSha?: string;
+  labels?: string[];
 }
 
 export interface ForgeMerge {
@@ -121,6 +122,7 @@ export class MemoryRepository {
         merged: false,
         draft: false,
         fromFork: false,
+        labels: [...(spec.labels ?? [])],
         url: `memory://${repoKey(this.ref)}/pull/${spec.number}`,
       },
     });
@@ -182,6 +184,15 @@ export class MemoryRepository {
 
   mergeability(baseSha: string, headSha: string): ProviderMergeability {
     return this.apply(this.commitAt(baseSha), this.commitAt(headSha)).ok ? 'mergeable' : 'not_mergeable';
+  }
+
+  changedPaths(baseSha: string, headSha: string): string[] | null {
+    const head = this.commitAt(headSha);
+    const base = this.mergeBase(this.commitAt(baseSha), head);
+    if (!base) return null;
+    const paths = new Set<string>();
+    for (let c: Commit | null = head; c && c !== base; c = c.parent) for (const path of c.changes.keys()) paths.add(path);
+    return [...paths].filter((path) => this.read(head, path) !== this.read(base, path)).sort();
   }
 
   isAncestor(ancestorSha: string, descendantSha: string): boolean {
@@ -404,6 +415,11 @@ export class InMemoryForge implements GitProvider {
 
   async mergeability(ref: RepoRef, shas: { baseSha: string; headSha: string }): Promise<ProviderMergeability> {
     return this.repository(ref).mergeability(shas.baseSha, shas.headSha);
+  }
+
+  async changedPaths(ref: RepoRef, shas: { baseSha: string; headSha: string }, limit: number): Promise<string[] | null> {
+    const paths = this.repository(ref).changedPaths(shas.baseSha, shas.headSha);
+    return paths === null || paths.length > limit ? null : paths;
   }
 
   async isAncestor(ref: RepoRef, ancestorSha: string, descendantSha: string): Promise<boolean> {

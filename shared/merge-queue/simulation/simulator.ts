@@ -11,6 +11,7 @@ import { overlaps } from '../domain/planner/dependencies.js';
 import { EngineService, MAX_ITERATIONS, type PassSummary } from '../services/engine/engine-service.js';
 import { loadSnapshot } from '../services/engine/plan-snapshot.js';
 import { ScheduleSource } from '../services/schedule-source.js';
+import { ChangedPathsSource } from '../services/changed-paths-source.js';
 import { NO_TEST_RESULTS, type RunTestResultsSource } from '../services/run-test-results.js';
 import type { MergePullRequestsInput, MergePullRequestsResult } from '../services/provider.js';
 import { newQueue } from '../store/queue-repository.js';
@@ -114,6 +115,7 @@ export class Simulator {
   private readonly mergedPrs = new Set<number>();
   private runCounter = 0;
   private readonly schedules = new ScheduleSource();
+  private readonly changedPaths = new ChangedPathsSource(createLogger('silent'));
 
   constructor(o: SimOptions) {
     this.now = o.start ?? SIM_START.getTime();
@@ -153,6 +155,7 @@ export class Simulator {
       evaluateRun: async () => null,
       testResults: this.testResults,
       schedules: this.schedules,
+      changedPaths: this.changedPaths,
       clock: () => new Date(this.now),
       newRunId: () => `run${++this.runCounter}`,
     });
@@ -255,7 +258,7 @@ export class Simulator {
 
   /** What the engine's planning pass would load now (the planner's input). */
   async snapshot(): Promise<PlanInput> {
-    return (await loadSnapshot(this.store, this.queue, this.forge, this.testResults, this.schedules, new Date(this.now))).input;
+    return (await loadSnapshot(this.store, this.queue, this.forge, this.testResults, this.schedules, this.changedPaths, new Date(this.now))).input;
   }
 
   private async checkPlanDeterminism(): Promise<void> {

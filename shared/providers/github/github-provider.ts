@@ -64,6 +64,7 @@ interface GitHubPull {
   state: string;
   merged_at: string | null;
   draft?: boolean;
+  labels?: { name?: string }[];
   html_url: string;
 }
 
@@ -148,6 +149,7 @@ export class GitHubProvider implements GitProvider {
       draft: pull.draft ?? false,
       // A head repository deleted by its owner reads as null: it came from a fork too.
       fromFork: pull.head.repo?.full_name.toLowerCase() !== pull.base.repo.full_name.toLowerCase(),
+      labels: (pull.labels ?? []).flatMap((l) => (typeof l.name === 'string' ? [l.name] : [])),
       url: pull.html_url,
     };
   }
@@ -192,6 +194,14 @@ export class GitHubProvider implements GitProvider {
     const { git, token } = await this.clone(repo);
     await this.cache.ensureCommits(git, repo, token, [base, head]);
     return this.plumbing.mergeability(repo, { baseSha: base, headSha: head });
+  }
+
+  async changedPaths(repo: RepoRef, shas: { baseSha: string; headSha: string }, limit: number): Promise<string[] | null> {
+    const base = objectId(shas.baseSha, 'baseSha');
+    const head = objectId(shas.headSha, 'headSha');
+    const { git, token } = await this.clone(repo);
+    await this.cache.ensureCommits(git, repo, token, [base, head]);
+    return this.plumbing.changedPaths(repo, { baseSha: base, headSha: head }, limit);
   }
 
   async isAncestor(repo: RepoRef, ancestorSha: string, descendantSha: string): Promise<boolean> {

@@ -92,6 +92,21 @@ export class GitRepository {
     return exitCode === 0;
   }
 
+  /**
+   * The paths that differ between `head` and its merge base with `base` (what a pull request
+   * changes, whatever moved on `base` since); null when the two share no history.
+   */
+  async changedPaths(base: string, head: string): Promise<string[] | null> {
+    const { exitCode, stdout } = await this.run(['merge-base', base, head], { okExitCodes: [1] });
+    if (exitCode === 1) return null;
+    const mergeBase = stdout.toString('utf8').trim();
+    const diff = await this.run(['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--no-commit-id', mergeBase, head]);
+    return diff.stdout
+      .toString('utf8')
+      .split('\0')
+      .filter((p) => p !== '');
+  }
+
   /** The tree of a commit. */
   treeOf(commit: string): Promise<string> {
     return this.text(['rev-parse', '--verify', `${commit}^{tree}`]);

@@ -219,6 +219,7 @@ export class LocalGitProvider implements GitProvider {
       draft: meta?.draft ?? false,
       // Local repositories have no forks: every pull request's head is a ref of the repository.
       fromFork: false,
+      labels: meta?.labels ?? [],
       url: `${pathToFileURL(git.dir).href}/pull/${n}`,
     };
   }
@@ -229,6 +230,14 @@ export class LocalGitProvider implements GitProvider {
     const git = await this.open(repo);
     const merge = await git.mergeCommits(base, head);
     return merge.clean ? 'mergeable' : 'not_mergeable';
+  }
+
+  async changedPaths(repo: RepoRef, shas: { baseSha: string; headSha: string }, limit: number): Promise<string[] | null> {
+    const base = objectId(shas.baseSha, 'baseSha');
+    const head = objectId(shas.headSha, 'headSha');
+    const git = await this.open(repo);
+    const paths = await git.changedPaths(base, head);
+    return paths === null || paths.length > limit ? null : paths;
   }
 
   async isAncestor(repo: RepoRef, ancestorSha: string, descendantSha: string): Promise<boolean> {

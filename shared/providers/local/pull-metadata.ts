@@ -11,6 +11,7 @@ export interface PullMetadata {
   state?: 'open' | 'closed';
   draft?: boolean;
   headBranch?: string;
+  labels?: string[];
 }
 
 /** A metadata file that exists but cannot be used: an operator error that must be visible, not guessed around. */
@@ -26,6 +27,7 @@ export class InvalidPullMetadataError extends Error {
 
 const MAX_METADATA_BYTES = 64 * 1024;
 const MAX_TEXT = 1024;
+const MAX_LABELS = 100;
 
 export function pullMetadataPath(repoDir: string, number: number): string {
   return path.join(repoDir, 'pulls', `${number}.json`);
@@ -62,6 +64,13 @@ export function parsePullMetadata(file: string, text: string): PullMetadata {
   if (obj.state !== undefined && obj.state !== null) {
     if (obj.state !== 'open' && obj.state !== 'closed') throw new InvalidPullMetadataError(file, '"state" must be "open" or "closed"');
     meta.state = obj.state;
+  }
+  if (obj.labels !== undefined && obj.labels !== null) {
+    const labels = obj.labels;
+    if (!Array.isArray(labels) || labels.length > MAX_LABELS || labels.some((l) => typeof l !== 'string' || l.length === 0 || l.length > MAX_TEXT)) {
+      throw new InvalidPullMetadataError(file, `"labels" must be a list of at most ${MAX_LABELS} non-empty strings`);
+    }
+    meta.labels = labels as string[];
   }
   if (obj.draft !== undefined && obj.draft !== null) {
     if (typeof obj.draft !== 'boolean') throw new InvalidPullMetadataError(file, '"draft" must be true or false');

@@ -1,7 +1,14 @@
 // Merge windows and freezes read in a named time zone: across daylight-saving changes, across
 // midnight, scoped to impacted targets, with exceptions, holidays and one-off freezes.
 import { expect } from 'chai';
-import { MergeCalendar, WHOLE_QUEUE, scheduleProblems, type MergeSchedule, type ScheduleFreeze } from '../../../shared/merge-queue/domain/merge-schedule.js';
+import {
+  MergeCalendar,
+  WHOLE_QUEUE,
+  scheduleProblems,
+  type MergeSchedule,
+  type ScheduleFreeze,
+  type WindowScope,
+} from '../../../shared/merge-queue/domain/merge-schedule.js';
 
 const schedule = (over: Partial<MergeSchedule>): MergeSchedule => ({
   timeZone: 'UTC',
@@ -9,12 +16,30 @@ const schedule = (over: Partial<MergeSchedule>): MergeSchedule => ({
   freezes: [],
   holidays: [],
   exceptPriorityAtMost: null,
+  exceptLabels: [],
   inFlightAtFreeze: 'merge',
   announceMinutes: 60,
   ...over,
 });
-const freeze = (over: Partial<ScheduleFreeze>): ScheduleFreeze => ({ name: 'freeze', reason: null, daily: null, from: null, to: null, targets: [], ...over });
+const freeze = (over: Partial<ScheduleFreeze>): ScheduleFreeze => ({
+  name: 'freeze',
+  reason: null,
+  daily: null,
+  from: null,
+  to: null,
+  targets: [],
+  paths: [],
+  ...over,
+});
 const at = (iso: string) => new Date(iso);
+/** A pull request as closures see it: impacted targets, and what else a test sets (changed files unknown, no labels). */
+const pr = (targets: WindowScope['targets'], priorityValue: number, over: Partial<WindowScope> = {}): WindowScope => ({
+  targets,
+  paths: null,
+  labels: [],
+  priorityValue,
+  ...over,
+});
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 describe('merge schedule', () => {
@@ -94,12 +119,54 @@ describe('merge schedule', () => {
     });
     const cal = new MergeCalendar(s, at('2026-11-30T00:00:00Z'));
     const t = at('2026-12-01T12:00:00Z');
-    expect(cal.stateAt({ targets: ['docs'], priorityValue: 100 }, t).open, 'docs').to.equal(true);
-    expect(cal.stateAt({ targets: [], priorityValue: 100 }, t).open, 'nothing impacted').to.equal(true);
-    expect(cal.stateAt({ targets: ['backend', 'docs'], priorityValue: 100 }, t).open, 'backend').to.equal(false);
-    expect(cal.stateAt({ targets: 'ALL', priorityValue: 100 }, t).open, 'everything').to.equal(false);
-    expect(cal.stateAt({ targets: null, priorityValue: 100 }, t).open, 'targets unknown').to.equal(false);
-    expect(cal.stateAt({ targets: ['backend'], priorityValue: 0 }, t).open, 'urgent').to.equal(true);
+    expect(cal.stateAt(pr(['docs'], 100), t).open, 'docs').to.equal(true);
+    expect(cal.stateAt(pr([], 100), t).open, 'nothing impacted').to.equal(true);
+    expect(cal.stateAt(pr(['backend', 'docs'], 100), t).open, 'backend').to.equal(false);
+    expect(cal.stateAt(pr('ALL', 100), t).open, 'everything').to.equal(false);
+    expect(cal.stateAt(pr(null, 100), t).open, 'targets unknown').to.equal(false);
+    expect(cal.stateAt(pr(['backend'], 0), t).open, 'urgent').to.equal(true);
+  });
+
+  it('holds only pull requests that change files under a frozen path glob, and holds one whose files are not known', () => {
+    const s = schedule({
+      freezes: [freeze({ name: 'backend', from: '2026-12-01T00:00', to: '2026-12-02T00:00', paths: ['services/api/**', '*.lock', '.github/**'] })],
+    });
+    const cal = new MergeCalendar(s, at('2026-11-30T00:00:00Z'));
+    const t = at('2026-12-01T12:00:00Z');
+    const changing = (...paths: string[]) => pr(null, 100, { paths });
+    expect(cal.stateAt(changing('docs/guide.md', 'web/src/app.tsx'), t).open, 'docs and web').to.equal(true);
+    expect(cal.stateAt(changing('docs/guide.md', 'services/api/src/routes.ts'), t).open, 'one file under services/api').to.equal(false);
+    expect(cal.stateAt(changing('yarn.lock'), t).open, 'a lockfile at the root').to.equal(false);
+    expect(cal.stateAt(changing('web/yarn.lock'), t).open, '*.lock matches at the root only').to.equal(true);
+    expect(cal.stateAt(changing('.github/workflows/ci.yml'), t).open, 'a dot directory').to.equal(false);
+    expect(cal.stateAt(changing(), t).open, 'no file changed').to.equal(true);
+    expect(cal.stateAt(pr(null, 100), t).open, 'files not known').to.equal(false);
+  });
+
+  it('with targets and paths, holds a pull request that meets either', () => {
+    const s = schedule({ freezes: [freeze({ from: '2026-12-01T00:00', to: '2026-12-02T00:00', targets: ['backend'], paths: ['services/**'] })] });
+    const cal = new MergeCalendar(s, at('2026-11-30T00:00:00Z'));
+    const t = at('2026-12-01T12:00:00Z');
+    expect(cal.stateAt(pr(['backend'], 100, { paths: ['docs/a.md'] }), t).open, 'target').to.equal(false);
+    expect(cal.stateAt(pr(['docs'], 100, { paths: ['services/x.ts'] }), t).open, 'path').to.equal(false);
+    expect(cal.stateAt(pr(['docs'], 100, { paths: ['docs/a.md'] }), t).open, 'neither').to.equal(true);
+  });
+
+  it('lets a pull request carrying an exception label through every closure, whatever the letter case', () => {
+    const s = schedule({
+      exceptLabels: ['Incident'],
+      freezes: [freeze({ from: '2026-12-01T00:00', to: '2026-12-02T00:00' })],
+      holidays: [{ date: '2026-12-03', name: 'Holiday' }],
+    });
+    const cal = new MergeCalendar(s, at('2026-11-30T00:00:00Z'));
+    expect(cal.stateAt(pr(null, 100, { labels: ['needs-review'] }), at('2026-12-01T12:00:00Z')).open, 'another label').to.equal(false);
+    expect(cal.stateAt(pr(null, 100, { labels: ['incident'] }), at('2026-12-01T12:00:00Z')).open, 'in the freeze').to.equal(true);
+    expect(cal.stateAt(pr(null, 100, { labels: ['INCIDENT'] }), at('2026-12-03T12:00:00Z')).open, 'on the holiday').to.equal(true);
+  });
+
+  it('refuses a path glob that is absolute or has surrounding spaces', () => {
+    const s = schedule({ freezes: [freeze({ from: '2026-12-01T00:00', to: '2026-12-02T00:00', paths: ['/services/**', ' docs/**', 'ok/**'] })] });
+    expect(scheduleProblems(s).map((p) => p.path)).to.deep.equal(['/freezes/0/paths/0', '/freezes/0/paths/1']);
   });
 
   it('reads a one-off freeze without an offset in the schedule time zone, and one with an offset as given', () => {

@@ -10,6 +10,7 @@ const schedule: MergeSchedule = {
   freezes: [],
   holidays: [],
   exceptPriorityAtMost: null,
+  exceptLabels: [],
   inFlightAtFreeze: 'merge',
   announceMinutes: 60,
 };

@@ -27,6 +27,7 @@ describe('.trunk/trunk.yaml merge.schedule', () => {
         freezes: [],
         holidays: [{ date: '2026-11-26', name: 'Thanksgiving' }],
         exceptPriorityAtMost: null,
+        exceptLabels: [],
         inFlightAtFreeze: 'merge',
         announceMinutes: 60,
       },

@@ -30,7 +30,7 @@ describe('GitHub installation events', () => {
       sync: {
         syncQueue: async (queue: Queue) => {
           synced.push(repoKey(queue.repo));
-          return { ended: 0, restarted: 0, refreshed: 0, targetMoved: false };
+          return { ended: 0, restarted: 0, refreshed: 0, relabelled: 0, targetMoved: false };
         },
       },
       ciResults: { record: async () => 0, readBack: async () => 0 },

@@ -18,6 +18,7 @@ interface FreezeDraft {
   to: string;
   days: string;
   targets: string;
+  paths: string;
 }
 
 const PERIOD = /^([a-z]{3}(?:\s*,\s*[a-z]{3})*)\s+(\d{2}:\d{2})\s*[-–]\s*(\d{2}:\d{2})$/i;
@@ -47,9 +48,11 @@ function draftOf(s: Schedule | null) {
       to: f.daily?.to ?? f.to ?? '',
       days: f.daily?.days.join(',') ?? '',
       targets: f.targets.join(', '),
+      paths: f.paths.join(', '),
     })),
     holidays: (s?.holidays ?? []).map((h) => `${h.date} ${h.name}`).join('\n'),
     exceptPriorityAtMost: s?.exceptPriorityAtMost === null || s === null ? '' : String(s.exceptPriorityAtMost),
+    exceptLabels: (s?.exceptLabels ?? []).join(', '),
     inFlightAtFreeze: s?.inFlightAtFreeze ?? 'merge',
     announceMinutes: String(s?.announceMinutes ?? 60),
   };
@@ -72,6 +75,7 @@ function scheduleOf(d: Draft): ScheduleInput {
     name: f.name.trim(),
     reason: f.reason.trim() || null,
     targets: list(f.targets),
+    paths: list(f.paths),
     ...(f.kind === 'daily' ? { daily: { days: list(f.days.toLowerCase()) as Weekday[], from: f.from, to: f.to } } : { from: f.from, to: f.to }),
   }));
   return {
@@ -80,12 +84,13 @@ function scheduleOf(d: Draft): ScheduleInput {
     freezes,
     holidays,
     exceptPriorityAtMost: d.exceptPriorityAtMost.trim() === '' ? null : Number(d.exceptPriorityAtMost),
+    exceptLabels: list(d.exceptLabels),
     inFlightAtFreeze: d.inFlightAtFreeze,
     announceMinutes: Number(d.announceMinutes),
   };
 }
 
-const EMPTY_FREEZE: FreezeDraft = { name: '', reason: '', kind: 'once', from: '', to: '', days: '', targets: '' };
+const EMPTY_FREEZE: FreezeDraft = { name: '', reason: '', kind: 'once', from: '', to: '', days: '', targets: '', paths: '' };
 
 export function MergeWindowForm({ queueRef, schedule }: { queueRef: QueueRef; schedule: Schedule | null }) {
   const client = useQueryClient();
@@ -160,6 +165,12 @@ export function MergeWindowForm({ queueRef, schedule }: { queueRef: QueueRef; sc
               value={f.targets}
               onChange={(e) => setFreeze(i, { targets: e.target.value })}
             />
+            <input
+              aria-label="Freeze paths"
+              placeholder="paths, e.g. services/api/** (empty: all)"
+              value={f.paths}
+              onChange={(e) => setFreeze(i, { paths: e.target.value })}
+            />
             <input aria-label="Freeze reason" placeholder="reason" value={f.reason} onChange={(e) => setFreeze(i, { reason: e.target.value })} />
             <button type="button" onClick={() => setDraft({ ...draft, freezes: draft.freezes.filter((_, k) => k !== i) })}>
               Remove
@@ -183,6 +194,10 @@ export function MergeWindowForm({ queueRef, schedule }: { queueRef: QueueRef; sc
           value={draft.exceptPriorityAtMost}
           onChange={(e) => setDraft({ ...draft, exceptPriorityAtMost: e.target.value })}
         />
+      </label>
+      <label>
+        Exception: labels, comma-separated (e.g. hotfix, incident)
+        <input type="text" value={draft.exceptLabels} onChange={(e) => setDraft({ ...draft, exceptLabels: e.target.value })} />
       </label>
       <label>
         Pull requests tested when a freeze begins

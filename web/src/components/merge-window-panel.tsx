@@ -27,7 +27,7 @@ function ClosureLine({ c, timeZone }: { c: Closure; timeZone: string }) {
     <>
       {what}
       {c.reason ? ` (${c.reason})` : ''}
-      {c.targets.length > 0 ? ` for ${c.targets.join(', ')}` : ''}: {when(c.startsAt, timeZone)} – {when(c.endsAt, timeZone)}
+      {c.targets.length + c.paths.length > 0 ? ` for ${[...c.targets, ...c.paths].join(', ')}` : ''}: {when(c.startsAt, timeZone)} – {when(c.endsAt, timeZone)}
     </>
   );
 }

@@ -6,10 +6,10 @@
 // merge inside the closure is the schedule's `inFlightAtFreeze`. A direct merge needs the window
 // open.
 import type { Entry } from '../model.js';
-import { describeClosure, windowHold, type WindowHold, type WindowScope } from '../merge-schedule.js';
+import { describeClosure, entryScope, windowHold, type WindowHold, type WindowScope } from '../merge-schedule.js';
 import type { World } from './world.js';
 
-const scopeOf = (world: World, e: Entry): WindowScope => ({ targets: world.impactedTargets[e.id] ?? null, priorityValue: e.priorityValue });
+const scopeOf = (world: World, e: Entry): WindowScope => entryScope(e, world.impactedTargets[e.id] ?? null, world.changedPaths[e.id] ?? null);
 
 /** Holds decided in a pass, by entry id (phases ask several times). */
 const startHolds = new WeakMap<World, Map<string, WindowHold | null>>();

@@ -71,6 +71,11 @@ export interface PlanInput {
   targetSha: string | null;
   /** Parallel mode, or a schedule with freezes of given targets: targets of each entry's current head, by entry id (absent → `ALL`). */
   impactedTargets: Readonly<Record<string, ImpactedTargetSet>>;
+  /**
+   * With freezes scoped by paths: the files each pending or tested entry's pull request changes,
+   * by entry id (absent or null: not known, so it may touch anything). Absent: not read.
+   */
+  changedPaths?: Readonly<Record<string, readonly string[] | null>>;
   /** directMergeMode `always`: facts for not-ready/pending entries, by entry id (absent → no). */
   directMerge: Readonly<Record<string, DirectMergeFacts>>;
   /** Required statuses resolved at the target head (queue override, else .trunk/trunk.yaml). */

@@ -21,6 +21,7 @@ export class World {
   readonly head: string | null;
   readonly requiredStatuses: RequiredStatusesInput;
   readonly impactedTargets: Readonly<Record<string, ImpactedTargetSet>>;
+  readonly changedPaths: Readonly<Record<string, readonly string[] | null>>;
   readonly directMerge: Readonly<Record<string, DirectMergeFacts>>;
   readonly testResults: Readonly<Record<string, RunTestEvidence>>;
   /** The queue's schedule seen from `now`; null: no schedule, always open. */
@@ -45,6 +46,7 @@ export class World {
     this.head = input.targetSha;
     this.requiredStatuses = input.requiredStatuses;
     this.impactedTargets = input.impactedTargets;
+    this.changedPaths = input.changedPaths ?? {};
     this.directMerge = input.directMerge;
     this.testResults = input.testResults;
     this.calendar = input.queue.schedule ? new MergeCalendar(input.queue.schedule, input.now) : null;

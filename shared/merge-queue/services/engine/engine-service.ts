@@ -12,6 +12,7 @@ import type { Logger } from '../../../platform/logging.js';
 import type { RepoRef } from '../../../platform/repo-ref.js';
 import { loadSnapshot } from './plan-snapshot.js';
 import { ScheduleSource } from '../schedule-source.js';
+import { ChangedPathsSource } from '../changed-paths-source.js';
 import { NO_TEST_RESULTS, type RunTestResultsSource } from '../run-test-results.js';
 import { ActionApplier, toBuilt } from './action-applier.js';
 import { ReadinessService } from '../readiness-service.js';
@@ -35,6 +36,8 @@ export interface EngineDeps {
   afterPassApplied?: (queueId: string) => Promise<void>;
   /** The schedule in effect per queue (shared with the schedule watcher, so each reads a target head's file once). */
   schedules?: ScheduleSource;
+  /** The files queued pull requests change, for freezes scoped by paths (shared with the forecast). */
+  changedPaths?: ChangedPathsSource;
   clock?: () => Date;
   newRunId?: () => string;
 }
@@ -55,9 +58,11 @@ export class EngineService {
   private readonly readiness: ReadinessService;
   private readonly now: () => Date;
   private readonly schedules: ScheduleSource;
+  private readonly changedPaths: ChangedPathsSource;
 
   constructor(private readonly deps: EngineDeps) {
     this.schedules = deps.schedules ?? new ScheduleSource();
+    this.changedPaths = deps.changedPaths ?? new ChangedPathsSource(deps.logger);
     const { store, logger, scheduleTimeout, scheduleStatusWatch, evaluateRun, newRunId } = deps;
     this.applier = new ActionApplier({ store, logger, scheduleTimeout, scheduleStatusWatch, evaluateRun, ...(newRunId ? { newRunId } : {}) });
     this.readiness = new ReadinessService({ store });
@@ -79,7 +84,7 @@ export class EngineService {
       let queue = summary.iterations === 0 ? found : await this.deps.store.queues.findById(queueId);
       if (!queue) return summary;
       const now = this.now();
-      const snapshot = await loadSnapshot(this.deps.store, queue, provider, this.deps.testResults ?? NO_TEST_RESULTS, this.schedules, now);
+      const snapshot = await loadSnapshot(this.deps.store, queue, provider, this.deps.testResults ?? NO_TEST_RESULTS, this.schedules, this.changedPaths, now);
       // Results for the target head arrive with an upload, which asks for a pass: once per pass.
       if (summary.iterations === 0 && snapshot.input.targetSha) {
         queue = await this.recordTargetHealth(queue, snapshot.input.targetSha, now);

@@ -17,6 +17,8 @@ import { headKey } from '../../store/impacted-targets-repository.js';
 import { typicalRunSeconds } from '../../domain/time-to-merge.js';
 import { recentRunSamples } from '../time-to-merge-service.js';
 import type { ScheduleSource } from '../schedule-source.js';
+import type { ChangedPathsSource } from '../changed-paths-source.js';
+import { scopedByPaths, scopedByTargets } from '../../domain/merge-schedule.js';
 
 export type SnapshotRepositories = Pick<MergeQueueRepositories, 'entries' | 'testRuns' | 'impactedTargets' | 'commitStatuses'>;
 
@@ -31,6 +33,7 @@ export async function loadSnapshot(
   provider: GitProvider,
   testResults: RunTestResultsSource,
   schedules: ScheduleSource,
+  changedPaths: ChangedPathsSource,
   now: Date,
 ): Promise<Snapshot> {
   const targetSha = await provider.branchHead(queue.repo, queue.branch);
@@ -43,9 +46,9 @@ export async function loadSnapshot(
 
   const mode = queue.mode;
   const impactedTargets: Record<string, ImpactedTargetSet> = {};
+  const open = entries.filter((e) => !TERMINAL_ENTRY_STATES.includes(e.state));
   // A freeze of given targets holds the pull requests that impact them, in either mode.
-  if (mode === 'parallel' || schedule?.freezes.some((f) => f.targets.length > 0)) {
-    const open = entries.filter((e) => !TERMINAL_ENTRY_STATES.includes(e.state));
+  if (mode === 'parallel' || (schedule && scopedByTargets(schedule))) {
     const uploads = await store.impactedTargets.getMany(
       queue.id,
       open.map((e) => ({ prNumber: e.prNumber, sha: e.prSha })),
@@ -87,6 +90,7 @@ export async function loadSnapshot(
       runs,
       targetSha,
       impactedTargets,
+      ...(schedule && scopedByPaths(schedule) ? { changedPaths: await changedPaths.of(queue, provider, targetSha, open) } : {}),
       directMerge,
       requiredStatuses: { contexts: required.contexts, source: required.source, configError: required.configError },
       runEstimateSeconds: schedule ? typicalRunSeconds(await recentRunSamples(store, queue, now)) : null,

@@ -15,6 +15,7 @@ const freeze = (over: Partial<ScheduleFreeze> = {}): ScheduleFreeze => ({
   from: '2026-01-01T02:00',
   to: '2026-01-01T04:00',
   targets: [],
+  paths: [],
   ...over,
 });
 const schedule = (over: Partial<MergeSchedule> = {}): MergeSchedule => ({
@@ -23,6 +24,7 @@ const schedule = (over: Partial<MergeSchedule> = {}): MergeSchedule => ({
   freezes: [freeze()],
   holidays: [],
   exceptPriorityAtMost: null,
+  exceptLabels: [],
   inFlightAtFreeze: 'merge',
   announceMinutes: 60,
   ...over,
@@ -72,6 +74,22 @@ describe('planner: merge windows', () => {
     );
     expect(starts(r.actions)).to.deep.equal(['2|']);
     expect(notes(r).map((n) => n.entry.entryId)).to.deep.equal(['e1', 'e3']);
+  });
+
+  it('holds only pull requests that change frozen paths, and one whose files are not known', () => {
+    const r = planOf(
+      scenario(
+        { freezes: [freeze({ paths: ['services/api/**'] })] },
+        { entries: [entry(1), entry(2), entry(3)], changedPaths: { e1: ['services/api/main.go'], e2: ['docs/index.md'], e3: null }, now: at(90) },
+      ),
+    );
+    expect(starts(r.actions)).to.deep.equal(['2|']);
+    expect(notes(r).map((n) => n.entry.entryId)).to.deep.equal(['e1', 'e3']);
+  });
+
+  it('lets a pull request carrying an exception label through a freeze', () => {
+    const r = planOf(scenario({ exceptLabels: ['hotfix'] }, { entries: [entry(1, { prLabels: ['docs'] }), entry(2, { prLabels: ['HotFix'] })], now: at(90) }));
+    expect(starts(r.actions)).to.deep.equal(['2|']);
   });
 
   it('lets an exception priority through a freeze', () => {

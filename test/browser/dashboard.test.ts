@@ -306,7 +306,36 @@ describe('dashboard in the browser', function () {
     expect(await page.locator('tr[data-objective="time_in_queue_p50"] .badge').textContent()).to.equal('ok');
     await expectAccessible();
     expect((await s.svc.post('/updateQueue', { ...s.queueRef, objectives: [] })).status).to.equal(200);
-    await page.getByRole('heading', { name: 'Objectives' }).waitFor({ state: 'detached' });
+    await page.getByText('No objectives: nothing pages anyone about this queue.').waitFor();
+  });
+
+  it('edits the objectives from the queue page: a level it cannot read, one the service refuses, then saved', async () => {
+    await page.getByText('Edit objectives', { exact: true }).click();
+    const form = page.getByRole('form', { name: 'Objectives' });
+    await form.getByRole('checkbox', { name: 'Age of the head of the queue' }).check();
+    await form.getByLabel('Age of the head of the queue: warning').fill('half an hour');
+    await form.getByRole('button', { name: 'Save objectives' }).click();
+    await form.getByRole('alert').getByText('Age of the head of the queue: the warning level must be a number').waitFor();
+    await form.getByLabel('Age of the head of the queue: warning').fill('30');
+    await form.getByLabel('Age of the head of the queue: critical').fill('10');
+    await form.getByRole('button', { name: 'Save objectives' }).click();
+    await form
+      .getByRole('alert')
+      .getByText(/^the objectives cannot be used: .*critical/)
+      .waitFor();
+    // The refused request is the one error the browser reports.
+    expect(b.errors.splice(0)).to.deep.equal(['console: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+    await form.getByLabel('Age of the head of the queue: critical').fill('90');
+    await form.getByLabel('Age of the head of the queue: hold').fill('5');
+    await form.getByRole('button', { name: 'Save objectives' }).click();
+    await form.getByRole('status').getByText('Saved.').waitFor();
+    const stored = (await s.svc.post<{ objectives: unknown[] }>('/getQueue', s.queueRef)).body.objectives;
+    expect(stored).to.deep.equal([{ metric: 'head_age', warning: 30, critical: 90, windowHours: 24, forMinutes: 5 }]);
+    await page.locator('tr[data-objective="head_age"]').waitFor();
+    await expectAccessible();
+    await form.getByRole('checkbox', { name: 'Age of the head of the queue' }).uncheck();
+    await form.getByRole('button', { name: 'Save objectives' }).click();
+    await page.getByText('No objectives: nothing pages anyone about this queue.').waitFor();
   });
 
   it('makes a v2 API key with chosen permissions, shows it once, and revokes it', async () => {

@@ -13,6 +13,7 @@ export type RepoRef = AnswerOf<'listQueues'>['queues'][number]['repo'];
 /** Merge windows and freezes (docs/merge-windows.md): as stored, as written, and the forecast before the next closure. */
 export type Schedule = NonNullable<QueueBody['schedule']>;
 export type ScheduleInput = NonNullable<RequestOf<'updateQueue'>['schedule']>;
+export type ObjectivesInput = NonNullable<RequestOf<'updateQueue'>['objectives']>;
 export type MergeWindowForecast = AnswerOf<'getMergeWindowForecast'>;
 export type Closure = NonNullable<MergeWindowForecast['closure']>;
 export type QueueSummary = AnswerOf<'listQueues'>['queues'][number];

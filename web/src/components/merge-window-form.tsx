@@ -1,12 +1,12 @@
 // The queue's merge windows, freezes and holidays, edited and saved with updateQueue's `schedule`
 // (docs/merge-windows.md). Windows and holidays are lines of text; freezes are rows. Local times
 // are read in the schedule's time zone; what the service cannot use comes back as its message.
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../api/client';
 import type { Schedule, ScheduleInput } from '../api/types';
 import { queueKey, type QueueRef } from '../queue-ref';
-import { ErrorMessage } from './status';
+import { FormProblems, useDraftSubmit } from './draft-form';
 
 type Weekday = Schedule['windows'][number]['days'][number];
 
@@ -103,20 +103,9 @@ export function MergeWindowForm({ queueRef, schedule }: { queueRef: QueueRef; sc
       void client.invalidateQueries({ queryKey: ['getMergeWindowForecast', queueKey(queueRef)] });
     },
   });
-  const [invalid, setInvalid] = useState<string | null>(null);
+  const { invalid, submit } = useDraftSubmit(() => scheduleOf(draft), save.mutate);
   const setFreeze = (i: number, change: Partial<FreezeDraft>) =>
     setDraft({ ...draft, freezes: draft.freezes.map((f, k) => (k === i ? { ...f, ...change } : f)) });
-
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    try {
-      const next = scheduleOf(draft);
-      setInvalid(null);
-      save.mutate(next);
-    } catch (err) {
-      setInvalid((err as Error).message);
-    }
-  }
 
   return (
     <form className="settings-form" onSubmit={submit} aria-label="Merge windows">
@@ -221,12 +210,7 @@ export function MergeWindowForm({ queueRef, schedule }: { queueRef: QueueRef; sc
         )}{' '}
         {save.isSuccess && <span role="status">Saved.</span>}
       </div>
-      {invalid && (
-        <p className="error" role="alert">
-          {invalid}
-        </p>
-      )}
-      {save.isError && <ErrorMessage error={save.error} />}
+      <FormProblems invalid={invalid} error={save.error} />
     </form>
   );
 }

@@ -183,7 +183,7 @@ function Queue({ queueRef }: { queueRef: QueueRef }) {
         )}
       </section>
 
-      <ObjectivesPanel objectives={q.objectives} status={q.objectiveStatus} />
+      <ObjectivesPanel queueRef={queueRef} objectives={q.objectives} status={q.objectiveStatus} isAdmin={isAdmin} />
 
       <MergeWindowPanel queueRef={queueRef} schedule={q.schedule} isAdmin={isAdmin} prLink={prLink} />
 

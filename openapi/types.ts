@@ -560,6 +560,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/getQueueDigest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The queue's digest of its last ended period, as it would go out now
+         * @description Merged pull requests and their time in queue, ejections by verdict, CI runs and minutes, each objective measured over the period and the costliest flaky tests; `digest` is null when the queue has no digest setting (docs/digests.md).
+         */
+        post: operations["getQueueDigest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/getQueueHealth": {
         parameters: {
             query?: never;
@@ -1550,7 +1570,7 @@ export interface operations {
                 "application/json": {
                     description?: string;
                     /** @description Event types delivered; empty or absent: every type */
-                    events?: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "test.status_changed" | "test.quarantined" | "PULL_REQUEST.SUBMITTED" | "PULL_REQUEST.QUEUED" | "PULL_REQUEST.TESTING" | "PULL_REQUEST.PENDING_FAILURE" | "PULL_REQUEST.MERGED" | "PULL_REQUEST.FAILED" | "PULL_REQUEST.CANCELED" | "PULL_REQUEST_BATCH.TESTING" | "PULL_REQUEST_BATCH.PENDING_FAILURE" | "PULL_REQUEST_BATCH.MERGED" | "PULL_REQUEST_BATCH.FAILED" | "PULL_REQUEST_BATCH.CANCELED" | "QUEUE.STATE_CHANGED" | "QUEUE.TARGET_BROKEN" | "QUEUE.TARGET_RECOVERED" | "QUEUE.FREEZE_ANNOUNCED" | "QUEUE.FREEZE_STARTED" | "QUEUE.FREEZE_ENDED" | "QUEUE.OBJECTIVE_BREACHED" | "QUEUE.OBJECTIVE_RECOVERED" | "TEST.STATUS_CHANGED" | "TEST.QUARANTINED")[];
+                    events?: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "queue.digest" | "test.status_changed" | "test.quarantined" | "PULL_REQUEST.SUBMITTED" | "PULL_REQUEST.QUEUED" | "PULL_REQUEST.TESTING" | "PULL_REQUEST.PENDING_FAILURE" | "PULL_REQUEST.MERGED" | "PULL_REQUEST.FAILED" | "PULL_REQUEST.CANCELED" | "PULL_REQUEST_BATCH.TESTING" | "PULL_REQUEST_BATCH.PENDING_FAILURE" | "PULL_REQUEST_BATCH.MERGED" | "PULL_REQUEST_BATCH.FAILED" | "PULL_REQUEST_BATCH.CANCELED" | "QUEUE.STATE_CHANGED" | "QUEUE.TARGET_BROKEN" | "QUEUE.TARGET_RECOVERED" | "QUEUE.FREEZE_ANNOUNCED" | "QUEUE.FREEZE_STARTED" | "QUEUE.FREEZE_ENDED" | "QUEUE.OBJECTIVE_BREACHED" | "QUEUE.OBJECTIVE_RECOVERED" | "QUEUE.DIGEST" | "TEST.STATUS_CHANGED" | "TEST.QUARANTINED")[];
                     /** @enum {string} */
                     kind?: "standard" | "slack" | "STANDARD" | "SLACK";
                     /** Format: uri */
@@ -1571,7 +1591,7 @@ export interface operations {
                         description: string;
                         disabledReason: string | null;
                         enabled: boolean;
-                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "test.status_changed" | "test.quarantined")[];
+                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "queue.digest" | "test.status_changed" | "test.quarantined")[];
                         failingSince: string | null;
                         id: string;
                         /** @enum {string} */
@@ -2934,6 +2954,14 @@ export interface operations {
                         commentsEnabled: boolean;
                         concurrency: number;
                         createPrsForTestingBranches: boolean;
+                        digest: {
+                            at: string;
+                            /** @enum {string} */
+                            cadence: "daily" | "weekly";
+                            /** @enum {string} */
+                            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                            timeZone: string;
+                        } | null;
                         /** @enum {string} */
                         directMergeMode: "off" | "always";
                         enqueuedPullRequests: {
@@ -3149,6 +3177,86 @@ export interface operations {
                             ciMinutes: number;
                             runs: number;
                         };
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getQueueDigest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    repo: {
+                        host: string;
+                        name: string;
+                        owner: string;
+                    };
+                    targetBranch: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        digest: {
+                            /** @enum {string} */
+                            cadence: "daily" | "weekly";
+                            ejected: {
+                                byVerdict: {
+                                    flaky: number;
+                                    infrastructure: number;
+                                    interaction: number;
+                                    target_branch: number;
+                                    unknown: number;
+                                    yours: number;
+                                };
+                                count: number;
+                            };
+                            flakyTests: {
+                                ciMinutes: number;
+                                failedRuns: number;
+                                name: string;
+                                testId: string;
+                            }[];
+                            /** Format: date-time */
+                            from: string;
+                            merged: {
+                                count: number;
+                                timeInQueueMinutes: {
+                                    p50: number | null;
+                                    p90: number | null;
+                                };
+                            };
+                            objectives: {
+                                /** @enum {string} */
+                                level: "ok" | "warning" | "critical";
+                                met: boolean;
+                                /** @enum {string} */
+                                metric: "time_in_queue_p50" | "time_in_queue_p90" | "head_age" | "ci_runs_per_merged" | "not_its_fault_share";
+                                value: number | null;
+                            }[];
+                            testRuns: {
+                                ciMinutes: number;
+                                started: number;
+                                wastedCiMinutes: number;
+                            };
+                            /** Format: date-time */
+                            to: string;
+                        } | null;
                     };
                 };
             };
@@ -3804,7 +3912,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "pending" | "sending" | "retrying" | "delivered" | "failed";
                             /** @enum {string} */
-                            type: "pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "test.status_changed" | "test.quarantined";
+                            type: "pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "queue.digest" | "test.status_changed" | "test.quarantined";
                             /** @description The webhook-id header: the same for every attempt and redelivery */
                             webhookId: string;
                         }[];
@@ -3843,7 +3951,7 @@ export interface operations {
                             description: string;
                             disabledReason: string | null;
                             enabled: boolean;
-                            events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "test.status_changed" | "test.quarantined")[];
+                            events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "queue.digest" | "test.status_changed" | "test.quarantined")[];
                             failingSince: string | null;
                             id: string;
                             /** @enum {string} */
@@ -4013,7 +4121,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "pending" | "sending" | "retrying" | "delivered" | "failed";
                         /** @enum {string} */
-                        type: "pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "test.status_changed" | "test.quarantined";
+                        type: "pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "queue.digest" | "test.status_changed" | "test.quarantined";
                         /** @description The webhook-id header: the same for every attempt and redelivery */
                         webhookId: string;
                     };
@@ -4179,7 +4287,7 @@ export interface operations {
                         description: string;
                         disabledReason: string | null;
                         enabled: boolean;
-                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "test.status_changed" | "test.quarantined")[];
+                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "queue.digest" | "test.status_changed" | "test.quarantined")[];
                         failingSince: string | null;
                         id: string;
                         /** @enum {string} */
@@ -4678,6 +4786,15 @@ export interface operations {
                     concurrency?: number;
                     createPrsForTestingBranches?: boolean;
                     deleteRequiredStatuses?: boolean;
+                    digest?: {
+                        /** @description local time HH:MM */
+                        at?: string;
+                        /** @enum {string} */
+                        cadence: "daily" | "weekly";
+                        /** @enum {string} */
+                        day?: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                        timeZone?: string;
+                    } | null;
                     /** @enum {string} */
                     directMergeMode?: "off" | "always" | "OFF" | "ALWAYS";
                     enqueueingLabel?: string;
@@ -4782,6 +4899,14 @@ export interface operations {
                         commentsEnabled: boolean;
                         concurrency: number;
                         createPrsForTestingBranches: boolean;
+                        digest: {
+                            at: string;
+                            /** @enum {string} */
+                            cadence: "daily" | "weekly";
+                            /** @enum {string} */
+                            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                            timeZone: string;
+                        } | null;
                         /** @enum {string} */
                         directMergeMode: "off" | "always";
                         enqueueingLabel: string;
@@ -4874,7 +4999,7 @@ export interface operations {
                     description?: string;
                     enabled?: boolean;
                     /** @description Event types delivered; empty or absent: every type */
-                    events?: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "test.status_changed" | "test.quarantined" | "PULL_REQUEST.SUBMITTED" | "PULL_REQUEST.QUEUED" | "PULL_REQUEST.TESTING" | "PULL_REQUEST.PENDING_FAILURE" | "PULL_REQUEST.MERGED" | "PULL_REQUEST.FAILED" | "PULL_REQUEST.CANCELED" | "PULL_REQUEST_BATCH.TESTING" | "PULL_REQUEST_BATCH.PENDING_FAILURE" | "PULL_REQUEST_BATCH.MERGED" | "PULL_REQUEST_BATCH.FAILED" | "PULL_REQUEST_BATCH.CANCELED" | "QUEUE.STATE_CHANGED" | "QUEUE.TARGET_BROKEN" | "QUEUE.TARGET_RECOVERED" | "QUEUE.FREEZE_ANNOUNCED" | "QUEUE.FREEZE_STARTED" | "QUEUE.FREEZE_ENDED" | "QUEUE.OBJECTIVE_BREACHED" | "QUEUE.OBJECTIVE_RECOVERED" | "TEST.STATUS_CHANGED" | "TEST.QUARANTINED")[];
+                    events?: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "queue.digest" | "test.status_changed" | "test.quarantined" | "PULL_REQUEST.SUBMITTED" | "PULL_REQUEST.QUEUED" | "PULL_REQUEST.TESTING" | "PULL_REQUEST.PENDING_FAILURE" | "PULL_REQUEST.MERGED" | "PULL_REQUEST.FAILED" | "PULL_REQUEST.CANCELED" | "PULL_REQUEST_BATCH.TESTING" | "PULL_REQUEST_BATCH.PENDING_FAILURE" | "PULL_REQUEST_BATCH.MERGED" | "PULL_REQUEST_BATCH.FAILED" | "PULL_REQUEST_BATCH.CANCELED" | "QUEUE.STATE_CHANGED" | "QUEUE.TARGET_BROKEN" | "QUEUE.TARGET_RECOVERED" | "QUEUE.FREEZE_ANNOUNCED" | "QUEUE.FREEZE_STARTED" | "QUEUE.FREEZE_ENDED" | "QUEUE.OBJECTIVE_BREACHED" | "QUEUE.OBJECTIVE_RECOVERED" | "QUEUE.DIGEST" | "TEST.STATUS_CHANGED" | "TEST.QUARANTINED")[];
                     id: string;
                     /** Format: uri */
                     url?: string;
@@ -4894,7 +5019,7 @@ export interface operations {
                         description: string;
                         disabledReason: string | null;
                         enabled: boolean;
-                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "test.status_changed" | "test.quarantined")[];
+                        events: ("pull_request.submitted" | "pull_request.queued" | "pull_request.testing" | "pull_request.pending_failure" | "pull_request.merged" | "pull_request.failed" | "pull_request.canceled" | "pull_request_batch.testing" | "pull_request_batch.pending_failure" | "pull_request_batch.merged" | "pull_request_batch.failed" | "pull_request_batch.canceled" | "queue.state_changed" | "queue.target_broken" | "queue.target_recovered" | "queue.freeze_announced" | "queue.freeze_started" | "queue.freeze_ended" | "queue.objective_breached" | "queue.objective_recovered" | "queue.digest" | "test.status_changed" | "test.quarantined")[];
                         failingSince: string | null;
                         id: string;
                         /** @enum {string} */

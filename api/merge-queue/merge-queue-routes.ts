@@ -7,6 +7,7 @@ import { registerQueueRoutes } from './routes/queue-routes.js';
 import { registerPullRequestRoutes } from './routes/pull-request-routes.js';
 import { registerTestRunRoutes } from './routes/test-run-routes.js';
 import { registerCostReportRoutes } from './routes/cost-report-routes.js';
+import { registerDigestRoutes } from './routes/digest-routes.js';
 import { registerMetricsRoutes } from './routes/metrics-routes.js';
 import { registerSimulationRoutes } from './routes/simulation-routes.js';
 import { registerDashboardReadRoutes } from './routes/dashboard-read-routes.js';
@@ -27,6 +28,7 @@ export function registerMergeQueueRoutes(routes: OperationRoutes, services: Merg
   });
   registerTestRunRoutes(routes, services.commitStatuses, services.testingDetails, services.commitVerification);
   registerCostReportRoutes(routes, services.costReport);
+  registerDigestRoutes(routes, services.digests);
   registerMetricsRoutes(routes, services.metrics);
   registerSimulationRoutes(routes, queues, services.simulation);
   registerDashboardReadRoutes(routes, services.queueReads);

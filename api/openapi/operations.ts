@@ -9,6 +9,7 @@ import * as runRequest from '../merge-queue/schemas/test-run-schemas.js';
 import { MetricsQuerySchema } from '../merge-queue/schemas/metrics-schemas.js';
 import { SimulateQueueResponse, SimulateQueueSchema } from '../merge-queue/schemas/simulation-schemas.js';
 import { MergeWindowForecastResponse } from '../merge-queue/schemas/schedule-schemas.js';
+import { GetQueueDigestResponse } from '../merge-queue/schemas/digest-schemas.js';
 import * as mq from '../merge-queue/schemas/response-schemas.js';
 import * as costRequest from '../merge-queue/schemas/cost-report-schemas.js';
 import * as githubRepo from '../github/schemas/github-repository-schemas.js';
@@ -167,6 +168,15 @@ export const OPERATIONS: readonly Operation[] = [
     MergeWindowForecastResponse,
     false,
     "For each pull request the next closure of the queue's schedule holds: `lands` (the ETA's latest estimate is before it begins), `may_land` (the estimate is, the latest is not), `waits`; `not_held` for pull requests it does not hold, `unknown` without an estimate (docs/merge-windows.md).",
+  ),
+  mergeQueue(
+    'getQueueDigest',
+    'read',
+    "The queue's digest of its last ended period, as it would go out now",
+    queueRequest.QueueRefSchema,
+    GetQueueDigestResponse,
+    false,
+    'Merged pull requests and their time in queue, ejections by verdict, CI runs and minutes, each objective measured over the period and the costliest flaky tests; `digest` is null when the queue has no digest setting (docs/digests.md).',
   ),
   mergeQueue('updateQueue', 'admin', 'Change the settings or state of a queue', queueRequest.UpdateQueueSchema, mq.QueueSettingsResponse),
   mergeQueue('deleteQueue', 'admin', 'Delete an empty queue', queueRequest.QueueRefSchema, mq.EmptyResponse),

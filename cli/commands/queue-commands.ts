@@ -6,6 +6,7 @@ import { fields, table, type Cell } from '../output.js';
 import { checkedByTheService } from '../api-client.js';
 import type { RequestOf } from '../../openapi/wire.js';
 import { registerScheduleCommands } from './schedule-commands.js';
+import { registerDigestCommands } from './digest-commands.js';
 
 const MODES = ['single', 'parallel'] as const satisfies readonly NonNullable<RequestOf<'createQueue'>['mode']>[];
 
@@ -87,6 +88,7 @@ export function registerQueueCommands(program: Command): void {
   }
 
   registerScheduleCommands(queue);
+  registerDigestCommands(queue);
 
   queue
     .command('delete')

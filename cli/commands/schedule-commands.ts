@@ -53,17 +53,18 @@ export function registerScheduleCommands(queue: Command): void {
           ['windows', s.windows.map((w) => `${w.days.join(',')} ${w.from}–${w.to}`).join('; ') || 'none (open unless frozen)'],
           ['holidays', s.holidays.map((h) => `${h.date} ${h.name}`).join('; ') || undefined],
           ['exception', s.exceptPriorityAtMost === null ? undefined : `priority value ≤ ${s.exceptPriorityAtMost}`],
+          ['exception labels', s.exceptLabels.join(', ') || undefined],
           ['in flight', s.inFlightAtFreeze === 'merge' ? 'merges inside a closure' : 'waits for the window'],
         ]);
         const freezes: Cell[][] = s.freezes.map((f) => [
           f.name,
           f.daily ? `${f.daily.days.join(',')} ${f.daily.from}–${f.daily.to}` : `${f.from} → ${f.to}`,
-          f.targets.join(', ') || 'all',
+          [...f.targets, ...f.paths].join(', ') || 'all',
           f.reason,
         ]);
         const now = mergeWindow?.current.map(closureText).join('\n      ') || 'open';
         const next = mergeWindow?.next ? closureText(mergeWindow.next) : 'none within 35 days';
-        return `${summary}\n\n${table(['freeze', 'when', 'targets', 'reason'], freezes)}\n\nnow:  ${now}\nnext: ${next}`;
+        return `${summary}\n\n${table(['freeze', 'when', 'holds', 'reason'], freezes)}\n\nnow:  ${now}\nnext: ${next}`;
       });
     });
 

@@ -33,6 +33,7 @@ import { MergeWindowService } from './services/merge-window-service.js';
 import { ScheduleSource } from './services/schedule-source.js';
 import { ChangedPathsSource } from './services/changed-paths-source.js';
 import { ObjectiveService } from './services/objective-service.js';
+import { DigestService } from './services/digest-service.js';
 import { QueueSimulationService } from './simulation/queue-simulation-service.js';
 import { outboxSourcesOf, type MergeQueueStore } from './store/store.js';
 
@@ -63,6 +64,8 @@ export interface MergeQueueServices {
   mergeWindows: MergeWindowService;
   /** The objective watcher (docs/objectives.md). */
   objectives: ObjectiveService;
+  /** The daily or weekly digest (docs/digests.md). */
+  digests: DigestService;
 }
 
 export interface MergeQueueModule {
@@ -129,6 +132,7 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
   const sync = new SyncService({ store, providers, logger, requestPlan, ...(forge.pollSchedule ? { pollSchedule: forge.pollSchedule } : {}) });
   const timeToMerge = new TimeToMergeService({ store });
   const verdicts = new VerdictService({ store, testResults: deps.testResults });
+  const costReport = new CostReportService({ store, queues });
   const services: MergeQueueServices = {
     queues,
     pullRequests: new PullRequestService({
@@ -145,13 +149,14 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
     engine,
     metrics: new MergeQueueMetricsService({ store }),
     statusWatch,
-    costReport: new CostReportService({ store, queues }),
+    costReport,
     queueReads: new QueueReadService({ store, orgs: deps.orgs, queues }),
     simulation: new QueueSimulationService({ store }),
     timeToMerge,
     mergeWindows: new MergeWindowService({ store, providers, schedules, changedPaths, timeToMerge, logger, requestPlan }),
     verdicts,
     objectives: new ObjectiveService({ store, verdicts, logger }),
+    digests: new DigestService({ store, verdicts, costs: costReport, testResults: deps.testResults, queues, logger }),
     commitVerification: new CommitVerificationService({ store }),
     resources: new ResourceService({ store, providers }),
   };
@@ -159,7 +164,16 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
     store,
     services,
     scheduler,
-    processors: mergeQueueProcessors({ engine, statusWatch, sync, scheduler, mergeWindows: services.mergeWindows, objectives: services.objectives, logger }),
+    processors: mergeQueueProcessors({
+      engine,
+      statusWatch,
+      sync,
+      scheduler,
+      mergeWindows: services.mergeWindows,
+      objectives: services.objectives,
+      digests: services.digests,
+      logger,
+    }),
     eventFormat: mergeQueueEventFormat({ store, orgs: deps.orgs, baseUrl: deps.baseUrl, logger, verdicts: services.verdicts }),
     outboxes: outboxSourcesOf(store),
   };

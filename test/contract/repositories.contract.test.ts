@@ -77,6 +77,19 @@ forEachMergeQueueStore('merge-queue repositories', (getStore) => {
       expect(await store.queues.observeTargetHead(q.id, 'b'.repeat(40))).to.equal(true);
       expect(await store.queues.observeTargetHead(q.id, 'b'.repeat(40))).to.equal(false);
     });
+
+    it("records a digest's period once, refuses an earlier or the same one, and leaves the version as it is", async () => {
+      const q = await store.queues.create('org1', repo, 'main', { mode: 'single', concurrency: 1, targetSha: 'a'.repeat(40) });
+      expect(q.lastDigestAt).to.equal(null);
+      const monday = new Date('2026-12-07T09:00:00Z');
+      expect(await store.queues.recordDigest(q.id, monday, [])).to.equal(true);
+      expect(await store.queues.recordDigest(q.id, monday, []), 'the same period again').to.equal(false);
+      expect(await store.queues.recordDigest(q.id, new Date('2026-12-06T09:00:00Z'), []), 'an earlier one').to.equal(false);
+      expect(await store.queues.recordDigest(q.id, new Date('2026-12-08T09:00:00Z'), [])).to.equal(true);
+      const after = await store.queues.findById(q.id);
+      expect(after?.lastDigestAt?.toISOString()).to.equal('2026-12-08T09:00:00.000Z');
+      expect(after?.version).to.equal(q.version);
+    });
   });
 
   describe('entries', () => {

@@ -123,15 +123,19 @@ describe('openmq CLI', function () {
         '  - {date: "2026-12-25", name: Christmas}',
         'freezes:',
         `  - {name: release, reason: cut 4.2, from: "${from}", to: "${to}"}`,
+        `  - {name: api, from: "${from}", to: "${to}", paths: ["services/api/**"]}`,
+        'exceptLabels: [hotfix]',
         '',
       ].join('\n'),
     );
     const set = await ok<{ schedule: { timeZone: string; freezes: { name: string }[] } }>('queue', 'schedule', 'set', '--file', file, ...queueArgs());
-    expect([set.schedule.timeZone, set.schedule.freezes.map((f) => f.name)]).to.deep.equal(['Europe/Berlin', ['release']]);
+    expect([set.schedule.timeZone, set.schedule.freezes.map((f) => f.name)]).to.deep.equal(['Europe/Berlin', ['release', 'api']]);
     const shown = await openmq(['queue', 'schedule', ...queueArgs()], env);
     expect(shown.code, shown.stderr).to.equal(0);
     expect(shown.stdout).to.match(/^time zone: +Europe\/Berlin$/m);
     expect(shown.stdout).to.match(/^release +\S+ → \S+ +all +cut 4\.2$/m);
+    expect(shown.stdout).to.match(/^api +\S+ → \S+ +services\/api\/\*\* +-$/m);
+    expect(shown.stdout).to.match(/^exception labels: +hotfix$/m);
     expect(shown.stdout).to.match(/^now: +open$/m);
     expect(shown.stdout).to.contain(`next: freeze "release" (cut 4.2): ${from} → ${to}`);
     const forecast = await ok<{ closure: { name: string } }>('queue', 'forecast', ...queueArgs());
@@ -146,6 +150,23 @@ describe('openmq CLI', function () {
     const cleared = await ok<{ schedule: unknown }>('queue', 'schedule', 'clear', ...queueArgs());
     expect(cleared.schedule).to.equal(null);
     expect((await openmq(['queue', 'schedule', ...queueArgs()], env)).stdout.trim()).to.equal('no schedule: the queue is always open');
+  });
+
+  it('sets the digest, shows what it would send now, and stops it', async () => {
+    const set = await ok<{ digest: unknown }>('queue', 'digest', 'set', '--cadence', 'weekly', '--day', 'fri', '--time-zone', 'Europe/Berlin', ...queueArgs());
+    expect(set.digest).to.deep.equal({ cadence: 'weekly', at: '09:00', day: 'fri', timeZone: 'Europe/Berlin' });
+    const human = await openmq(['queue', 'digest', ...queueArgs()], env);
+    expect(human.code, human.stderr).to.equal(0);
+    expect(human.stdout).to.match(/^period: +\S+ → \S+ \(weekly\)$/m);
+    expect(human.stdout).to.match(/^merged: +\d+ \(time in queue p50/m);
+    expect(human.stdout).to.contain('costliest flaky tests:');
+    const refused = await openmq(['queue', 'digest', 'set', '--cadence', 'daily', '--time-zone', 'Nowhere/Atlantis', ...queueArgs()], env);
+    expect(refused.code).not.to.equal(0);
+    expect(refused.stderr).to.contain('/digest/timeZone');
+    expect((await ok<{ digest: unknown }>('queue', 'digest', 'clear', ...queueArgs())).digest).to.equal(null);
+    expect((await openmq(['queue', 'digest', ...queueArgs()], env)).stdout.trim()).to.equal(
+      'no digest: set one with `openmq queue digest set --cadence daily`',
+    );
   });
 
   it('verify exits 0 for a commit whose exact tree the queue tested, 1 for one it did not', async () => {

@@ -172,7 +172,8 @@ describe('OpenAPI description of this service', function () {
     post('/v1/getMergeWindowForecast', ref);
     post('/v1/simulateQueue', { ...ref, days: 1, candidates: [{ concurrency: 2 }], goal: { kind: 'lowest_latency' } });
     post('/v1/listPullRequests', { ...ref, take: 1 });
-    post('/v1/updateQueue', { ...ref, batchingMinSize: 2 });
+    post('/v1/updateQueue', { ...ref, batchingMinSize: 2, digest: { cadence: 'daily' } });
+    post('/v1/getQueueDigest', ref);
     post('/v1/restartTestsOnPullRequest', { ...ref, pr: { number: 1 } });
     post('/v1/cancelPullRequest', { ...ref, pr: { number: 2 } });
     post('/v1/createQueue', { repo: ref.repo, targetBranch: 'release' });

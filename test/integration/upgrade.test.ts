@@ -53,14 +53,14 @@ describe('upgrade from the previous release', function () {
       const queue = await call('getQueue', ref, manifest.readToken);
       expect(queue.status).to.equal(200);
       // As the release answered, plus the settings added since, at their defaults.
-      const { stackFailure, notItsFaultRetries, reuseTestedTrees, checkInteractions, schedule, mergeWindow, objectives, objectiveStatus, ...known } =
+      const { stackFailure, notItsFaultRetries, reuseTestedTrees, checkInteractions, schedule, mergeWindow, objectives, objectiveStatus, digest, ...known } =
         queue.body;
       expect(known).to.deep.equal(manifest.queue);
       expect(stackFailure).to.equal('land_passing_prefix');
       expect(notItsFaultRetries).to.equal(1);
       expect(reuseTestedTrees).to.equal(true);
       expect(checkInteractions).to.equal(true);
-      expect([schedule, mergeWindow, objectives, objectiveStatus]).to.deep.equal([null, null, [], []]);
+      expect([schedule, mergeWindow, objectives, objectiveStatus, digest]).to.deep.equal([null, null, [], [], null]);
       expect((await call('createToken', { name: 'x', role: 'admin' }, manifest.readToken)).status).to.equal(403);
 
       for (const [n, before] of Object.entries(manifest.pullRequests)) {

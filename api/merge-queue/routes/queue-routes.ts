@@ -10,6 +10,7 @@ import { orderForDisplay } from '../../../shared/merge-queue/domain/queue-order.
 import { sendCachedAnswer, type QueueAnswerCache } from './queue-answer-cache.js';
 import { scheduleFrom } from '../../../shared/merge-queue/domain/merge-schedule.js';
 import { objectiveFrom } from '../../../shared/merge-queue/domain/objectives.js';
+import { digestFrom } from '../../../shared/merge-queue/domain/digest.js';
 
 export interface QueueRouteServices {
   queues: QueueService;
@@ -62,11 +63,12 @@ export function registerQueueRoutes(routes: OperationRoutes, { queues, statusWat
   });
 
   routes.handle('updateQueue', async (ctx) => {
-    const { repo, targetBranch, schedule, objectives, ...rest } = parseUpdateQueue(ctx.request.body);
+    const { repo, targetBranch, schedule, objectives, digest, ...rest } = parseUpdateQueue(ctx.request.body);
     const patch = {
       ...rest,
       ...(schedule === undefined ? {} : { schedule: schedule === null ? null : scheduleFrom(schedule) }),
       ...(objectives === undefined ? {} : { objectives: objectives.map(objectiveFrom) }),
+      ...(digest === undefined ? {} : { digest: digest === null ? null : digestFrom(digest) }),
     };
     const queue = await queues.update(actorOf(ctx.state), repo, targetBranch, patch);
     ctx.body = serializeQueueSettings(queue);

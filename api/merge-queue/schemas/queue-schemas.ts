@@ -13,6 +13,7 @@ import { branchSchema, caseInsensitiveEnum, repoSchema, MAX_NAME } from '../../v
 import { compileValidator } from '../../validation/validator.js';
 import { ScheduleInputSchema } from './schedule-schemas.js';
 import { ObjectivesInputSchema } from './objective-schemas.js';
+import { DigestInputSchema } from './digest-schemas.js';
 
 export const QUEUE_LIMITS = {
   concurrency: { minimum: 1, maximum: 1000 },
@@ -85,6 +86,7 @@ export const UpdateQueueSchema = Type.Object(
     checkInteractions: flag(),
     schedule: Type.Optional(ScheduleInputSchema),
     objectives: Type.Optional(ObjectivesInputSchema),
+    digest: Type.Optional(DigestInputSchema),
     allowedBotSubmitters: names(),
     batchingRules: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 32 }), { maxItems: 100 })),
   },

@@ -18,9 +18,11 @@ import {
 } from '../../../shared/merge-queue/domain/model.js';
 import { LINKED_TEST_STATUSES } from '../../../shared/merge-queue/services/run-test-results.js';
 import { QUEUE_WARNING_CODES } from '../../../shared/merge-queue/domain/status-watch.js';
-import { VERDICT_KINDS, VERDICT_RULES } from '../../../shared/merge-queue/domain/verdict.js';
+import { VERDICT_RULES } from '../../../shared/merge-queue/domain/verdict.js';
+import { VERDICT_KINDS } from '../../../shared/merge-queue/domain/verdict-kinds.js';
 import { MergeWindowResponse, ScheduleResponse } from './schedule-schemas.js';
 import { ObjectiveStatusResponse, ObjectivesResponse } from './objective-schemas.js';
+import { DigestSettingResponse } from './digest-schemas.js';
 
 const closed = <P extends Record<string, TSchema>>(properties: P) => Type.Object(properties, { additionalProperties: false });
 const oneOf = (values: readonly string[]) => Type.Enum([...values], { type: 'string' });
@@ -68,6 +70,8 @@ export const QueueSettingsResponse = closed({
   schedule: Type.Union([ScheduleResponse, Type.Null()]),
   /** Objectives that page someone (an extension of the compatible API; docs/objectives.md). */
   objectives: ObjectivesResponse,
+  /** The daily or weekly digest (an extension of the compatible API; docs/digests.md). */
+  digest: DigestSettingResponse,
 });
 
 const entryProperties = {

@@ -43,6 +43,7 @@ export function serializeQueueSettings(q: Queue) {
     checkInteractions: q.checkInteractions,
     schedule: q.schedule,
     objectives: q.objectives,
+    digest: q.digest,
   };
 }
 

@@ -5,6 +5,7 @@ import type { RepoRef } from '../../platform/repo-ref.js';
 import type { MergeSchedule } from './merge-schedule.js';
 import type { QueueWindow } from './merge-window.js';
 import type { ObjectiveStatus, QueueObjective } from './objectives.js';
+import type { DigestSetting } from './digest.js';
 
 export const QUEUE_STATES = ['running', 'paused', 'draining', 'switching_modes'] as const;
 export type QueueState = (typeof QUEUE_STATES)[number];
@@ -87,6 +88,8 @@ export interface QueueSettings {
   schedule: MergeSchedule | null;
   /** Levels of time in queue, head age, runs per merge and innocent ejections that page someone (docs/objectives.md). */
   objectives: QueueObjective[];
+  /** A daily or weekly summary sent to webhooks and Slack (domain/digest.ts, docs/digests.md); null: none. */
+  digest: DigestSetting | null;
 }
 
 /** Defaults for a queue made by createQueue (docs/queue-settings.md explains each choice). */
@@ -126,6 +129,7 @@ export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettings> = Object.freeze({
   checkInteractions: true,
   schedule: null,
   objectives: [],
+  digest: null,
 } satisfies QueueSettings);
 
 /** The target branch is broken (domain/target-health.ts): these tests fail on its head commit `sha`, since `since`. */
@@ -151,6 +155,8 @@ export interface Queue extends QueueSettings {
   mergeWindow: QueueWindow | null;
   /** Each objective's level as the objective watcher last stored it (domain/objectives.ts). */
   objectiveStatus: ObjectiveStatus[];
+  /** The end of the last period whose digest was sent (each goes out once); null: none yet. */
+  lastDigestAt: Date | null;
   /** Monotonic counter handing out admission sequence numbers to entries. */
   nextSeq: number;
   version: number;

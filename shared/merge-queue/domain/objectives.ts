@@ -4,6 +4,8 @@
 // with a warning and a critical level, measured over a rolling window. A level is entered only
 // after the measure has stayed at it for `forMinutes` (one slow run does not page anyone), and
 // each entry into a level is one event: breached (warning or critical) or recovered (ok).
+import type { VerdictKind } from './verdict-kinds.js';
+
 export const OBJECTIVE_METRICS = ['time_in_queue_p50', 'time_in_queue_p90', 'head_age', 'ci_runs_per_merged', 'not_its_fault_share'] as const;
 export type ObjectiveMetric = (typeof OBJECTIVE_METRICS)[number];
 
@@ -49,12 +51,16 @@ export interface ObjectiveFacts {
   /** Creation times of the queue's test runs (main and bisection). */
   runsCreatedAt: Date[];
   /** Pull requests that failed out of the queue, with whether their failure's verdict says it was not theirs. */
-  ejections: { at: Date; notItsFault: boolean }[];
+  ejections: { at: Date; verdict: VerdictKind }[];
 }
 
 const MINUTE = 60_000;
 
-function percentile(values: number[], q: number): number | null {
+/** Verdicts that say an ejection was not the author's fault (an interaction is partly theirs; unknown is not known). */
+export const NOT_ITS_FAULT: readonly VerdictKind[] = ['flaky', 'target_branch', 'infrastructure'];
+
+/** The q-quantile of `values` (linear between ranks); null when there are none. */
+export function percentile(values: number[], q: number): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   const at = (sorted.length - 1) * q;
@@ -81,7 +87,7 @@ export function measure(o: QueueObjective, f: ObjectiveFacts, now: Date): number
     }
     case 'not_its_fault_share': {
       const ejected = f.ejections.filter((e) => e.at.getTime() > from);
-      return ejected.length === 0 ? null : ejected.filter((e) => e.notItsFault).length / ejected.length;
+      return ejected.length === 0 ? null : ejected.filter((e) => NOT_ITS_FAULT.includes(e.verdict)).length / ejected.length;
     }
   }
 }

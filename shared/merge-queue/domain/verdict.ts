@@ -6,9 +6,7 @@
 
 import { testNames, type RunTestEvidence } from './flaky-retest.js';
 import type { Entry, EntryInteraction, Reason } from './model.js';
-
-export const VERDICT_KINDS = ['yours', 'flaky', 'target_branch', 'infrastructure', 'interaction', 'unknown'] as const;
-export type VerdictKind = (typeof VERDICT_KINDS)[number];
+import type { VerdictKind } from './verdict-kinds.js';
 
 /** Which rule decided, in the order they are tried (docs/verdicts.md). */
 export const VERDICT_RULES = [

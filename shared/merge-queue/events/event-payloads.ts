@@ -96,6 +96,7 @@ export function renderPayload(event: StoredEvent, src: PayloadSources): Payload 
   const detail = subject.detail ? { detail: subject.detail } : {};
   if (event.type === 'queue.state_changed') return { ...common, action, previous_state: subject.previousState, state: subject.state };
   if (subject.objective !== undefined) return { ...common, action, objective: JSON.parse(subject.objective) as unknown };
+  if (subject.digest !== undefined) return { ...common, action, digest: JSON.parse(subject.digest) as unknown };
   if (subject.closure !== undefined) {
     return {
       ...common,

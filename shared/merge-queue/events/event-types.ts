@@ -30,7 +30,17 @@ export type FreezeEventType = (typeof FREEZE_EVENTS)[number];
 export const OBJECTIVE_EVENTS = ['queue.objective_breached', 'queue.objective_recovered'] as const;
 export type ObjectiveEventType = (typeof OBJECTIVE_EVENTS)[number];
 
-export const QUEUE_EVENTS = ['queue.state_changed', 'queue.target_broken', 'queue.target_recovered', ...FREEZE_EVENTS, ...OBJECTIVE_EVENTS] as const;
+/** The queue's daily or weekly summary (docs/digests.md). */
+export const DIGEST_EVENT = 'queue.digest';
+
+export const QUEUE_EVENTS = [
+  'queue.state_changed',
+  'queue.target_broken',
+  'queue.target_recovered',
+  ...FREEZE_EVENTS,
+  ...OBJECTIVE_EVENTS,
+  DIGEST_EVENT,
+] as const;
 
 export const MERGE_QUEUE_EVENT_TYPES = [...PULL_REQUEST_EVENTS, ...BATCH_EVENTS, ...QUEUE_EVENTS] as const;
 export type MergeQueueEventType = (typeof MERGE_QUEUE_EVENT_TYPES)[number];
@@ -53,6 +63,8 @@ export type MergeQueueEventSubject = {
   forecast?: string;
   /** queue.objective_*: the objective and its level (a JSON object). */
   objective?: string;
+  /** queue.digest: the summary of the period (a JSON object). */
+  digest?: string;
 };
 
 /** A merge-queue event as its change emits it: one of its names, about a queue and what in it. */

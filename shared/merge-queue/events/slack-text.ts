@@ -4,6 +4,7 @@
 import type { Payload } from './event-payloads.js';
 import { escapeSlack } from '../../platform/events/slack-text.js';
 import { testNames } from '../domain/flaky-retest.js';
+import { DIGEST_EVENT } from './event-types.js';
 
 const VERBS: Readonly<Record<string, string>> = {
   'pull_request.submitted': 'was submitted to the merge queue',
@@ -41,6 +42,7 @@ export function mergeQueueSlackText(payload: Payload): string {
   }
   if (type.startsWith('queue.freeze_')) return escapeSlack(`Merge queue ${where}: ${freezeText(type, payload)}`);
   if (type.startsWith('queue.objective_')) return escapeSlack(`Merge queue ${where}: ${objectiveText(payload)}`);
+  if (type === DIGEST_EVENT) return escapeSlack(`Merge queue ${where}: ${digestText(payload)}`);
   const reasonKey = REASON_KEYS.find((k) => typeof payload[k] === 'string');
   const why = [reasonKey ? String(payload[reasonKey]).toLowerCase().replace(/_/g, ' ') : null, typeof payload.detail === 'string' ? payload.detail : null]
     .filter((s): s is string => s !== null)
@@ -91,6 +93,44 @@ function objectiveText(payload: Payload): string {
   const what = o.metric.replace(/_/g, ' ');
   const state = o.level === 'ok' ? 'is back within its objective' : `is at ${o.level}`;
   return `${what} ${state}: ${value} (warning at ${o.warning}, critical at ${o.critical}, over ${o.windowHours} h) since ${utc(o.since)}`;
+}
+
+/**
+ * "daily digest, 2026-12-07 09:00 UTC to 2026-12-08 09:00 UTC: 42 merged (time in queue p50 35
+ * min, p90 80 min); 3 ejected (yours 1, flaky 2); 120 CI runs, 1,850 CI minutes (210 wasted);
+ * objectives met: time in queue p50; missed: head age (warning); costliest flaky tests:
+ * checkout_total (4 runs, 95 CI min)"
+ */
+function digestText(payload: Payload): string {
+  const d = payload.digest as {
+    cadence: string;
+    from: string;
+    to: string;
+    merged: { count: number; timeInQueueMinutes: { p50: number | null; p90: number | null } };
+    ejected: { count: number; byVerdict: Record<string, number> };
+    testRuns: { started: number; ciMinutes: number; wastedCiMinutes: number };
+    objectives: { metric: string; level: string; met: boolean }[];
+    flakyTests: { name: string; failedRuns: number; ciMinutes: number }[];
+  };
+  const minutes = (m: number | null) => (m === null ? 'n/a' : `${Math.round(m)} min`);
+  const { p50, p90 } = d.merged.timeInQueueMinutes;
+  const merged = `${d.merged.count} merged${d.merged.count > 0 ? ` (time in queue p50 ${minutes(p50)}, p90 ${minutes(p90)})` : ''}`;
+  const split = Object.entries(d.ejected.byVerdict)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${kind.replace(/_/g, ' ')} ${n}`)
+    .join(', ');
+  const ejected = `${d.ejected.count} ejected${split ? ` (${split})` : ''}`;
+  const runs = `${d.testRuns.started} CI runs, ${Math.round(d.testRuns.ciMinutes)} CI minutes (${Math.round(d.testRuns.wastedCiMinutes)} wasted)`;
+  const name = (m: string) => m.replace(/_/g, ' ');
+  const met = d.objectives.filter((o) => o.met).map((o) => name(o.metric));
+  const missed = d.objectives.filter((o) => !o.met).map((o) => `${name(o.metric)} (${o.level})`);
+  const objectives =
+    d.objectives.length === 0 ? '' : `; objectives met: ${met.join(', ') || 'none'}${missed.length > 0 ? `; missed: ${missed.join(', ')}` : ''}`;
+  const flaky =
+    d.flakyTests.length === 0
+      ? ''
+      : `; costliest flaky tests: ${d.flakyTests.map((t) => `${t.name} (${t.failedRuns} run${t.failedRuns === 1 ? '' : 's'}, ${Math.round(t.ciMinutes)} CI min)`).join(', ')}`;
+  return `${d.cadence} digest, ${utc(d.from)} to ${utc(d.to)}: ${merged}; ${ejected}; ${runs}${objectives}${flaky}`;
 }
 
 /** `. Verdict: not its fault (target branch) — checkout_total failed on main at … too, without this change` */

@@ -2,7 +2,15 @@
 // a pull request submitted or changing state, a batch run starting or ending, the last pull request
 // of a batch reaching merged or pending failure, a queue changing state. Pure: the repositories
 // write what these return into the outbox of the document they change, in the same update.
-import type { BatchEventType, FreezeEventType, MergeQueueEvent, ObjectiveEventType, PullRequestEventType } from './event-types.js';
+import {
+  DIGEST_EVENT,
+  type BatchEventType,
+  type FreezeEventType,
+  type MergeQueueEvent,
+  type ObjectiveEventType,
+  type PullRequestEventType,
+} from './event-types.js';
+import { digestJson, type QueueDigest } from '../domain/digest.js';
 import { OBJECTIVE_UNITS, type ObjectiveStatus, type QueueObjective } from '../domain/objectives.js';
 import type { Entry, EntryState, QueueState, Reason, TargetBreak, TestRun } from '../domain/model.js';
 import type { ClosureView } from '../domain/merge-window.js';
@@ -180,6 +188,17 @@ export function objectiveEvent(
     since: status.since.toISOString(),
   };
   return { orgId: queue.orgId, type, orderKey: `queue:${queue.id}`, order: { at, version }, subject: { queueId: queue.id, objective: JSON.stringify(detail) } };
+}
+
+/** queue.digest: the summary of a period (its dates as ISO strings). */
+export function digestEvent(queue: { id: string; orgId: string }, digest: QueueDigest, at: Date, version: number): MergeQueueEvent {
+  return {
+    orgId: queue.orgId,
+    type: DIGEST_EVENT,
+    orderKey: `queue:${queue.id}`,
+    order: { at, version },
+    subject: { queueId: queue.id, digest: JSON.stringify(digestJson(digest)) },
+  };
 }
 
 /**

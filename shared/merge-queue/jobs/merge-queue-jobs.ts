@@ -14,6 +14,8 @@ const periodic = Type.Object({});
 const MERGE_WINDOW_CHECK_SECONDS = 30;
 /** How often queue objectives are measured: a level's `forMinutes` is honoured to within this. */
 const OBJECTIVE_CHECK_SECONDS = 60;
+/** How often due digests are looked for: a digest goes out within this of its local time. */
+const DIGEST_CHECK_SECONDS = 60;
 
 export function mergeQueueJobs(intervals: { providerPollSeconds: number; reconcileSeconds: number }) {
   return {
@@ -60,6 +62,8 @@ export function mergeQueueJobs(intervals: { providerPollSeconds: number; reconci
     'merge-windows': jobSpec({ payload: periodic, attempts: 1, backoffMs: 0, concurrency: 1, everySeconds: MERGE_WINDOW_CHECK_SECONDS }),
     /** Periodic: measure queues' objectives, store their levels and announce changes (breached, recovered). */
     'queue-objectives': jobSpec({ payload: periodic, attempts: 1, backoffMs: 0, concurrency: 1, everySeconds: OBJECTIVE_CHECK_SECONDS }),
+    /** Periodic: send the daily or weekly digest of queues whose period has ended. */
+    'queue-digests': jobSpec({ payload: periodic, attempts: 1, backoffMs: 0, concurrency: 1, everySeconds: DIGEST_CHECK_SECONDS }),
     /** Periodic: re-plan queues whose stored state says work is due. */
     reconcile: jobSpec({ payload: periodic, attempts: 1, backoffMs: 0, concurrency: 1, everySeconds: intervals.reconcileSeconds }),
   };

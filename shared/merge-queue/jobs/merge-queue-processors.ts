@@ -7,6 +7,7 @@ import type { StatusWatchService } from '../services/status-watch-service.js';
 import type { SyncService } from '../services/sync-service.js';
 import type { MergeWindowService } from '../services/merge-window-service.js';
 import type { ObjectiveService } from '../services/objective-service.js';
+import type { DigestService } from '../services/digest-service.js';
 import type { MergeQueueJobs, MergeQueueScheduler } from './merge-queue-jobs.js';
 
 type Processor<K extends keyof MergeQueueJobs> = JobProcessor<MergeQueueJobs, K>;
@@ -77,6 +78,13 @@ export const objectivesProcessor =
     await objectives.evaluateAll();
   };
 
+/** queue-digests (periodic): the digest sender's round (services/digest-service.ts). */
+export const digestsProcessor =
+  (digests: Pick<DigestService, 'sendDue'>): Processor<'queue-digests'> =>
+  async () => {
+    await digests.sendDue();
+  };
+
 export function mergeQueueProcessors(deps: {
   engine: EngineService;
   statusWatch: StatusWatchService;
@@ -84,6 +92,7 @@ export function mergeQueueProcessors(deps: {
   scheduler: MergeQueueScheduler;
   mergeWindows: MergeWindowService;
   objectives: ObjectiveService;
+  digests: DigestService;
   logger: Logger;
 }): ProcessorRegistry<MergeQueueJobs> {
   const { engine, scheduler, logger } = deps;
@@ -96,5 +105,6 @@ export function mergeQueueProcessors(deps: {
     reconcile: reconcileProcessor(engine, scheduler, logger),
     'merge-windows': mergeWindowsProcessor(deps.mergeWindows),
     'queue-objectives': objectivesProcessor(deps.objectives),
+    'queue-digests': digestsProcessor(deps.digests),
   };
 }

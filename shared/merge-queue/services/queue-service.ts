@@ -14,6 +14,7 @@ import type { ProviderRegistry } from './provider.js';
 import type { Logger } from '../../platform/logging.js';
 import { scheduleProblems } from '../domain/merge-schedule.js';
 import { objectiveProblems } from '../domain/objectives.js';
+import { digestProblems } from '../domain/digest.js';
 
 export type QueueSettingsPatch = Partial<Omit<QueueSettings, 'requiredStatuses'>> & {
   state?: Exclude<QueueState, 'switching_modes'>;
@@ -38,7 +39,7 @@ export interface QueueServiceDeps {
 const QUEUE = 'the queue';
 
 /** What the domain found wrong with a setting the wire shape admitted, as a 400 naming each path under the setting. */
-function refuseProblems(setting: 'schedule' | 'objectives', problems: readonly { path: string; message: string }[]): void {
+function refuseProblems(setting: 'schedule' | 'objectives' | 'digest', problems: readonly { path: string; message: string }[]): void {
   if (problems.length === 0) return;
   throw invalid(
     'invalid_request',
@@ -121,6 +122,7 @@ export class QueueService {
     }
     if (settings.schedule) refuseProblems('schedule', scheduleProblems(settings.schedule));
     if (settings.objectives) refuseProblems('objectives', objectiveProblems(settings.objectives));
+    if (settings.digest) refuseProblems('digest', digestProblems(settings.digest));
     const set: QueuePatch = {};
     const changes: string[] = [];
     for (const [key, value] of Object.entries(settings) as [keyof QueueSettings, unknown][]) {

@@ -141,6 +141,14 @@ export class InMemoryQueueRepository implements QueueRepository {
     return true;
   }
 
+  /** The simulator records no events: the period alone is stored. */
+  async recordDigest(id: string, periodEnd: Date): Promise<boolean> {
+    const q = this.rows.get(id);
+    if (!q || (q.lastDigestAt !== null && q.lastDigestAt >= periodEnd)) return false;
+    q.lastDigestAt = periodEnd;
+    return true;
+  }
+
   async observeTargetHead(id: string, sha: string | null): Promise<boolean> {
     const q = this.rows.get(id);
     if (!q || q.observedTargetSha === sha) return false;

@@ -47,7 +47,7 @@ export const QUEUE_INDEXES: IndexSpec[] = [
 ];
 
 const toQueue = (d: QueueDoc): Queue => {
-  const { _id, repoKey: _key, history: _history, revision: _revision, outbox: _outbox, targetBroken, mergeWindow, objectiveStatus, ...rest } = d;
+  const { _id, repoKey: _key, history: _history, revision: _revision, outbox: _outbox, targetBroken, mergeWindow, objectiveStatus, lastDigestAt, ...rest } = d;
   // A setting added after the queue was stored reads as its default (and a queue stored before
   // target health was recorded as a green one).
   return {
@@ -57,6 +57,7 @@ const toQueue = (d: QueueDoc): Queue => {
     targetBroken: targetBroken ?? null,
     mergeWindow: mergeWindow ?? null,
     objectiveStatus: objectiveStatus ?? [],
+    lastDigestAt: lastDigestAt ?? null,
   };
 };
 
@@ -79,6 +80,7 @@ export function newQueue(orgId: string, repo: RepoRef, branch: string, init: { m
     targetBroken: null,
     mergeWindow: null,
     objectiveStatus: [],
+    lastDigestAt: null,
     nextSeq: 1,
     version: 1,
     createdAt: now,
@@ -127,6 +129,13 @@ export interface QueueRepository {
    * state or settings, so its version stays (a planning pass or an admin update is not made stale).
    */
   recordObjectiveStatus(id: string, expectedVersion: number, status: ObjectiveStatus[], events: MergeQueueEvent[], now?: Date): Promise<boolean>;
+  /**
+   * Records that the digest of the period ending at `periodEnd` was sent, with its event, in one
+   * write; false when a digest of that period (or a later one) was recorded already, so each goes
+   * out once whatever the number of processes. Like the objectives' levels, not a change of the
+   * queue's state or settings: its version stays.
+   */
+  recordDigest(id: string, periodEnd: Date, events: MergeQueueEvent[], now?: Date): Promise<boolean>;
   /** True when the head differs from the one seen before. */
   observeTargetHead(id: string, sha: string | null): Promise<boolean>;
   allocateSeq(id: string): Promise<number>;
@@ -278,6 +287,17 @@ export class DbQueueRepository implements QueueRepository {
     const d = await this.col.findOneAndUpdate(
       { _id: id, version: expectedVersion },
       { $set: { objectiveStatus: status }, $inc: { revision: 1 }, $push: outboxPush(outbox) },
+    );
+    if (!d) return false;
+    await this.relay.relay(this.outbox, id, outbox);
+    return true;
+  }
+
+  async recordDigest(id: string, periodEnd: Date, events: MergeQueueEvent[], now = new Date()): Promise<boolean> {
+    const outbox = toOutbox(events, now);
+    const d = await this.col.findOneAndUpdate(
+      { _id: id, $or: [{ lastDigestAt: null }, { lastDigestAt: { $lt: periodEnd } }] },
+      { $set: { lastDigestAt: periodEnd }, $inc: { revision: 1 }, $push: outboxPush(outbox) },
     );
     if (!d) return false;
     await this.relay.relay(this.outbox, id, outbox);

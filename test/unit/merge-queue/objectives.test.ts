@@ -35,9 +35,9 @@ describe('queue objectives', () => {
       headSubmittedAt: at(-45),
       runsCreatedAt: [at(-10), at(-70), at(-130), at(-140), at(-26 * 60)],
       ejections: [
-        { at: at(-5), notItsFault: true },
-        { at: at(-50), notItsFault: false },
-        { at: at(-30 * 60), notItsFault: true },
+        { at: at(-5), verdict: 'flaky' },
+        { at: at(-50), verdict: 'yours' },
+        { at: at(-30 * 60), verdict: 'infrastructure' },
       ],
     };
     expect(measure(objective({ metric: 'time_in_queue_p50' }), facts, T0)).to.equal(60);

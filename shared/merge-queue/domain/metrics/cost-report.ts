@@ -124,8 +124,13 @@ export interface CostReportInput {
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
+/** A run's CI minutes: from its start to its verdict, or to `until` while it is in progress. */
+export function runMinutes(r: Pick<TestRun, 'createdAt' | 'concludedAt'>, until: Date): number {
+  return Math.max(0, ((r.concludedAt ?? until).getTime() - r.createdAt.getTime()) / 60_000);
+}
+
 export function computeCostReport(input: CostReportInput): CostReport {
-  const minutesOf = (r: TestRun) => Math.max(0, ((r.concludedAt ?? input.until).getTime() - r.createdAt.getTime()) / 60_000);
+  const minutesOf = (r: TestRun) => runMinutes(r, input.until);
   const byCause = new Map<WasteCause, { runs: number; minutes: number; examples: WastedRun[] }>();
   let ciMinutes = 0;
   const ran = input.runs.filter((r) => !r.reusedFrom);

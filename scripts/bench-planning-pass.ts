@@ -24,6 +24,7 @@ import { plan } from '../shared/merge-queue/domain/planner/index.js';
 import { loadSnapshot } from '../shared/merge-queue/services/engine/plan-snapshot.js';
 import { ScheduleSource } from '../shared/merge-queue/services/schedule-source.js';
 import { ChangedPathsSource } from '../shared/merge-queue/services/changed-paths-source.js';
+import { PathLanesSource } from '../shared/merge-queue/services/path-lanes-source.js';
 import { createLogger } from '../shared/platform/logging.js';
 
 const { values } = parseArgs({
@@ -71,8 +72,12 @@ async function benchSize(size: number): Promise<SizeResult> {
     const engine = svc.ctx.mergeQueue.services.engine;
     for (let i = 0; i < 10; i++) if ((await engine.planQueue(queue.id)).applied === 0) break;
     const result: SizeResult = { size, pass: [], load: [], planOnly: [] };
-    const schedules = new ScheduleSource();
-    const changedPaths = new ChangedPathsSource(createLogger('silent'));
+    const sources = {
+      testResults: svc.ctx.flakyTests.services.runResults,
+      schedules: new ScheduleSource(),
+      changedPaths: new ChangedPathsSource(createLogger('silent')),
+      lanes: new PathLanesSource(),
+    };
     const provider = await svc.ctx.providers.providerFor(queue.repo);
     if (!provider) throw new Error('no provider');
     for (let i = 0; i < PASSES; i++) {
@@ -83,15 +88,7 @@ async function benchSize(size: number): Promise<SizeResult> {
       const current = await svc.ctx.mergeQueue.store.queues.findById(queue.id);
       if (!current) throw new Error('queue gone');
       const t1 = performance.now();
-      const snapshot = await loadSnapshot(
-        svc.ctx.mergeQueue.store,
-        current,
-        provider,
-        svc.ctx.flakyTests.services.runResults,
-        schedules,
-        changedPaths,
-        new Date(),
-      );
+      const snapshot = await loadSnapshot(svc.ctx.mergeQueue.store, current, provider, sources, new Date());
       const t2 = performance.now();
       plan(snapshot.input);
       result.load.push(t2 - t1);

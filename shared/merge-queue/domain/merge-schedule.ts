@@ -10,7 +10,7 @@
 // globs; pull requests at or above an exception priority, or carrying an exception label, pass
 // every closure (an incident fix still lands).
 import { DateTime, IANAZone } from 'luxon';
-import picomatch from 'picomatch';
+import { globProblem, pathMatcher } from './path-globs.js';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -163,30 +163,6 @@ export function scheduleProblems(s: MergeSchedule): ScheduleProblem[] {
     if (!DATE.test(h.date) || !DateTime.fromISO(h.date, { zone }).isValid) problems.push({ path: `/holidays/${i}/date`, message: 'must be a date YYYY-MM-DD' });
   });
   return problems;
-}
-
-/** Why a path glob cannot be used; null when it can. Globs are read as picomatch reads them, relative to the repository's root. */
-function globProblem(glob: string): string | null {
-  if (glob.trim() !== glob || glob.length === 0) return 'must be a glob without surrounding spaces';
-  if (glob.startsWith('/') || glob.startsWith('./')) return 'must be relative to the repository root, without a leading "/" or "./"';
-  try {
-    picomatch.makeRe(glob, GLOB_OPTIONS);
-    return null;
-  } catch (err) {
-    return `is not a glob picomatch can read (${(err as Error).message})`;
-  }
-}
-
-/** Dot files match like any other (`.github/**`); a glob without a slash still matches only at the root, as picomatch reads it. */
-const GLOB_OPTIONS: picomatch.PicomatchOptions = { dot: true };
-
-/** One matcher per freeze's path list: closures of one freeze share the list. */
-const matchers = new WeakMap<readonly string[], picomatch.Matcher>();
-
-function pathMatcher(globs: readonly string[]): picomatch.Matcher {
-  let matcher = matchers.get(globs);
-  if (!matcher) matchers.set(globs, (matcher = picomatch([...globs], GLOB_OPTIONS)));
-  return matcher;
 }
 
 function oneOffInstant(text: string, zone: string): number | null {

@@ -1,11 +1,13 @@
 // Reads `.trunk/trunk.yaml`: `merge.required_statuses`, the second source of required statuses
 // (after the queue's own override, before branch protection), and `merge.schedule`, the merge
-// windows of a queue that has none of its own. The results keep apart the cases the engine treats
+// windows of a queue that has none of its own, and `merge.lanes`, lanes computed from the paths a
+// pull request changes. The results keep apart the cases the engine treats
 // differently: no file, a file without the setting (fall through to the next source) and a file
 // that cannot be used (a run fails with "config parsing failure"; a schedule is not applied).
 import { parseDocument } from 'yaml';
 import type { MergeSchedule } from './merge-schedule.js';
 import { readSchedule } from './schedule-input.js';
+import { readPathLanes, type PathLanes } from './path-lanes.js';
 
 export const TRUNK_CONFIG_PATH = '.trunk/trunk.yaml';
 
@@ -108,6 +110,23 @@ export function parseTrunkSchedule(text: string | null): TrunkSchedule {
   return {
     kind: 'invalid',
     message: `\`merge.schedule\` of ${TRUNK_CONFIG_PATH} cannot be used: ${schedule.problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
+  };
+}
+
+/** `merge.lanes` of `.trunk/trunk.yaml` (docs/lanes.md): absent, none, lanes from paths, or why they cannot be used. */
+export type TrunkLanes = { kind: 'absent' } | { kind: 'none' } | { kind: 'lanes'; lanes: PathLanes } | { kind: 'invalid'; message: string };
+
+export function parseTrunkLanes(text: string | null): TrunkLanes {
+  const read = readTrunkMerge(text);
+  if (read.kind === 'absent') return read;
+  if (read.kind === 'invalid') return { kind: 'invalid', message: read.message };
+  const value = read.merge?.lanes;
+  if (value === undefined || value === null) return { kind: 'none' };
+  const lanes = readPathLanes(value);
+  if (lanes.ok) return { kind: 'lanes', lanes: lanes.lanes };
+  return {
+    kind: 'invalid',
+    message: `\`merge.lanes\` of ${TRUNK_CONFIG_PATH} cannot be used: ${lanes.problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
   };
 }
 

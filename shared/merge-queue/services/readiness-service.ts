@@ -1,12 +1,14 @@
 // Readiness of queued pull requests (merge-queue-behaviour §1.6): whether the base is the queue's
 // branch, whether the provider merges the head cleanly into the target head, and — in parallel
-// mode — whether impacted targets exist for the head. A submission answers without asking the
+// mode — whether impacted targets exist for the head, uploaded or computed from the paths it
+// changes when the repository maps paths to lanes (docs/lanes.md). A submission answers without asking the
 // provider for a merge (a git process, or a fetch from the forge): its entry starts with its
 // mergeability `in_progress`, and the next planning pass decides it before it plans.
 import type { Entry, Queue, Readiness, ReadinessBasis } from '../domain/model.js';
 import { evaluateReadiness } from '../domain/readiness.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import type { GitProvider } from './provider.js';
+import { PathLanesSource } from './path-lanes-source.js';
 
 export interface ReadinessServiceDeps {
   store: Pick<MergeQueueRepositories, 'entries' | 'impactedTargets'>;
@@ -29,6 +31,8 @@ export interface JudgedReadiness {
 }
 
 export class ReadinessService {
+  private readonly lanes = new PathLanesSource();
+
   constructor(private readonly deps: ReadinessServiceDeps) {}
 
   /**
@@ -46,7 +50,8 @@ export class ReadinessService {
       stackBelowHeadBranch: pr.stackBelowHeadBranch ?? null,
       mergeability,
       mode,
-      hasImpactedTargets: await this.deps.store.impactedTargets.has(queue.id, pr.number, pr.headSha),
+      // Lanes from paths give every pull request targets (a file no lane covers: `ALL`).
+      hasImpactedTargets: (await this.deps.store.impactedTargets.has(queue.id, pr.number, pr.headSha)) || (await this.lanes.of(queue, provider, head)) !== null,
     });
     return { readiness, basis: head === null ? null : { targetSha: head, headSha: pr.headSha, mode } };
   }

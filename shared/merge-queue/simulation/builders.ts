@@ -121,6 +121,7 @@ export interface Scenario {
   now?: Date;
   targets?: PlanInput['impactedTargets'];
   changedPaths?: PlanInput['changedPaths'];
+  laneCaps?: PlanInput['laneCaps'];
   directMerge?: PlanInput['directMerge'];
   testResults?: PlanInput['testResults'];
   requiredStatuses?: string[];
@@ -136,6 +137,7 @@ export function input(s: Scenario): PlanInput {
     targetSha: s.head === undefined ? HEAD : s.head,
     impactedTargets: s.targets ?? {},
     ...(s.changedPaths ? { changedPaths: s.changedPaths } : {}),
+    ...(s.laneCaps ? { laneCaps: s.laneCaps } : {}),
     directMerge: s.directMerge ?? {},
     testResults: s.testResults ?? {},
     requiredStatuses: { contexts, source: contexts.length > 0 ? 'merge_instance' : null },

@@ -12,6 +12,9 @@ import { EngineService, MAX_ITERATIONS, type PassSummary } from '../services/eng
 import { loadSnapshot } from '../services/engine/plan-snapshot.js';
 import { ScheduleSource } from '../services/schedule-source.js';
 import { ChangedPathsSource } from '../services/changed-paths-source.js';
+import { PathLanesSource } from '../services/path-lanes-source.js';
+import { laneTargets, type PathLanes } from '../domain/path-lanes.js';
+import { TRUNK_CONFIG_PATH, parseTrunkLanes } from '../domain/trunk-config.js';
 import { NO_TEST_RESULTS, type RunTestResultsSource } from '../services/run-test-results.js';
 import type { MergePullRequestsInput, MergePullRequestsResult } from '../services/provider.js';
 import { newQueue } from '../store/queue-repository.js';
@@ -55,6 +58,8 @@ export interface SimOptions {
   start?: number;
   /** Test results of the runs, as CI uploads them (the flake model); none by default. */
   testResults?: RunTestResultsSource;
+  /** Files of the repository's first commit besides the contended file (a `.trunk/trunk.yaml` with lanes). */
+  repoFiles?: Readonly<Record<string, string>>;
 }
 
 type RunStatusCheck = (run: TestRun) => void;
@@ -93,7 +98,7 @@ const TERMINAL = ['merged', 'failed', 'cancelled'];
 export class Simulator {
   readonly store: InMemoryRepositories;
   readonly forge: InMemoryForge;
-  /** The simulated repository: every entry's change is the file changes/<entry id>. */
+  /** The simulated repository: every entry's change is the file changes/<entry id> (below its files' top directory, when it writes files). */
   readonly repo: MemoryRepository;
   readonly engine: EngineService;
   readonly queueId: string;
@@ -116,6 +121,12 @@ export class Simulator {
   private runCounter = 0;
   private readonly schedules = new ScheduleSource();
   private readonly changedPaths = new ChangedPathsSource(createLogger('silent'));
+  private readonly lanes = new PathLanesSource();
+  /** Each entry's marker file: a build holds the change when it holds the file. */
+  private readonly markers = new Map<string, string>();
+  /** The repository's lanes from paths, and each entry's lanes by them (what a merge's dependencies are checked against). */
+  private readonly pathLanes: PathLanes | null;
+  private readonly laneTargetsOf = new Map<string, ImpactedTargetSet>();
 
   constructor(o: SimOptions) {
     this.now = o.start ?? SIM_START.getTime();
@@ -134,7 +145,9 @@ export class Simulator {
       impactedTargets: new InMemoryImpactedTargetsRepository(),
     };
     this.forge = new InMemoryForge((_repo, input, result) => this.checkForgeMerge(input, result));
-    this.repo = this.forge.createRepository(SIM_REPO, { [CONTENDED_FILE]: 'untouched\n' });
+    this.repo = this.forge.createRepository(SIM_REPO, { [CONTENDED_FILE]: 'untouched\n', ...(o.repoFiles ?? {}) });
+    const trunk = parseTrunkLanes(o.repoFiles?.[TRUNK_CONFIG_PATH] ?? null);
+    this.pathLanes = trunk.kind === 'lanes' ? trunk.lanes : null;
     const stored: Queue = {
       ...newQueue('o1', SIM_REPO, 'main', { mode: o.queue.mode, concurrency: o.queue.concurrency, targetSha: this.head }, new Date(this.now)),
       ...o.queue,
@@ -191,8 +204,8 @@ export class Simulator {
   /** The changes (entries' and outside pushes') a commit holds, oldest first. */
   changesAt(sha: string): string[] {
     return Object.keys(this.repo.filesAt(sha))
-      .filter((path) => path.startsWith(CHANGE_DIR) || path.startsWith(OUTSIDE_DIR))
-      .map((path) => path.slice(path.indexOf('/') + 1));
+      .filter((path) => path.startsWith(CHANGE_DIR) || path.includes(`/${CHANGE_DIR}`) || path.startsWith(OUTSIDE_DIR))
+      .map((path) => path.slice(path.lastIndexOf('/') + 1));
   }
 
   /** Merges as the forge performed them, with the run that proved each. */
@@ -205,11 +218,29 @@ export class Simulator {
   }
 
   /** A pull request enters the queue (with its impacted targets uploaded, if given). */
-  addEntry(e: Entry, targets?: ImpactedTargetSet): void {
+  /** What an entry impacts: its upload, else its lanes from paths, else everything. */
+  private targetsOf(id: string): ImpactedTargetSet {
+    return this.targets[id] ?? this.laneTargetsOf.get(id) ?? 'ALL';
+  }
+
+  private markerOf(id: string): string {
+    return this.markers.get(id) ?? `${CHANGE_DIR}${id}`;
+  }
+
+  /** `files`: what its change writes besides its marker file, each its own so that no two entries conflict. */
+  addEntry(e: Entry, targets?: ImpactedTargetSet, files?: readonly string[]): void {
     const stored = targets === undefined ? { ...e } : { ...e, readiness: { ...e.readiness, hasImpactedTargets: true } };
     this.store.entries.rows.set(e.id, stored);
     this.entryOfPr.set(e.prNumber, e.id);
-    const changes = { [`${CHANGE_DIR}${e.id}`]: e.id, ...(this.conflicts.has(e.id) ? { [CONTENDED_FILE]: `${e.id}\n` } : {}) };
+    // The change's marker lives beside its files (in their top directory), so lanes see only its files.
+    const top = files?.[0]?.includes('/') ? `${files[0].slice(0, files[0].indexOf('/'))}/` : '';
+    this.markers.set(e.id, `${top}${CHANGE_DIR}${e.id}`);
+    if (targets === undefined && files && this.pathLanes) this.laneTargetsOf.set(e.id, laneTargets(this.pathLanes, [this.markerOf(e.id), ...files]));
+    const changes = {
+      [this.markerOf(e.id)]: e.id,
+      ...Object.fromEntries((files ?? []).map((f) => [f, e.id])),
+      ...(this.conflicts.has(e.id) ? { [CONTENDED_FILE]: `${e.id}\n` } : {}),
+    };
     // A stack member is built on the member below it (its head branch is this one's base).
     const below = e.stack?.belowHeadBranch;
     this.repo.openPullRequest({
@@ -258,7 +289,8 @@ export class Simulator {
 
   /** What the engine's planning pass would load now (the planner's input). */
   async snapshot(): Promise<PlanInput> {
-    return (await loadSnapshot(this.store, this.queue, this.forge, this.testResults, this.schedules, this.changedPaths, new Date(this.now))).input;
+    const sources = { testResults: this.testResults, schedules: this.schedules, changedPaths: this.changedPaths, lanes: this.lanes };
+    return (await loadSnapshot(this.store, this.queue, this.forge, sources, new Date(this.now))).input;
   }
 
   private async checkPlanDeterminism(): Promise<void> {
@@ -274,7 +306,7 @@ export class Simulator {
   /** What deterministic CI says about a run: it fails iff its branch holds a bad change, or both changes of a clash. */
   verdict(r: TestRun): 'succeeded' | 'failed' {
     if (!r.sha) throw new InvariantViolation(`run ${r.id} was never built`);
-    const holds = (id: string): boolean => this.repo.fileAt(r.sha!, `${CHANGE_DIR}${id}`) !== null;
+    const holds = (id: string): boolean => this.repo.fileAt(r.sha!, this.markerOf(id)) !== null;
     const breaks = [...this.bad].some(holds) || this.clashes.some(([a, b]) => holds(a) && holds(b));
     return breaks ? 'failed' : 'succeeded';
   }
@@ -325,7 +357,7 @@ export class Simulator {
     const tested = new Set(this.changesAt(proof.sha));
     if (!tested.has(e.id)) throw new InvariantViolation(`${e.id} merged without being tested by ${proofRunId}`);
     for (const x of this.changesAt(e.mergedSha!)) {
-      if (!tested.has(x) && overlaps(this.targets[x] ?? 'ALL', this.targets[e.id] ?? 'ALL')) {
+      if (!tested.has(x) && overlaps(this.targetsOf(x), this.targetsOf(e.id))) {
         throw new InvariantViolation(`${e.id} merged on top of untested dependent change ${x}`);
       }
     }

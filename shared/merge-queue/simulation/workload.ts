@@ -14,8 +14,10 @@ export interface WorkloadPullRequest {
   arrivesAt: number;
   /** Its change breaks the build: every run whose branch holds it fails. */
   breaks: boolean;
-  /** What it impacts (parallel mode); unknown means everything. */
+  /** What it impacts (parallel mode); unknown means everything, unless `files` and the repository's lanes say. */
   impactedTargets?: ImpactedTargetSet;
+  /** The files its change writes (default: one of its own); with no impacted targets, the repository's lanes read them. */
+  files?: string[];
   /**
    * The index of the pull request below it in a stack (docs/pull-requests.md#stacks): it is based
    * on that one's head branch and queued with it as one unit. The member below arrives no later.
@@ -41,6 +43,8 @@ export interface Workload {
    * tests, and uploads no test results (with `flakyTestResults`): the verdict's `no_results`.
    */
   infraFailureRate?: number;
+  /** Files of the repository besides the simulator's own (a `.trunk/trunk.yaml` mapping paths to lanes). */
+  repoFiles?: Record<string, string>;
   /** Minutes after the start at which someone pushes to the target branch outside the queue. */
   outsidePushes?: number[];
   seed: number;
@@ -133,6 +137,7 @@ export async function playWorkload(settings: SimulatedSettings, w: Workload, lim
     checkDeterminism: limits.checkDeterminism ?? false,
     start,
     ...(w.flakyTestResults ? { testResults } : {}),
+    ...(w.repoFiles ? { repoFiles: w.repoFiles } : {}),
   });
   const arrivals = w.pullRequests.map((p, i) => ({ at: start + p.arrivesAt * MINUTE, index: i })).sort((a, b) => a.at - b.at);
   const pushes = (w.outsidePushes ?? []).map((m) => start + m * MINUTE).sort((a, b) => a - b);
@@ -162,10 +167,15 @@ export async function playWorkload(settings: SimulatedSettings, w: Workload, lim
     for (; nextArrival < arrivals.length && arrivals[nextArrival]!.at <= sim.now; nextArrival++) {
       const { at, index } = arrivals[nextArrival]!;
       const n = index + 1;
-      const targets = w.pullRequests[index]!.impactedTargets ?? 'ALL';
+      const p = w.pullRequests[index]!;
+      // Files without targets: no upload, the lanes from paths decide (docs/lanes.md).
+      const targets = p.impactedTargets ?? (p.files ? undefined : 'ALL');
       const stack = stacks[index]!;
       const base = stack?.belowHeadBranch ?? 'main';
-      sim.addEntry(entry(n, { state: 'not_ready', seq: n, submittedAt: new Date(at), stateChangedAt: new Date(at), stack, prBaseBranch: base }), targets);
+      const submitted = entry(n, { state: 'not_ready', seq: n, submittedAt: new Date(at), stateChangedAt: new Date(at), stack, prBaseBranch: base });
+      // Without an upload, readiness is decided as for a real submission: by the engine, from the forge and the lanes.
+      if (targets === undefined) submitted.readiness = { ...submitted.readiness, gitHubMergeability: 'in_progress' };
+      sim.addEntry(submitted, targets, p.files);
     }
     for (; nextPush < pushes.length && pushes[nextPush]! <= sim.now; nextPush++) sim.pushOutside(`push${nextPush + 1}`);
     for (const r of running) {

@@ -129,10 +129,41 @@ function startMainRuns(world: World, mayPreempt: boolean): void {
       holdBack();
       continue;
     }
+    if (laneFull(world, group.members)) {
+      holdBack();
+      continue;
+    }
     group.members.forEach((m) => grouped.add(m.id));
     start(world, 'main', group.members, predictedBase(world, deps, group.members), null);
   }
   if (urgent && mayPreempt && allowNew && preemptFor(world, deps, urgent)) startMainRuns(world, false);
+}
+
+/** The capped lanes a group's members are in (a pull request in every lane, `ALL`, counts against none). */
+function cappedLanes(world: World, entryIds: readonly string[]): Set<string> {
+  const lanes = new Set<string>();
+  for (const id of entryIds) {
+    const targets = world.impactedTargets[id];
+    if (targets === undefined || targets === 'ALL') continue;
+    for (const t of targets) if (world.laneCaps[t] !== undefined) lanes.add(t);
+  }
+  return lanes;
+}
+
+/** Whether a lane of the group already has as many main runs going (or starting in this pass) as its cap allows. */
+function laneFull(world: World, members: readonly Entry[]): boolean {
+  const mine = cappedLanes(
+    world,
+    members.map((m) => m.id),
+  );
+  if (mine.size === 0) return false;
+  const going = new Map<string, number>();
+  const count = (entryIds: readonly string[]) => {
+    for (const lane of cappedLanes(world, entryIds)) going.set(lane, (going.get(lane) ?? 0) + 1);
+  };
+  for (const r of world.runs.values()) if (r.kind === 'main' && r.status === 'in_progress') count(r.entryIds);
+  for (const a of world.actions) if (a.kind === 'start_run' && a.runKind === 'main') count(a.tested.map((t) => t.entryId));
+  return [...mine].some((lane) => (going.get(lane) ?? 0) >= world.laneCaps[lane]!);
 }
 
 /**

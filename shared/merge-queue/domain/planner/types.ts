@@ -76,6 +76,11 @@ export interface PlanInput {
    * by entry id (absent or null: not known, so it may touch anything). Absent: not read.
    */
   changedPaths?: Readonly<Record<string, readonly string[] | null>>;
+  /**
+   * Lanes from paths with a cap (docs/lanes.md): at most this many main runs testing a pull
+   * request of the lane at once, by the lane's target name (`lane:<name>`). Absent: no caps.
+   */
+  laneCaps?: Readonly<Record<string, number>>;
   /** directMergeMode `always`: facts for not-ready/pending entries, by entry id (absent → no). */
   directMerge: Readonly<Record<string, DirectMergeFacts>>;
   /** Required statuses resolved at the target head (queue override, else .trunk/trunk.yaml). */

@@ -22,6 +22,7 @@ export class World {
   readonly requiredStatuses: RequiredStatusesInput;
   readonly impactedTargets: Readonly<Record<string, ImpactedTargetSet>>;
   readonly changedPaths: Readonly<Record<string, readonly string[] | null>>;
+  readonly laneCaps: Readonly<Record<string, number>>;
   readonly directMerge: Readonly<Record<string, DirectMergeFacts>>;
   readonly testResults: Readonly<Record<string, RunTestEvidence>>;
   /** The queue's schedule seen from `now`; null: no schedule, always open. */
@@ -47,6 +48,7 @@ export class World {
     this.requiredStatuses = input.requiredStatuses;
     this.impactedTargets = input.impactedTargets;
     this.changedPaths = input.changedPaths ?? {};
+    this.laneCaps = input.laneCaps ?? {};
     this.directMerge = input.directMerge;
     this.testResults = input.testResults;
     this.calendar = input.queue.schedule ? new MergeCalendar(input.queue.schedule, input.now) : null;

@@ -10,7 +10,8 @@ import type { MergeQueueRepositories } from '../../store/store.js';
 import type { GitProvider, ProviderRegistry } from '../provider.js';
 import type { Logger } from '../../../platform/logging.js';
 import type { RepoRef } from '../../../platform/repo-ref.js';
-import { loadSnapshot } from './plan-snapshot.js';
+import { loadSnapshot, type SnapshotSources } from './plan-snapshot.js';
+import { PathLanesSource } from '../path-lanes-source.js';
 import { ScheduleSource } from '../schedule-source.js';
 import { ChangedPathsSource } from '../changed-paths-source.js';
 import { NO_TEST_RESULTS, type RunTestResultsSource } from '../run-test-results.js';
@@ -57,12 +58,16 @@ export class EngineService {
   private readonly applier: ActionApplier;
   private readonly readiness: ReadinessService;
   private readonly now: () => Date;
-  private readonly schedules: ScheduleSource;
-  private readonly changedPaths: ChangedPathsSource;
+  /** What a snapshot reads besides the store. */
+  private readonly sources: SnapshotSources;
 
   constructor(private readonly deps: EngineDeps) {
-    this.schedules = deps.schedules ?? new ScheduleSource();
-    this.changedPaths = deps.changedPaths ?? new ChangedPathsSource(deps.logger);
+    this.sources = {
+      testResults: deps.testResults ?? NO_TEST_RESULTS,
+      schedules: deps.schedules ?? new ScheduleSource(),
+      changedPaths: deps.changedPaths ?? new ChangedPathsSource(deps.logger),
+      lanes: new PathLanesSource(),
+    };
     const { store, logger, scheduleTimeout, scheduleStatusWatch, evaluateRun, newRunId } = deps;
     this.applier = new ActionApplier({ store, logger, scheduleTimeout, scheduleStatusWatch, evaluateRun, ...(newRunId ? { newRunId } : {}) });
     this.readiness = new ReadinessService({ store });
@@ -84,7 +89,7 @@ export class EngineService {
       let queue = summary.iterations === 0 ? found : await this.deps.store.queues.findById(queueId);
       if (!queue) return summary;
       const now = this.now();
-      const snapshot = await loadSnapshot(this.deps.store, queue, provider, this.deps.testResults ?? NO_TEST_RESULTS, this.schedules, this.changedPaths, now);
+      const snapshot = await loadSnapshot(this.deps.store, queue, provider, this.sources, now);
       // Results for the target head arrive with an upload, which asks for a pass: once per pass.
       if (summary.iterations === 0 && snapshot.input.targetSha) {
         queue = await this.recordTargetHealth(queue, snapshot.input.targetSha, now);
@@ -120,7 +125,7 @@ export class EngineService {
    * the next pass records it).
    */
   private async recordTargetHealth(queue: Queue, headSha: string, now: Date): Promise<Queue> {
-    const failures = await (this.deps.testResults ?? NO_TEST_RESULTS).failuresAt(queue.orgId, queue.repo, headSha);
+    const failures = await this.sources.testResults.failuresAt(queue.orgId, queue.repo, headSha);
     const next = targetHealthAfter(queue.targetBroken, { sha: headSha, failures }, now);
     if (!targetHealthChanged(queue.targetBroken, next)) return queue;
     const recorded = await this.deps.store.queues.recordTargetHealth(queue.id, queue.version, next, headSha, now);

@@ -18,6 +18,8 @@ import { typicalRunSeconds } from '../../domain/time-to-merge.js';
 import { recentRunSamples } from '../time-to-merge-service.js';
 import type { ScheduleSource } from '../schedule-source.js';
 import type { ChangedPathsSource } from '../changed-paths-source.js';
+import type { PathLanesSource } from '../path-lanes-source.js';
+import { laneCaps, laneTargets } from '../../domain/path-lanes.js';
 import { scopedByPaths, scopedByTargets } from '../../domain/merge-schedule.js';
 
 export type SnapshotRepositories = Pick<MergeQueueRepositories, 'entries' | 'testRuns' | 'impactedTargets' | 'commitStatuses'>;
@@ -27,15 +29,16 @@ export interface Snapshot {
   required: ResolvedRequiredStatuses;
 }
 
-export async function loadSnapshot(
-  store: SnapshotRepositories,
-  queue: Queue,
-  provider: GitProvider,
-  testResults: RunTestResultsSource,
-  schedules: ScheduleSource,
-  changedPaths: ChangedPathsSource,
-  now: Date,
-): Promise<Snapshot> {
+/** Where a snapshot reads what is not in the store: test results, and what the repository's files and the forge say. */
+export interface SnapshotSources {
+  testResults: RunTestResultsSource;
+  schedules: ScheduleSource;
+  changedPaths: ChangedPathsSource;
+  lanes: PathLanesSource;
+}
+
+export async function loadSnapshot(store: SnapshotRepositories, queue: Queue, provider: GitProvider, sources: SnapshotSources, now: Date): Promise<Snapshot> {
+  const { testResults, schedules, changedPaths } = sources;
   const targetSha = await provider.branchHead(queue.repo, queue.branch);
   const active = await store.entries.listActive(queue.id);
   const runs = await relevantRuns(store, queue.id, active);
@@ -58,6 +61,15 @@ export async function loadSnapshot(
       if (targets !== undefined) impactedTargets[e.id] = targets;
     }
   }
+  // Lanes from paths stand in for the targets a pull request did not upload (docs/lanes.md).
+  const lanes = mode === 'parallel' ? await sources.lanes.of(queue, provider, targetSha) : null;
+  if (lanes) {
+    const missing = open.filter((e) => impactedTargets[e.id] === undefined);
+    const paths = await changedPaths.of(queue, provider, targetSha, missing);
+    for (const e of missing) impactedTargets[e.id] = laneTargets(lanes, paths[e.id] ?? null);
+  }
+  // Entries under test got their lanes above too: runs already going count against the caps.
+  const caps = lanes ? laneCaps(lanes) : {};
 
   const directMerge: Record<string, DirectMergeFacts> = {};
   if (queue.directMergeMode === 'always' && targetSha) {
@@ -90,6 +102,7 @@ export async function loadSnapshot(
       runs,
       targetSha,
       impactedTargets,
+      ...(Object.keys(caps).length > 0 ? { laneCaps: caps } : {}),
       ...(schedule && scopedByPaths(schedule) ? { changedPaths: await changedPaths.of(queue, provider, targetSha, open) } : {}),
       directMerge,
       requiredStatuses: { contexts: required.contexts, source: required.source, configError: required.configError },

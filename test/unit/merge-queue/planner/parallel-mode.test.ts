@@ -41,6 +41,24 @@ describe('planner: parallel mode', () => {
     expect(starts(r.actions)).to.deep.equal(['1|', '2|', '3|1,2', '4|']);
   });
 
+  it('a lane with a cap starts no more runs than its cap, counting runs going; other lanes go on, what depends on a held one waits', () => {
+    const targets = { e1: ['lane:api'], e2: ['lane:api'], e3: ['lane:web'], e4: ['lane:docs', 'lane:web'], e5: 'ALL' as const };
+    const capped = planOf({ queue: parallel({ concurrency: 8 }), entries: [1, 2, 3, 4].map((n) => entry(n)), targets, laneCaps: { 'lane:api': 1 } });
+    // #2 would be a second run of the api lane (on top of #1): it waits; the web lane goes on.
+    expect(starts(capped.actions)).to.deep.equal(['1|', '3|', '4|3']);
+    const going = planOf({
+      queue: parallel({ concurrency: 8 }),
+      entries: [held(1, 'r1'), entry(2), entry(3), entry(4), entry(5)],
+      runs: [run('r1', [1])],
+      targets,
+      laneCaps: { 'lane:api': 1, 'lane:web': 1 },
+    });
+    // The api lane has its run going: #2 waits; web's cap lets #3 start, not #4 after it; the barrier #5 waits for what it sits on.
+    expect(starts(going.actions)).to.deep.equal(['3|']);
+    const uncapped = planOf({ queue: parallel({ concurrency: 8 }), entries: [held(1, 'r1'), entry(2), entry(3)], runs: [run('r1', [1])], targets });
+    expect(starts(uncapped.actions), 'without caps').to.deep.equal(['2|1', '3|']);
+  });
+
   it('ancestors are transitive: E=[backend] after C also sits on A', () => {
     const w = new World(input({ queue: parallel(), entries: [1, 2, 3, 4, 5].map((n) => entry(n)), targets: { ...fourPrs, e5: ['backend'] } }));
     const deps = buildDependencies(w, computeLineup(w).entries);

@@ -85,7 +85,9 @@ export interface QueueDigest {
 export const FLAKY_TESTS_LISTED = 5;
 
 /** A digest as JSON carries it (the queue.digest event, getQueueDigest): the period's dates as ISO strings. */
-export function digestJson(d: QueueDigest) {
+export type DigestJson = Omit<QueueDigest, 'from' | 'to'> & { from: string; to: string };
+
+export function digestJson(d: QueueDigest): DigestJson {
   return { ...d, from: d.from.toISOString(), to: d.to.toISOString() };
 }
 

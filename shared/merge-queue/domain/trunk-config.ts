@@ -96,38 +96,47 @@ export interface FileReader<R> {
   readFile(repo: R, sha: string, path: string): Promise<string | null>;
 }
 
+type Problems = { path: string; message: string }[];
+
+/** `merge.<key>` of the file, checked by `read`: absent (no file), none, its value, or why it cannot be used. */
+function trunkSetting<T>(
+  text: string | null,
+  key: 'schedule' | 'lanes',
+  read: (value: unknown) => { ok: true; value: T } | { ok: false; problems: Problems },
+): { kind: 'absent' } | { kind: 'none' } | { kind: 'value'; value: T } | { kind: 'invalid'; message: string } {
+  const file = readTrunkMerge(text);
+  if (file.kind === 'absent') return file;
+  if (file.kind === 'invalid') return { kind: 'invalid', message: file.message };
+  const value = file.merge?.[key];
+  if (value === undefined || value === null) return { kind: 'none' };
+  const checked = read(value);
+  if (checked.ok) return { kind: 'value', value: checked.value };
+  return {
+    kind: 'invalid',
+    message: `\`merge.${key}\` of ${TRUNK_CONFIG_PATH} cannot be used: ${checked.problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
+  };
+}
+
 /** `merge.schedule` of `.trunk/trunk.yaml` (docs/merge-windows.md): absent, none, a schedule, or why it cannot be used. */
 export type TrunkSchedule = { kind: 'absent' } | { kind: 'none' } | { kind: 'schedule'; schedule: MergeSchedule } | { kind: 'invalid'; message: string };
 
 export function parseTrunkSchedule(text: string | null): TrunkSchedule {
-  const read = readTrunkMerge(text);
-  if (read.kind === 'absent') return read;
-  if (read.kind === 'invalid') return { kind: 'invalid', message: read.message };
-  const value = read.merge?.schedule;
-  if (value === undefined || value === null) return { kind: 'none' };
-  const schedule = readSchedule(value);
-  if (schedule.ok) return { kind: 'schedule', schedule: schedule.schedule };
-  return {
-    kind: 'invalid',
-    message: `\`merge.schedule\` of ${TRUNK_CONFIG_PATH} cannot be used: ${schedule.problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
-  };
+  const setting = trunkSetting(text, 'schedule', (v) => {
+    const r = readSchedule(v);
+    return r.ok ? { ok: true, value: r.schedule } : r;
+  });
+  return setting.kind === 'value' ? { kind: 'schedule', schedule: setting.value } : setting;
 }
 
 /** `merge.lanes` of `.trunk/trunk.yaml` (docs/lanes.md): absent, none, lanes from paths, or why they cannot be used. */
 export type TrunkLanes = { kind: 'absent' } | { kind: 'none' } | { kind: 'lanes'; lanes: PathLanes } | { kind: 'invalid'; message: string };
 
 export function parseTrunkLanes(text: string | null): TrunkLanes {
-  const read = readTrunkMerge(text);
-  if (read.kind === 'absent') return read;
-  if (read.kind === 'invalid') return { kind: 'invalid', message: read.message };
-  const value = read.merge?.lanes;
-  if (value === undefined || value === null) return { kind: 'none' };
-  const lanes = readPathLanes(value);
-  if (lanes.ok) return { kind: 'lanes', lanes: lanes.lanes };
-  return {
-    kind: 'invalid',
-    message: `\`merge.lanes\` of ${TRUNK_CONFIG_PATH} cannot be used: ${lanes.problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
-  };
+  const setting = trunkSetting(text, 'lanes', (v) => {
+    const r = readPathLanes(v);
+    return r.ok ? { ok: true, value: r.lanes } : r;
+  });
+  return setting.kind === 'value' ? { kind: 'lanes', lanes: setting.value } : setting;
 }
 
 /** Reads and parses `.trunk/trunk.yaml` at a commit (the target head a run starts from). */

@@ -5,6 +5,7 @@ import type { Payload } from './event-payloads.js';
 import { escapeSlack } from '../../platform/events/slack-text.js';
 import { testNames } from '../domain/flaky-retest.js';
 import { DIGEST_EVENT } from './event-types.js';
+import type { DigestJson } from '../domain/digest.js';
 
 const VERBS: Readonly<Record<string, string>> = {
   'pull_request.submitted': 'was submitted to the merge queue',
@@ -102,16 +103,7 @@ function objectiveText(payload: Payload): string {
  * checkout_total (4 runs, 95 CI min)"
  */
 function digestText(payload: Payload): string {
-  const d = payload.digest as {
-    cadence: string;
-    from: string;
-    to: string;
-    merged: { count: number; timeInQueueMinutes: { p50: number | null; p90: number | null } };
-    ejected: { count: number; byVerdict: Record<string, number> };
-    testRuns: { started: number; ciMinutes: number; wastedCiMinutes: number };
-    objectives: { metric: string; level: string; met: boolean }[];
-    flakyTests: { name: string; failedRuns: number; ciMinutes: number }[];
-  };
+  const d = payload.digest as DigestJson;
   const minutes = (m: number | null) => (m === null ? 'n/a' : `${Math.round(m)} min`);
   const { p50, p90 } = d.merged.timeInQueueMinutes;
   const merged = `${d.merged.count} merged${d.merged.count > 0 ? ` (time in queue p50 ${minutes(p50)}, p90 ${minutes(p90)})` : ''}`;

@@ -4,7 +4,7 @@
 // the period, the flaky tests that failed the queue's runs — and stores the period's end with its
 // queue.digest event in one write, so each digest goes out once whatever the number of processes.
 // A service that was down across several periods sends the latest one only.
-import { composeDigest, lastDigestPeriod, type DigestPeriod, type FailedRunTests, type QueueDigest } from '../domain/digest.js';
+import { composeDigest, lastDigestPeriod, type DigestPeriod, type DigestSetting, type FailedRunTests, type QueueDigest } from '../domain/digest.js';
 import type { Queue, TestRun } from '../domain/model.js';
 import { digestEvent } from '../events/transition-events.js';
 import type { MergeQueueRepositories } from '../store/store.js';
@@ -36,7 +36,7 @@ export class DigestService {
       const period = lastDigestPeriod(queue.digest, now);
       if (queue.lastDigestAt && queue.lastDigestAt >= period.to) continue;
       try {
-        const digest = await this.summarise(queue, period);
+        const digest = await this.summarise(queue, queue.digest, period);
         if (await this.deps.store.queues.recordDigest(queue.id, period.to, [digestEvent(queue, digest, now, queue.version)], now)) {
           sent++;
           this.deps.logger.info({ queueId: queue.id, from: period.from, to: period.to }, 'queue digest sent');
@@ -51,13 +51,14 @@ export class DigestService {
   /** The digest of the queue's last ended period, as it would go out now (getQueueDigest); null without a digest setting. */
   async preview(orgId: string, repo: Queue['repo'], branch: string, now = new Date()): Promise<QueueDigest | null> {
     const queue = await this.deps.queues.get(orgId, repo, branch);
-    return queue.digest ? this.summarise(queue, lastDigestPeriod(queue.digest, now)) : null;
+    return queue.digest ? this.summarise(queue, queue.digest, lastDigestPeriod(queue.digest, now)) : null;
   }
 
-  private async summarise(queue: Queue, period: DigestPeriod): Promise<QueueDigest> {
-    const setting = queue.digest!;
-    const [facts, cost] = await Promise.all([readQueueHistory(this.deps, queue, period.from), this.deps.costs.forQueue(queue, period.from, period.to)]);
-    const runs = await this.deps.store.testRuns.listCreatedSince(queue.id, period.from, 100_000);
+  private async summarise(queue: Queue, setting: DigestSetting, period: DigestPeriod): Promise<QueueDigest> {
+    const [{ facts, runs }, cost] = await Promise.all([
+      readQueueHistory(this.deps, queue, period.from),
+      this.deps.costs.forQueue(queue, period.from, period.to),
+    ]);
     const failedRuns = await this.flakyFailures(
       queue,
       runs.filter((r) => r.status === 'failed' && r.createdAt <= period.to),

@@ -94,9 +94,9 @@ export class MergeWindowService {
     const effective = await this.effectiveOf(queue);
     const schedule = effective.schedule;
     if (!schedule) return null;
-    const [scope] = (await this.scopesOf(queue, effective, [entry])).values();
+    const scope = (await this.scopesOf(queue, effective, [entry])).get(entry.id)!;
     const estimate = typicalRunSeconds(await recentRunSamples(this.deps.store, queue, now));
-    return windowHold(new MergeCalendar(schedule, now), scope!, now.getTime(), estimate === null ? null : estimate * 1000);
+    return windowHold(new MergeCalendar(schedule, now), scope, now.getTime(), estimate === null ? null : estimate * 1000);
   }
 
   /** The schedule in effect: the queue's own, else the repository's at the target head the service last saw. */

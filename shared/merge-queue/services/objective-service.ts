@@ -55,6 +55,7 @@ export class ObjectiveService {
 
   private async facts(queue: Queue, now: Date): Promise<ObjectiveFacts> {
     if (queue.objectives.length === 0) return { merged: [], headSubmittedAt: null, runsCreatedAt: [], ejections: [] };
-    return readQueueHistory(this.deps, queue, new Date(now.getTime() - Math.max(...queue.objectives.map((o) => o.windowHours)) * 3_600_000));
+    const since = new Date(now.getTime() - Math.max(...queue.objectives.map((o) => o.windowHours)) * 3_600_000);
+    return (await readQueueHistory(this.deps, queue, since)).facts;
   }
 }

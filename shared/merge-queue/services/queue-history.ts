@@ -3,7 +3,7 @@
 // started, and the pull request at its head now. The objective watcher measures objectives from
 // it; the digest summarises a period with it.
 import type { ObjectiveFacts } from '../domain/objectives.js';
-import type { Entry, Queue } from '../domain/model.js';
+import type { Entry, Queue, TestRun } from '../domain/model.js';
 import { orderForDisplay } from '../domain/queue-order.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import type { VerdictService } from './verdict-service.js';
@@ -16,7 +16,13 @@ export interface QueueHistoryDeps {
   verdicts: Pick<VerdictService, 'of'>;
 }
 
-export async function readQueueHistory(deps: QueueHistoryDeps, queue: Queue, since: Date): Promise<ObjectiveFacts> {
+/** What the objectives measure, and the runs it was read from (a digest also looks into the failed ones). */
+export interface QueueHistory {
+  facts: ObjectiveFacts;
+  runs: TestRun[];
+}
+
+export async function readQueueHistory(deps: QueueHistoryDeps, queue: Queue, since: Date): Promise<QueueHistory> {
   const { store } = deps;
   const rows = await store.entries.listHistoriesChangedSince({ orgId: queue.orgId, queueIds: [queue.id] }, since);
   const merged: ObjectiveFacts['merged'] = [];
@@ -33,5 +39,5 @@ export async function readQueueHistory(deps: QueueHistoryDeps, queue: Queue, sin
   );
   const head = orderForDisplay(await store.entries.listActive(queue.id)).find((e) => e.state !== 'not_ready');
   const runs = await store.testRuns.listCreatedSince(queue.id, since, MAX_RUNS);
-  return { merged, headSubmittedAt: head?.submittedAt ?? null, runsCreatedAt: runs.map((r) => r.createdAt), ejections };
+  return { facts: { merged, headSubmittedAt: head?.submittedAt ?? null, runsCreatedAt: runs.map((r) => r.createdAt), ejections }, runs };
 }

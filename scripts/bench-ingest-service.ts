@@ -5,7 +5,10 @@
 // upload runs, this process asks GET /healthz in a loop and records how long each answer took.
 //
 //   npx tsx scripts/bench-ingest-service.ts [--runs 100000] [--reports 10] [--rounds 3] [--profile <dir>]
+//                                           [--node-args="--max-old-space-size=640"]
 //
+// --node-args passes Node's own flags to the service process (a heap limit, --trace-gc), as
+// NODE_OPTIONS or a container's command line would.
 // --profile writes a CPU profile of the service process per round into <dir> (node --cpu-prof),
 // to find what holds its event loop.
 // Per round (a fresh process and data directory): each report's end-to-end rate (upload to
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     reports: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '3' },
     profile: { type: 'string' },
+    'node-args': { type: 'string', default: '' },
   },
 });
 const RUNS = Number(values.runs);
@@ -80,6 +84,7 @@ async function round(report: readonly Buffer[]): Promise<Round> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'openmq-bench-ingest-'));
   const redis = await startRedis({ dataDir: path.join(dataDir, 'redis') });
   const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values.profile)] : [];
+  profile.push(...values['node-args'].split(' ').filter(Boolean));
   const service = startServiceProcess({ entry: 'all-in-one', nodeArgs: profile, dataDir, token: TOKEN, env: { REDIS_URL: redis.url } });
   try {
     const base = await printedUrl(service);
@@ -96,7 +101,7 @@ async function round(report: readonly Buffer[]): Promise<Round> {
       out.rates.push(runs / ((performance.now() - started) / 1000));
       out.busy.push(...(await probe.stop()));
       process.stderr.write(
-        `  report ${i + 1}: ${Math.round(out.rates.at(-1)!).toLocaleString('en')} runs/s, /healthz max ${Math.round(Math.max(...out.busy))} ms\n`,
+        `  report ${i + 1}: ${Math.round(out.rates.at(-1)!).toLocaleString('en')} runs/s, /healthz max ${Math.round(Math.max(...out.busy))} ms, peak RSS so far ${Math.round(peakRssMiB(service.child.pid!))} MiB\n`,
       );
     }
     out.peakMiB = peakRssMiB(service.child.pid!);
@@ -119,7 +124,7 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 const fmt = (n: number) => Math.round(n).toLocaleString('en');
 const lines = [
-  `Measured with \`npx tsx scripts/bench-ingest-service.ts --runs ${RUNS} --reports ${REPORTS} --rounds ${ROUNDS}\` (${Math.round((performance.now() - started) / 1000)} s on ${machineSummary()}); a report of ${fmt(RUNS)} runs is ${(bytes / MiB).toFixed(1)} MiB of XML.`,
+  `Measured with \`npx tsx scripts/bench-ingest-service.ts --runs ${RUNS} --reports ${REPORTS} --rounds ${ROUNDS}${values['node-args'] ? ` --node-args="${values['node-args']}"` : ''}\` (${Math.round((performance.now() - started) / 1000)} s on ${machineSummary()}); a report of ${fmt(RUNS)} runs is ${(bytes / MiB).toFixed(1)} MiB of XML.`,
   '',
   '| round | first report (new tests), runs/s · of the parser | later reports, median runs/s · of the parser | parser alone, median runs/s | /healthz during uploads: max · p99 (ms) | /healthz idle: max · p99 (ms) | peak RSS (MiB) |',
   '|---|---|---|---|---|---|---|',

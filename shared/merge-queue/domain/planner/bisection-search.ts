@@ -9,6 +9,14 @@
 // probe is the first half C[p..m) on base + C[0..p); without bisection_skip_redundant_tests the
 // second half C[m..f) on base + C[0..m) is run as well, although its outcome is implied.
 //
+// With redundant tests skipped and more than one bisection run allowed at once (`ways`), the
+// failing span is cut at up to `ways` evenly spaced points instead of one, and the probes, each
+// the next slice on top of the ones before it, run side by side: a round narrows the span to a
+// (ways + 1)th rather than a half, so a batch of 8 is searched in two rounds of CI instead of
+// three, for a few more runs (docs/decisions.md, "Bisection uses its whole pool"). While probes
+// of a round still run, the round is not cut afresh: the running ones that still split the span
+// are kept and waited for, so a result arriving early never cancels its siblings.
+//
 // The interaction check (issue 26, docs/verdicts.md#interactions): a culprit C[p] with members
 // below it failed only on top of them. Before it is condemned it becomes a suspect and is tested
 // alone on the batch's own base (the target sha the batch was built on, not the head its proven
@@ -98,6 +106,10 @@ export interface BisectionState {
 
 export interface SearchOptions {
   skipRedundant: boolean;
+  /** Probes a round may run side by side (the bisection pool); 1, the default, is a binary search. */
+  ways?: number;
+  /** Members held by bisection runs still running (prefix searches only), each in batch order. */
+  running?: readonly (readonly string[])[];
   /** Whether a culprit blamed on top of other members is checked for an interaction before it is condemned. */
   checkInteraction: (suspect: string) => boolean;
 }
@@ -139,7 +151,11 @@ export function searchCulprits(
       c = c.filter((_, i) => i !== proven);
       continue;
     }
-    const probes = nextProbes(c, proven, failing?.chain.length ?? null, options.skipRedundant);
+    const failingLength = failing?.chain.length ?? null;
+    const probes =
+      options.skipRedundant && failingLength !== null && (options.ways ?? 1) > 1
+        ? roundProbes(c, proven, failingLength, options.ways ?? 1, options.running ?? [])
+        : nextProbes(c, proven, failingLength, options.skipRedundant);
     return { candidates: c, culprits, suspects, cleared, proven, proofRunId, probes: [...probes, ...suspects.map((s) => s.probe)] };
   }
 }
@@ -204,6 +220,42 @@ function nextProbes(c: string[], proven: number, failingLength: number | null, s
   const probes: Probe[] = [{ tested: c.slice(proven, mid), base: c.slice(0, proven) }];
   if (!skipRedundant) probes.push({ tested: c.slice(mid, failingLength), base: c.slice(0, mid) });
   return probes;
+}
+
+/**
+ * A round of side-by-side probes over the failing span (proven, failingLength): the cuts of the
+ * round still running when there are any, else up to `ways` evenly spaced new ones. Each probe
+ * tests the slice from the previous cut on top of everything before it.
+ */
+function roundProbes(c: string[], proven: number, failingLength: number, ways: number, running: readonly (readonly string[])[]): Probe[] {
+  const inSpan = (cut: number): boolean => cut > proven && cut < failingLength;
+  const pending = running.filter((chain) => isPrefix(chain, c)).map((chain) => chain.length);
+  const span = failingLength - proven;
+  const k = fewestWays(span, ways);
+  const fresh = Array.from({ length: k }, (_, i) => proven + Math.ceil(((i + 1) * span) / (k + 1)));
+  const kept = pending.filter(inSpan);
+  const cuts = [...new Set(kept.length > 0 ? kept : fresh.filter(inSpan))].sort((a, b) => a - b);
+  let from = proven;
+  return cuts.map((cut) => {
+    const probe = { tested: c.slice(from, cut), base: c.slice(0, from) };
+    from = cut;
+    return probe;
+  });
+}
+
+/** Rounds a search over `span` candidates takes cutting `ways` times per round. */
+function roundsFor(span: number, ways: number): number {
+  let rounds = 0;
+  for (let reach = 1; reach < span; reach *= ways + 1) rounds++;
+  return rounds;
+}
+
+/** The fewest cuts per round that still search `span` candidates in as few rounds as `ways` cuts do (more would only cost runs). */
+function fewestWays(span: number, ways: number): number {
+  const rounds = roundsFor(span, ways);
+  let k = 1;
+  while (k < ways && roundsFor(span, k) > rounds) k++;
+  return k;
 }
 
 function isPrefix(chain: readonly string[], of: readonly string[]): boolean {

@@ -85,18 +85,17 @@ function deriveBisection(world: World, root: TestRun): BisectionState {
   }
   const mergedMembers = new Set(root.entryIds.filter((id) => isMergedByQueue(world, id)));
   const results: ProbeResult[] = [];
+  const running: string[][] = [];
   for (const run of [root, ...bisectionRuns(world, root.id)]) {
     const outcome = runOutcome(run);
+    if (outcome === 'running' && !run.interactionOf) running.push(root.entryIds.filter((id) => heldBy(world, run, root, mergedMembers).has(id)));
     if (outcome === 'build_failed' && !run.interactionOf) buildCulprits(run).forEach((id) => memberSet.has(id) && removed.add(id));
     const unbuildable = outcome === 'build_failed' && Boolean(run.interactionOf);
     if (outcome !== 'passed' && outcome !== 'failed' && !unbuildable) continue;
-    // Innocents merge while the search goes on and later runs are built on top of them: a run
-    // holds its own base-then-tested members and those merged into the target sha it was built on.
-    const chain = new Set([...chainOf(run), ...mergedUnder(world, run, root, mergedMembers)]);
-    const holds = (id: string): boolean => chain.has(id);
+    const chain = heldBy(world, run, root, mergedMembers);
     results.push({
       runId: run.id,
-      chain: [...(run.interactionOf ? checkChain(run, memberSet) : root.entryIds.filter(holds))],
+      chain: [...(run.interactionOf ? checkChain(run, memberSet) : root.entryIds.filter((id) => chain.has(id)))],
       passed: outcome === 'passed',
       failureReason: failureReasonOf(run),
       interactionOf: run.interactionOf ?? null,
@@ -117,9 +116,19 @@ function deriveBisection(world: World, root: TestRun): BisectionState {
   }
   return searchCulprits(root.entryIds, removed, results, {
     skipRedundant: world.queue.optimizationMode === 'bisection_skip_redundant_tests',
+    ways: Math.max(1, world.queue.bisectionConcurrency),
+    running,
     // A stack member holds the commits of the members below it: it cannot be tested without them.
     checkInteraction: (id) => world.queue.checkInteractions && !world.entry(id)?.stack,
   });
+}
+
+/**
+ * Innocents merge while the search goes on and later runs are built on top of them: a run holds
+ * its own base-then-tested members and those merged into the target sha it was built on.
+ */
+function heldBy(world: World, run: TestRun, root: TestRun, mergedMembers: ReadonlySet<string>): Set<string> {
+  return new Set([...chainOf(run), ...mergedUnder(world, run, root, mergedMembers)]);
 }
 
 /**

@@ -58,6 +58,55 @@ describe('planner: bisection', () => {
     });
   });
 
+  describe('side-by-side rounds (a bisection pool above one, redundant tests skipped)', () => {
+    const EIGHT = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    const search = (results: ProbeResult[], running: string[][] = [], ways = 3) =>
+      searchCulprits(EIGHT, new Set(), results, { skipRedundant: true, ways, running, checkInteraction: () => false });
+
+    it('a pool of seven cuts a failed batch of eight everywhere, each slice on top of the ones before it: one round finds the culprit', () => {
+      expect(search([fail('r', EIGHT)], [], 7).probes).to.deep.equal(EIGHT.slice(0, 7).map((id, i) => ({ tested: [id], base: EIGHT.slice(0, i) })));
+      const found = search([fail('r', EIGHT), pass('p4', EIGHT.slice(0, 4)), fail('p5', EIGHT.slice(0, 5))], [], 7);
+      expect(found.culprits.map((c) => c.entryId)).to.deep.equal(['e']);
+    });
+
+    it('no more cuts than save a round: a pool of three cuts eight twice (two rounds either way), and four once, as one at a time does', () => {
+      expect(search([fail('r', EIGHT)]).probes).to.deep.equal([
+        { tested: ['a', 'b', 'c'], base: [] },
+        { tested: ['d', 'e', 'f'], base: ['a', 'b', 'c'] },
+      ]);
+      const four = searchCulprits(B, new Set(), [fail('r', B)], { skipRedundant: true, ways: 3, checkInteraction: () => false });
+      expect(four.probes).to.deep.equal([
+        { tested: ['a'], base: [] },
+        { tested: ['b'], base: ['a'] },
+        { tested: ['c'], base: ['a', 'b'] },
+      ]);
+      const fourByTwo = searchCulprits(B, new Set(), [fail('r', B)], { skipRedundant: true, ways: 2, checkInteraction: () => false });
+      expect(fourByTwo.probes).to.deep.equal([{ tested: ['a', 'b'], base: [] }]);
+    });
+
+    it('a result arriving early does not re-cut the round: the probes still running that split the span are kept', () => {
+      const s = search([fail('r', EIGHT), pass('p1', ['a', 'b', 'c'])], [EIGHT.slice(0, 6)]);
+      expect([s.proven, s.probes]).to.deep.equal([3, [{ tested: ['d', 'e', 'f'], base: ['a', 'b', 'c'] }]]);
+    });
+
+    it('a round that is over cuts the span left afresh', () => {
+      const s = search([fail('r', EIGHT), pass('p1', ['a', 'b', 'c']), fail('p2', EIGHT.slice(0, 6))]);
+      expect([s.proven, s.probes]).to.deep.equal([
+        3,
+        [
+          { tested: ['d'], base: ['a', 'b', 'c'] },
+          { tested: ['e'], base: ['a', 'b', 'c', 'd'] },
+        ],
+      ]);
+    });
+
+    it('a culprit found mid-round drops the probes that held it; the rest is tested whole without it', () => {
+      const s = search([fail('r', EIGHT), pass('p1', ['a', 'b']), fail('p2', ['a', 'b', 'c'])], [EIGHT.slice(0, 6)]);
+      expect(s.culprits.map((c) => c.entryId)).to.deep.equal(['c']);
+      expect(s.probes).to.deep.equal([{ tested: ['d', 'e', 'f', 'g', 'h'], base: ['a', 'b'] }]);
+    });
+  });
+
   describe('the interaction check (pure)', () => {
     const check = { skipRedundant: true, checkInteraction: () => true };
     const probe = (rId: string, chain: string[], passed: boolean, of: string): ProbeResult => ({ ...(passed ? pass : fail)(rId, chain), interactionOf: of });
@@ -141,7 +190,8 @@ describe('planner: bisection', () => {
         batchingMinSize: 4,
         batchingMaxWaitTimeMinutes: 0,
         concurrency: 2,
-        bisectionConcurrency: 2,
+        // One probe at a time: the binary search (side-by-side rounds have their own cases below).
+        bisectionConcurrency: 1,
         optimizationMode: 'bisection_skip_redundant_tests',
         // The prefix search alone; the interaction check has its own cases below.
         checkInteractions: false,
@@ -210,12 +260,39 @@ describe('planner: bisection', () => {
     it('redundant-run skipping saves the runs whose outcome is implied', async () => {
       const skip = await failedBatch(['e4']);
       await answerUntilDone(skip);
-      const off = await failedBatch(['e4'], { optimizationMode: 'off' });
+      const off = await failedBatch(['e4'], { optimizationMode: 'off', bisectionConcurrency: 2 });
       expect(running(off)).to.deep.equal(['1,2|', '3,4|1,2']);
       await answerUntilDone(off);
       for (const sim of [skip, off]) expect(states(sim)).to.deep.equal({ e1: 'merged', e2: 'merged', e3: 'merged', e4: 'failed' });
       expect(skip.runs.size).to.be.lessThan(off.runs.size);
       expect([skip.runs.size, off.runs.size]).to.deep.equal([3, 5]);
+    });
+
+    it('a pool of three finds the culprit of a batch of eight in two rounds of CI, where one at a time takes three', async () => {
+      const rounds = async (bisectionConcurrency: number): Promise<{ rounds: number; runs: number; sim: Simulator }> => {
+        const q = batchQueue({ batchingMinSize: 8, bisectionConcurrency });
+        const sim = new Simulator({ queue: q, entries: [1, 2, 3, 4, 5, 6, 7, 8].map((n) => entry(n)), bad: new Set(['e6']) });
+        await sim.settle();
+        await finish(sim, [1, 2, 3, 4, 5, 6, 7, 8], 'failed');
+        await sim.settle();
+        let n = 0;
+        // A round: every run going concludes at once, as runs of equal length do.
+        for (; n < 10 && sim.entries.get('e6')!.state !== 'failed'; n++) {
+          for (const r of sim.inProgress()) await sim.conclude(r.id, sim.verdict(r), 'test_run_passed');
+          await sim.settle();
+        }
+        return { rounds: n, runs: sim.runs.size, sim };
+      };
+      const wide = await rounds(3);
+      const narrow = await rounds(1);
+      expect([wide.rounds, narrow.rounds]).to.deep.equal([2, 3]);
+      // The price: one run more. Both ran the batch, and #7, #8 once #6 was named; between them the
+      // wide search ran 2 + 2 probes, the narrow one 1 + 1 + 1.
+      expect([wide.runs, narrow.runs]).to.deep.equal([6, 5]);
+      for (const { sim } of [wide, narrow]) {
+        await answerUntilDone(sim);
+        expect(states(sim)).to.deep.equal({ e1: 'merged', e2: 'merged', e3: 'merged', e4: 'merged', e5: 'merged', e6: 'failed', e7: 'merged', e8: 'merged' });
+      }
     });
 
     it('bisection runs use their own pool (bisectionConcurrency), apart from concurrency', async () => {
@@ -254,7 +331,7 @@ describe('planner: bisection', () => {
 
     it('interaction: the suspect is tested alone on the batch base while the queue goes on; it fails naming the member it clashes with', async () => {
       const sim = new Simulator({
-        queue: batchQueue({ checkInteractions: true }),
+        queue: batchQueue({ checkInteractions: true, bisectionConcurrency: 2 }),
         entries: [1, 2, 3, 4, 5, 6].map((n) => entry(n)),
         clashes: [['e1', 'e3']],
       });
@@ -266,6 +343,7 @@ describe('planner: bisection', () => {
       await finish(sim, [1, 2], 'succeeded');
       await sim.settle();
       // #1 and #2 merged; #3 alone on the new head fails (it holds #1 now): #3 is blamed on top of them.
+      // (A pool of two searches a batch of four one probe at a time: two cuts would not save a round.)
       expect(running(sim)).to.deep.equal(['3|']);
       await finish(sim, [3], 'failed');
       await sim.settle();
@@ -302,7 +380,11 @@ describe('planner: bisection', () => {
     });
 
     it('interaction check: a group built on top of the suspect restarts without it at once, not after the check', async () => {
-      const sim = new Simulator({ queue: batchQueue({ checkInteractions: true }), entries: [1, 2, 3, 4, 5, 6].map((n) => entry(n)), clashes: [['e1', 'e3']] });
+      const sim = new Simulator({
+        queue: batchQueue({ checkInteractions: true, bisectionConcurrency: 2 }),
+        entries: [1, 2, 3, 4, 5, 6].map((n) => entry(n)),
+        clashes: [['e1', 'e3']],
+      });
       await sim.settle();
       await finish(sim, [1, 2, 3, 4], 'failed');
       await sim.settle();
@@ -326,7 +408,7 @@ describe('planner: bisection', () => {
     });
 
     it('interaction check: a suspect whose failure does not happen again is cleared; the batch goes back to the queue', async () => {
-      const sim = new Simulator({ queue: batchQueue({ checkInteractions: true }), entries: [1, 2, 3, 4].map((n) => entry(n)) });
+      const sim = new Simulator({ queue: batchQueue({ checkInteractions: true, bisectionConcurrency: 2 }), entries: [1, 2, 3, 4].map((n) => entry(n)) });
       await sim.settle();
       // #3 is blamed by a flaky failure of the batch and of [1, 2, 3].
       await finish(sim, [1, 2, 3, 4], 'failed');

@@ -4422,6 +4422,7 @@ export interface operations {
                         /** @constant */
                         kind: "lowest_ci_cost";
                         maxP50Minutes: number;
+                        maxP95Minutes?: number;
                     };
                     maxPullRequests?: number;
                     repo: {
@@ -4509,6 +4510,7 @@ export interface operations {
                             goal: {
                                 kind: string;
                                 maxP50Minutes?: number;
+                                maxP95Minutes?: number;
                             };
                             reasons: string[];
                             tried: {

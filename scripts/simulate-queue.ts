@@ -2,7 +2,7 @@
 //
 //   npx tsx scripts/simulate-queue.ts --repo owner/name --branch main [--host github.com] [--org <slug>]
 //     [--days 30] [--max-prs 500] [--candidate concurrency=4,batch=true,batchingMinSize=4 ...]
-//     [--goal latency | --goal cost --max-p50 <minutes>] [--json]
+//     [--goal latency | --goal cost --max-p50 <minutes> [--max-p95 <minutes>]] [--json]
 //
 // With the embedded database the service must be stopped first (one process owns the data
 // directory); with MONGO_URL it works while the service runs.
@@ -26,6 +26,7 @@ const { values } = parseArgs({
     candidate: { type: 'string', multiple: true, default: [] },
     goal: { type: 'string' },
     'max-p50': { type: 'string' },
+    'max-p95': { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -46,7 +47,7 @@ const goal =
   values.goal === 'latency'
     ? { kind: 'lowest_latency' }
     : values.goal === 'cost'
-      ? { kind: 'lowest_ci_cost', maxP50Minutes: Number(values['max-p50']) }
+      ? { kind: 'lowest_ci_cost', maxP50Minutes: Number(values['max-p50']), ...(values['max-p95'] ? { maxP95Minutes: Number(values['max-p95']) } : {}) }
       : undefined;
 const body = parseSimulateQueue({
   repo: { host: values.host, owner, name },

@@ -55,21 +55,27 @@ export function registerSimulateCommand(program: Command): void {
     )
     .option('--goal <latency|cost>', 'also advise the settings best for lowest latency, or lowest CI cost within --max-p50')
     .option('--max-p50 <minutes>', 'with --goal cost: the p50 time in queue not to exceed', (v) => Number(v))
-    .action(async (opts: { days?: number; maxPrs?: number; candidate: Record<string, unknown>[]; goal?: string; maxP50?: number }, command: Command) => {
-      const ctx = contextOf(command);
-      let goal: Request['goal'];
-      if (opts.goal === 'latency') goal = { kind: 'lowest_latency' };
-      else if (opts.goal === 'cost') {
-        if (opts.maxP50 === undefined) throw new CliError(EXIT.usage, '--goal cost needs --max-p50 <minutes>');
-        goal = { kind: 'lowest_ci_cost', maxP50Minutes: opts.maxP50 };
-      } else if (opts.goal !== undefined) throw new CliError(EXIT.usage, `--goal is latency or cost, got "${opts.goal}"`);
-      const answer = await ctx.api.call('simulateQueue', {
-        ...ctx.queue(),
-        ...(opts.days !== undefined ? { days: opts.days } : {}),
-        ...(opts.maxPrs !== undefined ? { maxPullRequests: opts.maxPrs } : {}),
-        ...(opts.candidate.length > 0 ? { candidates: checkedByTheService<Request['candidates']>(opts.candidate) } : {}),
-        ...(goal ? { goal } : {}),
-      });
-      ctx.out.result(answer, () => render(answer));
-    });
+    .option('--max-p95 <minutes>', 'with --goal cost: also the p95 time in queue not to exceed', (v) => Number(v))
+    .action(
+      async (
+        opts: { days?: number; maxPrs?: number; candidate: Record<string, unknown>[]; goal?: string; maxP50?: number; maxP95?: number },
+        command: Command,
+      ) => {
+        const ctx = contextOf(command);
+        let goal: Request['goal'];
+        if (opts.goal === 'latency') goal = { kind: 'lowest_latency' };
+        else if (opts.goal === 'cost') {
+          if (opts.maxP50 === undefined) throw new CliError(EXIT.usage, '--goal cost needs --max-p50 <minutes>');
+          goal = { kind: 'lowest_ci_cost', maxP50Minutes: opts.maxP50, ...(opts.maxP95 !== undefined ? { maxP95Minutes: opts.maxP95 } : {}) };
+        } else if (opts.goal !== undefined) throw new CliError(EXIT.usage, `--goal is latency or cost, got "${opts.goal}"`);
+        const answer = await ctx.api.call('simulateQueue', {
+          ...ctx.queue(),
+          ...(opts.days !== undefined ? { days: opts.days } : {}),
+          ...(opts.maxPrs !== undefined ? { maxPullRequests: opts.maxPrs } : {}),
+          ...(opts.candidate.length > 0 ? { candidates: checkedByTheService<Request['candidates']>(opts.candidate) } : {}),
+          ...(goal ? { goal } : {}),
+        });
+        ctx.out.result(answer, () => render(answer));
+      },
+    );
 }

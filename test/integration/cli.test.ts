@@ -273,6 +273,8 @@ describe('openmq CLI', function () {
     const noBound = await openmq(['simulate', '--goal', 'cost', ...queueArgs()], env);
     expect(noBound.code).to.equal(2);
     expect(noBound.stderr).to.include('--max-p50');
+    const bounded = await ok<{ advice: { goal: unknown } }>('simulate', '--goal', 'cost', '--max-p50', '600', '--max-p95', '900', ...queueArgs());
+    expect(bounded.advice.goal).to.deep.equal({ kind: 'lowest_ci_cost', maxP50Minutes: 600, maxP95Minutes: 900 });
     const badSetting = await openmq(['simulate', '--candidate', 'concurrency=0', ...queueArgs()], env);
     expect(badSetting.code).to.equal(2);
   });

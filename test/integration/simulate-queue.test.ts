@@ -66,6 +66,20 @@ describe('simulateQueue', function () {
     expect(res.body.advice!.best!.efficiency.timeInQueueMinutes.p50!).to.be.at.most(res.body.advice!.current.efficiency.timeInQueueMinutes.p50!);
   });
 
+  it('advises the cheapest settings within a p50 and a p95 bound, and says when none meets them', async () => {
+    const goal = { kind: 'lowest_ci_cost', maxP50Minutes: 1000, maxP95Minutes: 1000 };
+    const res = await svc.post<Answer>('/simulateQueue', { ...ref, maxPullRequests: 20, goal });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.advice!.goal).to.deep.equal(goal);
+    expect(res.body.advice!.best!.efficiency.timeInQueueMinutes.p95!).to.be.at.most(1000);
+    expect(res.body.advice!.reasons.at(-1)).to.match(/the fewest CI minutes with p50 ≤ 1000 min and p95 ≤ 1000 min among \d+ settings/);
+    const none = await svc.post<Answer>('/simulateQueue', { ...ref, maxPullRequests: 20, goal: { ...goal, maxP95Minutes: 0 } });
+    expect([none.status, none.body.advice!.best]).to.deep.equal([200, null]);
+    expect(none.body.advice!.reasons.at(-1)).to.match(/^none of the \d+ settings tried meets p50 ≤ 1000 min and p95 ≤ 0 min on this history$/);
+    const negative = await svc.post<{ error: string }>('/simulateQueue', { ...ref, goal: { ...goal, maxP95Minutes: -1 } });
+    expect(negative.status).to.equal(400);
+  });
+
   it('answers 404 for a branch without a queue and 400 for too many candidates', async () => {
     expect((await svc.post('/simulateQueue', { ...ref, targetBranch: 'nope' })).status).to.equal(404);
     const many = Array.from({ length: 9 }, () => ({ concurrency: 2 }));

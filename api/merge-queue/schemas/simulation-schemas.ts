@@ -40,7 +40,10 @@ export const SimulateQueueSchema = Type.Object(
     goal: optional(
       Type.Union([
         Type.Object({ kind: Type.Literal('lowest_latency') }, { additionalProperties: false }),
-        Type.Object({ kind: Type.Literal('lowest_ci_cost'), maxP50Minutes: Type.Number({ minimum: 0 }) }, { additionalProperties: false }),
+        Type.Object(
+          { kind: Type.Literal('lowest_ci_cost'), maxP50Minutes: Type.Number({ minimum: 0 }), maxP95Minutes: optional(Type.Number({ minimum: 0 })) },
+          { additionalProperties: false },
+        ),
       ]),
     ),
   },
@@ -94,7 +97,10 @@ export const SimulateQueueResponse = closed({
   candidates: Type.Array(OutcomeResponse),
   advice: Type.Union([
     closed({
-      goal: Type.Object({ kind: Type.String(), maxP50Minutes: Type.Optional(Type.Number()) }, { additionalProperties: false }),
+      goal: Type.Object(
+        { kind: Type.String(), maxP50Minutes: Type.Optional(Type.Number()), maxP95Minutes: Type.Optional(Type.Number()) },
+        { additionalProperties: false },
+      ),
       current: OutcomeResponse,
       best: Type.Union([OutcomeResponse, Type.Null()]),
       reasons: Type.Array(Type.String()),

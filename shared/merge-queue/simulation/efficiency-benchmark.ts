@@ -87,8 +87,11 @@ export async function evaluateCell(cell: Cell, o: BenchmarkOptions): Promise<Rec
   for (const name of ['serial', 'speculative', 'bors', 'defaults'] as const) out[name] = await played(FIXED[name], w, cell.ciMinutes);
   const sample = { ...w, pullRequests: w.pullRequests.slice(0, o.advicePullRequests) };
   const history = { from: new Date(0), to: new Date(0), pullRequestsSeen: sample.pullRequests.length, sampled: true, notes: [], workload: sample };
-  const tried = await playGrid(history, FIXED.defaults, RUNNERS);
-  const pick = bestFor({ kind: 'lowest_ci_cost', maxP50Minutes: 1.2 * median(sample.ciMinutes) }, tried) ?? bestFor({ kind: 'lowest_latency' }, tried);
+  const ci = median(sample.ciMinutes);
+  const goal = { kind: 'lowest_ci_cost', maxP50Minutes: 1.2 * ci, maxP95Minutes: 3 * ci } as const;
+  const tried = await playGrid(history, FIXED.defaults, goal, RUNNERS);
+  const pick =
+    bestFor(goal, tried) ?? bestFor({ kind: 'lowest_ci_cost', maxP50Minutes: goal.maxP50Minutes }, tried) ?? bestFor({ kind: 'lowest_latency' }, tried);
   out.advised = await played(pick?.settings ?? FIXED.defaults, w, cell.ciMinutes);
   return out;
 }

@@ -1,15 +1,21 @@
 // Settings advice: a small grid of settings around the queue's own, each replayed on its history,
 // and the best for a stated goal with the numbers that justify it. The grid varies what moves
-// latency and CI cost most: concurrency, batching (size, and a wait of a quarter of the median CI
-// duration), and a pending-failure hold with optimistic merge (which absorbs flakes).
+// latency and CI cost most: concurrency; batching — by size and a wait of a quarter of the median
+// CI duration, or by pressure (no wait: a batch starts with whatever waits as soon as a slot
+// frees, so batches grow only while the queue is busy). The settings best for the goal among
+// those are then refined: a bisection pool of one (one probe at a time, the cheaper and slower
+// search, where the grid's pool is the concurrency) and a pending-failure hold with optimistic
+// merge (which absorbs flakes), alone and together. Two stages rather than every combination:
+// the refinements move each setting a little, and a replay of 500 pull requests takes about two
+// seconds, so the full product (64 replays) would keep an API call waiting for minutes.
 import { median } from './percentile.js';
 import type { QueueHistory } from './queue-history.js';
-import { play, type FullSettings, type SettingsOutcome } from './what-if.js';
+import { play, SIMULATED_SETTINGS, type FullSettings, type SettingsOutcome } from './what-if.js';
 
 export type AdviceGoal =
   | { kind: 'lowest_latency' }
-  /** The fewest CI minutes per merged pull request with time in queue p50 at most this. */
-  | { kind: 'lowest_ci_cost'; maxP50Minutes: number };
+  /** The fewest CI minutes per merged pull request with time in queue p50 at most this (and p95, when given). */
+  | { kind: 'lowest_ci_cost'; maxP50Minutes: number; maxP95Minutes?: number };
 
 export interface SettingsAdvice {
   goal: AdviceGoal;
@@ -22,32 +28,45 @@ export interface SettingsAdvice {
   tried: SettingsOutcome[];
 }
 
+/** Settings of the grid's best that the second stage tries. */
+const REFINED = 2;
+
 /**
- * The settings tried. Concurrency stays within `maxConcurrency`: the simulation gives every run a
- * CI runner at once, so it must not be asked for more runs than the team's CI can hold (from a
- * history that capacity is unknown; the default is twice the queue's concurrency).
+ * The first stage's settings. Concurrency stays within `maxConcurrency`: the simulation gives
+ * every run a CI runner at once, so it must not be asked for more runs than the team's CI can
+ * hold (from a history that capacity is unknown; the default is twice the queue's concurrency).
  */
 export function adviceGrid(current: FullSettings, ciMinutes: readonly number[], maxConcurrency = Math.max(2, 2 * current.concurrency)): FullSettings[] {
   const wait = Math.max(1, Math.round(median(ciMinutes) / 4));
   const concurrencies = [...new Set([current.concurrency, 1, 2, 4, 8].filter((c) => c <= maxConcurrency))].sort((a, b) => a - b);
   const batching: Partial<FullSettings>[] = [
     { batch: false },
-    { batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: wait, optimizationMode: 'bisection_skip_redundant_tests' },
-    { batch: true, batchingMinSize: 8, batchingMaxWaitTimeMinutes: wait, optimizationMode: 'bisection_skip_redundant_tests' },
+    ...[4, 8].flatMap((size) =>
+      [wait, 0].map((w) => ({
+        batch: true,
+        batchingMinSize: size,
+        batchingMaxWaitTimeMinutes: w,
+        optimizationMode: 'bisection_skip_redundant_tests' as const,
+      })),
+    ),
   ];
-  const holds: Partial<FullSettings>[] = [
-    { pendingFailureDepth: 0, canOptimisticallyMerge: false },
-    { pendingFailureDepth: 1, canOptimisticallyMerge: true },
-  ];
-  const out: FullSettings[] = [];
-  for (const concurrency of concurrencies) {
-    for (const b of batching) for (const h of holds) out.push({ ...current, concurrency, bisectionConcurrency: concurrency, ...b, ...h });
-  }
-  return out;
+  const noHold = { pendingFailureDepth: 0, canOptimisticallyMerge: false };
+  return concurrencies.flatMap((concurrency) => batching.map((b) => ({ ...current, concurrency, bisectionConcurrency: concurrency, ...b, ...noHold })));
 }
+
+/** The second stage's settings around one of the first: a pool of one (with batching), a pending-failure hold, both. */
+export function refinements(s: FullSettings): FullSettings[] {
+  const hold = { pendingFailureDepth: 1, canOptimisticallyMerge: true };
+  const pools = s.batch && s.bisectionConcurrency > 1 ? [s.bisectionConcurrency, 1] : [s.bisectionConcurrency];
+  const holds = s.pendingFailureDepth === 0 ? [{}, hold] : [{}];
+  return pools.flatMap((bisectionConcurrency) => holds.map((h) => ({ ...s, bisectionConcurrency, ...h }))).slice(1);
+}
+
+const sameSettings = (a: FullSettings, b: FullSettings): boolean => SIMULATED_SETTINGS.every((k) => a[k] === b[k]);
 
 const usable = (o: SettingsOutcome): boolean => !o.truncated && o.efficiency.unfinished === 0 && o.efficiency.merged > 0;
 const p50 = (o: SettingsOutcome): number => o.efficiency.timeInQueueMinutes.p50 ?? Number.POSITIVE_INFINITY;
+const p95 = (o: SettingsOutcome): number => o.efficiency.timeInQueueMinutes.p95 ?? Number.POSITIVE_INFINITY;
 const cost = (o: SettingsOutcome): number => o.efficiency.ciMinutesPerMerged ?? Number.POSITIVE_INFINITY;
 const fixed = (x: number | null, digits: number): string => (x === null ? '—' : x.toFixed(digits));
 
@@ -58,33 +77,53 @@ function ranking(goal: AdviceGoal): (a: SettingsOutcome, b: SettingsOutcome) => 
 const numbers = (o: SettingsOutcome): string => {
   const e = o.efficiency;
   return (
-    `time in queue p50 ${fixed(e.timeInQueueMinutes.p50, 0)} min (p90 ${fixed(e.timeInQueueMinutes.p90, 0)}), ` +
+    `time in queue p50 ${fixed(e.timeInQueueMinutes.p50, 0)} min (p90 ${fixed(e.timeInQueueMinutes.p90, 0)}, p95 ${fixed(e.timeInQueueMinutes.p95, 0)}), ` +
     `${fixed(e.ciRunsPerMerged, 2)} CI runs and ${fixed(e.ciMinutesPerMerged, 0)} CI minutes per merged pull request, ${e.innocentEjections} innocent ejections`
   );
 };
 
-/** The best of the settings tried for a goal, or null when none meets its bound. */
+function withinBounds(goal: AdviceGoal, o: SettingsOutcome): boolean {
+  if (goal.kind === 'lowest_latency') return true;
+  return p50(o) <= goal.maxP50Minutes && (goal.maxP95Minutes === undefined || p95(o) <= goal.maxP95Minutes);
+}
+
+const boundsWords = (goal: Extract<AdviceGoal, { kind: 'lowest_ci_cost' }>): string =>
+  `p50 ≤ ${goal.maxP50Minutes} min${goal.maxP95Minutes === undefined ? '' : ` and p95 ≤ ${goal.maxP95Minutes} min`}`;
+
+/** The best of the settings tried for a goal, or null when none meets its bounds. */
 export function bestFor(goal: AdviceGoal, tried: readonly SettingsOutcome[]): SettingsOutcome | null {
-  const eligible = tried.filter((o) => usable(o) && (goal.kind === 'lowest_latency' || p50(o) <= goal.maxP50Minutes));
+  const eligible = tried.filter((o) => usable(o) && withinBounds(goal, o));
   return eligible.sort(ranking(goal))[0] ?? null;
 }
 
-export async function playGrid(history: QueueHistory, current: FullSettings, maxConcurrency?: number): Promise<SettingsOutcome[]> {
+/** Both stages: the grid, then the refinements of its best for the goal (or of its fastest, when none meets the goal). */
+export async function playGrid(history: QueueHistory, current: FullSettings, goal: AdviceGoal, maxConcurrency?: number): Promise<SettingsOutcome[]> {
   const tried: SettingsOutcome[] = [];
   for (const s of adviceGrid(current, history.workload.ciMinutes, maxConcurrency)) tried.push(await play(history, s));
+  const eligible = tried.filter((o) => usable(o) && withinBounds(goal, o)).sort(ranking(goal));
+  const fastest = tried.filter(usable).sort(ranking({ kind: 'lowest_latency' }));
+  const seeds = [...new Set([...eligible, ...fastest])].slice(0, REFINED);
+  for (const seed of seeds) {
+    for (const s of refinements(seed.settings)) if (!tried.some((o) => sameSettings(o.settings, s))) tried.push(await play(history, s));
+  }
   return tried;
 }
 
 export async function adviseSettings(history: QueueHistory, current: FullSettings, goal: AdviceGoal, maxConcurrency?: number): Promise<SettingsAdvice> {
   const now = await play(history, current);
-  const tried = (await playGrid(history, current, maxConcurrency)).sort(ranking(goal));
+  const tried = (await playGrid(history, current, goal, maxConcurrency)).sort(ranking(goal));
   const best = bestFor(goal, tried);
   const reasons = [`now: ${numbers(now)}`];
   if (best)
     reasons.push(
       `advised: ${numbers(best)}`,
-      `chosen for ${goal.kind === 'lowest_latency' ? 'the lowest time in queue' : `the fewest CI minutes with p50 ≤ ${goal.maxP50Minutes} min`} among ${tried.length} settings replayed on the same history`,
+      `chosen for ${goal.kind === 'lowest_latency' ? 'the lowest time in queue' : `the fewest CI minutes with ${boundsWords(goal)}`} among ${tried.length} settings replayed on the same history`,
     );
-  else reasons.push(`none of the ${tried.length} settings tried meets p50 ≤ ${goal.kind === 'lowest_ci_cost' ? goal.maxP50Minutes : 0} min on this history`);
+  else
+    reasons.push(
+      goal.kind === 'lowest_ci_cost'
+        ? `none of the ${tried.length} settings tried meets ${boundsWords(goal)} on this history`
+        : `none of the ${tried.length} settings tried merged this history's pull requests within the simulation's limits`,
+    );
   return { goal, current: now, best, reasons, tried };
 }

@@ -3,9 +3,10 @@ import { expect } from 'chai';
 import { inMemoryRepositories } from '../../../../shared/merge-queue/simulation/in-memory-repositories.js';
 import { inferWorkload, readQueueHistory } from '../../../../shared/merge-queue/simulation/queue-history.js';
 import { at, entry, failed, passed, run } from '../../../../shared/merge-queue/simulation/builders.js';
-import { adviseSettings } from '../../../../shared/merge-queue/simulation/settings-advice.js';
-import { DEFAULT_SETTINGS, whatIf } from '../../../../shared/merge-queue/simulation/what-if.js';
+import { adviceGrid, adviseSettings, playGrid, refinements } from '../../../../shared/merge-queue/simulation/settings-advice.js';
+import { DEFAULT_SETTINGS, whatIf, type SettingsOutcome } from '../../../../shared/merge-queue/simulation/what-if.js';
 import { playWorkload, type Workload, type WorkloadOutcome } from '../../../../shared/merge-queue/simulation/workload.js';
+import { workloadOf } from '../../../../shared/merge-queue/simulation/efficiency-benchmark.js';
 
 const CURRENT = DEFAULT_SETTINGS;
 
@@ -85,6 +86,60 @@ describe('simulation: what-if on a history', () => {
     expect(cheap.best!.efficiency.ciMinutesPerMerged!).to.be.at.most(fast.best!.efficiency.ciMinutesPerMerged!);
     const impossible = await adviseSettings(h, CURRENT, { kind: 'lowest_ci_cost', maxP50Minutes: 1 });
     expect(impossible.best).to.equal(null);
+    expect(impossible.reasons.at(-1)).to.match(/^none of the \d+ settings tried meets p50 ≤ 1 min on this history$/);
+  });
+
+  it('a p95 bound as well: the cheapest setting within both, which may cost more CI than the p50 bound alone', async () => {
+    // A busy queue (80 % of 4 runners, 5 % breaking, 3 % flaky runs): batching trades tail for CI.
+    const busy = workloadOf({ load: 0.8, failureRate: 0.05, flakeRate: 0.03, ciMinutes: 10 }, 60, 1);
+    const h = { from: new Date(0), to: new Date(0), pullRequestsSeen: 60, sampled: false, notes: [], workload: busy };
+    const p95 = (o: SettingsOutcome): number => o.efficiency.timeInQueueMinutes.p95!;
+    const maxP50Minutes = 15;
+    const p50Only = await adviseSettings(h, CURRENT, { kind: 'lowest_ci_cost', maxP50Minutes }, 4);
+    // A p95 bound just under what the p50 bound alone chose: that choice is ruled out.
+    const maxP95Minutes = Math.floor(p95(p50Only.best!) - 1);
+    const both = await adviseSettings(h, CURRENT, { kind: 'lowest_ci_cost', maxP50Minutes, maxP95Minutes }, 4);
+    const within = both.tried.filter((o) => o.efficiency.timeInQueueMinutes.p50! <= maxP50Minutes && p95(o) <= maxP95Minutes);
+    expect(within.length, 'this history has settings within both bounds').to.be.greaterThan(0);
+    expect(p95(both.best!)).to.be.at.most(maxP95Minutes);
+    expect(both.best!.settings).to.not.deep.equal(p50Only.best!.settings);
+    expect(both.best!.efficiency.ciMinutesPerMerged!).to.equal(Math.min(...within.map((o) => o.efficiency.ciMinutesPerMerged!)));
+    expect(both.best!.efficiency.ciMinutesPerMerged!).to.be.at.least(p50Only.best!.efficiency.ciMinutesPerMerged!);
+    expect(both.reasons.at(-1)).to.include(`the fewest CI minutes with p50 ≤ ${maxP50Minutes} min and p95 ≤ ${maxP95Minutes} min`);
+  });
+
+  it('tries pressure batching (no wait) beside a wait, then refines the best with a bisection pool of one and a pending-failure hold', async () => {
+    const grid = adviceGrid(CURRENT, [20], 4);
+    expect(grid.filter((s) => s.concurrency === 4).map((s) => (s.batch ? `${s.batchingMinSize}/${s.batchingMaxWaitTimeMinutes}` : 'none'))).to.deep.equal([
+      'none',
+      '4/5',
+      '4/0',
+      '8/5',
+      '8/0',
+    ]);
+    expect(grid.every((s) => s.bisectionConcurrency === s.concurrency && s.pendingFailureDepth === 0)).to.equal(true);
+    const batched = grid.find((s) => s.batch && s.concurrency === 4)!;
+    expect(refinements(batched).map((s) => [s.bisectionConcurrency, s.pendingFailureDepth, s.canOptimisticallyMerge])).to.deep.equal([
+      [4, 1, true],
+      [1, 0, false],
+      [1, 1, true],
+    ]);
+    const unbatched = grid.find((s) => !s.batch && s.concurrency === 4)!;
+    expect(refinements(unbatched).map((s) => [s.bisectionConcurrency, s.pendingFailureDepth])).to.deep.equal([[4, 1]]);
+  });
+
+  it('the advice replays the grid and the refinements of its best, no setting twice', async () => {
+    const busy = workloadOf({ load: 0.8, failureRate: 0.05, flakeRate: 0.03, ciMinutes: 10 }, 30, 2);
+    const h = { from: new Date(0), to: new Date(0), pullRequestsSeen: 30, sampled: false, notes: [], workload: busy };
+    const tried = await playGrid(h, CURRENT, { kind: 'lowest_latency' }, 4);
+    const grid = adviceGrid(CURRENT, busy.ciMinutes, 4);
+    expect(tried.length).to.be.greaterThan(grid.length);
+    expect(new Set(tried.map((o) => JSON.stringify(o.settings))).size).to.equal(tried.length);
+    const fastest = [...tried.slice(0, grid.length)].sort(
+      (a, b) =>
+        a.efficiency.timeInQueueMinutes.p50! - b.efficiency.timeInQueueMinutes.p50! || a.efficiency.ciMinutesPerMerged! - b.efficiency.ciMinutesPerMerged!,
+    )[0]!;
+    for (const s of refinements(fastest.settings)) expect(tried.map((o) => o.settings)).to.deep.include(s);
   });
 });
 

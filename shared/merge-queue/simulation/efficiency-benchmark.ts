@@ -3,10 +3,12 @@
 //
 // CI capacity is `RUNNERS` runs at a time of `ciMinutes` each; a load of 80 % means pull requests
 // arrive (Poisson) at 80 % of the rate that capacity tests one by one. Each pull request breaks the
-// build with the failure rate; a run that should pass fails with the flake rate.
+// build with the failure rate; a run that should pass fails with the flake rate, on a test the
+// flaky-test service knows as flaky (CI uploads results for every run), so the queue's flaky
+// re-test and verdict rules act as they do for a team that uploads its results.
 import { median } from './percentile.js';
 import { queueEfficiency } from './queue-efficiency.js';
-import { bestFor, playGrid } from './settings-advice.js';
+import { adviceGrid, bestFor, playGrid, refinements } from './settings-advice.js';
 import { rng } from '../../platform/seeded-random.js';
 import { DEFAULT_SETTINGS, type FullSettings } from './what-if.js';
 import { playWorkload, type Workload } from './workload.js';
@@ -29,7 +31,7 @@ export const STRATEGIES: Record<StrategyName, string> = {
   bors: '(d) batches, one at a time, failed batches bisected (bors): this engine with concurrency 1, batching, bisection without skipping',
   defaults: `(e) this engine's createQueue defaults with concurrency ${RUNNERS} (bisectionConcurrency follows it)`,
   advised:
-    "(f) this engine with the settings its advice picks (the cheapest in CI within 1.2 × the CI duration at p50, else the fastest), chosen on the cell's first pull requests",
+    "(f) this engine with the settings its advice picks, chosen on the cell's first pull requests: the cheapest in CI with p50 ≤ 1.2 × and p95 ≤ 3 × the CI duration, else the cheapest within the p50 bound alone, else the fastest",
 };
 
 export interface StrategyResult {
@@ -57,7 +59,7 @@ export function workloadOf(cell: Cell, pullRequests: number, seed: number): Work
     t += -Math.log(1 - random()) * gap;
     return { arrivesAt: t, breaks: random() < cell.failureRate };
   });
-  return { pullRequests: prs, ciMinutes: [cell.ciMinutes], flakeRate: cell.flakeRate, seed };
+  return { pullRequests: prs, ciMinutes: [cell.ciMinutes], flakeRate: cell.flakeRate, flakyTestResults: true, seed };
 }
 
 async function played(settings: FullSettings, w: Workload, ciMinutes: number): Promise<StrategyResult> {
@@ -93,5 +95,17 @@ export async function evaluateCell(cell: Cell, o: BenchmarkOptions): Promise<Rec
   const pick =
     bestFor(goal, tried) ?? bestFor({ kind: 'lowest_ci_cost', maxP50Minutes: goal.maxP50Minutes }, tried) ?? bestFor({ kind: 'lowest_latency' }, tried);
   out.advised = await played(pick?.settings ?? FIXED.defaults, w, cell.ciMinutes);
+  return out;
+}
+
+/**
+ * Every setting the advice can reach — its grid and every refinement of each — played on the
+ * cell's whole workload: the points of the p50 / p95 / CI-runs frontier.
+ */
+export async function frontier(cell: Cell, pullRequests: number, seed: number): Promise<StrategyResult[]> {
+  const w = workloadOf(cell, pullRequests, seed);
+  const settings = adviceGrid(FIXED.defaults, w.ciMinutes, RUNNERS).flatMap((s) => [s, ...refinements(s)]);
+  const out: StrategyResult[] = [];
+  for (const s of settings) out.push(await played(s, w, cell.ciMinutes));
   return out;
 }

@@ -84,8 +84,8 @@ async function round(report: readonly Buffer[]): Promise<Round> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'openmq-bench-ingest-'));
   const redis = await startRedis({ dataDir: path.join(dataDir, 'redis') });
   const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values.profile)] : [];
-  profile.push(...values['node-args'].split(' ').filter(Boolean));
-  const service = startServiceProcess({ entry: 'all-in-one', nodeArgs: profile, dataDir, token: TOKEN, env: { REDIS_URL: redis.url } });
+  const nodeArgs = [...profile, ...values['node-args'].split(' ').filter(Boolean)];
+  const service = startServiceProcess({ entry: 'all-in-one', nodeArgs, dataDir, token: TOKEN, env: { REDIS_URL: redis.url } });
   try {
     const base = await printedUrl(service);
     const target = { url: base, token: TOKEN };

@@ -193,7 +193,7 @@ function clairvoyantOf(cell: Cell): ClairvoyantSchedule {
 
 const pct = (x: number): string => `${Math.round(x * 100)} %`;
 const num = (x: number | null, d = 2): string => (x === null ? '—' : x.toFixed(d));
-const find = (rows: Row[], c: Cell): Row => rows.find((r) => JSON.stringify(r.cell) === JSON.stringify(c))!;
+const find = (rows: Row[], c: Cell): Row => rows.find((r) => key(r.cell) === key(c))!;
 const ORDER = Object.keys(STRATEGIES) as StrategyName[];
 const SHORT: Record<StrategyName, string> = {
   oracle: '(a) oracle',

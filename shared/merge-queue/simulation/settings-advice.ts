@@ -54,15 +54,15 @@ export function adviceGrid(current: FullSettings, ciMinutes: readonly number[], 
   return concurrencies.flatMap((concurrency) => batching.map((b) => ({ ...current, concurrency, bisectionConcurrency: concurrency, ...b, ...noHold })));
 }
 
+const sameSettings = (a: FullSettings, b: FullSettings): boolean => SIMULATED_SETTINGS.every((k) => a[k] === b[k]);
+
 /** The second stage's settings around one of the first: a pool of one (with batching), a pending-failure hold, both. */
 export function refinements(s: FullSettings): FullSettings[] {
   const hold = { pendingFailureDepth: 1, canOptimisticallyMerge: true };
   const pools = s.batch && s.bisectionConcurrency > 1 ? [s.bisectionConcurrency, 1] : [s.bisectionConcurrency];
   const holds = s.pendingFailureDepth === 0 ? [{}, hold] : [{}];
-  return pools.flatMap((bisectionConcurrency) => holds.map((h) => ({ ...s, bisectionConcurrency, ...h }))).slice(1);
+  return pools.flatMap((bisectionConcurrency) => holds.map((h) => ({ ...s, bisectionConcurrency, ...h }))).filter((v) => !sameSettings(v, s));
 }
-
-const sameSettings = (a: FullSettings, b: FullSettings): boolean => SIMULATED_SETTINGS.every((k) => a[k] === b[k]);
 
 const usable = (o: SettingsOutcome): boolean => !o.truncated && o.efficiency.unfinished === 0 && o.efficiency.merged > 0;
 const p50 = (o: SettingsOutcome): number => o.efficiency.timeInQueueMinutes.p50 ?? Number.POSITIVE_INFINITY;

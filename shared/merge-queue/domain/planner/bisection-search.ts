@@ -229,18 +229,24 @@ function nextProbes(c: string[], proven: number, failingLength: number | null, s
  */
 function roundProbes(c: string[], proven: number, failingLength: number, ways: number, running: readonly (readonly string[])[]): Probe[] {
   const inSpan = (cut: number): boolean => cut > proven && cut < failingLength;
-  const pending = running.filter((chain) => isPrefix(chain, c)).map((chain) => chain.length);
-  const span = failingLength - proven;
-  const k = fewestWays(span, ways);
-  const fresh = Array.from({ length: k }, (_, i) => proven + Math.ceil(((i + 1) * span) / (k + 1)));
-  const kept = pending.filter(inSpan);
-  const cuts = [...new Set(kept.length > 0 ? kept : fresh.filter(inSpan))].sort((a, b) => a - b);
+  const kept = running
+    .filter((chain) => isPrefix(chain, c))
+    .map((chain) => chain.length)
+    .filter(inSpan);
+  const cuts = [...new Set(kept.length > 0 ? kept : evenCuts(proven, failingLength, ways).filter(inSpan))].sort((a, b) => a - b);
   let from = proven;
   return cuts.map((cut) => {
     const probe = { tested: c.slice(from, cut), base: c.slice(0, from) };
     from = cut;
     return probe;
   });
+}
+
+/** The fewest evenly spaced cuts of the span (proven, failingLength) that search it in as few rounds as `ways` cuts do. */
+function evenCuts(proven: number, failingLength: number, ways: number): number[] {
+  const span = failingLength - proven;
+  const k = fewestWays(span, ways);
+  return Array.from({ length: k }, (_, i) => proven + Math.ceil(((i + 1) * span) / (k + 1)));
 }
 
 /** Rounds a search over `span` candidates takes cutting `ways` times per round. */

@@ -1011,7 +1011,7 @@ export type paths = {
         put?: never;
         /**
          * Replay a queue's history under its settings and candidate ones, side by side
-         * @description The last `days` of the queue (arrivals, CI durations, failures and flakes inferred from its runs; at most `maxPullRequests`, the most recent, and the answer says when it sampled) run through the engine in virtual time. With `goal`, also the settings the simulator finds best for it.
+         * @description The last `days` of the queue (arrivals, CI durations, failures and flakes inferred from its runs; at most `maxPullRequests`, the most recent, and the answer says when it sampled) run through the engine in virtual time. With `goal`, also the settings the simulator finds best for it. One replay runs at a time per API process and two more may wait; a second one of the same organisation, or one past the waiting places, is answered 429 (`simulation_in_progress`, `simulation_busy`) with Retry-After.
          */
         post: operations["simulateQueue"];
         delete?: never;

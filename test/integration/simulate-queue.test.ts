@@ -1,6 +1,7 @@
 // POST /v1/simulateQueue over real HTTP: a queue's recorded history (written to the store as the
 // engine records it) replayed under candidate settings, advice, sampling, and the error cases
-// (openapi-document.test.ts checks the answer against this service's own description).
+// (openapi-document.test.ts checks the answer against this service's own description), and that a
+// replay neither holds the process nor runs twice at once for one organisation.
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { createRepo, DEFAULT_REPO } from '../../scripts/lib/git-fixtures.js';
@@ -84,5 +85,24 @@ describe('simulateQueue', function () {
     expect((await svc.post('/simulateQueue', { ...ref, targetBranch: 'nope' })).status).to.equal(404);
     const many = Array.from({ length: 9 }, () => ({ concurrency: 2 }));
     expect((await svc.post('/simulateQueue', { ...ref, candidates: many })).status).to.equal(400);
+  });
+
+  it('keeps answering while it replays, and refuses a second replay of the same organisation with a time to retry', async () => {
+    const ask = () => svc.post<Answer & { error?: { code: string; message: string } }>('/simulateQueue', { ...ref, goal: { kind: 'lowest_latency' } });
+    const both = [ask(), ask()];
+    // Whichever reached the gate second is refused at once; the other replays for seconds.
+    const refused = await Promise.race(both);
+    expect([refused.status, refused.body.error?.code], 'the first answer is the refusal').to.deep.equal([429, 'simulation_in_progress']);
+    expect(Number(refused.headers.get('retry-after'))).to.be.at.least(1);
+    let replayed = false;
+    const replay = Promise.all(both).then((answers) => {
+      replayed = true;
+      return answers;
+    });
+    const health = await svc.raw('GET', '/healthz');
+    expect([health.status, replayed], 'answered while the replay still runs').to.deep.equal([200, false]);
+    const answers = await replay;
+    expect(answers.map((a) => a.status).sort()).to.deep.equal([200, 429]);
+    expect((await ask()).status, 'free again once answered').to.equal(200);
   });
 });

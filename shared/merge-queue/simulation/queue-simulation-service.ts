@@ -3,6 +3,7 @@
 import type { Queue } from '../domain/model.js';
 import { readQueueHistory, type HistoryRepositories } from './queue-history.js';
 import { adviseSettings, type AdviceGoal, type SettingsAdvice } from './settings-advice.js';
+import { SimulationGate } from './simulation-gate.js';
 import { settingsOf, whatIf, type FullSettings, type WhatIfReport } from './what-if.js';
 
 export interface SimulateQueueRequest {
@@ -20,9 +21,18 @@ export interface SimulateQueueResult extends WhatIfReport {
 const RUNS_PER_PULL_REQUEST = 20;
 
 export class QueueSimulationService {
-  constructor(private readonly deps: { store: HistoryRepositories; clock?: () => Date }) {}
+  private readonly gate: SimulationGate;
 
-  async simulate(queue: Queue, req: SimulateQueueRequest): Promise<SimulateQueueResult> {
+  constructor(private readonly deps: { store: HistoryRepositories; clock?: () => Date; gate?: SimulationGate }) {
+    this.gate = deps.gate ?? new SimulationGate();
+  }
+
+  /** Throws `rate_limited` when this organisation already has a replay running or waiting, or the process has too many (simulation-gate.ts). */
+  simulate(queue: Queue, req: SimulateQueueRequest): Promise<SimulateQueueResult> {
+    return this.gate.run(queue.orgId, () => this.replay(queue, req));
+  }
+
+  private async replay(queue: Queue, req: SimulateQueueRequest): Promise<SimulateQueueResult> {
     const now = this.deps.clock?.() ?? new Date();
     const limits = { days: req.days, maxPullRequests: req.maxPullRequests, maxRuns: req.maxPullRequests * RUNS_PER_PULL_REQUEST };
     const history = await readQueueHistory(this.deps.store, queue.id, now, limits);

@@ -6,6 +6,7 @@ import type { Entry, EntryStack, TestRun } from '../domain/model.js';
 import type { ImpactedTargetSet, PlannerQueue } from '../domain/planner/types.js';
 import { entry, queue } from './builders.js';
 import { rng } from '../../platform/seeded-random.js';
+import { EventLoopTurns } from '../../platform/runtime/event-loop-turns.js';
 import { SIM_START, Simulator } from './simulator.js';
 import type { LinkedFailedTest, RunTestResults, RunTestResultsSource } from '../services/run-test-results.js';
 
@@ -148,7 +149,11 @@ export async function playWorkload(settings: SimulatedSettings, w: Workload, lim
   let nextPush = 0;
   let events = 0;
   const maxEvents = limits.maxEvents ?? DEFAULT_MAX_EVENTS;
+  // The in-memory repositories settle every await at once: without turns, a replay inside the
+  // API process (simulateQueue) would hold every other request until it ended.
+  const turns = new EventLoopTurns();
   for (; events < maxEvents; events++) {
+    await turns.pace();
     const running = sim.inProgress();
     for (const r of running) {
       if (!endsAt.has(r.id)) endsAt.set(r.id, r.createdAt.getTime() + w.ciMinutes[Math.floor(random() * w.ciMinutes.length)]! * MINUTE);

@@ -62,6 +62,16 @@ describe('simulation: workloads', () => {
     expect(outcome.runs.some((r) => r.conclusionReason === 'manual_push_to_target_branch')).to.equal(true);
   });
 
+  it('gives the event loop turns as it plays, so the process it runs in keeps answering', async () => {
+    // Every await of the in-memory store settles at once: without turns, a play runs as one
+    // chain of microtasks and a timer set before it fires only after it ends.
+    const order: string[] = [];
+    const timer = new Promise<void>((resolve) => setTimeout(() => resolve(order.push('timer') as unknown as void), 0));
+    await playWorkload({ concurrency: 4 }, steady(150, 2, 9, 0.05)).then(() => order.push('play'));
+    await timer;
+    expect(order).to.deep.equal(['timer', 'play']);
+  });
+
   it('a pathological play stops at maxEvents and says so', async () => {
     const outcome = await playWorkload({ concurrency: 1 }, steady(30, 1), { maxEvents: 5 });
     expect(outcome.truncated).to.equal(true);

@@ -24,6 +24,20 @@ export const BUILD_FAILURE_REASONS: readonly Reason[] = [
   'start_test_run_config_parsing_failure',
 ];
 
+/**
+ * Sent back to be tested again because only known-flaky or quarantined tests failed its run
+ * (the flaky re-test), and not concluded since: waiting for that test, or under it.
+ */
+export function underFlakyRetest(e: Entry): boolean {
+  if (e.state !== 'pending' && e.state !== 'testing') return false;
+  for (let i = e.history.length - 1; i >= 0; i--) {
+    const h = e.history[i]!;
+    // Timeline notes stay in one state; the last move into pending says why it waits.
+    if (h.to === 'pending' && h.from !== 'pending') return h.reason === 'test_run_retried_known_flaky';
+  }
+  return false;
+}
+
 export function prLabel(e: Entry | undefined, id: string): string {
   return e ? `PR #${e.prNumber}` : `entry ${id}`;
 }

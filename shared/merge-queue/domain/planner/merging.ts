@@ -2,9 +2,12 @@
 // combination one passed run tested: the run's not-yet-merged base-then-tested entries are
 // exactly the entries merged, in order — so the queue never merges an untested combination.
 // Without optimistic merging every one of them must have passed itself; with it, entries still
-// testing or in pending failure ride along (a later pass proves the whole prefix, §1.7). With
+// testing or in pending failure ride along (a later pass proves the whole prefix, §1.7). Entries
+// sent back for a flaky re-test ride along whatever the setting: their failure was only tests
+// known as flaky, and the passing run tested their changes with everything ahead. With
 // `stackFailure: land_nothing` a merge takes each stack it touches whole.
 import type { Entry, TestRun } from '../model.js';
+import { underFlakyRetest } from './entry-states.js';
 import type { Dependencies } from './dependencies.js';
 import { evictedEntry, staleness } from './run-validity.js';
 import { chainOf } from './run-outcome.js';
@@ -39,7 +42,7 @@ function candidateOf(world: World, run: TestRun, line: Line, deps: Dependencies)
     // The run's own entries must still hold it: an older pass of theirs proves nothing now.
     if (own.has(e.id) && e.currentRunId !== run.id) return null;
     const passed = e.state === 'tests_passed';
-    const ridesAlong = optimistic && !own.has(e.id) && (e.state === 'testing' || e.state === 'pending_failure');
+    const ridesAlong = !own.has(e.id) && ((optimistic && (e.state === 'testing' || e.state === 'pending_failure')) || underFlakyRetest(e));
     if (!passed && !ridesAlong) return null;
   }
   if (world.queue.stackFailure === 'land_nothing' && !wholeStacks(world, items)) return null;

@@ -2,7 +2,7 @@
 // failed single entry and to a failed batch before it would bisect.
 import { expect } from 'chai';
 import { decideFailedRun, type FailedTestEvidence, type RetestInput, type RunTestEvidence } from '../../../../shared/merge-queue/domain/flaky-retest.js';
-import { T0, entry, failed, held, planOf, reasons, moves, run, starts } from '../../../../shared/merge-queue/simulation/builders.js';
+import { T0, entry, failed, held, mergeOf, passed, planOf, reasons, moves, run, starts } from '../../../../shared/merge-queue/simulation/builders.js';
 import type { Action } from '../../../../shared/merge-queue/domain/planner/index.js';
 
 const test = (name: string, over: Partial<FailedTestEvidence> = {}): FailedTestEvidence => ({
@@ -130,6 +130,47 @@ describe('re-test instead of eject', () => {
     it('flakyRetries 0 fails at once, the detail as before', () => {
       const r = planOf({ queue: { flakyRetries: 0 }, entries: [held(1, 'r1', 'pending_failure')], runs: [failed(run('r1', [1]))], testResults: { r1: flaky } });
       expect(details(r.actions)).to.deep.equal({ e1: 'test run r1 failed and nothing ahead or behind explains it' });
+    });
+
+    describe('a passing run above settles the re-test', () => {
+      const retried = { at: T0, from: 'pending_failure' as const, to: 'pending' as const, reason: 'test_run_retried_known_flaky' as const, testRunId: 'r1' };
+      const started = { at: T0, from: 'pending' as const, to: 'testing' as const, reason: 'test_run_started' as const, testRunId: 'r3' };
+      const above = passed(run('r2', [2], [1]));
+
+      it('merges the entry under its re-test with the group whose passing run holds it (its own re-test still running)', () => {
+        const r = planOf({
+          entries: [held(1, 'r3', 'testing', { history: [retried, started] }), held(2, 'r2', 'tests_passed')],
+          runs: [failed(run('r1', [1])), above, run('r3', [1])],
+          testResults: { r1: flaky },
+        });
+        expect(mergeOf(r.actions)).to.equal('1,2@r2');
+      });
+
+      it('also while the entry waits for its re-test to start', () => {
+        const r = planOf({
+          entries: [entry(1, { history: [retried] }), held(2, 'r2', 'tests_passed')],
+          runs: [failed(run('r1', [1])), above],
+          testResults: { r1: flaky },
+        });
+        expect(mergeOf(r.actions)).to.equal('1,2@r2');
+      });
+
+      it('not an entry sent back for another reason, nor one whose re-test concluded', () => {
+        const restarted = { ...retried, reason: 'tests_restarted_by_api_request' as const };
+        for (const first of [
+          entry(1, { history: [restarted] }),
+          held(1, 'r3', 'pending_failure', {
+            history: [retried, started, { at: T0, from: 'testing', to: 'pending_failure', reason: 'test_run_failed', testRunId: 'r3' }],
+          }),
+        ]) {
+          const r = planOf({
+            entries: [first, held(2, 'r2', 'tests_passed')],
+            runs: [failed(run('r1', [1])), above, failed(run('r3', [1]))],
+            testResults: { r1: flaky },
+          });
+          expect(mergeOf(r.actions), first.state).to.equal(null);
+        }
+      });
     });
 
     it('does not count an entry that is not in the failed group', () => {

@@ -92,7 +92,7 @@ export async function openService(config: Config, opts: OpenServiceOptions = {})
   const jobCounts = jobCountsSource(Object.keys(catalogue), producerRedis, config.bullPrefix);
   metrics.setJobCountsReader(() => jobCounts.read());
   shutdown.add({ name: 'job-counts', order: 20, close: () => jobCounts.close() });
-  const { enqueue } = jobs;
+  const { enqueue, enqueueMany } = jobs;
   const baseUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
 
   // Before anything reads or writes: data an earlier release wrote is brought up to date once,
@@ -101,7 +101,7 @@ export async function openService(config: Config, opts: OpenServiceOptions = {})
 
   const accounts = createAccountsModule(db, { personalTokenDays: config.personalTokenDays });
   // Writes put their events into the outbox of the document they change; the relay moves them on.
-  const eventLog = openEventLog(db, enqueue, logger);
+  const eventLog = openEventLog(db, enqueueMany, logger);
   const mergeQueueStore = createMergeQueueStore(db, eventLog.relay);
   const flakyStore = createFlakyStore(db, eventLog.relay);
   const githubStore = config.github ? createGitHubStore(db) : null;

@@ -136,9 +136,35 @@ forEachDatabase('event outboxes', (getDb) => {
 
   describe('relayed once', () => {
     const published: string[] = [];
-    const relayOf = () => new OutboxRelay({ events: events.events, requestPublish: async (id) => void published.push(id), logger });
+    let publishCalls = 0;
+    const relayOf = () =>
+      new OutboxRelay({
+        events: events.events,
+        requestPublish: async (ids) => {
+          publishCalls++;
+          published.push(...ids);
+        },
+        logger,
+      });
     beforeEach(() => {
       published.length = 0;
+      publishCalls = 0;
+    });
+
+    it('moves the events of many documents at once: stored, cleared, and their publishing asked for in one call', async () => {
+      const crashed = createMergeQueueStore(getDb());
+      const entries = [21, 22, 23].map((prNumber) => makeEntry({ queueId: 'q1', orgId: 'o1', prNumber, state: 'not_ready' }));
+      for (const e of entries) await crashed.entries.insert(e);
+      const written = await Promise.all(entries.map(async (e) => ({ docId: e.id, events: await outboxOf(getDb(), 'entries', e.id) })));
+      const [source] = outboxSourcesOf(crashed).filter((s) => s.name === 'entries');
+      // One document's events were relayed before (an overlapping sweep): stored once all the same.
+      expect(await events.events.insertManyFromOutbox(written[0]!.events)).to.equal(1);
+      await relayOf().relayMany(source!, [...written, { docId: 'no-events', events: [] }]);
+      expect(publishCalls).to.equal(1);
+      expect(published).to.deep.equal(written.map((w) => w.events[0]!.id));
+      for (const e of entries) expect(await outboxOf(getDb(), 'entries', e.id)).to.deep.equal([]);
+      const stored = await Promise.all(published.map((id) => events.events.findById(id)));
+      expect(stored.map((e) => e?.type)).to.deep.equal(['pull_request.submitted', 'pull_request.submitted', 'pull_request.submitted']);
     });
 
     it('moves an entry’s events into the event store, clears the outbox, and asks for each to be published', async () => {
@@ -172,7 +198,7 @@ forEachDatabase('event outboxes', (getDb) => {
       expect((await events.events.findById(written[0]!.id))?.type).to.equal('pull_request.submitted');
       expect(await outboxOf(getDb(), 'entries', entry.id)).to.deep.equal([]);
       // A second relay of the same event (an overlap of relay and sweep) stores nothing new.
-      expect(await events.events.insertFromOutbox(written[0]!)).to.equal(false);
+      expect(await events.events.insertManyFromOutbox(written)).to.equal(0);
     });
   });
 });

@@ -6,10 +6,16 @@
 // `repoStatus` and `repoOverride` are "<repoId>|<value>" keys so that every list query is one
 // equality (or $in) on an indexed field, which both engines serve from the index.
 import { randomUUID } from 'node:crypto';
-import type { BulkOperation, Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
+import {
+  onlyDuplicateKeys,
+  type BulkOperation,
+  type Database,
+  type DocCollection,
+  type IndexSpec,
+  type StoredDoc,
+} from '../../platform/database/collection.js';
 import type { HealthStatus, StatusChange, TestHealth } from '../domain/detection/types.js';
 import { initialHealth } from '../domain/detection/classify.js';
-import { onlyDuplicateKeys } from './duplicate-keys.js';
 import type { QuarantineOverride } from '../domain/detection/quarantine.js';
 import type { EmittedEvent } from '../../platform/events/event-types.js';
 import {
@@ -305,7 +311,10 @@ export class DbTestCaseRepository implements TestCaseRepository {
       lost = writes.filter((w) => landed.get(w.caseId) === false).map((w) => w.caseId);
     }
     const lostIds = new Set(lost);
-    for (const [caseId, outbox] of outboxes) if (!lostIds.has(caseId)) await this.relay.relay(this.outbox, caseId, outbox);
+    await this.relay.relayMany(
+      this.outbox,
+      [...outboxes].filter(([caseId]) => !lostIds.has(caseId)).map(([docId, events]) => ({ docId, events })),
+    );
     return lost;
   }
 

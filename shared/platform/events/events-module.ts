@@ -3,7 +3,7 @@
 // job processors. It knows no product: each gives its EventFormat and the outboxes it writes.
 import type { AuditTrail } from '../audit/audit-log.js';
 import type { Database } from '../database/collection.js';
-import type { Enqueue, ProcessorRegistry } from '../jobs/job-catalogue.js';
+import type { Enqueue, EnqueueMany, ProcessorRegistry } from '../jobs/job-catalogue.js';
 import type { Logger } from '../logging.js';
 import type { Shutdown } from '../runtime/shutdown.js';
 import { DestinationPolicy, type AllowedDestinations } from './egress/destination-policy.js';
@@ -38,9 +38,17 @@ export interface EventLog {
   relay: OutboxRelay;
 }
 
-export function openEventLog(db: Database, enqueue: Enqueue<EventDeliveryJobs>, logger: Logger): EventLog {
+export function openEventLog(db: Database, enqueueMany: EnqueueMany<EventDeliveryJobs>, logger: Logger): EventLog {
   const store = createEventStore(db);
-  const relay = new OutboxRelay({ events: store.events, requestPublish: (eventId) => enqueue('publish-event', { eventId }), logger });
+  const relay = new OutboxRelay({
+    events: store.events,
+    requestPublish: (eventIds) =>
+      enqueueMany(
+        'publish-event',
+        eventIds.map((eventId) => ({ eventId })),
+      ),
+    logger,
+  });
   return { store, relay };
 }
 

@@ -42,17 +42,25 @@ export interface OutboxSource {
   readonly name: string;
   /** Documents holding events written before `before`, with those events. */
   withPendingEvents(before: Date, limit: number): Promise<{ docId: string; events: OutboxEvent[] }[]>;
-  /** Removes these events from the document's outbox (once they are in the event store). */
-  clearEvents(docId: string, eventIds: readonly string[]): Promise<void>;
+  /** Removes these events from the documents' outboxes (once they are in the event store). */
+  clearEvents(cleared: readonly DocEvents[]): Promise<void>;
+}
+
+/** The events one document's write put in its outbox. */
+export interface DocEvents {
+  docId: string;
+  events: readonly OutboxEvent[];
 }
 
 /** Moves events written into a document's outbox on; never fails the write that wrote them. */
 export interface EventRelay {
   relay(source: OutboxSource, docId: string, events: readonly OutboxEvent[]): Promise<void>;
+  /** The same for the documents of one bulk write: stored, cleared and published together. */
+  relayMany(source: OutboxSource, written: readonly DocEvents[]): Promise<void>;
 }
 
 /** A relay that leaves events where they are, for the sweep (stores that run without event delivery). */
-export const LEAVE_FOR_SWEEP: EventRelay = { relay: async () => {} };
+export const LEAVE_FOR_SWEEP: EventRelay = { relay: async () => {}, relayMany: async () => {} };
 
 type OutboxDoc = StoredDoc & { outbox?: OutboxEvent[] };
 
@@ -66,8 +74,14 @@ export function collectionOutbox(db: Database, name: string): OutboxSource {
       const docs = await col.find({ 'outbox.createdAt': { $lt: before } }, { projection: { _id: 1, outbox: 1 }, limit });
       return docs.map((d) => ({ docId: d._id, events: d.outbox ?? [] }));
     },
-    async clearEvents(docId: string, eventIds: readonly string[]) {
-      await col.updateOne({ _id: docId }, { $pull: { outbox: { id: { $in: [...eventIds] } } } });
+    async clearEvents(cleared: readonly DocEvents[]) {
+      if (cleared.length === 0) return;
+      await col.bulkWrite(
+        cleared.map(({ docId, events }) => ({
+          updateOne: { filter: { _id: docId }, update: { $pull: { outbox: { id: { $in: events.map((e) => e.id) } } } } },
+        })),
+        { ordered: false },
+      );
     },
   };
 }

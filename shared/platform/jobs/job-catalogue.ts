@@ -60,6 +60,9 @@ export interface JobEnvelope {
 /** Enqueues a job of catalogue `C` (the producer's `enqueue`, handed to the services that need it). */
 export type Enqueue<C extends JobCatalogue> = <K extends keyof C & string>(name: K, payload: PayloadOf<C, K>, opts?: EnqueueOptions) => Promise<void>;
 
+/** Enqueues jobs of one name in one round trip (the producer's `enqueueMany`). */
+export type EnqueueMany<C extends JobCatalogue> = <K extends keyof C & string>(name: K, payloads: readonly PayloadOf<C, K>[]) => Promise<void>;
+
 export interface EnqueueOptions {
   /** Run no earlier than this. */
   runAt?: Date;

@@ -6,6 +6,9 @@ import { unavailable } from '../errors.js';
 import { currentRequestId } from '../logging.js';
 import { retentionOf, type EnqueueOptions, type JobCatalogue, type PayloadOf } from './job-catalogue.js';
 
+const queueUnavailable = (err: unknown) =>
+  unavailable('queue_unavailable', `the job queue (Redis) is unavailable: ${err instanceof Error ? err.message : String(err)}`);
+
 export interface JobProducerOptions<C extends JobCatalogue> {
   catalogue: C;
   connection: Redis;
@@ -38,28 +41,43 @@ export class JobProducer<C extends JobCatalogue> {
 
   /** Enqueues one job with the options the catalogue gives it. */
   readonly enqueue = async <K extends keyof C & string>(name: K, payload: PayloadOf<C, K>, opts: EnqueueOptions = {}): Promise<void> => {
+    const job = this.jobOf(name, payload, opts);
+    try {
+      await this.queue(name).add(job.name, job.data, job.opts);
+    } catch (err) {
+      throw queueUnavailable(err);
+    }
+  };
+
+  /** Enqueues jobs of one name, to run now, in one round trip. */
+  readonly enqueueMany = async <K extends keyof C & string>(name: K, payloads: readonly PayloadOf<C, K>[]): Promise<void> => {
+    if (payloads.length === 0) return;
+    try {
+      await this.queue(name).addBulk(payloads.map((p) => this.jobOf(name, p, {})));
+    } catch (err) {
+      throw queueUnavailable(err);
+    }
+  };
+
+  private jobOf<K extends keyof C & string>(name: K, payload: PayloadOf<C, K>, opts: EnqueueOptions) {
     const spec = this.catalogue[name] as C[K];
     const runAt = opts.runAt?.getTime() ?? Date.now();
     const dedupId = spec.deduplicateBy?.(payload);
     const jobId = spec.jobId?.(payload, runAt);
     const requestId = currentRequestId();
-    try {
-      await this.queue(name).add(
-        name,
-        { ...payload, ...(requestId ? { requestId } : {}) },
-        {
-          ...retentionOf(spec),
-          attempts: spec.attempts,
-          ...(spec.backoffMs > 0 ? { backoff: { type: 'exponential', delay: spec.backoffMs } } : {}),
-          ...(opts.runAt ? { delay: Math.max(0, runAt - Date.now()) } : {}),
-          ...(dedupId ? { deduplication: { id: dedupId, keepLastIfActive: true } } : {}),
-          ...(jobId ? { jobId } : {}),
-        },
-      );
-    } catch (err) {
-      throw unavailable('queue_unavailable', `the job queue (Redis) is unavailable: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
+    return {
+      name,
+      data: { ...payload, ...(requestId ? { requestId } : {}) },
+      opts: {
+        ...retentionOf(spec),
+        attempts: spec.attempts,
+        ...(spec.backoffMs > 0 ? { backoff: { type: 'exponential' as const, delay: spec.backoffMs } } : {}),
+        ...(opts.runAt ? { delay: Math.max(0, runAt - Date.now()) } : {}),
+        ...(dedupId ? { deduplication: { id: dedupId, keepLastIfActive: true } } : {}),
+        ...(jobId ? { jobId } : {}),
+      },
+    };
+  }
 
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.close()));

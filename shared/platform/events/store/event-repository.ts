@@ -3,7 +3,7 @@
 // job, in order per order key. An event keeps the id it was written with, so storing it twice
 // stores it once.
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
-import { isDuplicateKeyError } from '../../database/collection.js';
+import { onlyDuplicateKeys } from '../../database/collection.js';
 import type { StoredEvent } from '../event-types.js';
 import type { OutboxEvent } from '../outbox.js';
 
@@ -20,8 +20,8 @@ export const EVENT_INDEXES: IndexSpec[] = [
 ];
 
 export interface EventRepository {
-  /** Stores an event from an outbox under its own id; false when it was stored before. */
-  insertFromOutbox(event: OutboxEvent): Promise<boolean>;
+  /** Stores events from outboxes under their own ids; answers how many were not stored before. */
+  insertManyFromOutbox(events: readonly OutboxEvent[]): Promise<number>;
   findById(id: string): Promise<StoredEvent | null>;
   markPublished(id: string, payload: Record<string, unknown> | null, now?: Date): Promise<void>;
   listUnpublished(createdBefore: Date, limit: number): Promise<StoredEvent[]>;
@@ -41,14 +41,16 @@ export class DbEventRepository implements EventRepository {
     await this.col.createIndexes(EVENT_INDEXES);
   }
 
-  async insertFromOutbox(event: OutboxEvent): Promise<boolean> {
-    const { id, payload, ...rest } = event;
+  async insertManyFromOutbox(events: readonly OutboxEvent[]): Promise<number> {
+    if (events.length === 0) return 0;
+    const docs: EventDoc[] = events.map(({ id, payload, ...rest }) => ({ _id: id, ...rest, payload: payload ?? null, publishedAt: null }));
     try {
-      await this.col.insertOne({ _id: id, ...rest, payload: payload ?? null, publishedAt: null });
-      return true;
+      return (await this.col.insertMany(docs, { ordered: false })).insertedCount;
     } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
+      if (!onlyDuplicateKeys(err)) throw err;
+      // Each write error is one event stored before (a relay and a sweep that overlapped).
+      const failed = (err as { writeErrors?: unknown }).writeErrors;
+      return docs.length - (Array.isArray(failed) ? failed.length : 1);
     }
   }
 

@@ -1,8 +1,8 @@
 // Settings advice: a small grid of settings around the queue's own, each replayed on its history,
 // and the best for a stated goal with the numbers that justify it. The grid varies what moves
-// latency and CI cost most: concurrency; batching — by size and a wait of a quarter of the median
-// CI duration, or by pressure (no wait: a batch starts with whatever waits as soon as a slot
-// frees, so batches grow only while the queue is busy). The settings best for the goal among
+// latency and CI cost most: concurrency; batching — by size and a wait of a quarter or a tenth of
+// the median CI duration, or by pressure (no wait: a batch starts with whatever waits as soon as a
+// slot frees, so batches grow only while the queue is busy). The settings best for the goal among
 // those are then refined: a bisection pool of one (one probe at a time, the cheaper and slower
 // search, where the grid's pool is the concurrency) and a pending-failure hold with optimistic
 // merge (which absorbs flakes), alone and together. Two stages rather than every combination:
@@ -37,12 +37,15 @@ const REFINED = 2;
  * hold (from a history that capacity is unknown; the default is twice the queue's concurrency).
  */
 export function adviceGrid(current: FullSettings, ciMinutes: readonly number[], maxConcurrency = Math.max(2, 2 * current.concurrency)): FullSettings[] {
-  const wait = Math.max(1, Math.round(median(ciMinutes) / 4));
+  const ci = median(ciMinutes);
+  // A quarter of CI makes batches of about two at a busy queue's arrival rate; a tenth keeps the
+  // median close to one CI duration for a smaller saving (docs/efficiency.md, the frontier).
+  const waits = [...new Set([Math.max(1, Math.round(ci / 4)), Math.max(1, Math.round(ci / 10)), 0])];
   const concurrencies = [...new Set([current.concurrency, 1, 2, 4, 8].filter((c) => c <= maxConcurrency))].sort((a, b) => a - b);
   const batching: Partial<FullSettings>[] = [
     { batch: false },
     ...[4, 8].flatMap((size) =>
-      [wait, 0].map((w) => ({
+      waits.map((w) => ({
         batch: true,
         batchingMinSize: size,
         batchingMaxWaitTimeMinutes: w,

@@ -108,15 +108,23 @@ describe('simulation: what-if on a history', () => {
     expect(both.reasons.at(-1)).to.include(`the fewest CI minutes with p50 ≤ ${maxP50Minutes} min and p95 ≤ ${maxP95Minutes} min`);
   });
 
-  it('tries pressure batching (no wait) beside a wait, then refines the best with a bisection pool of one and a pending-failure hold', async () => {
+  it('tries pressure batching (no wait) beside waits of a quarter and a tenth of CI, then refines the best with a bisection pool of one and a pending-failure hold', async () => {
     const grid = adviceGrid(CURRENT, [20], 4);
     expect(grid.filter((s) => s.concurrency === 4).map((s) => (s.batch ? `${s.batchingMinSize}/${s.batchingMaxWaitTimeMinutes}` : 'none'))).to.deep.equal([
       'none',
       '4/5',
+      '4/2',
       '4/0',
       '8/5',
+      '8/2',
       '8/0',
     ]);
+    expect(
+      adviceGrid(CURRENT, [3], 4)
+        .filter((s) => s.concurrency === 4 && s.batchingMinSize === 4 && s.batch)
+        .map((s) => s.batchingMaxWaitTimeMinutes),
+      'one wait when both round to a minute',
+    ).to.deep.equal([1, 0]);
     expect(grid.every((s) => s.bisectionConcurrency === s.concurrency && s.pendingFailureDepth === 0)).to.equal(true);
     const batched = grid.find((s) => s.batch && s.concurrency === 4)!;
     expect(refinements(batched).map((s) => [s.bisectionConcurrency, s.pendingFailureDepth, s.canOptimisticallyMerge])).to.deep.equal([

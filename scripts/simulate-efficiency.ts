@@ -56,14 +56,14 @@ const DEFAULTS_P95_GAIN = 0.3;
 /** The defaults on this model before issue 30 changed their path (docs/efficiency.md at 8f847c6, 10 seeds, both CI cells). */
 const DEFAULTS_BEFORE = { p50: 1.71, p95: 3.74 };
 
+const targetCells = (): Cell[] => CI.map((ciMinutes) => ({ ...TARGET, ciMinutes }));
+
 function grid(): Cell[] {
-  if (values.quick) return CI.map((ciMinutes) => ({ ...TARGET, ciMinutes }));
+  if (values.quick) return targetCells();
   return CI.flatMap((ciMinutes) =>
     LOADS.flatMap((load) => FAILURES.flatMap((failureRate) => FLAKES.map((flakeRate) => ({ load, failureRate, flakeRate, ciMinutes })))),
   );
 }
-
-const targetCells = (): Cell[] => CI.map((ciMinutes) => ({ ...TARGET, ciMinutes }));
 
 type Task = { kind: 'cell' | 'frontier'; cell: Cell; seed: number };
 type Done = { task: Task; results: Record<StrategyName, StrategyResult> | null; points: StrategyResult[] };
@@ -443,9 +443,9 @@ function verdict(rows: Row[], fronts: Map<number, FrontierPoint[]>): string {
     const all = points.filter(meetsAll);
     const describe = (p: FrontierPoint | undefined): string =>
       p ? `${settingsText(p.settings)}: p50 ${num(p.p50)}, p95 ${num(p.p95)}, ${num(p.runs)} runs` : 'none';
-    const cheapFastest = [...points.filter((p) => p.runs <= GOALS.runs)].sort((x, y) => x.p95 - y.p95 || x.p50 - y.p50)[0];
-    const fastCheapest = [...points.filter((p) => p.p50 <= GOALS.p50 && p.p95 <= GOALS.p95)].sort((x, y) => x.runs - y.runs)[0];
-    const fastest = [...points.filter((p) => p.p50 <= GOALS.p50)].sort((x, y) => x.p95 - y.p95 || x.runs - y.runs)[0];
+    const cheapFastest = points.filter((p) => p.runs <= GOALS.runs).sort((x, y) => x.p95 - y.p95 || x.p50 - y.p50)[0];
+    const fastCheapest = points.filter((p) => p.p50 <= GOALS.p50 && p.p95 <= GOALS.p95).sort((x, y) => x.runs - y.runs)[0];
+    const fastest = points.filter((p) => p.p50 <= GOALS.p50).sort((x, y) => x.p95 - y.p95 || x.runs - y.runs)[0];
     if (all.length > 0) lines.push(`- ${all.length} setting(s) the advice can reach meet p50, p95 and runs together, e.g. ${describe(all[0])}.`);
     else {
       lines.push('- no setting the advice can reach meets p50, p95 and runs together (the frontier below). How close it comes:');

@@ -156,7 +156,7 @@ forEachDatabase('event outboxes', (getDb) => {
       const entries = [21, 22, 23].map((prNumber) => makeEntry({ queueId: 'q1', orgId: 'o1', prNumber, state: 'not_ready' }));
       for (const e of entries) await crashed.entries.insert(e);
       const written = await Promise.all(entries.map(async (e) => ({ docId: e.id, events: await outboxOf(getDb(), 'entries', e.id) })));
-      const [source] = outboxSourcesOf(crashed).filter((s) => s.name === 'entries');
+      const source = outboxSourcesOf(crashed).find((s) => s.name === 'entries');
       // One document's events were relayed before (an overlapping sweep): stored once all the same.
       expect(await events.events.insertManyFromOutbox(written[0]!.events)).to.equal(1);
       await relayOf().relayMany(source!, [...written, { docId: 'no-events', events: [] }]);

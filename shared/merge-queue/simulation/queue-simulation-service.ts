@@ -21,11 +21,9 @@ export interface SimulateQueueResult extends WhatIfReport {
 const RUNS_PER_PULL_REQUEST = 20;
 
 export class QueueSimulationService {
-  private readonly gate: SimulationGate;
+  private readonly gate = new SimulationGate();
 
-  constructor(private readonly deps: { store: HistoryRepositories; clock?: () => Date; gate?: SimulationGate }) {
-    this.gate = deps.gate ?? new SimulationGate();
-  }
+  constructor(private readonly deps: { store: HistoryRepositories; clock?: () => Date }) {}
 
   /** Throws `rate_limited` when this organisation already has a replay running or waiting, or the process has too many (simulation-gate.ts). */
   simulate(queue: Queue, req: SimulateQueueRequest): Promise<SimulateQueueResult> {

@@ -115,8 +115,13 @@ export function isDuplicateKeyError(err: unknown): boolean {
  * violations, the documents exist already (a concurrent writer created them) and that is fine.
  */
 export function onlyDuplicateKeys(err: unknown): boolean {
-  const list = (err as { writeErrors?: unknown }).writeErrors;
-  const errors = Array.isArray(list) ? list : list ? [list] : [];
+  const errors = writeErrorsOf(err);
   if (errors.length === 0) return isDuplicateKeyError(err);
   return errors.every((e) => (e as { code?: unknown }).code === DUPLICATE_KEY_CODE);
+}
+
+/** The per-document failures of a bulk write's error, one per document that was not written (either database). */
+export function writeErrorsOf(err: unknown): unknown[] {
+  const list = (err as { writeErrors?: unknown }).writeErrors;
+  return Array.isArray(list) ? list : list ? [list] : [];
 }

@@ -3,7 +3,7 @@
 // job, in order per order key. An event keeps the id it was written with, so storing it twice
 // stores it once.
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../database/collection.js';
-import { onlyDuplicateKeys } from '../../database/collection.js';
+import { onlyDuplicateKeys, writeErrorsOf } from '../../database/collection.js';
 import type { StoredEvent } from '../event-types.js';
 import type { OutboxEvent } from '../outbox.js';
 
@@ -49,8 +49,7 @@ export class DbEventRepository implements EventRepository {
     } catch (err) {
       if (!onlyDuplicateKeys(err)) throw err;
       // Each write error is one event stored before (a relay and a sweep that overlapped).
-      const failed = (err as { writeErrors?: unknown }).writeErrors;
-      return docs.length - (Array.isArray(failed) ? failed.length : 1);
+      return docs.length - Math.max(1, writeErrorsOf(err).length);
     }
   }
 

@@ -170,6 +170,8 @@ forEachMergeQueueStore('merge-queue repositories', (getStore) => {
       const numbers = (list: { prNumber: number }[]) => list.map((e) => e.prNumber);
       expect(numbers(await store.entries.listInStates('q', ['not_ready', 'pending']))).to.deep.equal([3, 4]);
       expect(numbers(await store.entries.listMergedSince('q', at(1000)))).to.deep.equal([2]);
+      expect(await store.entries.countMergedBetween('q', at(0), at(2000))).to.equal(2);
+      expect(await store.entries.countMergedBetween('q', at(1), at(1999))).to.equal(0);
       expect(numbers(await store.entries.listWaitingJudgedWith('q', true))).to.deep.equal([4]);
       expect(numbers(await store.entries.listWaitingJudgedWith('q', false))).to.deep.equal([3]);
       expect(numbers(await store.entries.listPage('q', { limit: 10 }))).to.deep.equal([4, 3, 2, 1]);
@@ -357,6 +359,7 @@ forEachMergeQueueStore('merge-queue repositories', (getStore) => {
       const ids = (list: TestRun[]) => list.map((r) => r.id);
       expect(ids(await store.testRuns.listCreatedSince('q', new Date(10 * 60_000), 10))).to.deep.equal(['c', 'b', 'a']);
       expect(ids(await store.testRuns.listCreatedSince('q', new Date(10 * 60_000), 2))).to.deep.equal(['c', 'b']);
+      expect(await store.testRuns.listCreationTimesSince('q', new Date(10 * 60_000), 2)).to.deep.equal([new Date(30 * 60_000), new Date(20 * 60_000)]);
     });
   });
 });

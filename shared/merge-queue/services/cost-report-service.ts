@@ -38,13 +38,16 @@ export class CostReportService {
   /** The report of one queue over [since, until] (also used for the metrics' one-hour window). */
   async forQueue(queue: Queue, since: Date, until: Date): Promise<CostReport> {
     const { store } = this.deps;
-    const [created, merged] = await Promise.all([store.testRuns.listCreatedSince(queue.id, since, MAX_RUNS), store.entries.listMergedSince(queue.id, since)]);
+    const [created, mergedPullRequests] = await Promise.all([
+      store.testRuns.listCreatedSince(queue.id, since, MAX_RUNS),
+      store.entries.countMergedBetween(queue.id, since, until),
+    ]);
     const runs = created.filter((r) => r.createdAt <= until);
     return computeCostReport({
       since,
       until,
       runs,
-      mergedPullRequests: merged.filter((e) => e.stateChangedAt <= until).length,
+      mergedPullRequests,
       retests: await this.retests(runs),
     });
   }

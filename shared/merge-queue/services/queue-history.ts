@@ -30,7 +30,8 @@ export async function readQueueHistory(deps: QueueHistoryDeps, queue: Queue, sin
   for (const r of rows) {
     // The transition into the final state, not a timeline note recorded after it.
     const ended = r.history.findLast((h) => h.from !== h.to);
-    if (ended?.to === 'merged' && r.history[0]) merged.push({ submittedAt: r.history[0].at, mergedAt: ended.at });
+    // The stored history is shared (EntryHistoryRow): keep copies of its dates.
+    if (ended?.to === 'merged' && r.history[0]) merged.push({ submittedAt: new Date(r.history[0].at), mergedAt: new Date(ended.at) });
     if (ended?.to === 'failed') failedIds.push(r.id);
   }
   const failed = await store.entries.findByIds(failedIds);

@@ -76,13 +76,13 @@ export class QueueReadService {
     const { store } = this.deps;
     const queue = await this.deps.queues.get(orgId, repo, branch);
     const since = new Date(now.getTime() - windowHours * HOUR_SECONDS * 1000);
-    const [recent, runs] = await Promise.all([
+    const [recent, runStarts] = await Promise.all([
       store.entries.listHistoriesChangedSince({ orgId, queueIds: [queue.id] }, since),
-      store.testRuns.listCreatedSince(queue.id, since, MAX_HEALTH_RUNS),
+      store.testRuns.listCreationTimesSince(queue.id, since, MAX_HEALTH_RUNS),
     ]);
     return computeQueueHealth({
       histories: recent,
-      testRunsCreatedAt: runs.map((r) => r.createdAt),
+      testRunsCreatedAt: runStarts,
       end: now,
       windowSeconds: windowHours * HOUR_SECONDS,
       bucketCount,

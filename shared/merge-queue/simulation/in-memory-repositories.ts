@@ -241,6 +241,10 @@ export class InMemoryEntryRepository implements EntryRepository {
     return this.all((e) => e.queueId === queueId && e.state === 'merged' && e.stateChangedAt >= since);
   }
 
+  async countMergedBetween(queueId: string, since: Date, until: Date): Promise<number> {
+    return this.all((e) => e.queueId === queueId && e.state === 'merged' && e.stateChangedAt >= since && e.stateChangedAt <= until).length;
+  }
+
   async listPage(queueId: string, q: EntryPageQuery): Promise<Entry[]> {
     return this.all(
       (e) =>
@@ -371,6 +375,10 @@ export class InMemoryTestRunRepository implements TestRunRepository {
 
   async listCreatedSince(queueId: string, since: Date, limit: number): Promise<TestRun[]> {
     return newestFirst(this.all((r) => r.queueId === queueId && r.createdAt >= since)).slice(0, limit);
+  }
+
+  async listCreationTimesSince(queueId: string, since: Date, limit: number): Promise<Date[]> {
+    return (await this.listCreatedSince(queueId, since, limit)).map((r) => r.createdAt);
   }
 
   async listCurrentAndRecent(queueId: string, limit: number): Promise<TestRun[]> {

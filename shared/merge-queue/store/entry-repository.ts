@@ -33,10 +33,14 @@ export const ENTRY_INDEXES: IndexSpec[] = [
 
 /** The entries a read covers: an organisation's, optionally only those of some of its queues. */
 /** An entry's history as the metrics read it, with the tree its merge was checked to produce. */
+/**
+ * On the embedded database the history is the stored one, not a copy (a 90-day chart reads tens of
+ * thousands): read it, never change it or keep its parts.
+ */
 export interface EntryHistoryRow {
   id: string;
   queueId: string;
-  history: HistoryEntry[];
+  history: readonly Readonly<HistoryEntry>[];
   mergedTestedTree: string | null;
 }
 
@@ -121,6 +125,8 @@ export interface EntryRepository {
   listWaitingJudgedWith(queueId: string, impactedTargetsRequired: boolean): Promise<Entry[]>;
   /** Entries the queue merged at or after `since`. */
   listMergedSince(queueId: string, since: Date): Promise<Entry[]>;
+  /** How many entries the queue merged in [since, until] (reports count them without reading them). */
+  countMergedBetween(queueId: string, since: Date, until: Date): Promise<number>;
   listPage(queueId: string, query: EntryPageQuery): Promise<Entry[]>;
   listActiveAll(): Promise<Entry[]>;
   countInStates(queueId: string, states: readonly EntryState[]): Promise<number>;
@@ -275,6 +281,10 @@ export class DbEntryRepository implements EntryRepository {
     return (await this.col.find({ queueId, state: 'merged', stateChangedAt: { $gte: since } })).map(toEntry);
   }
 
+  async countMergedBetween(queueId: string, since: Date, until: Date): Promise<number> {
+    return this.col.countDocuments({ queueId, state: 'merged', stateChangedAt: { $gte: since, $lte: until } });
+  }
+
   async listPage(queueId: string, query: EntryPageQuery): Promise<Entry[]> {
     return (await this.col.find(pageFilter(queueId, query), { sort: { seq: -1 }, limit: query.limit })).map(toEntry);
   }
@@ -313,7 +323,7 @@ export class DbEntryRepository implements EntryRepository {
   async listHistoriesChangedSince(scope: EntryScope, since: Date): Promise<EntryHistoryRow[]> {
     const docs = await this.col.find(
       { ...scopeFilter(scope), stateChangedAt: { $gte: since } },
-      { projection: { _id: 1, queueId: 1, history: 1, mergedTestedTree: 1 } },
+      { projection: { _id: 1, queueId: 1, history: 1, mergedTestedTree: 1 }, readOnly: true },
     );
     return docs.map((d) => ({ id: d._id, queueId: d.queueId, history: d.history, mergedTestedTree: d.mergedTestedTree ?? null }));
   }

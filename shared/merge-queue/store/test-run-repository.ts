@@ -43,6 +43,8 @@ export interface TestRunRepository {
   findBySha(sha: string): Promise<TestRun[]>;
   /** Runs of the queue created at or after `since`, newest first, at most `limit` (history replays). */
   listCreatedSince(queueId: string, since: Date, limit: number): Promise<TestRun[]>;
+  /** When the runs of `listCreatedSince` were created, and nothing else (a chart reads only that). */
+  listCreationTimesSince(queueId: string, since: Date, limit: number): Promise<Date[]>;
   /** Runs of the queue in progress, then the `limit` most recently concluded; newest first within each. */
   listCurrentAndRecent(queueId: string, limit: number): Promise<TestRun[]>;
   /** Null when the run already concluded. */
@@ -147,6 +149,11 @@ export class DbTestRunRepository implements TestRunRepository {
 
   async listCreatedSince(queueId: string, since: Date, limit: number): Promise<TestRun[]> {
     return (await this.col.find({ queueId, createdAt: { $gte: since } }, { sort: { createdAt: -1 }, limit })).map(toTestRun);
+  }
+
+  async listCreationTimesSince(queueId: string, since: Date, limit: number): Promise<Date[]> {
+    const docs = await this.col.find({ queueId, createdAt: { $gte: since } }, { sort: { createdAt: -1 }, limit, projection: { _id: 0, createdAt: 1 } });
+    return docs.map((d) => d.createdAt);
   }
 
   /** One page of runs, newest first (the v2 API's lists). */

@@ -57,8 +57,35 @@ export function isRestart(from: EntryState | null, h: HistoryEntry): boolean {
 
 const isTerminal = (s: EntryState): s is Conclusion => s === 'merged' || s === 'failed' || s === 'cancelled';
 
+/** One observation of an entry, at the time (epoch ms) of the transition that completes it. */
+export type TimedObservation =
+  | { at: number; kind: 'wait'; value: TypedValue }
+  | { at: number; kind: 'test'; value: TypedValue }
+  | { at: number; kind: 'restart'; queueType: QueueType }
+  | { at: number; kind: 'exit'; exit: EntryExit };
+
+/** What the entry's transitions fall in the window contribute (the last exit in it, when several). */
 export function observeEntry(history: readonly HistoryEntry[], window: Window): EntryObservations {
   const out: EntryObservations = { waits: [], tests: [], restarts: [], exit: null };
+  for (const o of timedObservations(history)) {
+    if (!inWindow(o.at, window)) continue;
+    if (o.kind === 'wait') out.waits.push(o.value);
+    else if (o.kind === 'test') out.tests.push(o.value);
+    else if (o.kind === 'restart') out.restarts.push(o.queueType);
+    else out.exit = o.exit;
+  }
+  return out;
+}
+
+export const inWindow = (at: number, window: Window): boolean => at > window.start && at <= window.end;
+
+/**
+ * Every observation of the entry's whole history, in order, in one pass: a reader that buckets a
+ * long window (queue-health.ts) places each one by its time instead of replaying the history
+ * once per bucket.
+ */
+export function timedObservations(history: readonly HistoryEntry[]): TimedObservation[] {
+  const out: TimedObservation[] = [];
   let state: EntryState | null = null;
   let since = 0;
   // Where the entry is: in the main queue, or in a bisection. A bisection starts when a failed
@@ -78,20 +105,18 @@ export function observeEntry(history: readonly HistoryEntry[], window: Window): 
     const elapsed = state === null ? 0 : Math.max(0, at - since);
     if (from !== null && ADMITTED.includes(from)) admittedMs += elapsed;
     if (from === 'pending') pendingMs += elapsed;
-    const inWindow = at > window.start && at <= window.end;
-
-    if (from === 'testing' && inWindow) out.tests.push({ seconds: elapsed / 1000, queueType: testingType });
-    if (isRestart(from, h) && inWindow) out.restarts.push(context);
+    if (from === 'testing') out.push({ at, kind: 'test', value: { seconds: elapsed / 1000, queueType: testingType } });
+    if (isRestart(from, h)) out.push({ at, kind: 'restart', queueType: context });
 
     if (h.to === 'testing') {
       testingType = runQueueType(h.testRunId) ?? context;
-      if (inWindow) out.waits.push({ seconds: pendingMs / 1000, queueType: testingType });
+      out.push({ at, kind: 'wait', value: { seconds: pendingMs / 1000, queueType: testingType } });
       pendingMs = 0;
       context = testingType;
     } else if (h.to === 'pending' && from !== 'pending') {
       context = h.reason === 'bisection_required' ? 'bisection' : 'main';
-    } else if (isTerminal(h.to) && inWindow) {
-      out.exit = { conclusion: h.to, queueType: context, timeInQueueSeconds: admitted ? admittedMs / 1000 : null };
+    } else if (isTerminal(h.to)) {
+      out.push({ at, kind: 'exit', exit: { conclusion: h.to, queueType: context, timeInQueueSeconds: admitted ? admittedMs / 1000 : null } });
     }
 
     if (ADMITTED.includes(h.to)) admitted = true;

@@ -359,6 +359,7 @@ forEachMergeQueueStore('merge-queue repositories', (getStore) => {
       const ids = (list: TestRun[]) => list.map((r) => r.id);
       expect(ids(await store.testRuns.listCreatedSince('q', new Date(10 * 60_000), 10))).to.deep.equal(['c', 'b', 'a']);
       expect(ids(await store.testRuns.listCreatedSince('q', new Date(10 * 60_000), 2))).to.deep.equal(['c', 'b']);
+      expect((await store.testRuns.readCreatedSince('q', new Date(10 * 60_000), 2)).map((r) => r.id)).to.deep.equal(['c', 'b']);
       expect(await store.testRuns.listCreationTimesSince('q', new Date(10 * 60_000), 2)).to.deep.equal([new Date(30 * 60_000), new Date(20 * 60_000)]);
     });
   });

@@ -39,7 +39,7 @@ export class CostReportService {
   async forQueue(queue: Queue, since: Date, until: Date): Promise<CostReport> {
     const { store } = this.deps;
     const [created, mergedPullRequests] = await Promise.all([
-      store.testRuns.listCreatedSince(queue.id, since, MAX_RUNS),
+      store.testRuns.readCreatedSince(queue.id, since, MAX_RUNS),
       store.entries.countMergedBetween(queue.id, since, until),
     ]);
     const runs = created.filter((r) => r.createdAt <= until);

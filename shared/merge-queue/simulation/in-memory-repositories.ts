@@ -377,6 +377,10 @@ export class InMemoryTestRunRepository implements TestRunRepository {
     return newestFirst(this.all((r) => r.queueId === queueId && r.createdAt >= since)).slice(0, limit);
   }
 
+  async readCreatedSince(queueId: string, since: Date, limit: number): Promise<readonly Readonly<TestRun>[]> {
+    return this.listCreatedSince(queueId, since, limit);
+  }
+
   async listCreationTimesSince(queueId: string, since: Date, limit: number): Promise<Date[]> {
     return (await this.listCreatedSince(queueId, since, limit)).map((r) => r.createdAt);
   }

@@ -43,6 +43,12 @@ export interface TestRunRepository {
   findBySha(sha: string): Promise<TestRun[]>;
   /** Runs of the queue created at or after `since`, newest first, at most `limit` (history replays). */
   listCreatedSince(queueId: string, since: Date, limit: number): Promise<TestRun[]>;
+  /**
+   * The runs of `listCreatedSince` for a caller that only computes figures from them and keeps none
+   * of their parts (a report over 90 days reads tens of thousands): on the embedded database the
+   * stored runs themselves, not copies.
+   */
+  readCreatedSince(queueId: string, since: Date, limit: number): Promise<readonly Readonly<TestRun>[]>;
   /** When the runs of `listCreatedSince` were created, and nothing else (a chart reads only that). */
   listCreationTimesSince(queueId: string, since: Date, limit: number): Promise<Date[]>;
   /** Runs of the queue in progress, then the `limit` most recently concluded; newest first within each. */
@@ -148,7 +154,15 @@ export class DbTestRunRepository implements TestRunRepository {
   }
 
   async listCreatedSince(queueId: string, since: Date, limit: number): Promise<TestRun[]> {
-    return (await this.col.find({ queueId, createdAt: { $gte: since } }, { sort: { createdAt: -1 }, limit })).map(toTestRun);
+    return this.createdSince(queueId, since, limit, false);
+  }
+
+  async readCreatedSince(queueId: string, since: Date, limit: number): Promise<readonly Readonly<TestRun>[]> {
+    return this.createdSince(queueId, since, limit, true);
+  }
+
+  private async createdSince(queueId: string, since: Date, limit: number, readOnly: boolean): Promise<TestRun[]> {
+    return (await this.col.find({ queueId, createdAt: { $gte: since } }, { sort: { createdAt: -1 }, limit, readOnly })).map(toTestRun);
   }
 
   async listCreationTimesSince(queueId: string, since: Date, limit: number): Promise<Date[]> {

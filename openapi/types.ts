@@ -3098,7 +3098,7 @@ export interface operations {
                         testResultsWaitSeconds: number;
                         warnings: {
                             /** @enum {string} */
-                            code: "required_status_not_reported" | "required_status_never_reported" | "failure_held_not_its_fault" | "target_branch_broken";
+                            code: "required_status_not_reported" | "required_status_never_reported" | "failure_held_not_its_fault" | "target_branch_broken" | "lanes_config_invalid";
                             contexts: string[];
                             message: string;
                             /** Format: date-time */

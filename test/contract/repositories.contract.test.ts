@@ -39,6 +39,23 @@ forEachMergeQueueStore('merge-queue repositories', (getStore) => {
       expect(await store.queues.find('org3', repo, 'main')).to.equal(null);
     });
 
+    it('records an unusable merge.lanes with compare-and-set on version, and clears it', async () => {
+      const q = await store.queues.create('org1', repo, 'main', { mode: 'parallel', concurrency: 1, targetSha: 'a'.repeat(40) });
+      expect(q.lanesProblem).to.equal(null);
+      const problem = { sha: 'b'.repeat(40), message: 'glob must be relative', since: new Date(1_700_000_000_000) };
+      const recorded = await store.queues.recordLanesProblem(q.id, q.version, problem, problem.sha);
+      expect(recorded?.lanesProblem).to.deep.equal(problem);
+      expect((await store.queues.findById(q.id))?.lanesProblem).to.deep.equal(problem);
+      expect(await store.queues.recordLanesProblem(q.id, q.version, null, 'c'.repeat(40)), 'stale version').to.equal(null);
+      const cleared = await store.queues.recordLanesProblem(q.id, recorded!.version, null, 'c'.repeat(40));
+      expect(cleared?.lanesProblem).to.equal(null);
+      expect((await store.queues.history(q.id)).map((h) => h.change)).to.deep.equal([
+        'created',
+        `merge.lanes unusable at ${'b'.repeat(12)}: glob must be relative`,
+        `merge.lanes usable or absent at ${'c'.repeat(12)}`,
+      ]);
+    });
+
     it('updates with compare-and-set on version and records history', async () => {
       const q = await store.queues.create('org1', repo, 'main', { mode: 'single', concurrency: 1, targetSha: 'a'.repeat(40) });
       const v2 = await store.queues.update(q.id, q.version, { concurrency: 3 }, 'concurrency=3');

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { startTestService, type TestService } from '../../scripts/lib/test-service.js';
 import { makeQueue, SERVICE_OPTIONS, type PrQueue } from './pull-requests-support.js';
 import { planExclusively } from '../helpers/planning.js';
+import { pushToBranch } from '../../scripts/lib/git-fixtures.js';
 
 const TRUNK_YAML = [
   'version: 0.1',
@@ -79,6 +80,34 @@ describe('lanes from paths', function () {
     await q.ci(1, 'success');
     await q.waitState(1, 'merged');
     await q.waitState(2, 'testing');
+  });
+
+  it('warns while merge.lanes at the target head cannot be used, and stops once a commit fixes it', async () => {
+    q = await makeQueue(svc, {
+      mode: 'parallel',
+      concurrency: 4,
+      files: { 'README.md': '# widgets\n', '.trunk/trunk.yaml': TRUNK_YAML.replace('"services/api/**"', '"/services/api/**"') },
+    });
+    const warnings = async () => {
+      const res = await svc.post('/getQueue', q.ref);
+      expect(res.status).to.equal(200);
+      return (res.body as { warnings: { code: string; message: string }[] }).warnings.filter((w) => w.code === 'lanes_config_invalid');
+    };
+    expect(await warnings(), 'no pass has read the file yet').to.deep.equal([]);
+    await changing(1, 'web/app.tsx');
+    expect((await q.submit(1)).status).to.equal(200);
+    await planExclusively(svc, q.queueId);
+    const [warning, ...more] = await warnings();
+    expect(more).to.deep.equal([]);
+    expect(warning?.message).to.contain('/areas/0/paths/0 must be relative').and.contain(q.fx.initialSha.slice(0, 12));
+    expect((await q.get(1)).state, 'no lanes and no upload: it waits').to.equal('not_ready');
+
+    await pushToBranch(q.fx, 'main', [{ message: 'Fix the lanes', files: { '.trunk/trunk.yaml': TRUNK_YAML } }]);
+    await planExclusively(svc, q.queueId);
+    expect(await warnings()).to.deep.equal([]);
+    // The provider poll judges the waiting pull request again on the new target head.
+    await q.sync();
+    await q.waitState(1, 'testing');
   });
 
   it('lets uploaded impacted targets win over the lanes of the paths', async () => {

@@ -139,6 +139,16 @@ export interface TargetBreak {
   since: Date;
 }
 
+/** A `merge.lanes` of .trunk/trunk.yaml the engine cannot use (domain/lanes-problem.ts). */
+export interface LanesProblem {
+  /** The target head whose file was read. */
+  sha: string;
+  /** What is wrong with the file, as the parser says it. */
+  message: string;
+  /** Since when the file has had this problem (kept while the target moves on with it). */
+  since: Date;
+}
+
 export interface Queue extends QueueSettings {
   id: string;
   orgId: string;
@@ -151,6 +161,8 @@ export interface Queue extends QueueSettings {
   observedTargetSha: string | null;
   /** Set while CI's results for the target branch's head show tests failing there (domain/target-health.ts). */
   targetBroken: TargetBreak | null;
+  /** Set while `merge.lanes` of .trunk/trunk.yaml at the target head cannot be used (parallel mode; domain/lanes-problem.ts). */
+  lanesProblem: LanesProblem | null;
   /** The merge window as the schedule watcher last stored it (domain/merge-window.ts); null without a schedule. */
   mergeWindow: QueueWindow | null;
   /** Each objective's level as the objective watcher last stored it (domain/objectives.ts). */

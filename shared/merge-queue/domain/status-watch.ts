@@ -28,6 +28,7 @@ export const QUEUE_WARNING_CODES = [
   'required_status_never_reported',
   'failure_held_not_its_fault',
   'target_branch_broken',
+  'lanes_config_invalid',
 ] as const;
 export type QueueWarningCode = (typeof QUEUE_WARNING_CODES)[number];
 

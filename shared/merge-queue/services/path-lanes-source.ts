@@ -12,8 +12,13 @@ export class PathLanesSource {
 
   /** `sha`: the target head (null: unknown, no lanes). Lanes only count in parallel mode, which is the caller's to judge. */
   async of(queue: Pick<Queue, 'repo'>, reader: FileReader<RepoRef>, sha: string | null): Promise<PathLanes | null> {
-    if (!sha) return null;
+    return (await this.read(queue, reader, sha)).lanes;
+  }
+
+  /** The lanes, and what is wrong with the file when it has lanes that cannot be used (the queue's warning). */
+  async read(queue: Pick<Queue, 'repo'>, reader: FileReader<RepoRef>, sha: string | null): Promise<{ lanes: PathLanes | null; problem: string | null }> {
+    if (!sha) return { lanes: null, problem: null };
     const trunk = await this.files.at(queue.repo, reader, sha);
-    return trunk.kind === 'lanes' ? trunk.lanes : null;
+    return { lanes: trunk.kind === 'lanes' ? trunk.lanes : null, problem: trunk.kind === 'invalid' ? trunk.message : null };
   }
 }

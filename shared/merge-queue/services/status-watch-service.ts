@@ -8,6 +8,7 @@ import { afterStatusReported, statusWarnings, unreportedContexts, type QueueWarn
 import { repoKey } from '../../platform/repo-ref.js';
 import { heldFailureWarnings } from '../domain/held-failures.js';
 import { targetBrokenWarning } from '../domain/target-health.js';
+import { lanesProblemWarning } from '../domain/lanes-problem.js';
 import type { MergeQueueRepositories } from '../store/store.js';
 import { recordTimelineNote } from './timeline-notes.js';
 import type { Logger } from '../../platform/logging.js';
@@ -65,7 +66,8 @@ export class StatusWatchService {
   async warnings(queue: Queue): Promise<QueueWarning[]> {
     const [open, active] = await Promise.all([this.deps.store.testRuns.listOpen(queue.id), this.deps.store.entries.listActive(queue.id)]);
     const broken = queue.targetBroken ? [targetBrokenWarning(queue.targetBroken, queue.branch)] : [];
-    return [...broken, ...statusWarnings(open), ...heldFailureWarnings(active)];
+    const lanes = queue.lanesProblem ? [lanesProblemWarning(queue.lanesProblem)] : [];
+    return [...broken, ...lanes, ...statusWarnings(open), ...heldFailureWarnings(active)];
   }
 
   private async neverReported(queue: Queue, run: TestRun, missing: readonly string[]): Promise<string[]> {

@@ -18,6 +18,7 @@ import { headKey, type ImpactedTargets, type ImpactedTargetsRepository, type Pul
 import { newQueue, QueueExistsError, type QueueHistoryEntry, type QueuePatch, type QueueRef, type QueueRepository } from '../store/queue-repository.js';
 import type { TestRunRepository } from '../store/test-run-repository.js';
 import { targetHealthHistory } from '../domain/target-health.js';
+import { lanesProblemHistory } from '../domain/lanes-problem.js';
 import type { QueueWindow } from '../domain/merge-window.js';
 import type { ObjectiveStatus } from '../domain/objectives.js';
 import type { MergeQueueEvent } from '../events/event-types.js';
@@ -27,6 +28,7 @@ import {
   type Entry,
   type EntryState,
   type HistoryEntry,
+  type LanesProblem,
   type Queue,
   type QueueMode,
   type Reason,
@@ -108,6 +110,14 @@ export class InMemoryQueueRepository implements QueueRepository {
     if (!q || q.version !== expectedVersion) return null;
     Object.assign(q, clone(patch), { updatedAt: now, version: q.version + 1 });
     q.history.push({ at: now, change });
+    return this.out(q);
+  }
+
+  async recordLanesProblem(id: string, expectedVersion: number, next: LanesProblem | null, headSha: string, now = new Date()): Promise<Queue | null> {
+    const q = this.rows.get(id);
+    if (!q || q.version !== expectedVersion) return null;
+    Object.assign(q, { lanesProblem: clone(next), updatedAt: now, version: q.version + 1 });
+    q.history.push({ at: now, change: lanesProblemHistory(next, headSha) });
     return this.out(q);
   }
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, DocCollection, IndexSpec, StoredDoc } from '../../platform/database/collection.js';
 import { isDuplicateKeyError } from '../../platform/database/collection.js';
-import type { Queue, QueueMode, QueueSettings, QueueState, TargetBreak } from '../domain/model.js';
+import type { LanesProblem, Queue, QueueMode, QueueSettings, QueueState, TargetBreak } from '../domain/model.js';
 import type { RepoRef } from '../../platform/repo-ref.js';
 import { DEFAULT_QUEUE_SETTINGS } from '../domain/model.js';
 import { repoKey } from '../../platform/repo-ref.js';
@@ -14,6 +14,7 @@ import type { QueueWindow } from '../domain/merge-window.js';
 import type { ObjectiveStatus } from '../domain/objectives.js';
 import type { QueueObjectiveLevel } from '../domain/metrics/series.js';
 import { targetHealthChange, targetHealthHistory } from '../domain/target-health.js';
+import { lanesProblemHistory } from '../domain/lanes-problem.js';
 
 export interface QueueHistoryEntry {
   at: Date;
@@ -24,8 +25,9 @@ export interface QueueHistoryEntry {
 // `revision`: see queue-revisions.ts; a settings or state change increments it in the same update.
 // `outbox`: a state change writes its event there in the same update (shared/events/outbox.ts).
 type QueueDoc = StoredDoc &
-  Omit<Queue, 'id' | 'targetBroken'> & {
+  Omit<Queue, 'id' | 'targetBroken' | 'lanesProblem'> & {
     targetBroken?: TargetBreak | null;
+    lanesProblem?: LanesProblem | null;
     repoKey: string;
     history: QueueHistoryEntry[];
     revision?: number;
@@ -47,7 +49,19 @@ export const QUEUE_INDEXES: IndexSpec[] = [
 ];
 
 const toQueue = (d: QueueDoc): Queue => {
-  const { _id, repoKey: _key, history: _history, revision: _revision, outbox: _outbox, targetBroken, mergeWindow, objectiveStatus, lastDigestAt, ...rest } = d;
+  const {
+    _id,
+    repoKey: _key,
+    history: _history,
+    revision: _revision,
+    outbox: _outbox,
+    targetBroken,
+    lanesProblem,
+    mergeWindow,
+    objectiveStatus,
+    lastDigestAt,
+    ...rest
+  } = d;
   // A setting added after the queue was stored reads as its default (and a queue stored before
   // target health was recorded as a green one).
   return {
@@ -55,6 +69,7 @@ const toQueue = (d: QueueDoc): Queue => {
     ...structuredClone(DEFAULT_QUEUE_SETTINGS),
     ...rest,
     targetBroken: targetBroken ?? null,
+    lanesProblem: lanesProblem ?? null,
     mergeWindow: mergeWindow ?? null,
     objectiveStatus: objectiveStatus ?? [],
     lastDigestAt: lastDigestAt ?? null,
@@ -78,6 +93,7 @@ export function newQueue(orgId: string, repo: RepoRef, branch: string, init: { m
     pendingMode: null,
     observedTargetSha: init.targetSha,
     targetBroken: null,
+    lanesProblem: null,
     mergeWindow: null,
     objectiveStatus: [],
     lastDigestAt: null,
@@ -118,6 +134,8 @@ export interface QueueRepository {
    * announce themselves (queue.target_broken / .target_recovered).
    */
   recordTargetHealth(id: string, expectedVersion: number, next: TargetBreak | null, headSha: string, now?: Date): Promise<Queue | null>;
+  /** Records whether `merge.lanes` at the target head `headSha` can be used (compare-and-set on `version`; null when the queue moved on). */
+  recordLanesProblem(id: string, expectedVersion: number, next: LanesProblem | null, headSha: string, now?: Date): Promise<Queue | null>;
   /**
    * Stores the merge window the schedule watcher read (compare-and-set on `version`; null when
    * the queue moved on) with the events its changes announce, in one write.
@@ -269,6 +287,18 @@ export class DbQueueRepository implements QueueRepository {
     if (!d) return null;
     await this.relay.relay(this.outbox, id, outbox);
     return toQueue(d);
+  }
+
+  async recordLanesProblem(id: string, expectedVersion: number, next: LanesProblem | null, headSha: string, now = new Date()): Promise<Queue | null> {
+    const d = await this.col.findOneAndUpdate(
+      { _id: id, version: expectedVersion },
+      {
+        $set: { lanesProblem: next, updatedAt: now },
+        $inc: { version: 1, revision: 1 },
+        $push: { history: { $each: [{ at: now, change: lanesProblemHistory(next, headSha) }], $slice: -QUEUE_HISTORY_LIMIT } },
+      },
+    );
+    return d ? toQueue(d) : null;
   }
 
   async recordMergeWindow(id: string, expectedVersion: number, window: QueueWindow | null, events: MergeQueueEvent[], now = new Date()): Promise<Queue | null> {

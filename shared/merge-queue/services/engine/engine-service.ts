@@ -18,6 +18,7 @@ import { NO_TEST_RESULTS, type RunTestResultsSource } from '../run-test-results.
 import { ActionApplier, toBuilt } from './action-applier.js';
 import { ReadinessService } from '../readiness-service.js';
 import { targetHealthAfter, targetHealthChanged } from '../../domain/target-health.js';
+import { lanesProblemAfter } from '../../domain/lanes-problem.js';
 
 export interface EngineDeps {
   store: MergeQueueRepositories;
@@ -93,6 +94,7 @@ export class EngineService {
       // Results for the target head arrive with an upload, which asks for a pass: once per pass.
       if (summary.iterations === 0 && snapshot.input.targetSha) {
         queue = await this.recordTargetHealth(queue, snapshot.input.targetSha, now);
+        queue = await this.recordLanesProblem(queue, snapshot.input.targetSha, snapshot.lanesProblem, now);
         snapshot.input = { ...snapshot.input, queue };
       }
       const result = plan(snapshot.input);
@@ -134,6 +136,20 @@ export class EngineService {
       { queueId: queue.id, headSha, broken: next ? next.tests.map((t) => t.name) : null },
       next ? 'target branch broken: tests fail on its head' : 'target branch green again',
     );
+    return recorded;
+  }
+
+  /** Records whether the target head's `merge.lanes` can be used (getQueue's warning); the queue as it now stands. */
+  private async recordLanesProblem(queue: Queue, headSha: string, problem: string | null, now: Date): Promise<Queue> {
+    const next = lanesProblemAfter(queue.lanesProblem, { sha: headSha, message: problem }, now);
+    if (next === queue.lanesProblem) return queue;
+    const recorded = await this.deps.store.queues.recordLanesProblem(queue.id, queue.version, next, headSha, now);
+    if (!recorded) return queue;
+    if (next?.message !== queue.lanesProblem?.message) {
+      const log = { queueId: queue.id, headSha, problem: next?.message ?? null };
+      if (next) this.deps.logger.warn(log, 'merge.lanes of .trunk/trunk.yaml cannot be used: pull requests without uploaded impacted targets wait');
+      else this.deps.logger.info(log, 'merge.lanes problem gone');
+    }
     return recorded;
   }
 

@@ -27,6 +27,8 @@ export type SnapshotRepositories = Pick<MergeQueueRepositories, 'entries' | 'tes
 export interface Snapshot {
   input: PlanInput;
   required: ResolvedRequiredStatuses;
+  /** Parallel mode: why `merge.lanes` at the target head cannot be used; null when it can, is absent, or the queue is not parallel. */
+  lanesProblem: string | null;
 }
 
 /** Where a snapshot reads what is not in the store: test results, and what the repository's files and the forge say. */
@@ -62,7 +64,7 @@ export async function loadSnapshot(store: SnapshotRepositories, queue: Queue, pr
     }
   }
   // Lanes from paths stand in for the targets a pull request did not upload (docs/lanes.md).
-  const lanes = mode === 'parallel' ? await sources.lanes.of(queue, provider, targetSha) : null;
+  const { lanes, problem: lanesProblem } = mode === 'parallel' ? await sources.lanes.read(queue, provider, targetSha) : { lanes: null, problem: null };
   if (lanes) {
     const missing = open.filter((e) => impactedTargets[e.id] === undefined);
     const paths = await changedPaths.of(queue, provider, targetSha, missing);
@@ -95,6 +97,7 @@ export async function loadSnapshot(store: SnapshotRepositories, queue: Queue, pr
 
   return {
     required,
+    lanesProblem,
     input: {
       testResults: await failedRunEvidence(testResults, queue, runs, active),
       queue: { ...queue, schedule },

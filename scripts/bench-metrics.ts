@@ -12,8 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { startRedis } from './lib/redis-server.mjs';
 import { machineSummary, median, percentile } from './lib/bench-stats.js';
 import { startTestService } from './lib/test-service.js';
-import { makeEntry } from './lib/entries.js';
-import type { Entry, EntryState, HistoryEntry, Queue, Reason } from '../shared/merge-queue/domain/model.js';
+import { historyOf, makeEntry, type LifeStep } from './lib/entries.js';
+import type { Entry, EntryState, HistoryEntry, Queue } from '../shared/merge-queue/domain/model.js';
 
 const { values } = parseArgs({
   options: {
@@ -46,7 +46,7 @@ const minutes = (lo: number, hi: number) => (lo + random() * (hi - lo)) * 60_000
  * cancelled. Steps later than `now` are cut off, which leaves the entry active in that state.
  */
 function lifeOf(start: number, now: number): { state: EntryState; history: HistoryEntry[] } {
-  const steps: [number, EntryState, Reason, string?][] = [];
+  const steps: LifeStep[] = [];
   let t = start;
   steps.push([t, 'not_ready', 'api_requested']);
   t += minutes(0, 5);
@@ -72,13 +72,7 @@ function lifeOf(start: number, now: number): { state: EntryState; history: Histo
   } else {
     steps.push([t, 'cancelled', 'user_requested']);
   }
-  const history: HistoryEntry[] = [];
-  let from: EntryState | null = null;
-  for (const [at, to, reason, testRunId] of steps) {
-    if (at > now) break;
-    history.push({ at: new Date(at), from, to, reason, ...(testRunId ? { testRunId } : {}) });
-    from = to;
-  }
+  const history = historyOf(steps, now);
   return { state: history[history.length - 1]!.to, history };
 }
 

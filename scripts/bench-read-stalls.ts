@@ -13,9 +13,9 @@ import { parseArgs } from 'node:util';
 import { startRedis } from './lib/redis-server.mjs';
 import { machineSummary, median } from './lib/bench-stats.js';
 import { startTestService } from './lib/test-service.js';
-import { makeEntry } from './lib/entries.js';
+import { historyOf, makeEntry, type LifeStep } from './lib/entries.js';
 import { rng } from '../shared/platform/seeded-random.js';
-import type { Entry, EntryState, HistoryEntry, Reason, TestRun } from '../shared/merge-queue/domain/model.js';
+import type { Entry, TestRun } from '../shared/merge-queue/domain/model.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,18 +34,13 @@ const MINUTE = 60_000;
 function lifeOf(orgId: string, queueId: string, n: number, start: number, fails: boolean): { entry: Entry; run: TestRun } {
   const id = randomUUID();
   const runId = randomUUID();
-  const steps: [number, EntryState, Reason, string?][] = [
+  const steps: LifeStep[] = [
     [start, 'pending', 'api_requested'],
     [start + MINUTE, 'testing', 'test_run_started', runId],
     [start + 21 * MINUTE, fails ? 'failed' : 'tests_passed', fails ? 'test_run_failed' : 'test_run_passed', runId],
   ];
   if (!fails) steps.push([start + 22 * MINUTE, 'merged', 'merge_graph_merge']);
-  const history: HistoryEntry[] = [];
-  let from: EntryState | null = null;
-  for (const [at, to, reason, testRunId] of steps) {
-    history.push({ at: new Date(at), from, to, reason, ...(testRunId ? { testRunId } : {}) });
-    from = to;
-  }
+  const history = historyOf(steps);
   const last = history.at(-1)!;
   const entry = makeEntry({
     id,

@@ -106,26 +106,23 @@ export class InMemoryQueueRepository implements QueueRepository {
   }
 
   async update(id: string, expectedVersion: number, patch: QueuePatch, change: string, now = new Date()): Promise<Queue | null> {
-    const q = this.rows.get(id);
-    if (!q || q.version !== expectedVersion) return null;
-    Object.assign(q, clone(patch), { updatedAt: now, version: q.version + 1 });
-    q.history.push({ at: now, change });
-    return this.out(q);
+    return this.writeVersioned(id, expectedVersion, patch, change, now);
   }
 
   async recordLanesProblem(id: string, expectedVersion: number, next: LanesProblem | null, headSha: string, now = new Date()): Promise<Queue | null> {
-    const q = this.rows.get(id);
-    if (!q || q.version !== expectedVersion) return null;
-    Object.assign(q, { lanesProblem: clone(next), updatedAt: now, version: q.version + 1 });
-    q.history.push({ at: now, change: lanesProblemHistory(next, headSha) });
-    return this.out(q);
+    return this.writeVersioned(id, expectedVersion, { lanesProblem: next }, lanesProblemHistory(next, headSha), now);
   }
 
   async recordTargetHealth(id: string, expectedVersion: number, next: TargetBreak | null, headSha: string, now = new Date()): Promise<Queue | null> {
+    return this.writeVersioned(id, expectedVersion, { targetBroken: next }, targetHealthHistory(next, headSha), now);
+  }
+
+  /** A compare-and-set write on `version` (null when the queue moved on), with its line of history. */
+  private writeVersioned(id: string, expectedVersion: number, set: Partial<Queue>, change: string, now: Date): Queue | null {
     const q = this.rows.get(id);
     if (!q || q.version !== expectedVersion) return null;
-    Object.assign(q, { targetBroken: clone(next), updatedAt: now, version: q.version + 1 });
-    q.history.push({ at: now, change: targetHealthHistory(next, headSha) });
+    Object.assign(q, clone(set), { updatedAt: now, version: q.version + 1 });
+    q.history.push({ at: now, change });
     return this.out(q);
   }
 

@@ -257,13 +257,25 @@ export class DbQueueRepository implements QueueRepository {
       changed && patch.state ? [queueStateChangedEvent({ id, orgId: before.orgId }, before.state, patch.state, now, expectedVersion + 1)] : [],
       now,
     );
+    return this.writeVersioned(id, expectedVersion, patch, change, outbox, now);
+  }
+
+  /**
+   * One compare-and-set write on `version` (null when the queue moved on): the fields, a line of
+   * history when given, the events in the outbox in the same update, relayed after it.
+   */
+  private async writeVersioned(
+    id: string,
+    expectedVersion: number,
+    set: Partial<QueueDoc>,
+    change: string | null,
+    outbox: OutboxEvent[],
+    now: Date,
+  ): Promise<Queue | null> {
+    const history = change === null ? {} : { history: { $each: [{ at: now, change }], $slice: -QUEUE_HISTORY_LIMIT } };
     const d = await this.col.findOneAndUpdate(
       { _id: id, version: expectedVersion },
-      {
-        $set: { ...patch, updatedAt: now },
-        $inc: { version: 1, revision: 1 },
-        $push: { history: { $each: [{ at: now, change }], $slice: -QUEUE_HISTORY_LIMIT }, ...outboxPush(outbox) },
-      },
+      { $set: { ...set, updatedAt: now }, $inc: { version: 1, revision: 1 }, $push: { ...history, ...outboxPush(outbox) } },
     );
     if (!d) return null;
     await this.relay.relay(this.outbox, id, outbox);
@@ -276,40 +288,15 @@ export class DbQueueRepository implements QueueRepository {
     const was = before.targetBroken ?? null;
     const change = targetHealthChange(was, next);
     const outbox = toOutbox(change ? [targetHealthEvent({ id, orgId: before.orgId }, change, headSha, (next ?? was)!, now, expectedVersion + 1)] : [], now);
-    const d = await this.col.findOneAndUpdate(
-      { _id: id, version: expectedVersion },
-      {
-        $set: { targetBroken: next, updatedAt: now },
-        $inc: { version: 1, revision: 1 },
-        $push: { history: { $each: [{ at: now, change: targetHealthHistory(next, headSha) }], $slice: -QUEUE_HISTORY_LIMIT }, ...outboxPush(outbox) },
-      },
-    );
-    if (!d) return null;
-    await this.relay.relay(this.outbox, id, outbox);
-    return toQueue(d);
+    return this.writeVersioned(id, expectedVersion, { targetBroken: next }, targetHealthHistory(next, headSha), outbox, now);
   }
 
   async recordLanesProblem(id: string, expectedVersion: number, next: LanesProblem | null, headSha: string, now = new Date()): Promise<Queue | null> {
-    const d = await this.col.findOneAndUpdate(
-      { _id: id, version: expectedVersion },
-      {
-        $set: { lanesProblem: next, updatedAt: now },
-        $inc: { version: 1, revision: 1 },
-        $push: { history: { $each: [{ at: now, change: lanesProblemHistory(next, headSha) }], $slice: -QUEUE_HISTORY_LIMIT } },
-      },
-    );
-    return d ? toQueue(d) : null;
+    return this.writeVersioned(id, expectedVersion, { lanesProblem: next }, lanesProblemHistory(next, headSha), [], now);
   }
 
   async recordMergeWindow(id: string, expectedVersion: number, window: QueueWindow | null, events: MergeQueueEvent[], now = new Date()): Promise<Queue | null> {
-    const outbox = toOutbox(events, now);
-    const d = await this.col.findOneAndUpdate(
-      { _id: id, version: expectedVersion },
-      { $set: { mergeWindow: window, updatedAt: now }, $inc: { version: 1, revision: 1 }, $push: outboxPush(outbox) },
-    );
-    if (!d) return null;
-    await this.relay.relay(this.outbox, id, outbox);
-    return toQueue(d);
+    return this.writeVersioned(id, expectedVersion, { mergeWindow: window }, null, toOutbox(events, now), now);
   }
 
   async recordObjectiveStatus(id: string, expectedVersion: number, status: ObjectiveStatus[], events: MergeQueueEvent[], now = new Date()): Promise<boolean> {

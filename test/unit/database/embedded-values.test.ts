@@ -1,8 +1,11 @@
 // The embedded database's value helpers: the journal's EJSON text reads back to what the
 // driver's own text gives, the no-op check of updates agrees with valueKey equality, and the
-// interner shares values without changing them.
+// interner shares values without changing them; stored documents and the copies handed out keep
+// V8's compact object layout.
+import v8 from 'node:v8';
 import { expect } from 'chai';
 import { BSON, Decimal128, Long, ObjectId } from 'mongodb';
+import { openEmbeddedDatabase } from '../../../shared/platform/database/embedded/embedded-database.js';
 import { ejsonText } from '../../../shared/platform/database/embedded/ejson-text.js';
 import { sameValue, valueKey } from '../../../shared/platform/database/embedded/document-values.js';
 import { ValueInterner } from '../../../shared/platform/database/embedded/value-interner.js';
@@ -109,6 +112,23 @@ describe('embedded database: value interner', () => {
     expect(b.at).to.not.equal(interner.document({ at: new Date(6) }).at);
   });
 
+  it('takes values equal to those of the document replaced from it, whatever its tables hold', () => {
+    const interner = new ValueInterner(1); // a table of one: only the replaced document can share
+    const stored = interner.document({ _id: 't', at: new Date(5), nested: { d: new Date(7), list: [new Date(8)] }, kept: 'k' });
+    interner.document({ other: new Date(99) }); // the tables now hold other values
+    const next = interner.document(
+      { _id: 't', at: new Date(5), nested: { d: new Date(7), list: [new Date(8), new Date(9)] }, moved: new Date(6), toString: 'own field' },
+      stored,
+    );
+    expect(next.at).to.equal(stored.at);
+    expect(next.nested.d).to.equal(stored.nested.d);
+    expect(next.nested.list[0]).to.equal(stored.nested.list[0]);
+    expect(next.nested.list[1].getTime()).to.equal(9);
+    expect(next.moved.getTime()).to.equal(6);
+    expect(next.toString).to.equal('own field');
+    expect(next).to.not.equal(stored);
+  });
+
   it('starts its tables over at the limit, keeping the values documents hold', () => {
     const interner = new ValueInterner(2);
     const first = interner.document({ at: new Date(1) });
@@ -116,5 +136,52 @@ describe('embedded database: value interner', () => {
     interner.document({ at: new Date(3) }); // clears the table
     expect((first.at as Date).getTime()).to.equal(1);
     expect(interner.document({ at: new Date(1) }).at).to.not.equal(first.at);
+  });
+});
+
+/**
+ * V8's own answer to whether an object keeps the compact layout (not a dictionary of its fields).
+ * The flag stays on until the call returns: V8 may parse the function's body only when it runs.
+ */
+function isCompact(value: object): boolean {
+  v8.setFlagsFromString('--allow-natives-syntax');
+  try {
+    return (new Function('value', 'return %HasFastProperties(value)') as (value: object) => boolean)(value);
+  } finally {
+    v8.setFlagsFromString('--no-allow-natives-syntax');
+  }
+}
+
+describe('embedded database: document layout', () => {
+  const wide = (): Record<string, unknown> => {
+    const doc: Record<string, unknown> = { _id: 't1' };
+    for (let i = 0; i < 30; i++) doc[`field${i}`] = i % 2 === 0 ? `v${i}` : { at: new Date(i), n: i };
+    return doc;
+  };
+
+  it('can tell a dictionary from a compact object', () => {
+    expect(isCompact(wide())).to.equal(false);
+    expect(isCompact({ ...wide() })).to.equal(true);
+  });
+
+  it('keeps wide documents compact when stored, updated field by field and read (a dictionary takes several times the memory)', async () => {
+    const db = await openEmbeddedDatabase();
+    try {
+      const col = db.collection<{ _id: string } & Record<string, unknown>>('wide');
+      await col.insertOne(wide() as { _id: string });
+      const added: Record<string, unknown> = {};
+      for (let i = 0; i < 20; i++) added[`extra${i}`] = { nested: i };
+      await col.updateOne({ _id: 't1' }, { $set: added, $unset: { field3: '' } });
+      const [stored] = await col.find({ _id: 't1' }, { readOnly: true });
+      const [copy] = await col.find({ _id: 't1' });
+      for (const doc of [stored, copy]) {
+        expect(doc).to.include.keys('extra19', 'field29');
+        expect(doc).to.not.have.key('field3');
+        expect(isCompact(doc as object)).to.equal(true);
+      }
+      expect(stored).to.not.equal(copy);
+    } finally {
+      await db.close();
+    }
   });
 });

@@ -145,21 +145,25 @@ export class CollectionStore {
 
   // ---- primitive changes (the only code that touches docs and indexes) ----
 
-  private addDoc(doc: Document): void {
-    const id = idKey(doc._id);
-    if (this.docs.has(id)) throw new DuplicateKeyError(this.namespace, '_id_', ID_KEY_PATTERN, { _id: doc._id });
-    this.interner.document(doc);
+  /** Stores a new document and returns the instance kept (a compact copy of it). */
+  private addDoc(input: Document): Document {
+    const id = idKey(input._id);
+    if (this.docs.has(id)) throw new DuplicateKeyError(this.namespace, '_id_', ID_KEY_PATTERN, { _id: input._id });
+    const doc = this.interner.document(input);
     this.indexes.add(doc, id);
     this.docs.set(id, doc);
     this.pending.push({ p: doc });
+    return doc;
   }
 
-  private replaceDoc(before: Document, after: Document): void {
+  /** Replaces a stored document and returns the instance kept (a compact copy of `next`). */
+  private replaceDoc(before: Document, next: Document): Document {
     const id = idKey(before._id);
-    this.interner.document(after);
+    const after = this.interner.document(next, before);
     this.indexes.replace(before, after, id);
     this.docs.set(id, after);
     this.pending.push({ p: after });
+    return after;
   }
 
   private removeDoc(doc: Document): void {
@@ -243,14 +247,14 @@ export class CollectionStore {
     if (target) {
       const [next] = applyUpdate([deepCopy(target)], update, { filter, inserting: false }) as [Document];
       if (sameValue(next, target)) return { matchedCount: 1, modifiedCount: 0, upsertedId: null, before: target, after: target };
-      this.replaceDoc(target, next);
-      return { matchedCount: 1, modifiedCount: 1, upsertedId: null, before: target, after: next };
+      const after = this.replaceDoc(target, next);
+      return { matchedCount: 1, modifiedCount: 1, upsertedId: null, before: target, after };
     }
     if (!options.upsert) return { matchedCount: 0, modifiedCount: 0, upsertedId: null, before: null, after: null };
     const [doc] = applyUpdate([upsertSeed(filter)], update, { filter, inserting: true }) as [Document];
     if (doc._id === undefined || doc._id === null) doc._id = newId();
-    this.addDoc(doc);
-    return { matchedCount: 0, modifiedCount: 0, upsertedId: doc._id, before: null, after: doc };
+    const after = this.addDoc(doc);
+    return { matchedCount: 0, modifiedCount: 0, upsertedId: after._id, before: null, after };
   }
 
   private updateAll(filter: Document, update: unknown): { matchedCount: number; modifiedCount: number } {

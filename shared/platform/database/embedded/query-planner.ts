@@ -4,6 +4,7 @@
 // each one with the compiled filter, so matching semantics stay mingo's.
 import type { Document } from 'mongodb';
 import { idKey, isIndexableScalar, isPlainObject, valueKey } from './document-values.js';
+import type { FieldLookup } from './field-lookup.js';
 import type { IndexCatalog } from './index-catalog.js';
 
 /** Field → the values it must equal (one of them, for `$in`), from the filter and its top-level `$and`. */
@@ -73,25 +74,24 @@ export function planCandidates(filter: Document, docs: ReadonlyMap<string, Docum
     return { docs: doc ? [doc] : [], exact: false };
   }
 
-  // Compare sizes first so only the winning id sets are walked.
-  let best: Array<ReadonlySet<string>> | null = null;
+  // Compare counts first so only the winning field's ids are walked.
+  let best: { lookup: FieldLookup; values: unknown[] } | null = null;
   let bestSize = Infinity;
   for (const [field, values] of equalities) {
     const lookup = indexes.lookup(field);
     if (!lookup) continue;
-    const sets = values.map((v) => lookup.idsFor(v)).filter((s): s is ReadonlySet<string> => s !== undefined);
-    const size = sets.reduce((n, s) => n + s.size, 0);
+    const size = values.reduce((n: number, v) => n + lookup.countFor(v), 0);
     if (size < bestSize) {
-      best = sets;
+      best = { lookup, values };
       bestSize = size;
     }
     if (size === 0) break;
   }
   if (best === null) return null;
   const found: Document[] = [];
-  const seen = best.length > 1 ? new Set<string>() : null;
-  for (const set of best) {
-    for (const id of set) {
+  const seen = best.values.length > 1 ? new Set<string>() : null;
+  for (const value of best.values) {
+    for (const id of best.lookup.idsFor(value)) {
       if (seen) {
         if (seen.has(id)) continue;
         seen.add(id);

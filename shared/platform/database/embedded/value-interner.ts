@@ -17,31 +17,50 @@ const DEFAULT_LIMIT = 1_000_000;
 /** Longer strings (failure texts, outputs) are rarely repeated exactly; they are kept as they are. */
 const MAX_INTERNED_LENGTH = 256;
 
+/** The object's own field (never one it inherits, such as a prototype's method). */
+function ownField(object: Record<string, unknown> | undefined, key: string): unknown {
+  return object !== undefined && Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
 export class ValueInterner {
   private readonly dates = new Map<number, Date>();
   private readonly strings = new Map<string, string>();
 
   constructor(private readonly limit: number = DEFAULT_LIMIT) {}
 
-  /** Replaces, in place, the Dates and short strings of a document the store owns by shared instances. */
-  document(doc: Document): Document {
-    for (const key of Object.keys(doc)) {
+  /**
+   * The document to store: its Dates and short strings replaced by shared instances, and every
+   * object of it rebuilt by a spread. An update adds and deletes fields key by key, which turns an
+   * object of more than a dozen fields into a dictionary several times larger; the spread gives
+   * it back a compact layout before it is kept for good.
+   *
+   * `previous` is the stored document this one replaces: a value equal to the one at the same
+   * place in it is taken from it without a table lookup (an update changes a few fields of a
+   * document whose other values are already shared, and most lookups were of those).
+   */
+  document(doc: Document, previous?: Document): Document {
+    const out: Document = { ...doc };
+    for (const key of Object.keys(out)) {
       // Ids are unique by definition: a table entry for each would only cost memory.
-      if (key !== '_id') doc[key] = this.value(doc[key]);
+      if (key !== '_id') out[key] = this.value(out[key], ownField(previous, key));
     }
-    return doc;
+    return out;
   }
 
-  private value(value: unknown): unknown {
-    if (typeof value === 'string') return this.string(value);
+  private value(value: unknown, previous: unknown): unknown {
+    if (typeof value === 'string') return value === previous ? previous : this.string(value);
     if (value === null || typeof value !== 'object') return value;
-    if (value instanceof Date) return this.date(value);
+    if (value instanceof Date) return previous instanceof Date && previous.getTime() === value.getTime() ? previous : this.date(value);
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) value[i] = this.value(value[i]);
+      const before = Array.isArray(previous) ? previous : [];
+      for (let i = 0; i < value.length; i++) value[i] = this.value(value[i], before[i]);
       return value;
     }
     if (isPlainObject(value)) {
-      for (const key of Object.keys(value)) value[key] = this.value(value[key]);
+      const before = isPlainObject(previous) ? previous : undefined;
+      const out: Record<string, unknown> = { ...value };
+      for (const key of Object.keys(out)) out[key] = this.value(out[key], ownField(before, key));
+      return out;
     }
     return value;
   }

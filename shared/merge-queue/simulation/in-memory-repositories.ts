@@ -39,7 +39,73 @@ import {
 } from '../domain/model.js';
 import { repoKey, type RepoRef } from '../../platform/repo-ref.js';
 
-const clone = <T>(value: T): T => structuredClone(value);
+/**
+ * A deep copy of stored data: plain objects, arrays and Dates copied by hand, anything else by
+ * structuredClone. Every read copies what it returns, and structuredClone's serialisation made
+ * those copies a fifth of a replay (an entry carries its whole history).
+ */
+function clone<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(clone) as T;
+  if (value instanceof Date) return new Date(value.getTime()) as T;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const key of Object.keys(out)) {
+    const field = out[key];
+    if (field !== null && typeof field === 'object') out[key] = clone(field);
+  }
+  return out as T;
+}
+
+/**
+ * Rows by id that also know which of them may still change state. A simulated day adds a row per
+ * run and pull request while the engine asks, on every pass, only for the few in play: a scan of
+ * every row made a replay slower with each pull request it had already merged (simulateQueue's
+ * advice replays a history dozens of times). A row counts as live from the moment it is set or
+ * touched until a scan finds it settled. Settled is final for the rows kept here (an entry in a
+ * terminal state, a concluded run whose branch is gone), and an entry's transitions and patches
+ * touch its row all the same, so a scan of the live rows misses none.
+ */
+class RowsWithLive<T> extends Map<string, T> {
+  private readonly maybeLive = new Set<string>();
+
+  constructor(private readonly settled: (row: T) => boolean) {
+    super();
+  }
+
+  override set(id: string, row: T): this {
+    super.set(id, row);
+    this.maybeLive.add(id);
+    return this;
+  }
+
+  override delete(id: string): boolean {
+    this.maybeLive.delete(id);
+    return super.delete(id);
+  }
+
+  override clear(): void {
+    this.maybeLive.clear();
+    super.clear();
+  }
+
+  /** Marks a row changed in place as possibly live again. */
+  touch(id: string): void {
+    if (this.has(id)) this.maybeLive.add(id);
+  }
+
+  /** The rows not settled, in the order they were set; forgets those that settled since the last scan. */
+  live(): T[] {
+    const out: T[] = [];
+    for (const id of this.maybeLive) {
+      const row = this.get(id);
+      if (row === undefined || this.settled(row)) this.maybeLive.delete(id);
+      else out.push(row);
+    }
+    return out;
+  }
+}
 
 /** A duplicate-key error as both database engines raise it (isDuplicateKeyError). */
 class DuplicateKeyError extends Error {
@@ -183,15 +249,20 @@ const byQueueOrder = (a: Entry, b: Entry) => a.priorityValue - b.priorityValue |
 const isActive = (e: Entry) => !TERMINAL_ENTRY_STATES.includes(e.state);
 
 export class InMemoryEntryRepository implements EntryRepository {
-  readonly rows = new Map<string, Entry>();
+  readonly rows = new RowsWithLive<Entry>((e) => !isActive(e));
 
   private all(pred: (e: Entry) => boolean): Entry[] {
     return [...this.rows.values()].filter(pred).map(clone);
   }
 
+  /** Like `all`, for a predicate that only active entries can meet. */
+  private active(pred: (e: Entry) => boolean): Entry[] {
+    return this.rows.live().filter(pred).map(clone);
+  }
+
   async insert(entry: Entry): Promise<'inserted' | 'exists'> {
     if (this.rows.has(entry.id)) throw new DuplicateKeyError(`duplicate _id ${entry.id}`);
-    if (isActive(entry) && [...this.rows.values()].some((e) => e.queueId === entry.queueId && e.prNumber === entry.prNumber && isActive(e))) return 'exists';
+    if (isActive(entry) && this.rows.live().some((e) => e.queueId === entry.queueId && e.prNumber === entry.prNumber)) return 'exists';
     this.rows.set(entry.id, clone(entry));
     return 'inserted';
   }
@@ -206,7 +277,7 @@ export class InMemoryEntryRepository implements EntryRepository {
   }
 
   async findActiveByPr(queueId: string, prNumber: number): Promise<Entry | null> {
-    return this.all((e) => e.queueId === queueId && e.prNumber === prNumber && isActive(e))[0] ?? null;
+    return this.active((e) => e.queueId === queueId && e.prNumber === prNumber)[0] ?? null;
   }
 
   private latest(list: Entry[]): Entry | null {
@@ -223,21 +294,27 @@ export class InMemoryEntryRepository implements EntryRepository {
   }
 
   async listActive(queueId: string): Promise<Entry[]> {
-    return this.all((e) => e.queueId === queueId && isActive(e)).sort(byQueueOrder);
+    return this.active((e) => e.queueId === queueId).sort(byQueueOrder);
+  }
+
+  /** Entries of the queue in these states: from the live rows alone when none of the states is terminal. */
+  private inStates(queueId: string, states: readonly EntryState[]): Entry[] {
+    const pred = (e: Entry) => e.queueId === queueId && states.includes(e.state);
+    return states.some((s) => TERMINAL_ENTRY_STATES.includes(s)) ? this.all(pred) : this.active(pred);
   }
 
   async listInStates(queueId: string, states: readonly EntryState[]): Promise<Entry[]> {
-    return this.all((e) => e.queueId === queueId && states.includes(e.state)).sort(byQueueOrder);
+    return this.inStates(queueId, states).sort(byQueueOrder);
   }
 
   async listWaitingJudgedWith(queueId: string, impactedTargetsRequired: boolean): Promise<Entry[]> {
-    return this.all(
+    return this.active(
       (e) => e.queueId === queueId && (e.state === 'not_ready' || e.state === 'pending') && e.readiness.requiresImpactedTargets === impactedTargetsRequired,
     ).sort(byQueueOrder);
   }
 
   async listAwaitingMergeability(queueId: string): Promise<Entry[]> {
-    return this.all((e) => e.queueId === queueId && e.state === 'not_ready' && e.readiness.gitHubMergeability === 'in_progress').sort(byQueueOrder);
+    return this.active((e) => e.queueId === queueId && e.state === 'not_ready' && e.readiness.gitHubMergeability === 'in_progress').sort(byQueueOrder);
   }
 
   async findMergedAs(queueIds: readonly string[], sha: string): Promise<Entry | null> {
@@ -267,15 +344,15 @@ export class InMemoryEntryRepository implements EntryRepository {
   }
 
   async listActiveAll(): Promise<Entry[]> {
-    return this.all(isActive);
+    return this.active(() => true);
   }
 
   async countInStates(queueId: string, states: readonly EntryState[]): Promise<number> {
-    return this.all((e) => e.queueId === queueId && states.includes(e.state)).length;
+    return this.inStates(queueId, states).length;
   }
 
   async countActive(queueId: string): Promise<number> {
-    return this.all((e) => e.queueId === queueId && isActive(e)).length;
+    return this.active((e) => e.queueId === queueId).length;
   }
 
   private inScope(scope: EntryScope) {
@@ -283,7 +360,7 @@ export class InMemoryEntryRepository implements EntryRepository {
   }
 
   async listActiveStates(scope: EntryScope): Promise<{ queueId: string; state: EntryState; inBisection: boolean }[]> {
-    return this.all((e) => this.inScope(scope)(e) && isActive(e)).map((e) => ({
+    return this.active(this.inScope(scope)).map((e) => ({
       queueId: e.queueId,
       state: e.state,
       inBisection: typeof e.bisectionOf === 'string',
@@ -310,6 +387,7 @@ export class InMemoryEntryRepository implements EntryRepository {
     Object.assign(e, clone(change.set ?? {}), { state: change.to, stateChangedAt: at, lastReason: change.reason, version: e.version + 1 });
     if (change.restart) e.restartCount += 1;
     e.history.push(history);
+    this.rows.touch(id);
     return clone(e);
   }
 
@@ -325,6 +403,7 @@ export class InMemoryEntryRepository implements EntryRepository {
     const e = this.rows.get(id);
     if (!e || e.version !== version) return null;
     Object.assign(e, clone(set), { version: e.version + 1 });
+    this.rows.touch(id);
     return clone(e);
   }
 }
@@ -332,10 +411,15 @@ export class InMemoryEntryRepository implements EntryRepository {
 const newestFirst = (runs: TestRun[]): TestRun[] => [...runs].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
 
 export class InMemoryTestRunRepository implements TestRunRepository {
-  readonly rows = new Map<string, TestRun>();
+  readonly rows = new RowsWithLive<TestRun>((r) => !InMemoryTestRunRepository.open(r));
 
   private all(pred: (r: TestRun) => boolean): TestRun[] {
     return [...this.rows.values()].filter(pred).map(clone);
+  }
+
+  /** Like `all`, for a predicate that only open runs can meet. */
+  private ofOpen(pred: (r: TestRun) => boolean): TestRun[] {
+    return this.rows.live().filter(pred).map(clone);
   }
 
   private static open(r: TestRun): boolean {
@@ -357,7 +441,7 @@ export class InMemoryTestRunRepository implements TestRunRepository {
   }
 
   async listOpen(queueId: string): Promise<TestRun[]> {
-    return this.all((r) => r.queueId === queueId && InMemoryTestRunRepository.open(r));
+    return this.ofOpen((r) => r.queueId === queueId);
   }
 
   async listBisectionsOf(queueId: string, rootRunIds: readonly string[]): Promise<TestRun[]> {
@@ -365,11 +449,11 @@ export class InMemoryTestRunRepository implements TestRunRepository {
   }
 
   async listUnbuilt(queueId: string): Promise<TestRun[]> {
-    return this.all((r) => r.queueId === queueId && r.status === 'in_progress' && r.sha === null);
+    return this.ofOpen((r) => r.queueId === queueId && r.status === 'in_progress' && r.sha === null);
   }
 
   async queueIdsWithOpenRuns(): Promise<string[]> {
-    return [...new Set(this.all(InMemoryTestRunRepository.open).map((r) => r.queueId))];
+    return [...new Set(this.rows.live().map((r) => r.queueId))];
   }
 
   async findBySha(sha: string): Promise<TestRun[]> {
@@ -377,7 +461,7 @@ export class InMemoryTestRunRepository implements TestRunRepository {
   }
 
   async findInProgressBySha(sha: string): Promise<TestRun[]> {
-    return this.all((r) => r.sha === sha && r.status === 'in_progress');
+    return this.ofOpen((r) => r.sha === sha && r.status === 'in_progress');
   }
 
   async listCreatedSince(queueId: string, since: Date, limit: number): Promise<TestRun[]> {

@@ -6,8 +6,9 @@
 // those are then refined: a bisection pool of one (one probe at a time, the cheaper and slower
 // search, where the grid's pool is the concurrency) and a pending-failure hold with optimistic
 // merge (which absorbs flakes), alone and together. Two stages rather than every combination:
-// the refinements move each setting a little, and a replay of 500 pull requests takes about two
-// seconds, so the full product (64 replays) would keep an API call waiting for minutes.
+// the refinements move each setting a little, and a replay of 500 pull requests takes about a
+// second (scripts/bench-advice.ts), so the full product (64 replays) would keep an API call waiting
+// for over a minute.
 import { median } from './percentile.js';
 import type { QueueHistory } from './queue-history.js';
 import { play, SIMULATED_SETTINGS, type FullSettings, type SettingsOutcome } from './what-if.js';

@@ -80,22 +80,12 @@ class RowsWithLive<T> extends Map<string, T> {
     return this;
   }
 
-  override delete(id: string): boolean {
-    this.maybeLive.delete(id);
-    return super.delete(id);
-  }
-
-  override clear(): void {
-    this.maybeLive.clear();
-    super.clear();
-  }
-
   /** Marks a row changed in place as possibly live again. */
   touch(id: string): void {
     if (this.has(id)) this.maybeLive.add(id);
   }
 
-  /** The rows not settled, in the order they were set; forgets those that settled since the last scan. */
+  /** The rows not settled, in the order they were set; forgets those that settled or went since the last scan. */
   live(): T[] {
     const out: T[] = [];
     for (const id of this.maybeLive) {

@@ -52,8 +52,8 @@ export class ValueInterner {
     if (value === null || typeof value !== 'object') return value;
     if (value instanceof Date) return previous instanceof Date && previous.getTime() === value.getTime() ? previous : this.date(value);
     if (Array.isArray(value)) {
-      const before = Array.isArray(previous) ? previous : [];
-      for (let i = 0; i < value.length; i++) value[i] = this.value(value[i], before[i]);
+      const before: unknown[] | undefined = Array.isArray(previous) ? previous : undefined;
+      for (let i = 0; i < value.length; i++) value[i] = this.value(value[i], before?.[i]);
       return value;
     }
     if (isPlainObject(value)) {

@@ -1,10 +1,12 @@
 // Folds a closed journal into the next snapshot, from the files alone: what the compaction thread
 // runs (snapshot-worker.ts) while the process keeps serving and appending to the next journal.
 //
-// Both files are streamed line by line, so memory holds the journal's latest record per document
-// (as text) and one chunk of each file, never the collection. A snapshot line whose document the
-// journal does not touch is copied as it is; the others take the journal's last text, or are
-// dropped when it deleted them; documents the journal created follow. The result is written to a
+// Both files are streamed line by line, so memory holds where in the journal each document's
+// latest record lies (its offset and length, not its text: a journal that rewrote 100,000 large
+// documents would otherwise hold them all in this thread) and one chunk of each file, never the
+// collection. A snapshot line whose document the journal does not touch is copied as it is; the
+// others take the journal's last record, read back from the file, or are dropped when it deleted
+// them; documents the journal created follow. The result is written to a
 // temporary file and fsynced; installing it is a rename (then an fsync of the directory), so at
 // every instant the snapshot on disk plus the journals of its generation and later is the state.
 import { closeSync, existsSync, fsyncSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
@@ -33,8 +35,14 @@ export interface FoldResult {
 
 const CHUNK_BYTES = 1 << 20;
 
+/** Where a line lies in its file, in bytes (its newline excluded). */
+export interface LineSpan {
+  offset: number;
+  length: number;
+}
+
 /** Calls `fn` with each complete line of the first `limit` bytes of a file (1-based line numbers). */
-export function forEachLine(file: string, limit: number, fn: (line: string, lineNumber: number) => void): void {
+export function forEachLine(file: string, limit: number, fn: (line: string, lineNumber: number, span: LineSpan) => void): void {
   // Nothing to read (a fold of a journal that was never written): the file may not exist.
   if (limit <= 0) return;
   const fd = openSync(file, 'r');
@@ -46,11 +54,14 @@ export function forEachLine(file: string, limit: number, fn: (line: string, line
     while (position < limit) {
       const read = readSync(fd, buffer, 0, Math.min(CHUNK_BYTES, limit - position), position);
       if (read === 0) break;
+      // The file offset of data[0]: the unfinished line carried over starts before this chunk.
+      let offset = position - rest.length;
       position += read;
       let data = rest.length > 0 ? Buffer.concat([rest, buffer.subarray(0, read)]) : buffer.subarray(0, read);
       for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10)) {
-        if (nl > 0) fn(data.subarray(0, nl).toString('utf8'), ++lineNumber);
+        if (nl > 0) fn(data.subarray(0, nl).toString('utf8'), ++lineNumber, { offset, length: nl });
         data = data.subarray(nl + 1);
+        offset += nl + 1;
       }
       rest = Buffer.from(data);
     }
@@ -83,21 +94,37 @@ export function parseJournalRecord(line: string, file: string, lineNumber: numbe
   throw new Error(`embedded store: ${file} line ${lineNumber} is not a known record`);
 }
 
+const PUT_PREFIX = Buffer.from('{"p":');
+const CLOSE_BRACE = 0x7d;
+
 /** The text of a put record's document: sliced from the line when it has this store's form. */
-function documentText(line: string, doc: Document): string {
-  return line.startsWith('{"p":') && line.endsWith('}') ? line.slice(5, -1) : ejsonText(doc);
+function documentText(line: Buffer): Buffer | string {
+  if (line.subarray(0, PUT_PREFIX.length).equals(PUT_PREFIX) && line.at(-1) === CLOSE_BRACE) return line.subarray(PUT_PREFIX.length, -1);
+  return ejsonText((BSON.EJSON.parse(line.toString('utf8')) as { p: Document }).p);
+}
+
+/** Reads one line of an open file back by its span. */
+function readSpan(fd: number, span: LineSpan): Buffer {
+  const line = Buffer.allocUnsafe(span.length);
+  let read = 0;
+  while (read < span.length) {
+    const n = readSync(fd, line, read, span.length - read, span.offset + read);
+    if (n === 0) throw new Error('embedded store: a journal ended before a record the fold had read');
+    read += n;
+  }
+  return line;
 }
 
 export const temporarySnapshotPath = (snapshotPath: string) => `${snapshotPath}.tmp`;
 
 /** Writes the folded snapshot of generation `snapshotGeneration + 1` to the temporary path, fsynced. */
 export function writeFoldedSnapshot(job: FoldJob): FoldResult {
-  // The journal's last word on each document: its text, or null when deleted.
-  const latest = new Map<string, string | null>();
+  // The journal's last word on each document: where its latest record lies, or null when deleted.
+  const latest = new Map<string, LineSpan | null>();
   const indexes = new Map<string, IndexSpec>();
-  forEachLine(job.journalPath, job.journalBytes, (line, n) => {
+  forEachLine(job.journalPath, job.journalBytes, (line, n, span) => {
     const record = parseJournalRecord(line, job.journalPath, n);
-    if ('p' in record) latest.set(idKey(record.p._id), documentText(line, record.p));
+    if ('p' in record) latest.set(idKey(record.p._id), span);
     else if ('d' in record) latest.set(idKey(record.d), null);
     else indexes.set(record.i.name, record.i);
   });
@@ -110,20 +137,34 @@ export function writeFoldedSnapshot(job: FoldJob): FoldResult {
     return BSON.EJSON.stringify({ openmqEmbedded: 1, collection: job.collection, generation: job.snapshotGeneration + 1, count, indexes: [...all.values()] });
   };
   const fd = openSync(tmp, 'w');
+  let journal: number | null = null;
+  const journalText = (span: LineSpan) => {
+    journal ??= openSync(job.journalPath, 'r');
+    return documentText(readSpan(journal, span));
+  };
   let count = 0;
   let bytes = 0;
-  let chunk = '';
+  let chunk: Buffer[] = [];
+  let chunkBytes = 0;
+  const NEWLINE = Buffer.from('\n');
   const flush = () => {
-    const buffer = Buffer.from(chunk, 'utf8');
+    const buffer = Buffer.concat(chunk, chunkBytes);
     let offset = 0;
     while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset, bytes + offset);
     bytes += buffer.length;
-    chunk = '';
+    chunk = [];
+    chunkBytes = 0;
   };
-  const emit = (text: string) => {
-    chunk += `${text}\n`;
+  const add = (text: Buffer | string) => {
+    const buffer = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+    chunk.push(buffer);
+    chunkBytes += buffer.length;
+  };
+  const emit = (text: Buffer | string) => {
+    add(text);
+    add(NEWLINE);
     count++;
-    if (chunk.length >= CHUNK_BYTES) flush();
+    if (chunkBytes >= CHUNK_BYTES) flush();
   };
   try {
     let reserved = 0;
@@ -142,13 +183,13 @@ export function writeFoldedSnapshot(job: FoldJob): FoldResult {
         const replaced = latest.get(id);
         if (replaced === undefined) emit(line);
         else {
-          if (replaced !== null) emit(replaced);
+          if (replaced !== null) emit(journalText(replaced));
           latest.delete(id);
         }
       });
     }
     if (reserved === 0) reserved = reserveHeader();
-    for (const text of latest.values()) if (text !== null) emit(text);
+    for (const span of latest.values()) if (span !== null) emit(journalText(span));
     flush();
     // The header holds the count, known only now: it is written over the room left for it (JSON
     // allows the spaces that pad it to the same length).
@@ -158,13 +199,14 @@ export function writeFoldedSnapshot(job: FoldJob): FoldResult {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+    if (journal !== null) closeSync(journal);
   }
   return { bytes, count };
 
   /** Writes the header line with room for any count; answers its length, newline included. */
   function reserveHeader(): number {
-    chunk = `${headerText(0)}${' '.repeat(20)}\n`;
-    const length = Buffer.byteLength(chunk);
+    add(`${headerText(0)}${' '.repeat(20)}\n`);
+    const length = chunkBytes;
     flush();
     return length;
   }

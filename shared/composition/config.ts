@@ -12,6 +12,7 @@ import { LOG_LEVELS, type LogLevel } from '../platform/logging.js';
 import type { GitHubAuthConfig, GitHubConfig } from '../providers/github/github-config.js';
 import { serviceJobs } from './jobs.js';
 import { servedQueues, type ServedQueue } from './worker-queues.js';
+import { EMBEDDED_HEAP_GROWING_PERCENT } from './heap-growth.js';
 import { signInSettings } from './sign-in-config.js';
 import type { SignInSettings } from '../sign-in/sign-in-module.js';
 
@@ -41,6 +42,8 @@ export interface Config {
   /** Port of the operator endpoint (/metrics); 0 disables it. */
   operatorPort: number;
   operatorHost: string;
+  /** V8's heap growing factor as a percentage over what lives (heap-growth.ts); 0: V8's own choice. */
+  heapGrowingPercent: number;
   /** Seconds allowed for a graceful shutdown before the process exits anyway. */
   shutdownGraceSeconds: number;
   /** Seconds a dependency (database, Redis) may stay unreachable before /healthz fails. */
@@ -163,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       OPERATOR_PORT: positiveInt(0, 65_535)({ default: 9464 }),
       OPERATOR_HOST: str({ default: '127.0.0.1' }),
       SHUTDOWN_GRACE_SECONDS: positiveInt(1, 600)({ default: 20 }),
+      HEAP_GROWING_PERCENT: positiveInt(0, 400)({ default: undefined }),
       DEPENDENCY_LOST_SECONDS: positiveInt(1, 86_400)({ default: 60 }),
       PUBLIC_URL: url({ default: undefined }),
       TRUST_PROXY: bool({ default: false }),
@@ -252,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reconcileSeconds: clean.RECONCILE_SECONDS,
     operatorPort: clean.OPERATOR_PORT,
     operatorHost: clean.OPERATOR_HOST,
+    heapGrowingPercent: clean.HEAP_GROWING_PERCENT ?? (clean.MONGO_URL ? 0 : EMBEDDED_HEAP_GROWING_PERCENT),
     shutdownGraceSeconds: clean.SHUTDOWN_GRACE_SECONDS,
     dependencyLostSeconds: clean.DEPENDENCY_LOST_SECONDS,
     publicUrl: clean.PUBLIC_URL ?? null,

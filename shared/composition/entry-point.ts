@@ -1,6 +1,8 @@
 // Shared start-up of the three entry points: validate configuration, refuse an unsupported
-// combination with one clear line, open the service, install shutdown handlers.
+// combination with one clear line, set how far the heap grows, open the service, install
+// shutdown handlers.
 import { ConfigError, loadConfig } from './config.js';
+import { applyHeapGrowth } from './heap-growth.js';
 import { createLogger } from '../platform/logging.js';
 import { openService, type Service } from './service.js';
 import { SchemaTooNewError } from '../platform/database/migrations.js';
@@ -24,6 +26,7 @@ export async function runEntryPoint(name: EntryPointName, start: (service: Servi
     );
     process.exit(2);
   }
+  applyHeapGrowth(config.heapGrowingPercent);
   const logger = createLogger(config.logLevel, name);
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
   process.on('uncaughtException', (err) => {

@@ -1,22 +1,14 @@
 // The queues a worker process serves, from WORKER_QUEUES, WORKER_EXCLUDE_QUEUES and
 // WORKER_CONCURRENCY, through loadConfig as the entry points read them.
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../../shared/composition/config.js';
+import { loadConfig } from '../../../shared/composition/config.js';
+import { configRefusal } from '../../helpers/config-refusal.js';
 import { serviceJobs } from '../../../shared/composition/jobs.js';
 
 const CATALOGUE = serviceJobs(loadConfig({}));
 const ALL = Object.keys(CATALOGUE);
 
 const served = (env: Record<string, string>) => loadConfig(env).workerQueues;
-const refusal = (env: Record<string, string>): string => {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.message;
-    throw err;
-  }
-  throw new Error('the configuration was accepted');
-};
 
 describe('worker queues from the environment', () => {
   it('serves every queue at the catalogue concurrency by default', () => {
@@ -34,26 +26,26 @@ describe('worker queues from the environment', () => {
   });
 
   it('stops at start on an unknown name, naming it and the known queues', () => {
-    expect(refusal({ WORKER_QUEUES: 'flaky-ingest,flakey-ingest' })).to.match(
+    expect(configRefusal({ WORKER_QUEUES: 'flaky-ingest,flakey-ingest' })).to.match(
       /^invalid configuration — WORKER_QUEUES: unknown flakey-ingest \(known queues: plan, /,
     );
-    expect(refusal({ WORKER_EXCLUDE_QUEUES: 'webhooks' })).to.include('WORKER_EXCLUDE_QUEUES: unknown webhooks');
-    expect(refusal({ WORKER_CONCURRENCY: 'ingest=2' })).to.include('WORKER_CONCURRENCY: unknown ingest');
+    expect(configRefusal({ WORKER_EXCLUDE_QUEUES: 'webhooks' })).to.include('WORKER_EXCLUDE_QUEUES: unknown webhooks');
+    expect(configRefusal({ WORKER_CONCURRENCY: 'ingest=2' })).to.include('WORKER_CONCURRENCY: unknown ingest');
   });
 
   it('refuses bad values, and settings that would be ignored', () => {
     for (const value of ['plan', 'plan=0', 'plan=-1', 'plan=1.5', `plan=${257}`, 'plan=two']) {
-      expect(refusal({ WORKER_CONCURRENCY: value }), value).to.include(`WORKER_CONCURRENCY: "${value}" must be queue=n`);
+      expect(configRefusal({ WORKER_CONCURRENCY: value }), value).to.include(`WORKER_CONCURRENCY: "${value}" must be queue=n`);
     }
-    expect(refusal({ WORKER_CONCURRENCY: 'plan=2,plan=3' })).to.include('plan is given twice');
-    expect(refusal({ WORKER_QUEUES: 'plan', WORKER_CONCURRENCY: 'flaky-ingest=2' })).to.include('flaky-ingest is not served by this process');
-    expect(refusal({ WORKER_QUEUES: 'plan', WORKER_EXCLUDE_QUEUES: 'plan' })).to.include('plan also in WORKER_QUEUES');
-    expect(refusal({ WORKER_QUEUES: ' , ' })).to.include('WORKER_QUEUES: name at least one queue');
-    expect(refusal({ WORKER_EXCLUDE_QUEUES: ALL.join(',') })).to.include('excludes every queue');
+    expect(configRefusal({ WORKER_CONCURRENCY: 'plan=2,plan=3' })).to.include('plan is given twice');
+    expect(configRefusal({ WORKER_QUEUES: 'plan', WORKER_CONCURRENCY: 'flaky-ingest=2' })).to.include('flaky-ingest is not served by this process');
+    expect(configRefusal({ WORKER_QUEUES: 'plan', WORKER_EXCLUDE_QUEUES: 'plan' })).to.include('plan also in WORKER_QUEUES');
+    expect(configRefusal({ WORKER_QUEUES: ' , ' })).to.include('WORKER_QUEUES: name at least one queue');
+    expect(configRefusal({ WORKER_EXCLUDE_QUEUES: ALL.join(',') })).to.include('excludes every queue');
   });
 
   it('reports every problem in one line', () => {
-    const message = refusal({ WORKER_QUEUES: 'nope', WORKER_CONCURRENCY: 'plan=0' });
+    const message = configRefusal({ WORKER_QUEUES: 'nope', WORKER_CONCURRENCY: 'plan=0' });
     expect(message.split('\n')).to.have.length(1);
     expect(message).to.include('WORKER_QUEUES').and.to.include('WORKER_CONCURRENCY');
   });

@@ -2,20 +2,13 @@
 // nothing, an https issuer (plain http only on loopback), and role values without which nobody
 // could sign in — each mistake stops the service at start, naming the variable.
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../../shared/composition/config.js';
+import { loadConfig } from '../../../shared/composition/config.js';
+import { configRefusal } from '../../helpers/config-refusal.js';
 
 const base = { DATA_DIR: '/tmp/openmq-config-test' };
 const oidc = { OIDC_ISSUER_URL: 'https://idp.example.test', OIDC_CLIENT_ID: 'openmq', OIDC_CLIENT_SECRET: 'secret', OIDC_ADMIN_VALUES: 'platform' };
 
-const refusal = (env: Record<string, string>): string => {
-  try {
-    loadConfig({ ...base, ...env });
-  } catch (err) {
-    if (err instanceof ConfigError) return err.message;
-    throw err;
-  }
-  throw new Error('the configuration was accepted');
-};
+const refusal = (env: Record<string, string>): string => configRefusal({ ...base, ...env });
 
 describe('sign-in configuration', () => {
   it('has sessions of 8 idle hours and 24 hours at most, for the organisation of ORG_SLUG, and no provider by default', () => {

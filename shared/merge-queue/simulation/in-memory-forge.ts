@@ -190,9 +190,22 @@ export class MemoryRepository {
     const head = this.commitAt(headSha);
     const base = this.mergeBase(this.commitAt(baseSha), head);
     if (!base) return null;
-    const paths = new Set<string>();
-    for (let c: Commit | null = head; c && c !== base; c = c.parent) for (const path of c.changes.keys()) paths.add(path);
-    return [...paths].filter((path) => this.read(head, path) !== this.read(base, path)).sort();
+    return [...this.writtenSince(head, base)].filter((path) => this.read(head, path) !== this.read(base, path)).sort();
+  }
+
+  /**
+   * The paths whose content differs between two commits: of those written on either side since
+   * their merge base, the ones that read differently (without one, of every path of both trees).
+   * Costs the commits since the merge base, not the history.
+   */
+  differingPaths(aRef: string, bRef: string): string[] {
+    const a = this.commitAt(aRef);
+    const b = this.commitAt(bRef);
+    const base = this.mergeBase(a, b);
+    const paths = base
+      ? new Set([...this.writtenSince(a, base), ...this.writtenSince(b, base)])
+      : new Set([...Object.keys(this.filesAt(aRef)), ...Object.keys(this.filesAt(bRef))]);
+    return [...paths].filter((path) => this.read(a, path) !== this.read(b, path));
   }
 
   isAncestor(ancestorSha: string, descendantSha: string): boolean {
@@ -328,11 +341,17 @@ export class MemoryRepository {
     return found ? (found.changes.get(path) ?? null) : null;
   }
 
+  /** The paths the commits from `tip` back to (not including) `base` wrote; every ancestor's without a base. */
+  private writtenSince(tip: Commit, base: Commit | null): Set<string> {
+    const paths = new Set<string>();
+    for (let c: Commit | null = tip; c && c !== base; c = c.parent) for (const path of c.changes.keys()) paths.add(path);
+    return paths;
+  }
+
   /** What merging `head` onto `tip` changes, file by file against their merge base. */
   private apply(tip: Commit, head: Commit): Applied {
     const base = this.mergeBase(tip, head);
-    const paths = new Set<string>();
-    for (let c: Commit | null = head; c && c !== base; c = c.parent) for (const path of c.changes.keys()) paths.add(path);
+    const paths = this.writtenSince(head, base);
     const changes = new Map<string, string | null>();
     const conflictedFiles: string[] = [];
     for (const path of [...paths].sort()) {

@@ -1,7 +1,8 @@
 // In-memory merge-queue repositories: the simulator's store, and the service unit tests'. They
 // implement the interfaces' semantics, not a script: compare-and-set on state and version with
 // history, ordering, one active entry per pull request, a run concluding once. Stored objects are
-// cloned in and out, as a database would.
+// cloned in and out, as a database would; an entry's history, never changed once written, is
+// frozen and shared instead.
 import type { CommitStatus, CommitStatusRepository } from '../store/commit-status-repository.js';
 import {
   timelineNoteEntry,
@@ -40,12 +41,27 @@ import {
 import { repoKey, type RepoRef } from '../../platform/repo-ref.js';
 
 /**
+ * Entry histories written here: frozen, each line frozen, and never changed again (a transition
+ * stores a new array), so copies share them instead of copying every line on every read. A
+ * reader that tried to change one would get a TypeError, not a corrupted store.
+ */
+const sealedHistories = new WeakSet<readonly HistoryEntry[]>();
+
+function sealedHistory(lines: readonly HistoryEntry[]): HistoryEntry[] {
+  const sealed = Object.freeze(lines.map((line) => (Object.isFrozen(line) ? line : Object.freeze(clone(line)))));
+  sealedHistories.add(sealed);
+  return sealed as HistoryEntry[];
+}
+
+/**
  * A deep copy of stored data: plain objects, arrays and Dates copied by hand, anything else by
- * structuredClone. Every read copies what it returns, and structuredClone's serialisation made
- * those copies a fifth of a replay (an entry carries its whole history).
+ * structuredClone; a sealed history is shared. Every read copies what it returns, and
+ * structuredClone's serialisation made those copies a fifth of a replay (an entry carries its
+ * whole history).
  */
 function clone<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
+  if (sealedHistories.has(value as readonly HistoryEntry[])) return value;
   if (Array.isArray(value)) return value.map(clone) as T;
   if (value instanceof Date) return new Date(value.getTime()) as T;
   const proto: unknown = Object.getPrototypeOf(value);
@@ -376,7 +392,7 @@ export class InMemoryEntryRepository implements EntryRepository {
     if (change.testRunId !== undefined) history.testRunId = change.testRunId;
     Object.assign(e, clone(change.set ?? {}), { state: change.to, stateChangedAt: at, lastReason: change.reason, version: e.version + 1 });
     if (change.restart) e.restartCount += 1;
-    e.history.push(history);
+    e.history = sealedHistory([...e.history, history]);
     this.rows.touch(id);
     return clone(e);
   }
@@ -384,7 +400,7 @@ export class InMemoryEntryRepository implements EntryRepository {
   async addTimelineNote(id: string, note: TimelineNote, now = new Date()): Promise<boolean> {
     const e = this.rows.get(id);
     if (!e) return false;
-    e.history.push(timelineNoteEntry(e.state, note, now));
+    e.history = sealedHistory([...e.history, timelineNoteEntry(e.state, note, now)]);
     e.version += 1;
     return true;
   }

@@ -1,7 +1,7 @@
 // Workloads played against the engine in virtual time, and what the simulator refuses.
 import { expect } from 'chai';
 import { entry, queue, run } from '../../../../shared/merge-queue/simulation/builders.js';
-import { InvariantViolation, SIM_REPO, Simulator } from '../../../../shared/merge-queue/simulation/simulator.js';
+import { finish, InvariantViolation, SIM_REPO, Simulator } from '../../../../shared/merge-queue/simulation/simulator.js';
 import { playWorkload, type Workload } from '../../../../shared/merge-queue/simulation/workload.js';
 import { queueEfficiency } from '../../../../shared/merge-queue/simulation/queue-efficiency.js';
 
@@ -102,6 +102,62 @@ describe('simulation: invariants', () => {
       caught = err;
     }
     expect(caught).to.be.instanceOf(InvariantViolation);
+  });
+
+  describe('a merge must be proved by a run that tested it on everything it depends on', () => {
+    /**
+     * e1 merges through the engine; then e2 is recorded as merged onto it with a passed run built on
+     * the commit before e1 (so the run tested e2 but not e1), or with e1's own run as proof.
+     */
+    async function mergeE2Claiming(proof: 'run of e2 without e1' | 'run of e1', targets: Record<string, string[]>): Promise<unknown> {
+      const sim = new Simulator({ queue: queue({ concurrency: 1 }), entries: [entry(1), entry(2)], targets });
+      const before = sim.head;
+      await sim.settle();
+      const e1Run = await finish(sim, [1], 'succeeded');
+      await sim.settle();
+      expect(sim.mergeOrder).to.deep.equal(['e1']);
+      let proofId = e1Run.id;
+      if (proof === 'run of e2 without e1') {
+        const built = sim.repo.buildTestBranch({ branch: 'proof/e2', baseSha: before, pullRequests: [{ number: 2, headSha: 'sha-pr-2', title: 'PR 2' }] });
+        if (!built.ok) throw new Error('the proof branch did not build');
+        proofId = 'proof-e2';
+        sim.runs.set(proofId, run(proofId, [2], [], { queueId: sim.queueId, sha: built.sha, status: 'succeeded' }));
+      }
+      const merged = await sim.forge.mergePullRequests(SIM_REPO, {
+        targetBranch: 'main',
+        method: 'merge_commit',
+        pullRequests: [{ number: 2, headSha: 'sha-pr-2', title: 'PR 2', author: 'dev' }],
+        expectedHeadSha: sim.head,
+      });
+      if (!merged.ok) throw new Error('e2 did not merge at the forge');
+      const e2 = (await sim.store.entries.findById('e2'))!;
+      try {
+        await sim.store.entries.transition(
+          'e2',
+          { from: [e2.state] },
+          { to: 'merged', reason: 'test_run_passed', testRunId: proofId, set: { mergedSha: merged.newHeadSha } },
+        );
+      } catch (err) {
+        return err;
+      }
+      return null;
+    }
+
+    it('refuses a merge whose proof run did not test it', async () => {
+      const caught = await mergeE2Claiming('run of e1', {});
+      expect(caught).to.be.instanceOf(InvariantViolation);
+      expect((caught as Error).message).to.match(/^e2 merged without being tested by /);
+    });
+
+    it('refuses a merge onto a change its proof run did not hold, when the two overlap', async () => {
+      const caught = await mergeE2Claiming('run of e2 without e1', { e1: ['web'], e2: ['web', 'api'] });
+      expect(caught).to.be.instanceOf(InvariantViolation);
+      expect((caught as Error).message).to.equal('e2 merged on top of untested dependent change e1');
+    });
+
+    it('accepts the same merge when the change it was not tested with touches other targets', async () => {
+      expect(await mergeE2Claiming('run of e2 without e1', { e1: ['web'], e2: ['api'] })).to.equal(null);
+    });
   });
 
   describe('stacks', () => {

@@ -1,9 +1,11 @@
 // The OpenAPI 3.1 description of this service, generated from the operations table and so from
 // the same TypeBox schemas that validate requests. Built once; served by GET /v1/openapi.json.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { TSchema } from 'typebox';
 import { CASE_INSENSITIVE_ENUM } from '../validation/validator.js';
 import { OPERATIONS, TAGS, type Answer, type Operation, type RequestBody } from './operations.js';
+import { packageRoot } from '../../shared/platform/runtime/package-root.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -98,7 +100,8 @@ function operationObject(op: Operation): JsonObject {
   };
 }
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+// From the package's root, not this file: compiled, this module lies one directory deeper (dist/).
+const { version } = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
 
 function buildDocument(): JsonObject {
   const paths: Record<string, JsonObject> = {};

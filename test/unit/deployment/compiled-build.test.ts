@@ -1,11 +1,17 @@
 // What the production image runs: `npm run build`'s TypeScript output, with production dependencies
-// only. The compiled entry points must not need tsx or TypeScript, and the `openmq` bin must run the
-// compiled CLI where the sources are absent. Built into node_modules/.cache so the compiled files
+// only. The compiled entry points must not need tsx or TypeScript and must start with the files laid
+// out as the image lays them out (a module that read package.json relative to its source position
+// once stopped every compiled entry point at start), and the `openmq` bin must run the compiled CLI
+// where the sources are absent. Built into node_modules/.cache so the compiled files
 // resolve the project's packages as dist/ does.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { spawnNode } from '../../../scripts/lib/captured-process.js';
+import { startRedis } from '../../../scripts/lib/redis-server.mjs';
+import { printedUrl } from '../../../scripts/lib/service-process.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const work = path.join(root, 'node_modules', '.cache', 'openmq-compiled-build-test');
@@ -51,6 +57,53 @@ describe('the compiled build', function () {
       /(?:from |import\()['"](?:tsx|typescript)(?:\/[^'"]*)?['"]/.test(readFileSync(f, 'utf8')),
     );
     expect(importing.map((f) => path.relative(work, f))).to.deep.equal([]);
+  });
+
+  describe('laid out as the image lays it out (package.json, dist/, the v2 contract; no sources)', () => {
+    const version = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+    before(() => {
+      cpSync(path.join(root, 'package.json'), path.join(work, 'package.json'));
+      cpSync(path.join(root, 'openapi/v2/contract.json'), path.join(work, 'openapi/v2/contract.json'));
+    });
+
+    it('the api and worker entry points load every module and refuse to start without MONGO_URL, in one line', () => {
+      for (const [entry, name] of [
+        ['dist/api/server.js', 'api'],
+        ['dist/workers/main.js', 'worker'],
+      ] as const) {
+        const res = spawnSync(process.execPath, [path.join(work, entry)], { cwd: work, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+        expect(res.stderr, entry).to.match(new RegExp(`^${name}: MONGO_URL is required — `));
+        expect(res.status, entry).to.equal(2);
+      }
+    });
+
+    it('the all-in-one entry point serves the API, its document naming the package version', async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'openmq-compiled-'));
+      const redis = await startRedis({ dataDir: path.join(dataDir, 'redis') });
+      const service = spawnNode([path.join(work, 'dist/scripts/all-in-one.js')], {
+        cwd: work,
+        env: {
+          PATH: process.env.PATH ?? '',
+          DATA_DIR: dataDir,
+          REDIS_URL: redis.url,
+          PORT: '0',
+          OPERATOR_PORT: '0',
+          API_TOKEN: 'compiled-build-token-0123456789',
+          LOG_LEVEL: 'warn',
+        },
+      });
+      try {
+        const base = await printedUrl(service);
+        const res = await fetch(`${base}/v1/openapi.json`);
+        expect(res.status).to.equal(200);
+        expect(((await res.json()) as { info: { version: string } }).info.version).to.equal(version);
+      } finally {
+        service.child.kill('SIGTERM');
+        await service.exited;
+        await redis.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
   });
 
   it('the openmq bin runs the compiled CLI where the sources are absent', () => {

@@ -189,7 +189,10 @@ export async function openService(config: Config, opts: OpenServiceOptions = {})
     shutdown,
     logger,
   });
-  logger.info({ database: db.kind, localGitRoot: config.localGitRoot, github: config.github?.host ?? null }, 'service ready');
+  logger.info(
+    { database: db.kind, localGitRoot: config.localGitRoot, github: config.github?.host ?? null, heapGrowingPercent: config.heapGrowingPercent },
+    'service ready',
+  );
   return {
     config,
     logger,

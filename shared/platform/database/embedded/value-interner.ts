@@ -39,11 +39,15 @@ export class ValueInterner {
    * document whose other values are already shared, and most lookups were of those).
    */
   document(doc: Document, previous?: Document): Document {
-    const out: Document = { ...doc };
-    for (const key of Object.keys(out)) {
-      // Ids are unique by definition: a table entry for each would only cost memory.
-      if (key !== '_id') out[key] = this.value(out[key], ownField(previous, key));
-    }
+    // Ids are unique by definition: a table entry for each would only cost memory.
+    return this.object(doc, previous, '_id');
+  }
+
+  /** A spread of the object with its values shared, `kept` (if any) left as it is. */
+  private object(value: Record<string, unknown>, previous: unknown, kept?: string): Record<string, unknown> {
+    const before = isPlainObject(previous) ? previous : undefined;
+    const out: Record<string, unknown> = { ...value };
+    for (const key of Object.keys(out)) if (key !== kept) out[key] = this.value(out[key], ownField(before, key));
     return out;
   }
 
@@ -56,12 +60,7 @@ export class ValueInterner {
       for (let i = 0; i < value.length; i++) value[i] = this.value(value[i], before?.[i]);
       return value;
     }
-    if (isPlainObject(value)) {
-      const before = isPlainObject(previous) ? previous : undefined;
-      const out: Record<string, unknown> = { ...value };
-      for (const key of Object.keys(out)) out[key] = this.value(out[key], ownField(before, key));
-      return out;
-    }
+    if (isPlainObject(value)) return this.object(value, previous);
     return value;
   }
 

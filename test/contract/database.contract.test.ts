@@ -444,6 +444,38 @@ forEachDatabase('database contract', (getDb) => {
       });
     });
 
+    it('applies $mul, $pop from either end and $pullAll', async () => {
+      await col().updateOne({ _id: 'o' }, { $mul: { hi: 3, absent: 2 }, $pop: { list: 1, set: -1 } });
+      await col().updateOne({ _id: 'o' }, { $pullAll: { list: [1, 3, 9] } });
+      const doc = await col().findOne({ _id: 'o' });
+      expect([doc?.hi, doc?.absent, doc?.list, doc?.set]).to.deep.equal([15, 0, [2, 4], []]);
+    });
+
+    it('$currentDate sets the time of each update that carries it', async () => {
+      const times: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        const before = Date.now();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await col().updateOne({ _id: 'o' }, { $currentDate: { touched: true } });
+        const touched = (await col().findOne({ _id: 'o' }))?.touched as Date;
+        expect(touched).to.be.instanceOf(Date);
+        expect(touched.getTime()).to.be.greaterThan(before);
+        times.push(touched.getTime());
+      }
+      expect(times[1]).to.be.greaterThan(times[0] as number);
+    });
+
+    it('stores its own copy of the values an update carries', async () => {
+      const nested = { deep: { list: [1, 2] } };
+      const item = { tag: 'a', parts: ['x'] };
+      await col().updateOne({ _id: 'o' }, { $set: { nested }, $push: { log: { $each: [item] } } });
+      nested.deep.list.push(3);
+      item.parts.push('y');
+      const doc = await col().findOne({ _id: 'o' });
+      expect(doc?.nested).to.deep.equal({ deep: { list: [1, 2] } });
+      expect(doc?.log).to.deep.equal([{ tag: 'a', parts: ['x'] }]);
+    });
+
     it('keeps the newest entries with a negative $slice and the first ones with a positive one', async () => {
       await col().updateOne({ _id: 'o' }, { $push: { log: { $each: ['a', 'b'] } } });
       await col().updateOne({ _id: 'o' }, { $push: { log: { $each: ['c', 'd'], $slice: -3 }, first: { $each: [1, 2, 3], $slice: 2 } } });

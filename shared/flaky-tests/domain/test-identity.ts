@@ -1,7 +1,7 @@
 // Test identity exactly as the hosted product derives it (flaky-tests notes §1.1, §1.2), so a
 // test uploaded through the unmodified hosted CLI gets the same UUID here as there, and ids the CLI
 // sends to getQuarantineConfig match the ids we store.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** RFC 4122 URL namespace; the hosted CLI hashes every identity tuple in it. */
 export const IDENTITY_NAMESPACE = '6ba7b811-9dad-11d1-80b4-00c04fd430c8';
@@ -36,14 +36,27 @@ export interface TestIdentityInput {
 
 const NAMESPACE_BYTES = Buffer.from(IDENTITY_NAMESPACE.replaceAll('-', ''), 'hex');
 
+/** The namespace followed by the name being hashed; grown when a name might not fit. */
+let hashInput = Buffer.alloc(4096);
+NAMESPACE_BYTES.copy(hashInput);
+
 /**
  * UUIDv5 (URL namespace) of the values joined with `#`: the hosted CLI's only hash. RFC 9562's
  * steps written out over one SHA-1 of the namespace and the UTF-8 name, because every run of an
  * upload is hashed and the `uuid` package's v5 (which the unit tests compare against) spends
- * three times as long turning the name into bytes as hashing it.
+ * three times as long turning the name into bytes as hashing it. One-shot `hash` over a reused
+ * buffer: a Hash object per run cost more than the hashing.
  */
 export function identityChecksum(values: readonly string[]): string {
-  const digest = createHash('sha1').update(NAMESPACE_BYTES).update(values.join('#'), 'utf8').digest();
+  const name = values.join('#');
+  // A UTF-16 code unit takes at most three bytes in UTF-8.
+  const room = NAMESPACE_BYTES.length + 3 * name.length;
+  if (room > hashInput.length) {
+    hashInput = Buffer.alloc(room);
+    NAMESPACE_BYTES.copy(hashInput);
+  }
+  const length = NAMESPACE_BYTES.length + hashInput.write(name, NAMESPACE_BYTES.length, 'utf8');
+  const digest = hash('sha1', hashInput.subarray(0, length), 'buffer');
   digest[6] = ((digest[6] as number) & 0x0f) | 0x50; // version 5
   digest[8] = ((digest[8] as number) & 0x3f) | 0x80; // RFC variant
   const hex = digest.toString('hex', 0, 16);

@@ -8,7 +8,7 @@
 // nested suites flatten into the outermost (its name is `parent`), first status element wins,
 // testcases outside a suite are dropped, text is trimmed. Where it is silent we keep more
 // information (every rerun attempt, suite paths, location hints).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { BoundedText, truncate, type TextBudget } from './bounded-text.js';
 import { parseDurationSeconds, parseJUnitTimestamp } from './timestamp.js';
@@ -762,7 +762,7 @@ export class JUnitStreamParser {
    */
   private numberedRuns(base: TestcaseBase, specs: readonly RunSpec[]): RunItem[] {
     const key = identityKeyOf(base);
-    const hashed = createHash('sha1').update(key).digest('base64').slice(0, 16);
+    const hashed = hash('sha1', key, 'base64').slice(0, 16);
     const packed = this.identities.get(hashed);
     // runs seen in the low 26 bits, testcase elements above: one number per identity.
     const priorRuns = packed === undefined ? 0 : packed % 2 ** 26;

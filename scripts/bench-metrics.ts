@@ -14,6 +14,7 @@ import { machineSummary, median, percentile } from './lib/bench-stats.js';
 import { startTestService } from './lib/test-service.js';
 import { historyOf, makeEntry, type LifeStep } from './lib/entries.js';
 import type { Entry, EntryState, HistoryEntry, Queue } from '../shared/merge-queue/domain/model.js';
+import { rng } from '../shared/platform/seeded-random.js';
 
 const { values } = parseArgs({
   options: {
@@ -28,16 +29,7 @@ const ENTRIES = Number(values.entries);
 const HOURS = Number(values.hours);
 const SCRAPES = Number(values.scrapes);
 
-/** Deterministic pseudo-random numbers (mulberry32), so every run scripts the same history. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Seeded, so every run scripts the same history.
 const random = rng(42);
 const minutes = (lo: number, hi: number) => (lo + random() * (hi - lo)) * 60_000;
 

@@ -2,6 +2,7 @@
 // Every variable is documented in docs/configuration.md; keep the two in step.
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { cleanEnv, makeValidator, str, bool, EnvError } from 'envalid';
 import { MONITOR_DEFAULTS } from '../flaky-tests/domain/detection/config.js';
@@ -46,6 +47,8 @@ export interface Config {
   heapGrowingPercent: number;
   /** Seconds allowed for a graceful shutdown before the process exits anyway. */
   shutdownGraceSeconds: number;
+  /** Worker threads simulateQueue plays its settings in, side by side; 0: one after another on the event loop. */
+  simulationThreads: number;
   /** Seconds a dependency (database, Redis) may stay unreachable before /healthz fails. */
   dependencyLostSeconds: number;
   /** Public base URL used in links the service hands out (upload URLs, PR links). */
@@ -143,6 +146,12 @@ const positiveInt = (min: number, max: number) =>
   });
 
 /**
+ * A core for the rest of the process, the others for replays, at most four: more plays side by
+ * side than that shortens an advice little (it plays about 32 settings, in two stages).
+ */
+const defaultSimulationThreads = (): number => Math.min(4, Math.max(1, availableParallelism() - 1));
+
+/**
  * Reads and validates the configuration. Throws ConfigError naming every bad variable.
  * Tests pass their own environment object instead of process.env.
  */
@@ -167,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       OPERATOR_HOST: str({ default: '127.0.0.1' }),
       SHUTDOWN_GRACE_SECONDS: positiveInt(1, 600)({ default: 20 }),
       HEAP_GROWING_PERCENT: positiveInt(0, 400)({ default: undefined }),
+      SIMULATION_THREADS: positiveInt(0, 64)({ default: undefined }),
       DEPENDENCY_LOST_SECONDS: positiveInt(1, 86_400)({ default: 60 }),
       PUBLIC_URL: url({ default: undefined }),
       TRUST_PROXY: bool({ default: false }),
@@ -258,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorHost: clean.OPERATOR_HOST,
     heapGrowingPercent: clean.HEAP_GROWING_PERCENT ?? (clean.MONGO_URL ? 0 : EMBEDDED_HEAP_GROWING_PERCENT),
     shutdownGraceSeconds: clean.SHUTDOWN_GRACE_SECONDS,
+    simulationThreads: clean.SIMULATION_THREADS ?? defaultSimulationThreads(),
     dependencyLostSeconds: clean.DEPENDENCY_LOST_SECONDS,
     publicUrl: clean.PUBLIC_URL ?? null,
     trustProxy: clean.TRUST_PROXY,

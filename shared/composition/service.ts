@@ -27,6 +27,8 @@ import { createGitHubAdapter } from '../providers/github/github-adapter.js';
 import { createMergeQueueStore } from '../merge-queue/store/store.js';
 import { mergeQueueScheduler } from '../merge-queue/jobs/merge-queue-jobs.js';
 import { createMergeQueueModule, testRunLinksOf, type MergeQueueModule } from '../merge-queue/merge-queue-module.js';
+import { PlayPool } from '../merge-queue/simulation/play-pool.js';
+import { IN_THREAD } from '../merge-queue/simulation/what-if.js';
 import { createFlakyStore } from '../flaky-tests/store/flaky-store.js';
 import { openUploadBlobStore } from '../flaky-tests/store/open-upload-blob-store.js';
 import { createFlakyTestsModule, type FlakyTestsModule } from '../flaky-tests/flaky-tests-module.js';
@@ -156,7 +158,10 @@ export async function openService(config: Config, opts: OpenServiceOptions = {})
     links: testRunLinksOf(mergeQueueStore, mergeQueueScheduler(enqueue)),
     logger,
   });
+  const replayThreads = config.simulationThreads > 0 ? new PlayPool(config.simulationThreads) : null;
+  if (replayThreads) shutdown.add({ name: 'replay-threads', order: 20, close: () => replayThreads.close() });
   const mergeQueue = createMergeQueueModule({
+    replayer: replayThreads ?? IN_THREAD,
     store: mergeQueueStore,
     providers,
     enqueue,
@@ -190,7 +195,13 @@ export async function openService(config: Config, opts: OpenServiceOptions = {})
     logger,
   });
   logger.info(
-    { database: db.kind, localGitRoot: config.localGitRoot, github: config.github?.host ?? null, heapGrowingPercent: config.heapGrowingPercent },
+    {
+      database: db.kind,
+      localGitRoot: config.localGitRoot,
+      github: config.github?.host ?? null,
+      heapGrowingPercent: config.heapGrowingPercent,
+      simulationThreads: config.simulationThreads,
+    },
     'service ready',
   );
   return {

@@ -35,6 +35,7 @@ import { ChangedPathsSource } from './services/changed-paths-source.js';
 import { ObjectiveService } from './services/objective-service.js';
 import { DigestService } from './services/digest-service.js';
 import { QueueSimulationService } from './simulation/queue-simulation-service.js';
+import type { Replayer } from './simulation/what-if.js';
 import { outboxSourcesOf, type MergeQueueStore } from './store/store.js';
 
 export interface MergeQueueServices {
@@ -93,6 +94,8 @@ export interface MergeQueueModuleDeps {
   /** The base of links in events (PUBLIC_URL, or the service's own address). */
   baseUrl: string;
   logger: Logger;
+  /** Where simulateQueue's replays play (replay threads, or the calling thread). */
+  replayer: Replayer;
 }
 
 /** How the flaky-tests side links uploads to the merge queue's runs (its TestRunLinks port). */
@@ -151,7 +154,7 @@ export function createMergeQueueModule(deps: MergeQueueModuleDeps): MergeQueueMo
     statusWatch,
     costReport,
     queueReads: new QueueReadService({ store, orgs: deps.orgs, queues }),
-    simulation: new QueueSimulationService({ store }),
+    simulation: new QueueSimulationService({ store, replayer: deps.replayer }),
     timeToMerge,
     mergeWindows: new MergeWindowService({ store, providers, schedules, changedPaths, timeToMerge, logger, requestPlan }),
     verdicts,

@@ -12,6 +12,7 @@ import { DUPLICATE_KEY_CODE, isDuplicateKeyError, type DocCollection, type Index
 import { openEmbeddedDatabase, type EmbeddedDatabase } from '../../shared/platform/database/embedded/embedded-database.js';
 import { openDatabase } from '../../shared/platform/database/open-database.js';
 import { forEachDatabase } from '../helpers/databases.js';
+import { rejectionOf as rejectionOfAny } from '../helpers/rejection.js';
 import { waitFor } from '../../scripts/lib/wait.js';
 
 type Doc = StoredDoc;
@@ -21,15 +22,7 @@ interface ServerLikeError extends Error {
   insertedCount?: unknown;
 }
 
-async function rejectionOf(promise: Promise<unknown>): Promise<ServerLikeError> {
-  let value: unknown;
-  try {
-    value = await promise;
-  } catch (err) {
-    return err as ServerLikeError;
-  }
-  throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
-}
+const rejectionOf = (promise: Promise<unknown>) => rejectionOfAny<ServerLikeError>(promise);
 
 async function expectDuplicateKey(promise: Promise<unknown>, indexName?: string): Promise<ServerLikeError> {
   const err = await rejectionOf(promise);

@@ -2,6 +2,7 @@
 // conflicts, the commit graph of each merge method, and the guarantees the queue relies on
 // (the merged tree equals the tested tree; a moved target or a different tree writes nothing).
 import { testAndMerge } from '../helpers/test-and-merge.js';
+import { rejectionOf } from '../helpers/rejection.js';
 import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -47,15 +48,6 @@ function editLine(text: string, line: number, value: string): string {
   const lines = text.split('\n');
   lines[line - 1] = value;
   return lines.join('\n');
-}
-
-async function rejects(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 describe('local git provider (integration, real git)', function () {
@@ -157,7 +149,7 @@ describe('local git provider (integration, real git)', function () {
           expect(() => conventionalRepositoryPath(root, repo), JSON.stringify(repo)).to.throw(InvalidRepositoryNameError);
           expect(await provider.repositoryExists(repo), JSON.stringify(repo)).to.equal(false);
           expect(await registry.providerFor(repo), JSON.stringify(repo)).to.equal(null);
-          expect(await rejects(provider.branchHead(repo, 'main'))).to.be.instanceOf(InvalidRepositoryNameError);
+          expect(await rejectionOf(provider.branchHead(repo, 'main'))).to.be.instanceOf(InvalidRepositoryNameError);
         }
       } finally {
         await removeGitRoot(path.dirname(path.dirname(path.dirname(outside.dir))));
@@ -165,7 +157,7 @@ describe('local git provider (integration, real git)', function () {
     });
 
     it('throws RepositoryNotFoundError when a method is called for an unknown repository', async () => {
-      const err = await rejects(provider.branchHead({ host: 'github.com', owner: 'acme', name: 'ghost' }, 'main'));
+      const err = await rejectionOf(provider.branchHead({ host: 'github.com', owner: 'acme', name: 'ghost' }, 'main'));
       expect(err).to.be.instanceOf(RepositoryNotFoundError);
     });
 
@@ -192,7 +184,7 @@ describe('local git provider (integration, real git)', function () {
     it('refuses revision expressions and option-like names', async () => {
       const fx = await newRepo();
       for (const name of ['main~1', 'main^', '@{-1}', 'a..b', '-delete', 'main:x', 'a b', '', 'x.lock', '.hidden', 'a/', '@']) {
-        expect(await rejects(provider.branchHead(fx.repo, name)), name).to.be.instanceOf(InvalidGitNameError);
+        expect(await rejectionOf(provider.branchHead(fx.repo, name)), name).to.be.instanceOf(InvalidGitNameError);
       }
     });
   });
@@ -251,7 +243,7 @@ describe('local git provider (integration, real git)', function () {
       expect((await provider.getPullRequest(fx.repo, 9))?.labels).to.deep.equal(['backend', 'hotfix']);
       for (const labels of ['hotfix', [''], [1]]) {
         await writePullMetadata(fx, 9, { labels });
-        expect(await rejects(provider.getPullRequest(fx.repo, 9)), JSON.stringify(labels)).to.be.instanceOf(InvalidPullMetadataError);
+        expect(await rejectionOf(provider.getPullRequest(fx.repo, 9)), JSON.stringify(labels)).to.be.instanceOf(InvalidPullMetadataError);
       }
     });
 
@@ -290,10 +282,10 @@ describe('local git provider (integration, real git)', function () {
       await createPullRequest(fx, { number: 6, commits: [{ message: 'x', files: { 'a.txt': 'a\n' } }] });
       for (const bad of [{ state: 'merged' }, { draft: 'yes' }, { title: 42 }, ['not', 'an', 'object']]) {
         await writePullMetadata(fx, 6, bad as Record<string, unknown>);
-        expect(await rejects(provider.getPullRequest(fx.repo, 6)), JSON.stringify(bad)).to.be.instanceOf(InvalidPullMetadataError);
+        expect(await rejectionOf(provider.getPullRequest(fx.repo, 6)), JSON.stringify(bad)).to.be.instanceOf(InvalidPullMetadataError);
       }
       await writeFile(path.join(fx.dir, 'pulls', '6.json'), '{ not json');
-      expect(await rejects(provider.getPullRequest(fx.repo, 6))).to.be.instanceOf(InvalidPullMetadataError);
+      expect(await rejectionOf(provider.getPullRequest(fx.repo, 6))).to.be.instanceOf(InvalidPullMetadataError);
     });
 
     it('reads arriving together are answered each on its own: one that cannot be described fails alone', async () => {
@@ -329,7 +321,7 @@ describe('local git provider (integration, real git)', function () {
 
     it('refuses pull request numbers that are not positive integers', async () => {
       const fx = await newRepo();
-      for (const n of [0, -1, 1.5, Number.NaN]) expect(await rejects(provider.getPullRequest(fx.repo, n))).to.be.instanceOf(InvalidGitNameError);
+      for (const n of [0, -1, 1.5, Number.NaN]) expect(await rejectionOf(provider.getPullRequest(fx.repo, n))).to.be.instanceOf(InvalidGitNameError);
     });
 
     it('lists open pull requests only, by number', async () => {
@@ -376,8 +368,8 @@ describe('local git provider (integration, real git)', function () {
       const orphan = await commit(fx, null, { message: 'orphan', files: { 'x.txt': 'x\n' } });
       expect(await provider.mergeability(fx.repo, { baseSha: fx.initialSha, headSha: orphan })).to.equal('not_mergeable');
       const missing = 'f'.repeat(40);
-      expect(await rejects(provider.mergeability(fx.repo, { baseSha: fx.initialSha, headSha: missing }))).to.match(/git merge-tree/);
-      expect(await rejects(provider.mergeability(fx.repo, { baseSha: 'main', headSha: orphan }))).to.be.instanceOf(InvalidGitNameError);
+      expect(await rejectionOf(provider.mergeability(fx.repo, { baseSha: fx.initialSha, headSha: missing }))).to.match(/git merge-tree/);
+      expect(await rejectionOf(provider.mergeability(fx.repo, { baseSha: 'main', headSha: orphan }))).to.be.instanceOf(InvalidGitNameError);
     });
 
     it('isAncestor answers whether a PR is based on the target tip', async () => {
@@ -397,16 +389,16 @@ describe('local git provider (integration, real git)', function () {
       expect(await provider.readFile(fx.repo, fx.initialSha, 'docs/guide.md')).to.equal('guide\n');
       expect(await provider.readFile(fx.repo, fx.initialSha, 'missing.md')).to.equal(null);
       expect(await provider.readFile(fx.repo, fx.initialSha, 'docs')).to.equal(null);
-      expect(await rejects(provider.readFile(fx.repo, 'a'.repeat(40), 'README.md'))).to.match(/not a commit/);
+      expect(await rejectionOf(provider.readFile(fx.repo, 'a'.repeat(40), 'README.md'))).to.match(/not a commit/);
       for (const bad of ['', '/etc/passwd', '../x', 'a//b', 'a/./b', 'x\ny']) {
-        expect(await rejects(provider.readFile(fx.repo, fx.initialSha, bad)), JSON.stringify(bad)).to.be.instanceOf(InvalidGitNameError);
+        expect(await rejectionOf(provider.readFile(fx.repo, fx.initialSha, bad)), JSON.stringify(bad)).to.be.instanceOf(InvalidGitNameError);
       }
     });
 
     it('refuses files larger than the limit', async () => {
       const fx = await newRepo({ 'big.txt': 'x'.repeat(2048) });
       const small = new LocalGitProvider({ root, maxFileBytes: 1024 });
-      expect(await rejects(small.readFile(fx.repo, fx.initialSha, 'big.txt'))).to.be.instanceOf(BlobTooLargeError);
+      expect(await rejectionOf(small.readFile(fx.repo, fx.initialSha, 'big.txt'))).to.be.instanceOf(BlobTooLargeError);
     });
 
     it('reads required statuses from .trunk/trunk.yaml at a commit', async () => {
@@ -514,7 +506,7 @@ describe('local git provider (integration, real git)', function () {
       const first = await provider.buildTestBranch(fx.repo, input);
       const again = await provider.buildTestBranch(fx.repo, input);
       expect(again).to.deep.equal(first);
-      const other = await rejects(provider.buildTestBranch(fx.repo, { ...input, pullRequests: prs.slice(1, 2) }));
+      const other = await rejectionOf(provider.buildTestBranch(fx.repo, { ...input, pullRequests: prs.slice(1, 2) }));
       expect(other).to.be.instanceOf(BranchExistsError);
       expect(await branchSha(fx, input.branch)).to.equal(first.ok ? first.sha : null);
     });
@@ -527,10 +519,10 @@ describe('local git provider (integration, real git)', function () {
 
     it('validates the branch name and shas before touching the repository', async () => {
       const fx = await newRepo();
-      expect(await rejects(provider.buildTestBranch(fx.repo, { branch: 'bad..name', baseSha: fx.initialSha, pullRequests: [] }))).to.be.instanceOf(
+      expect(await rejectionOf(provider.buildTestBranch(fx.repo, { branch: 'bad..name', baseSha: fx.initialSha, pullRequests: [] }))).to.be.instanceOf(
         InvalidGitNameError,
       );
-      expect(await rejects(provider.buildTestBranch(fx.repo, { branch: 't/x', baseSha: 'HEAD', pullRequests: [] }))).to.be.instanceOf(InvalidGitNameError);
+      expect(await rejectionOf(provider.buildTestBranch(fx.repo, { branch: 't/x', baseSha: 'HEAD', pullRequests: [] }))).to.be.instanceOf(InvalidGitNameError);
     });
   });
 
@@ -786,7 +778,7 @@ describe('local git provider (integration, real git)', function () {
 
     it('git failures carry the command and what git said', async () => {
       const fx = await newRepo();
-      const err = await rejects(runGit(['cat-file', 'commit', 'f'.repeat(40)], { gitDir: fx.dir }));
+      const err = await rejectionOf(runGit(['cat-file', 'commit', 'f'.repeat(40)], { gitDir: fx.dir }));
       expect(err).to.be.instanceOf(GitCommandError);
       expect((err as GitCommandError).args).to.deep.equal(['cat-file', 'commit', 'f'.repeat(40)]);
       expect((err as GitCommandError).stderr).to.match(/fatal/);
@@ -795,7 +787,7 @@ describe('local git provider (integration, real git)', function () {
 
     it('aborts a command whose output exceeds the bound', async () => {
       const fx = await newRepo({ 'big.txt': 'y'.repeat(10_000) });
-      const err = await rejects(runGit(['cat-file', 'blob', `${fx.initialSha}:big.txt`], { gitDir: fx.dir, maxOutputBytes: 1000 }));
+      const err = await rejectionOf(runGit(['cat-file', 'blob', `${fx.initialSha}:big.txt`], { gitDir: fx.dir, maxOutputBytes: 1000 }));
       expect(err.message).to.match(/output exceeded 1000 bytes/);
     });
 
@@ -830,7 +822,7 @@ describe('local git provider (integration, real git)', function () {
         order.push('other');
         otherRan();
       });
-      expect(await rejects(slow)).to.match(/boom/);
+      expect(await rejectionOf(slow)).to.match(/boom/);
       expect(await fast).to.equal(1);
       await other;
       expect(order).to.deep.equal(['other', 'slow', 'fast']);

@@ -91,7 +91,7 @@ export async function evaluateCell(cell: Cell, o: BenchmarkOptions): Promise<Rec
   const history = { from: new Date(0), to: new Date(0), pullRequestsSeen: sample.pullRequests.length, sampled: true, notes: [], workload: sample };
   const ci = median(sample.ciMinutes);
   const goal = { kind: 'lowest_ci_cost', maxP50Minutes: 1.2 * ci, maxP95Minutes: 3 * ci } as const;
-  const tried = await playGrid(history, FIXED.defaults, goal, RUNNERS);
+  const tried = await playGrid(history, FIXED.defaults, goal, { maxConcurrency: RUNNERS });
   const pick =
     bestFor(goal, tried) ?? bestFor({ kind: 'lowest_ci_cost', maxP50Minutes: goal.maxP50Minutes }, tried) ?? bestFor({ kind: 'lowest_latency' }, tried);
   out.advised = await played(pick?.settings ?? FIXED.defaults, w, cell.ciMinutes);

@@ -4,7 +4,7 @@ import type { Queue } from '../domain/model.js';
 import { readQueueHistory, type HistoryRepositories } from './queue-history.js';
 import { adviseSettings, type AdviceGoal, type SettingsAdvice } from './settings-advice.js';
 import { SimulationGate } from './simulation-gate.js';
-import { settingsOf, whatIf, type FullSettings, type WhatIfReport } from './what-if.js';
+import { IN_THREAD, settingsOf, whatIf, type FullSettings, type Replayer, type WhatIfReport } from './what-if.js';
 
 export interface SimulateQueueRequest {
   days: number;
@@ -23,7 +23,7 @@ const RUNS_PER_PULL_REQUEST = 20;
 export class QueueSimulationService {
   private readonly gate = new SimulationGate();
 
-  constructor(private readonly deps: { store: HistoryRepositories; clock?: () => Date }) {}
+  constructor(private readonly deps: { store: HistoryRepositories; clock?: () => Date; replayer?: Replayer }) {}
 
   /** Throws `rate_limited` when this organisation already has a replay running or waiting, or the process has too many (simulation-gate.ts). */
   simulate(queue: Queue, req: SimulateQueueRequest): Promise<SimulateQueueResult> {
@@ -35,7 +35,8 @@ export class QueueSimulationService {
     const limits = { days: req.days, maxPullRequests: req.maxPullRequests, maxRuns: req.maxPullRequests * RUNS_PER_PULL_REQUEST };
     const history = await readQueueHistory(this.deps.store, queue.id, now, limits);
     const current = settingsOf(queue);
-    const report = await whatIf(history, current, req.candidates);
-    return { ...report, advice: req.goal ? await adviseSettings(history, current, req.goal) : null };
+    const replayer = this.deps.replayer ?? IN_THREAD;
+    const report = await whatIf(history, current, req.candidates, replayer);
+    return { ...report, advice: req.goal ? await adviseSettings(history, current, req.goal, { replayer }) : null };
   }
 }

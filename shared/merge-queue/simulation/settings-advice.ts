@@ -11,7 +11,7 @@
 // for over a minute.
 import { median } from './percentile.js';
 import type { QueueHistory } from './queue-history.js';
-import { play, SIMULATED_SETTINGS, type FullSettings, type SettingsOutcome } from './what-if.js';
+import { IN_THREAD, SIMULATED_SETTINGS, type FullSettings, type Replayer, type SettingsOutcome } from './what-if.js';
 
 export type AdviceGoal =
   | { kind: 'lowest_latency' }
@@ -100,22 +100,31 @@ export function bestFor(goal: AdviceGoal, tried: readonly SettingsOutcome[]): Se
   return eligible.sort(ranking(goal))[0] ?? null;
 }
 
+export interface AdviceOptions {
+  /** The most runs at once a setting may ask for (adviceGrid). */
+  maxConcurrency?: number;
+  /** Where the plays run (in the calling thread unless given). */
+  replayer?: Replayer;
+}
+
 /** Both stages: the grid, then the refinements of its best for the goal (or of its fastest, when none meets the goal). */
-export async function playGrid(history: QueueHistory, current: FullSettings, goal: AdviceGoal, maxConcurrency?: number): Promise<SettingsOutcome[]> {
-  const tried: SettingsOutcome[] = [];
-  for (const s of adviceGrid(current, history.workload.ciMinutes, maxConcurrency)) tried.push(await play(history, s));
+export async function playGrid(history: QueueHistory, current: FullSettings, goal: AdviceGoal, options: AdviceOptions = {}): Promise<SettingsOutcome[]> {
+  const replayer = options.replayer ?? IN_THREAD;
+  const tried = await replayer.playAll(history, adviceGrid(current, history.workload.ciMinutes, options.maxConcurrency));
   const eligible = tried.filter((o) => usable(o) && withinBounds(goal, o)).sort(ranking(goal));
   const fastest = tried.filter(usable).sort(ranking({ kind: 'lowest_latency' }));
   const seeds = [...new Set([...eligible, ...fastest])].slice(0, REFINED);
+  const next: FullSettings[] = [];
   for (const seed of seeds) {
-    for (const s of refinements(seed.settings)) if (!tried.some((o) => sameSettings(o.settings, s))) tried.push(await play(history, s));
+    for (const s of refinements(seed.settings)) if (![...tried.map((o) => o.settings), ...next].some((t) => sameSettings(t, s))) next.push(s);
   }
-  return tried;
+  return [...tried, ...(await replayer.playAll(history, next))];
 }
 
-export async function adviseSettings(history: QueueHistory, current: FullSettings, goal: AdviceGoal, maxConcurrency?: number): Promise<SettingsAdvice> {
-  const now = await play(history, current);
-  const tried = (await playGrid(history, current, goal, maxConcurrency)).sort(ranking(goal));
+export async function adviseSettings(history: QueueHistory, current: FullSettings, goal: AdviceGoal, options: AdviceOptions = {}): Promise<SettingsAdvice> {
+  const [now] = await (options.replayer ?? IN_THREAD).playAll(history, [current]);
+  if (!now) throw new Error('no outcome for the current settings');
+  const tried = (await playGrid(history, current, goal, options)).sort(ranking(goal));
   const best = bestFor(goal, tried);
   const reasons = [`now: ${numbers(now)}`];
   if (best)

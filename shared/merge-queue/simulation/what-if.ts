@@ -62,14 +62,29 @@ export async function play(history: QueueHistory, settings: FullSettings): Promi
   return { settings, efficiency: queueEfficiency(outcome), truncated: outcome.truncated };
 }
 
-export async function whatIf(history: QueueHistory, current: FullSettings, candidates: Partial<FullSettings>[]): Promise<WhatIfReport> {
+/** Plays settings on one history and answers their outcomes in the same order. */
+export interface Replayer {
+  playAll(history: QueueHistory, settings: readonly FullSettings[]): Promise<SettingsOutcome[]>;
+}
+
+/** One play after another on the calling thread (play-pool.ts plays them side by side in threads). */
+export const IN_THREAD: Replayer = {
+  async playAll(history, settings) {
+    const outcomes: SettingsOutcome[] = [];
+    for (const s of settings) outcomes.push(await play(history, s));
+    return outcomes;
+  },
+};
+
+export async function whatIf(
+  history: QueueHistory,
+  current: FullSettings,
+  candidates: Partial<FullSettings>[],
+  replayer: Replayer = IN_THREAD,
+): Promise<WhatIfReport> {
   if (candidates.length > MAX_CANDIDATES) throw new RangeError(`at most ${MAX_CANDIDATES} candidate settings at once`);
   const { workload, ...rest } = history;
-  const report: WhatIfReport = {
-    history: { ...rest, pullRequests: workload.pullRequests.length },
-    current: await play(history, current),
-    candidates: [],
-  };
-  for (const c of candidates) report.candidates.push(await play(history, { ...current, ...c }));
-  return report;
+  const [now, ...others] = await replayer.playAll(history, [current, ...candidates.map((c) => ({ ...current, ...c }))]);
+  if (!now) throw new Error('no outcome for the current settings');
+  return { history: { ...rest, pullRequests: workload.pullRequests.length }, current: now, candidates: others };
 }

@@ -77,6 +77,22 @@ describe('the compiled build', function () {
       }
     });
 
+    it('starts its replay threads from the compiled modules', () => {
+      const script = [
+        "import { PlayPool } from './dist/shared/merge-queue/simulation/play-pool.js';",
+        "import { DEFAULT_SETTINGS } from './dist/shared/merge-queue/simulation/what-if.js';",
+        'const pullRequests = Array.from({ length: 8 }, (_, i) => ({ arrivesAt: i * 5, breaks: false }));',
+        'const history = { from: new Date(0), to: new Date(0), workload: { pullRequests, ciMinutes: [10], flakeRate: 0, seed: 1 }, pullRequestsSeen: 8, sampled: false, notes: [] };',
+        'const pool = new PlayPool(1);',
+        'const [outcome] = await pool.playAll(history, [DEFAULT_SETTINGS]);',
+        'await pool.close();',
+        'console.log(outcome.efficiency.merged);',
+      ].join('\n');
+      const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: work, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+      expect(res.stderr).to.equal('');
+      expect(res.stdout.trim()).to.equal('8');
+    });
+
     it('the all-in-one entry point serves the API, its document naming the package version', async () => {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'openmq-compiled-'));
       const redis = await startRedis({ dataDir: path.join(dataDir, 'redis') });

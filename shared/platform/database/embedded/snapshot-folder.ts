@@ -1,19 +1,9 @@
 // The main thread's side of the compaction thread: starts it on the first job, sends jobs, and
-// answers each with its result. Under tsx (sources, tests) the thread starts through
-// tsx-worker-bootstrap.mjs; compiled, it runs snapshot-worker.js directly.
-import { Worker } from 'node:worker_threads';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// answers each with its result.
+import type { Worker } from 'node:worker_threads';
+import { startModuleThread } from '../../runtime/module-thread.js';
 import type { FoldJob, FoldResult } from './snapshot-fold.js';
 import type { FoldReply, FoldRequest } from './snapshot-worker.js';
-
-function startThread(): Worker {
-  const ext = path.extname(fileURLToPath(import.meta.url));
-  const worker = new URL(`./snapshot-worker${ext}`, import.meta.url);
-  // None of the process's own flags: some are refused in a worker (--input-type), none is needed.
-  if (ext === '.js') return new Worker(worker, { execArgv: [] });
-  return new Worker(new URL('./tsx-worker-bootstrap.mjs', import.meta.url), { execArgv: [], workerData: { module: worker.href } });
-}
 
 export class SnapshotFolder {
   private thread: Worker | null = null;
@@ -32,7 +22,7 @@ export class SnapshotFolder {
 
   private ensureThread(): Worker {
     if (this.thread) return this.thread;
-    const thread = startThread();
+    const thread = startModuleThread(import.meta.url, 'snapshot-worker');
     // An idle compaction thread must not keep a process alive that has nothing else to do.
     thread.unref();
     thread.on('message', (reply: FoldReply) => {

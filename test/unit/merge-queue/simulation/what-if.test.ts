@@ -95,10 +95,10 @@ describe('simulation: what-if on a history', () => {
     const h = { from: new Date(0), to: new Date(0), pullRequestsSeen: 60, sampled: false, notes: [], workload: busy };
     const p95 = (o: SettingsOutcome): number => o.efficiency.timeInQueueMinutes.p95!;
     const maxP50Minutes = 15;
-    const p50Only = await adviseSettings(h, CURRENT, { kind: 'lowest_ci_cost', maxP50Minutes }, 4);
+    const p50Only = await adviseSettings(h, CURRENT, { kind: 'lowest_ci_cost', maxP50Minutes }, { maxConcurrency: 4 });
     // A p95 bound just under what the p50 bound alone chose: that choice is ruled out.
     const maxP95Minutes = Math.floor(p95(p50Only.best!) - 1);
-    const both = await adviseSettings(h, CURRENT, { kind: 'lowest_ci_cost', maxP50Minutes, maxP95Minutes }, 4);
+    const both = await adviseSettings(h, CURRENT, { kind: 'lowest_ci_cost', maxP50Minutes, maxP95Minutes }, { maxConcurrency: 4 });
     const within = both.tried.filter((o) => o.efficiency.timeInQueueMinutes.p50! <= maxP50Minutes && p95(o) <= maxP95Minutes);
     expect(within.length, 'this history has settings within both bounds').to.be.greaterThan(0);
     expect(p95(both.best!)).to.be.at.most(maxP95Minutes);
@@ -139,7 +139,7 @@ describe('simulation: what-if on a history', () => {
   it('the advice replays the grid and the refinements of its best, no setting twice', async () => {
     const busy = workloadOf({ load: 0.8, failureRate: 0.05, flakeRate: 0.03, ciMinutes: 10 }, 30, 2);
     const h = { from: new Date(0), to: new Date(0), pullRequestsSeen: 30, sampled: false, notes: [], workload: busy };
-    const tried = await playGrid(h, CURRENT, { kind: 'lowest_latency' }, 4);
+    const tried = await playGrid(h, CURRENT, { kind: 'lowest_latency' }, { maxConcurrency: 4 });
     const grid = adviceGrid(CURRENT, busy.ciMinutes, 4);
     expect(tried.length).to.be.greaterThan(grid.length);
     expect(new Set(tried.map((o) => JSON.stringify(o.settings))).size).to.equal(tried.length);

@@ -24,7 +24,11 @@ export class PlayPool implements Replayer {
   private readonly waiting: Task[] = [];
   private closed = false;
 
-  constructor(private readonly size: number) {
+  constructor(
+    private readonly size: number,
+    /** How long a thread may wait for work before it ends. */
+    private readonly idleMs = IDLE_MS,
+  ) {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`a replay pool needs at least one thread, not ${size}`);
   }
 
@@ -75,11 +79,7 @@ export class PlayPool implements Replayer {
       this.dispatch();
     });
     const lost = (err: Error) => {
-      if (!this.threads.delete(thread)) return;
-      const at = this.idle.indexOf(thread);
-      if (at >= 0) this.idle.splice(at, 1);
-      clearTimeout(this.idleTimers.get(thread));
-      this.idleTimers.delete(thread);
+      if (!this.forget(thread)) return;
       this.running.get(thread)?.reject(err);
       this.running.delete(thread);
       // The plays still waiting get a new thread.
@@ -90,12 +90,26 @@ export class PlayPool implements Replayer {
     return thread;
   }
 
-  /** An idle thread keeps no process alive and ends after IDLE_MS unless work comes first. */
+  /** An idle thread keeps no process alive and ends after `idleMs` unless work comes first. */
   private rest(thread: Worker): void {
     thread.unref();
     this.idle.push(thread);
-    const timer = setTimeout(() => void thread.terminate(), IDLE_MS);
+    const timer = setTimeout(() => {
+      // Out of the pool before it ends, so no play is handed to a thread on its way out.
+      this.forget(thread);
+      void thread.terminate();
+    }, this.idleMs);
     timer.unref();
     this.idleTimers.set(thread, timer);
+  }
+
+  /** Takes a thread out of the pool; false when it was out already. */
+  private forget(thread: Worker): boolean {
+    if (!this.threads.delete(thread)) return false;
+    const at = this.idle.indexOf(thread);
+    if (at >= 0) this.idle.splice(at, 1);
+    clearTimeout(this.idleTimers.get(thread));
+    this.idleTimers.delete(thread);
+    return true;
   }
 }

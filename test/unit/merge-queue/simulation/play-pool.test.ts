@@ -62,6 +62,13 @@ describe('simulation: replay threads', function () {
     expect((await pool.playAll(history, [DEFAULT_SETTINGS]))[0]!.efficiency.merged).to.be.greaterThan(0);
   });
 
+  it('ends a thread left idle and starts another for the next play', async () => {
+    pool = new PlayPool(1, 50);
+    const [first] = await pool.playAll(history, [DEFAULT_SETTINGS]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await pool.playAll(history, [DEFAULT_SETTINGS])).to.deep.equal([first]);
+  });
+
   it('rejects the plays running and waiting when closed, and refuses more', async () => {
     pool = new PlayPool(1);
     const busy = pool.playAll(history, SETTINGS);

@@ -37,6 +37,7 @@ export class QueueSimulationService {
     const current = settingsOf(queue);
     const replayer = this.deps.replayer ?? IN_THREAD;
     const report = await whatIf(history, current, req.candidates, replayer);
-    return { ...report, advice: req.goal ? await adviseSettings(history, current, req.goal, { replayer }) : null };
+    // whatIf has played the current settings on this history: the advice starts from that outcome.
+    return { ...report, advice: req.goal ? await adviseSettings(history, current, req.goal, { replayer, currentOutcome: report.current }) : null };
   }
 }

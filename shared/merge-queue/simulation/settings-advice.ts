@@ -105,6 +105,8 @@ export interface AdviceOptions {
   maxConcurrency?: number;
   /** Where the plays run (in the calling thread unless given). */
   replayer?: Replayer;
+  /** The current settings' outcome when the caller has played them already (whatIf). */
+  currentOutcome?: SettingsOutcome;
 }
 
 /** Both stages: the grid, then the refinements of its best for the goal (or of its fastest, when none meets the goal). */
@@ -114,15 +116,20 @@ export async function playGrid(history: QueueHistory, current: FullSettings, goa
   const eligible = tried.filter((o) => usable(o) && withinBounds(goal, o)).sort(ranking(goal));
   const fastest = tried.filter(usable).sort(ranking({ kind: 'lowest_latency' }));
   const seeds = [...new Set([...eligible, ...fastest])].slice(0, REFINED);
+  const known = tried.map((o) => o.settings);
   const next: FullSettings[] = [];
   for (const seed of seeds) {
-    for (const s of refinements(seed.settings)) if (![...tried.map((o) => o.settings), ...next].some((t) => sameSettings(t, s))) next.push(s);
+    for (const s of refinements(seed.settings)) {
+      if (known.some((k) => sameSettings(k, s))) continue;
+      known.push(s);
+      next.push(s);
+    }
   }
   return [...tried, ...(await replayer.playAll(history, next))];
 }
 
 export async function adviseSettings(history: QueueHistory, current: FullSettings, goal: AdviceGoal, options: AdviceOptions = {}): Promise<SettingsAdvice> {
-  const [now] = await (options.replayer ?? IN_THREAD).playAll(history, [current]);
+  const [now] = options.currentOutcome ? [options.currentOutcome] : await (options.replayer ?? IN_THREAD).playAll(history, [current]);
   if (!now) throw new Error('no outcome for the current settings');
   const tried = (await playGrid(history, current, goal, options)).sort(ranking(goal));
   const best = bestFor(goal, tried);

@@ -193,8 +193,7 @@ function applyModifier(docs: Document[], modifier: Modifier, options: ApplyUpdat
 }
 
 /** Whether the modifier may skip updateMany (see the top of this file). */
-function direct(docs: Document[], modifier: Modifier): boolean {
-  if (docs.length !== 1) return false;
+function direct(modifier: Modifier): boolean {
   for (const [op, args] of Object.entries(modifier)) {
     if (!DIRECT_OPERATORS.has(op)) return false;
     // `$`, `$[]` and `$[id]` need the filter or array filters.
@@ -204,8 +203,8 @@ function direct(docs: Document[], modifier: Modifier): boolean {
 }
 
 function applyOperators(docs: Document[], filter: Document, modifier: Modifier): void {
-  const [doc] = docs;
-  if (doc === undefined || !direct(docs, modifier)) {
+  const doc = docs.length === 1 ? docs[0] : undefined;
+  if (doc === undefined || !direct(modifier)) {
     updateMany(docs, filter, modifier, { cloneMode: 'deep' });
     return;
   }
